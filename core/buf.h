@@ -1,0 +1,39 @@
+/* hb_buf: one growable, NUL-terminated, binary-safe byte buffer with an optional size cap. */
+#ifndef HB_BUF_H
+#define HB_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct hb_buf {
+	char *data;  /* always NUL-terminated after the first successful add; may be NULL before */
+	size_t len;  /* bytes used, excluding the terminating NUL */
+	size_t cap;  /* bytes allocated */
+	size_t max;  /* 0 = unbounded; otherwise len never exceeds max */
+};
+
+#define HB_BUF_INIT { NULL, 0, 0, 0 }
+
+/* Prepares an empty buffer; max = 0 means no size cap. */
+void hb_buf_init(struct hb_buf *b, size_t max);
+/* Frees the storage; the buffer is empty and reusable afterwards. */
+void hb_buf_release(struct hb_buf *b);
+/* Empties the buffer but keeps its storage. */
+void hb_buf_reset(struct hb_buf *b);
+/* Makes room for extra more bytes. HB_ENOMEM, or HB_EINVAL when the cap would be exceeded. */
+int hb_buf_grow(struct hb_buf *b, size_t extra);
+/* Appends n raw bytes. HB_ENOMEM / HB_EINVAL (cap). */
+int hb_buf_add(struct hb_buf *b, const void *p, size_t n);
+/* Appends one byte. */
+int hb_buf_addc(struct hb_buf *b, int c);
+/* Appends a NUL-terminated string. */
+int hb_buf_adds(struct hb_buf *b, const char *s);
+/* Appends printf-formatted text. */
+int hb_buf_addf(struct hb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int hb_buf_vaddf(struct hb_buf *b, const char *fmt, va_list ap);
+/* Returns the data as a C string ("" for an empty buffer); never NULL. */
+const char *hb_buf_str(const struct hb_buf *b);
+/* Takes ownership of the storage (caller frees; never NULL on success), leaving b empty. */
+char *hb_buf_detach(struct hb_buf *b, size_t *len_out);
+
+#endif

@@ -1,0 +1,334 @@
+/* Key order, HBase's binary-string forms, base64 and the packed key list. */
+#include "key.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen)
+{
+	size_t n = alen < blen ? alen : blen;
+	int c = n ? memcmp(a, b, n) : 0;
+
+	if (c)
+		return c;
+	return alen < blen ? -1 : alen > blen ? 1 : 0;
+}
+
+int hb_tsb_append(struct hb_buf *out, const void *k, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = k;
+	size_t i;
+	int rc;
+
+	rc = hb_buf_grow(out, n);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (c >= 0x20 && c <= 0x7E && c != '\\') {
+			rc = hb_buf_addc(out, c);
+		} else {
+			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+
+			rc = hb_buf_add(out, esc, 4);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Decodes UTF-8 into UTF-16 code units; returns the count or -1 for malformed input. */
+static long utf8_to_utf16(const unsigned char *s, size_t n, uint16_t *out, size_t *bad_at)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		uint32_t cp;
+		size_t need, j;
+		unsigned char c = s[i];
+
+		if (c < 0x80) {
+			out[o++] = c;
+			i++;
+			continue;
+		} else if ((c & 0xE0) == 0xC0) {
+			cp = c & 0x1F;
+			need = 1;
+		} else if ((c & 0xF0) == 0xE0) {
+			cp = c & 0x0F;
+			need = 2;
+		} else if ((c & 0xF8) == 0xF0) {
+			cp = c & 0x07;
+			need = 3;
+		} else {
+			*bad_at = i;
+			return -1;
+		}
+		for (j = 1; j <= need; j++) {
+			if (i + j >= n || (s[i + j] & 0xC0) != 0x80) {
+				*bad_at = i;
+				return -1;
+			}
+			cp = (cp << 6) | (s[i + j] & 0x3F);
+		}
+		if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
+		    (need == 3 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+			*bad_at = i;
+			return -1;
+		}
+		if (cp >= 0x10000) {
+			cp -= 0x10000;
+			out[o++] = (uint16_t)(0xD800 | (cp >> 10));
+			out[o++] = (uint16_t)(0xDC00 | (cp & 0x3FF));
+		} else {
+			out[o++] = (uint16_t)cp;
+		}
+		i += need + 1;
+	}
+	return (long)o;
+}
+
+static int upper_hex_val(uint16_t c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int hb_tbb_parse(struct hb_buf *out, const char *s, size_t n, struct hb_error *err)
+{
+	uint16_t *u;
+	size_t bad = 0, i, m;
+	long got;
+	int rc = 0;
+
+	u = malloc((n + 1) * sizeof(*u));
+	if (!u)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	got = utf8_to_utf16((const unsigned char *)s, n, u, &bad);
+	if (got < 0) {
+		free(u);
+		return hb_error_set(err, HB_EINVAL, "invalid UTF-8 at byte %zu", bad + 1);
+	}
+	m = (size_t)got;
+	rc = hb_buf_grow(out, m);
+	for (i = 0; !rc && i < m; i++) {
+		if (u[i] == '\\' && i + 3 < m && u[i + 1] == 'x') {
+			int hi = upper_hex_val(u[i + 2]), lo = upper_hex_val(u[i + 3]);
+
+			if (hi < 0 || lo < 0)
+				continue; /* bogus escape: only the backslash is dropped */
+			rc = hb_buf_addc(out, hi << 4 | lo);
+			i += 3;
+		} else {
+			rc = hb_buf_addc(out, u[i] & 0xFF);
+		}
+	}
+	free(u);
+	if (rc)
+		return hb_error_set(err, rc, "key too long");
+	return 0;
+}
+
+static const char b64chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+int hb_b64_encode(struct hb_buf *out, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+	int rc;
+
+	rc = hb_buf_grow(out, (n + 2) / 3 * 4);
+	if (rc)
+		return rc;
+	for (i = 0; i + 2 < n; i += 3) {
+		char q[4] = {b64chars[s[i] >> 2], b64chars[(s[i] & 3) << 4 | s[i + 1] >> 4],
+			     b64chars[(s[i + 1] & 15) << 2 | s[i + 2] >> 6], b64chars[s[i + 2] & 63]};
+		hb_buf_add(out, q, 4);
+	}
+	if (n - i == 1) {
+		char q[4] = {b64chars[s[i] >> 2], b64chars[(s[i] & 3) << 4], '=', '='};
+		hb_buf_add(out, q, 4);
+	} else if (n - i == 2) {
+		char q[4] = {b64chars[s[i] >> 2], b64chars[(s[i] & 3) << 4 | s[i + 1] >> 4],
+			     b64chars[(s[i + 1] & 15) << 2], '='};
+		hb_buf_add(out, q, 4);
+	}
+	return 0;
+}
+
+static int b64val(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+int hb_b64_decode(struct hb_buf *out, const char *s, size_t n)
+{
+	size_t i, pad = 0;
+	int rc;
+
+	if (n % 4)
+		return HB_EINVAL;
+	if (n && s[n - 1] == '=')
+		pad++;
+	if (n > 1 && s[n - 2] == '=')
+		pad++;
+	rc = hb_buf_grow(out, n / 4 * 3);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i += 4) {
+		int v[4], k, last = i + 4 == n;
+		uint32_t w;
+
+		for (k = 0; k < 4; k++) {
+			v[k] = b64val((unsigned char)s[i + k]);
+			if (v[k] < 0 && !(last && s[i + k] == '=' && k >= 4 - (int)pad))
+				return HB_EINVAL;
+			if (v[k] < 0)
+				v[k] = 0;
+		}
+		w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+		hb_buf_addc(out, (int)(w >> 16));
+		if (!(last && pad == 2))
+			hb_buf_addc(out, (int)(w >> 8 & 0xFF));
+		if (!(last && pad >= 1))
+			hb_buf_addc(out, (int)(w & 0xFF));
+		if (last && pad) {
+			/* Non-canonical encodings (stray bits under the padding) are rejected. */
+			if ((pad == 2 && (v[1] & 15)) || (pad == 1 && (v[2] & 3)))
+				return HB_EINVAL;
+		}
+	}
+	return 0;
+}
+
+void hb_keys_init(struct hb_keys *ks)
+{
+	hb_buf_init(&ks->bytes, 0);
+	ks->off = NULL;
+	ks->n = 0;
+	ks->cap = 0;
+}
+
+void hb_keys_release(struct hb_keys *ks)
+{
+	hb_buf_release(&ks->bytes);
+	free(ks->off);
+	hb_keys_init(ks);
+}
+
+void hb_keys_clear(struct hb_keys *ks)
+{
+	hb_buf_reset(&ks->bytes);
+	ks->n = 0;
+	if (ks->off)
+		ks->off[0] = 0;
+}
+
+int hb_keys_push(struct hb_keys *ks, const void *k, size_t n)
+{
+	int rc;
+
+	if (ks->n + 2 > ks->cap) {
+		size_t ncap = ks->cap ? ks->cap * 2 : 16;
+		size_t *p = realloc(ks->off, ncap * sizeof(*p));
+
+		if (!p)
+			return HB_ENOMEM;
+		if (!ks->off)
+			p[0] = 0;
+		ks->off = p;
+		ks->cap = ncap;
+	}
+	rc = hb_buf_add(&ks->bytes, k, n);
+	if (rc)
+		return rc;
+	ks->n++;
+	ks->off[ks->n] = ks->bytes.len;
+	return 0;
+}
+
+const unsigned char *hb_keys_at(const struct hb_keys *ks, size_t i, size_t *len_out)
+{
+	if (i >= ks->n)
+		HB_BUG("key index out of range");
+	*len_out = ks->off[i + 1] - ks->off[i];
+	return (const unsigned char *)ks->bytes.data + ks->off[i];
+}
+
+static const struct hb_keys *sort_ctx;
+
+static int cmp_index(const void *a, const void *b)
+{
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b, la, lb;
+	const unsigned char *ka = hb_keys_at(sort_ctx, ia, &la);
+	const unsigned char *kb = hb_keys_at(sort_ctx, ib, &lb);
+	int c = hb_key_cmp(ka, la, kb, lb);
+
+	return c ? c : (ia < ib ? -1 : ia > ib);
+}
+
+int hb_keys_sort(struct hb_keys *ks)
+{
+	struct hb_keys sorted;
+	size_t *idx, i;
+	int rc = 0;
+
+	if (ks->n < 2)
+		return 0;
+	idx = malloc(ks->n * sizeof(*idx));
+	if (!idx)
+		return HB_ENOMEM;
+	for (i = 0; i < ks->n; i++)
+		idx[i] = i;
+	sort_ctx = ks;
+	qsort(idx, ks->n, sizeof(*idx), cmp_index);
+	sort_ctx = NULL;
+	hb_keys_init(&sorted);
+	rc = hb_buf_grow(&sorted.bytes, ks->bytes.len);
+	for (i = 0; !rc && i < ks->n; i++) {
+		size_t len;
+		const unsigned char *k = hb_keys_at(ks, idx[i], &len);
+
+		rc = hb_keys_push(&sorted, k, len);
+	}
+	free(idx);
+	if (rc) {
+		hb_keys_release(&sorted);
+		return rc;
+	}
+	hb_keys_release(ks);
+	*ks = sorted;
+	return 0;
+}
+
+size_t hb_keys_lower_bound(const struct hb_keys *ks, const void *k, size_t n)
+{
+	size_t lo = 0, hi = ks->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, len;
+		const unsigned char *m = hb_keys_at(ks, mid, &len);
+
+		if (hb_key_cmp(m, len, k, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -1,0 +1,49 @@
+/* Row keys as bytes + length: HBase's unsigned order, toStringBinary / toBytesBinary, base64, key lists. */
+#ifndef HB_KEY_H
+#define HB_KEY_H
+
+#include "buf.h"
+#include "hb.h"
+
+#include <stddef.h>
+
+/* HBase's maximum row length (Short.MAX_VALUE). */
+#define HB_MAX_ROW_LENGTH 32767
+
+/* Bytes.compareTo: unsigned bytes, then the shorter key first. Returns <0, 0, >0. */
+int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen);
+
+/* Appends Bytes.toStringBinary(k): printable ASCII except '\', everything else \xHH upper case. */
+int hb_tsb_append(struct hb_buf *out, const void *k, size_t n);
+
+/* Appends Bytes.toBytesBinary(s) where s is UTF-8 text (hbase-keys.md §2, the modern rule):
+ * each UTF-16 code unit keeps its low 8 bits, only upper-case \xHH escapes, a bogus escape
+ * drops only the backslash. HB_EINVAL with err filled for text that is not UTF-8. */
+int hb_tbb_parse(struct hb_buf *out, const char *s, size_t n, struct hb_error *err);
+
+/* Appends standard base64 (with '=' padding, no line breaks). */
+int hb_b64_encode(struct hb_buf *out, const void *p, size_t n);
+/* Appends the bytes of standard base64 text; HB_EINVAL on any malformed input. */
+int hb_b64_decode(struct hb_buf *out, const char *s, size_t n);
+
+/* A list of keys stored back to back in one allocation. Key i is [off[i], off[i+1]). */
+struct hb_keys {
+	struct hb_buf bytes;
+	size_t *off; /* n + 1 entries once anything was pushed */
+	size_t n;
+	size_t cap;
+};
+
+void hb_keys_init(struct hb_keys *ks);
+void hb_keys_release(struct hb_keys *ks);
+void hb_keys_clear(struct hb_keys *ks);
+/* Appends a copy of k. HB_ENOMEM. */
+int hb_keys_push(struct hb_keys *ks, const void *k, size_t n);
+/* Key i's bytes (not NUL-terminated) and length. i must be < n. */
+const unsigned char *hb_keys_at(const struct hb_keys *ks, size_t i, size_t *len_out);
+/* Sorts in HBase order (stable relayout). HB_ENOMEM. */
+int hb_keys_sort(struct hb_keys *ks);
+/* Index of the first i with keys[i] >= k (binary search over sorted keys). */
+size_t hb_keys_lower_bound(const struct hb_keys *ks, const void *k, size_t n);
+
+#endif

@@ -1,0 +1,54 @@
+/* Every pre-split algorithm hbtab offers, computed exactly as HBase computes it (hbase-keys.md). */
+#ifndef HB_SPLIT_H
+#define HB_SPLIT_H
+
+#include "hb.h"
+#include "key.h"
+
+enum hb_split_algo {
+	HB_SPLIT_NONE = 0,
+	HB_SPLIT_HEX,       /* RegionSplitter HexStringSplit (§6.1) */
+	HB_SPLIT_DECIMAL,   /* RegionSplitter DecimalStringSplit (§6.1) */
+	HB_SPLIT_UNIFORM,   /* RegionSplitter UniformSplit (§6.2) */
+	HB_SPLIT_RANGE,     /* Admin.createTable(desc, start, end, n) (§4) */
+	HB_SPLIT_BOOK_HEX,  /* the reference guide's getHexSplits (§7.1) */
+	HB_SPLIT_PARTITION, /* 8-byte big-endian longs 1..n-1 (§7.3) */
+	HB_SPLIT_SALT,      /* bucket prefixes 1..n-1, big-endian, salt_width bytes */
+	HB_SPLIT_SAMPLED,   /* quantiles of a sorted, de-duplicated sample (§7.2) */
+	HB_SPLIT_FILE,      /* keys given one per line (already parsed into sample) */
+};
+
+/* Largest N hbtab accepts for any algorithm (regions). */
+#define HB_SPLIT_MAX_REGIONS 10000000L
+
+struct hb_split_spec {
+	enum hb_split_algo algo;
+	long n; /* number of regions; n - 1 split keys */
+	/* HEX / DECIMAL: row strings as typed (NULL = the algorithm's default). */
+	const char *first, *last;
+	/* RANGE: raw bytes. BOOK_HEX: hex text in start/end (NUL-terminated). */
+	const unsigned char *start, *end;
+	size_t start_len, end_len;
+	int salt_width; /* SALT: 1 or 2 */
+	/* SAMPLED: the sample keys in any order; FILE: the keys from the file. */
+	const struct hb_keys *sample;
+	long sample_draws; /* SAMPLED: S, the number of keys drawn (base = S / n) */
+};
+
+/*
+ * Computes the split keys (n - 1 of them, strictly increasing) into out, which must be
+ * empty. HB_EINVAL with a message naming the broken precondition (n out of range, n larger
+ * than the key range, first >= last, non-hex digits, ...); HB_ENOMEM.
+ */
+int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, struct hb_error *err);
+
+/* Bytes.split(a, b, inclusive, num): num + 2 keys, endpoints included (§3). */
+int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
+		   const unsigned char *b, size_t blen, int inclusive, long num,
+		   struct hb_error *err);
+
+/* HBase's createTable split-key check (§5) on keys as given: no empty key, no duplicates
+ * after sorting. HB_EINVAL with HBase's message. */
+int hb_split_verify(const struct hb_keys *keys, struct hb_error *err);
+
+#endif
