@@ -1,0 +1,134 @@
+/* Table descriptors as plain string maps. */
+#include "schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void hb_attrs_init(struct hb_attrs *a)
+{
+	a->v = NULL;
+	a->n = a->cap = 0;
+}
+
+void hb_attrs_release(struct hb_attrs *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		free(a->v[i].key);
+		free(a->v[i].value);
+	}
+	free(a->v);
+	hb_attrs_init(a);
+}
+
+const char *hb_attrs_get(const struct hb_attrs *a, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (!strcmp(a->v[i].key, key))
+			return a->v[i].value;
+	return NULL;
+}
+
+int hb_attrs_set(struct hb_attrs *a, const char *key, const char *value)
+{
+	char *v = strdup(value), *k;
+	size_t i;
+
+	if (!v)
+		return HB_ENOMEM;
+	for (i = 0; i < a->n; i++) {
+		if (!strcmp(a->v[i].key, key)) {
+			free(a->v[i].value);
+			a->v[i].value = v;
+			return 0;
+		}
+	}
+	if (a->n == a->cap) {
+		size_t ncap = a->cap ? a->cap * 2 : 8;
+		struct hb_attr *p = realloc(a->v, ncap * sizeof(*p));
+
+		if (!p) {
+			free(v);
+			return HB_ENOMEM;
+		}
+		a->v = p;
+		a->cap = ncap;
+	}
+	k = strdup(key);
+	if (!k) {
+		free(v);
+		return HB_ENOMEM;
+	}
+	a->v[a->n].key = k;
+	a->v[a->n].value = v;
+	a->n++;
+	return 0;
+}
+
+void hb_schema_init(struct hb_schema *s)
+{
+	memset(s, 0, sizeof(*s));
+	hb_attrs_init(&s->attrs);
+}
+
+void hb_schema_release(struct hb_schema *s)
+{
+	size_t i;
+
+	free(s->table);
+	hb_attrs_release(&s->attrs);
+	for (i = 0; i < s->nfamilies; i++) {
+		free(s->families[i].name);
+		hb_attrs_release(&s->families[i].attrs);
+	}
+	free(s->families);
+	hb_schema_init(s);
+}
+
+int hb_schema_set_table(struct hb_schema *s, const char *table)
+{
+	char *t = strdup(table);
+
+	if (!t)
+		return HB_ENOMEM;
+	free(s->table);
+	s->table = t;
+	return 0;
+}
+
+int hb_schema_add_family(struct hb_schema *s, const char *name, struct hb_family **out)
+{
+	struct hb_family *f;
+
+	if (s->nfamilies == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 4;
+		struct hb_family *p = realloc(s->families, ncap * sizeof(*p));
+
+		if (!p)
+			return HB_ENOMEM;
+		s->families = p;
+		s->cap = ncap;
+	}
+	f = &s->families[s->nfamilies];
+	f->name = strdup(name);
+	if (!f->name)
+		return HB_ENOMEM;
+	hb_attrs_init(&f->attrs);
+	s->nfamilies++;
+	if (out)
+		*out = f;
+	return 0;
+}
+
+struct hb_family *hb_schema_family(const struct hb_schema *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nfamilies; i++)
+		if (!strcmp(s->families[i].name, name))
+			return &s->families[i];
+	return NULL;
+}

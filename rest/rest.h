@@ -1,0 +1,65 @@
+/* The HBase REST (Stargate) client: one keep-alive connection per run, retries, TLS, auth. */
+#ifndef HB_REST_H
+#define HB_REST_H
+
+#include "core/buf.h"
+#include "core/hb.h"
+#include "core/region.h"
+#include "core/schema.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hb_rest;
+
+/* Called for each -v trace line (never contains secrets). */
+typedef void (*hb_rest_trace_fn)(void *ctx, const char *line);
+/* Progress for long listings: items so far, total if known (0 = unknown). */
+typedef void (*hb_rest_progress_fn)(void *ctx, size_t done, size_t total);
+
+struct hb_rest_opts {
+	const char *base_url;   /* e.g. http://localhost:8080 */
+	double timeout;         /* seconds, per request (total); connect timeout derived */
+	long retries;           /* extra attempts for idempotent requests */
+	const char *cacert, *cert, *key;
+	int insecure;
+	const char *user;       /* basic auth user or NULL */
+	const char *password;   /* from HBTAB_PASSWORD or NULL (then ~/.netrc is consulted) */
+	int negotiate;          /* Kerberos SPNEGO */
+	size_t max_body;        /* response size cap in bytes; 0 = default (256 MiB) */
+	hb_rest_trace_fn trace;
+	void *trace_ctx;
+};
+
+struct hb_rest_resp {
+	long status;
+	struct hb_buf body;
+	char content_type[128];
+	char location[2048];
+};
+
+/* Creates a client; *out is freed with hb_rest_free. HB_EINVAL (bad URL/options), HB_ENOMEM. */
+int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_error *err);
+void hb_rest_free(struct hb_rest *c);
+
+void hb_rest_resp_init(struct hb_rest_resp *r);
+void hb_rest_resp_release(struct hb_rest_resp *r);
+
+/*
+ * One request. path is already URL-encoded (use hb_rest_path_escape). Retries (with backoff,
+ * jitter and Retry-After) only when idempotent. Any HTTP status is returned in resp (not an
+ * error); transport failures give HB_ENET with "METHOD PATH: reason".
+ */
+int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
+		    const char *content_type, const void *body, size_t len, int idempotent,
+		    struct hb_rest_resp *resp, struct hb_error *err);
+
+/* Appends s percent-encoded for one URL path segment (everything but unreserved chars). */
+int hb_rest_path_escape(struct hb_buf *out, const char *s);
+
+/* Fills err from a non-2xx response: "METHOD PATH: HTTP 404: <first line of body>"; code
+ * HB_ENOTFOUND for 404, HB_ESAFETY for 403 read-only?, otherwise HB_ESERVER. */
+int hb_rest_status_error(const char *method, const char *path, const struct hb_rest_resp *r,
+			 struct hb_error *err);
+
+#endif
