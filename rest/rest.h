@@ -18,7 +18,7 @@ typedef void (*hb_rest_trace_fn)(void *ctx, const char *line);
 typedef void (*hb_rest_progress_fn)(void *ctx, size_t done, size_t total);
 
 struct hb_rest_opts {
-	const char *base_url;   /* e.g. http://localhost:8080 */
+	const char *base_url;   /* e.g. http://localhost:8080 (no userinfo allowed) */
 	double timeout;         /* seconds, per request (total); connect timeout derived */
 	long retries;           /* extra attempts for idempotent requests */
 	const char *cacert, *cert, *key;
@@ -27,6 +27,7 @@ struct hb_rest_opts {
 	const char *password;   /* from HBTAB_PASSWORD or NULL (then ~/.netrc is consulted) */
 	int negotiate;          /* Kerberos SPNEGO */
 	size_t max_body;        /* response size cap in bytes; 0 = default (256 MiB) */
+	double max_retry_after; /* cap on a server's Retry-After in seconds; 0 = default (30) */
 	hb_rest_trace_fn trace;
 	void *trace_ctx;
 };
@@ -36,29 +37,43 @@ struct hb_rest_resp {
 	struct hb_buf body;
 	char content_type[128];
 	char location[2048];
+	double retry_after; /* seconds from a Retry-After header, -1 when absent */
 };
 
 /* Creates a client; *out is freed with hb_rest_free. HB_EINVAL (bad URL/options), HB_ENOMEM. */
 int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_error *err);
+/* Closes the connection and frees the client; NULL is a no-op. */
 void hb_rest_free(struct hb_rest *c);
 
+/* Prepares / frees a response record (reusable after release). */
 void hb_rest_resp_init(struct hb_rest_resp *r);
 void hb_rest_resp_release(struct hb_rest_resp *r);
 
 /*
- * One request. path is already URL-encoded (use hb_rest_path_escape). Retries (with backoff,
- * jitter and Retry-After) only when idempotent. Any HTTP status is returned in resp (not an
- * error); transport failures give HB_ENET with "METHOD PATH: reason".
+ * One request. path is already URL-encoded (use hb_rest_path_escape) and starts with '/'.
+ * Retries (with backoff, jitter and a capped Retry-After) on connect failures, resets,
+ * timeouts and 502/503/504 only when idempotent. Any HTTP status is returned in resp (not an
+ * error); transport failures give HB_ENET with "cannot METHOD PATH: reason" and a body over
+ * the size cap gives HB_ESERVER.
  */
 int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		    const char *content_type, const void *body, size_t len, int idempotent,
 		    struct hb_rest_resp *resp, struct hb_error *err);
 
+/* Number of requests sent on the wire so far (attempts, including retries). */
+unsigned long hb_rest_attempts(const struct hb_rest *c);
+
+/* Sets the progress callback used by long listings (meta scans); fn may be NULL. */
+void hb_rest_set_progress(struct hb_rest *c, hb_rest_progress_fn fn, void *ctx);
+
 /* Appends s percent-encoded for one URL path segment (everything but unreserved chars). */
 int hb_rest_path_escape(struct hb_buf *out, const char *s);
 
-/* Fills err from a non-2xx response: "METHOD PATH: HTTP 404: <first line of body>"; code
- * HB_ENOTFOUND for 404, HB_ESAFETY for 403 read-only?, otherwise HB_ESERVER. */
+/*
+ * Fills err from a non-2xx response: "METHOD PATH: HTTP 404 Not found" using only the
+ * first line of the body (never the Java stack trace). Codes: HB_ENOTFOUND for 404,
+ * HB_ESERVER otherwise (a 403 on a write says the gateway may be read-only). Returns the code.
+ */
 int hb_rest_status_error(const char *method, const char *path, const struct hb_rest_resp *r,
 			 struct hb_error *err);
 

@@ -1,0 +1,47 @@
+/* Output helpers: aligned text tables (tab-separated when piped) and JSON printing. */
+#ifndef HB_CLI_OUTPUT_H
+#define HB_CLI_OUTPUT_H
+
+#include "../core/buf.h"
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+/*
+ * A text table built column by column. On a terminal it is printed with a header line and
+ * columns padded with two spaces; when stdout is not a terminal it is printed as plain
+ * tab-separated lines without a header (stable for scripts: one row per line, fields in the
+ * documented column order, tabs and newlines inside fields shown as \t and \n).
+ */
+struct cli_table {
+	size_t ncols;
+	const char **headers; /* borrowed */
+	char **cells;         /* owned, row-major */
+	size_t ncells, cap;
+	size_t *width;
+};
+
+/* Prepares a table with ncols columns named by headers (borrowed; must outlive the table). */
+int cli_table_init(struct cli_table *t, size_t ncols, const char *const *headers);
+void cli_table_release(struct cli_table *t);
+/* Appends the next cell (copied; NULL prints as "-"), filling rows left to right. HB_ENOMEM. */
+int cli_table_add(struct cli_table *t, const char *s);
+/* Appends a printf-formatted cell. */
+int cli_table_addf(struct cli_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints the table to stdout (see above). force_tsv = 1 prints tab-separated anyway. */
+int cli_table_print(const struct cli_table *t, int force_tsv);
+
+/* Prints a cJSON document to stdout followed by a newline (indented on a terminal,
+ * compact otherwise) and frees nothing. HB_ENOMEM / HB_EINVAL (write error). */
+int cli_json_print(const cJSON *root);
+/* Appends s (n bytes, UTF-8 or not: invalid bytes become U+FFFD) as a JSON string literal. */
+int cli_json_str(struct hb_buf *out, const char *s, size_t n);
+/* cJSON helpers that tolerate NULL and report allocation failure through a NULL return. */
+cJSON *cli_json_add_str(cJSON *obj, const char *key, const char *s); /* NULL s → null */
+/* Adds a key as its toStringBinary string. */
+cJSON *cli_json_add_tsb(cJSON *obj, const char *key, const void *k, size_t n);
+
+/* Whether stdout is a terminal (cached). */
+int cli_stdout_tty(void);
+
+#endif

@@ -1,0 +1,26 @@
+/* Building the REST client from the global settings; progress display; table-name arguments. */
+#ifndef HB_CLI_REST_CLI_H
+#define HB_CLI_REST_CLI_H
+
+#include "../core/hb.h"
+#include "../rest/rest.h"
+
+#include <stddef.h>
+
+/*
+ * Creates the REST client from cli_g: password only from HBTAB_PASSWORD (else ~/.netrc via
+ * CURLOPT_NETRC), -v traces to stderr with secrets redacted, and a progress indicator on a
+ * terminal unless --no-progress or -q. On failure err is filled (print with cli_fail).
+ */
+int cli_rest_open(struct hb_rest **out, struct hb_error *err);
+
+/* Shows "LABEL: DONE[/TOTAL]" on stderr (terminal only, rate-limited); label NULL = "working". */
+void cli_progress(const char *label, size_t done, size_t total);
+/* Clears the progress line, if one was drawn. */
+void cli_progress_done(void);
+
+/* Validates a TABLE argument (hbase-keys.md §10) before any request; prints
+ * "hbtab: invalid table name ..." and returns HB_EINVAL on failure. */
+int cli_check_table(const char *cmd, const char *name);
+
+#endif

@@ -1,0 +1,174 @@
+/* HBase REST resources (cluster, tables, schema, regions, hbase:meta, cells) as core types. */
+#ifndef HB_REST_HBASE_H
+#define HB_REST_HBASE_H
+
+#include "rest/rest.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* GET /version/rest: every field is a malloc'ed string or NULL when the server left it out. */
+struct hb_rest_version {
+	char *rest, *jvm, *os, *server, *jersey;
+};
+
+/* Per-region load from /status/cluster (counters are 0 when the server did not send them). */
+struct hb_region_load {
+	unsigned char *name; /* full region name bytes (decoded from base64) */
+	size_t name_len;
+	int64_t read_requests, write_requests, cp_requests;
+	int64_t stores, storefiles, storefile_size_mb, memstore_size_mb;
+};
+
+/* A live region server with its regions. */
+struct hb_node {
+	char *name; /* "host:port" */
+	int64_t start_code, requests;
+	int64_t heap_mb, max_heap_mb;
+	struct hb_region_load *regions;
+	size_t nregions;
+};
+
+/* GET /status/cluster. dead[] holds "host,port,startcode" strings. */
+struct hb_cluster_status {
+	int64_t regions, requests;
+	double average_load;
+	struct hb_node *live;
+	size_t nlive;
+	char **dead;
+	size_t ndead;
+};
+
+/* A list of malloc'ed C strings (table names). */
+struct hb_names {
+	char **v;
+	size_t n, cap;
+};
+
+/* One cell: column is "family:qualifier" bytes, value raw bytes (both NUL-terminated copies). */
+struct hb_cell {
+	unsigned char *column;
+	size_t column_len;
+	unsigned char *value;
+	size_t value_len;
+	int64_t timestamp; /* 0 when unknown / server-assigned */
+};
+
+/* One row with its cells, as read by a scanner (fragments of one row are merged). */
+struct hb_row {
+	unsigned char *key;
+	size_t key_len;
+	struct hb_cell *cells;
+	size_t ncells, cap;
+};
+
+/* A scanner request: keys are raw bytes (sent base64 in the body, never in the URL). */
+struct hb_scan_spec {
+	const void *start; /* NULL/0 = from the first row */
+	size_t start_len;
+	const void *end;   /* exclusive; NULL/0 = to the last row */
+	size_t end_len;
+	const char *const *columns; /* "family" or "family:qualifier", NULL-terminated, or NULL */
+	long batch;        /* cells per GET; 0 = 1000 */
+	int max_versions;  /* 0 = 1 */
+};
+
+/* Called once per complete row, in key order; a non-zero return stops the scan with it. */
+typedef int (*hb_scan_row_fn)(void *ctx, const struct hb_row *row, struct hb_error *err);
+
+void hb_rest_version_release(struct hb_rest_version *v);
+void hb_cluster_status_release(struct hb_cluster_status *s);
+void hb_names_init(struct hb_names *n);
+void hb_names_release(struct hb_names *n);
+/* Appends a copy of s. HB_ENOMEM. */
+int hb_names_push(struct hb_names *n, const char *s);
+void hb_row_init(struct hb_row *r);
+void hb_row_release(struct hb_row *r);
+/* Appends a copy of a cell to r. HB_ENOMEM. */
+int hb_row_add_cell(struct hb_row *r, const void *col, size_t col_len, const void *val,
+		    size_t val_len, int64_t ts);
+/* The first cell of r whose column equals col (bytes), or NULL. */
+const struct hb_cell *hb_row_cell(const struct hb_row *r, const char *col);
+
+/* ---- Resources. All fill err with "METHOD PATH: ..." and return 0 or HB_E*. ---- */
+
+/* GET /version/rest. */
+int hb_rest_get_version(struct hb_rest *c, struct hb_rest_version *out, struct hb_error *err);
+/* GET /version/cluster: *out is a malloc'ed version string such as "2.5.8". */
+int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *err);
+/* GET /status/cluster; release *out with hb_cluster_status_release. */
+int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err);
+/* GET /: user table names ("ns:t" outside default), sorted; out must be initialised. */
+int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err);
+/* GET /T/exists: *exists = 1/0 (404 is not an error here). */
+int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists,
+			 struct hb_error *err);
+/* GET /T/schema into an initialised schema. HB_ENOTFOUND when the table does not exist. */
+int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *out,
+		       struct hb_error *err);
+/*
+ * PUT /T/schema creating a single-region table. DANGER: on an existing table PUT replaces
+ * the descriptor and drops unlisted families, so call this ONLY after verifying absence
+ * (hb_rest_table_exists). 201 → 0; 304 (someone created it first) → HB_ESAFETY.
+ */
+int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct hb_error *err);
+/* DELETE /T/schema: disables (implicitly) and deletes. HB_ENOTFOUND when absent. */
+int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *err);
+/* GET /T/regions into an initialised list, sorted by start key. HB_ENOTFOUND when absent. */
+int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
+			struct hb_error *err);
+/*
+ * Scans hbase:meta from "T,," to "T ,," (batch by batch, with the client's progress callback)
+ * into an initialised list in key order, with encoded name, id, server, state and the
+ * offline/split flags. The table-state row is skipped; *state_out (may be NULL) receives the
+ * TableState (HB_TABLE_* from core/regioninfo.h) or -1 when there was no state row.
+ */
+int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
+			 int *state_out, struct hb_error *err);
+/* Stateful scanner over [start, end) calling fn per complete row; the scanner is always
+ * deleted afterwards. Creation is not retried (POST is not idempotent). */
+int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
+		 hb_scan_row_fn fn, void *ctx, struct hb_error *err);
+/* Reads one row (binary-safe: a scanner over [row, row+"\0")) restricted to columns (may be
+ * NULL = all). *found = 0 and out empty when the row has no cells. out must be initialised. */
+int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
+		    const char *const *columns, struct hb_row *out, int *found,
+		    struct hb_error *err);
+/* Writes cells to one row; the key goes in the JSON body (dummy path row). */
+int hb_rest_put_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
+		    const struct hb_cell *cells, size_t ncells, struct hb_error *err);
+/*
+ * checkAndPut (?check=put): writes cells if column check_col currently holds exactly
+ * check_val. cells must include a cell for check_col. *applied = 1 on 200, 0 on 304.
+ */
+int hb_rest_check_and_put(struct hb_rest *c, const char *table, const void *row,
+			  size_t row_len, const struct hb_cell *cells, size_t ncells,
+			  const char *check_col, const void *check_val, size_t check_len,
+			  int *applied, struct hb_error *err);
+
+/* ---- JSON decoders (pure; exposed for tests). what names the request in messages, e.g.
+ * "GET /t/regions"; malformed input gives HB_ESERVER "malformed response from WHAT: ...". */
+
+int hb_rest_decode_version(const char *json, size_t len, const char *what,
+			   struct hb_rest_version *out, struct hb_error *err);
+/* A bare JSON string ("2.5.8"); a plain-text body is accepted too. */
+int hb_rest_decode_cluster_version(const char *json, size_t len, const char *what, char **out,
+				   struct hb_error *err);
+int hb_rest_decode_status(const char *json, size_t len, const char *what,
+			  struct hb_cluster_status *out, struct hb_error *err);
+int hb_rest_decode_tables(const char *json, size_t len, const char *what, struct hb_names *out,
+			  struct hb_error *err);
+int hb_rest_decode_schema(const char *json, size_t len, const char *what,
+			  struct hb_schema *out, struct hb_error *err);
+/* Appends the regions of a /T/regions body to out (not sorted). */
+int hb_rest_decode_regions(const char *json, size_t len, const char *what,
+			   struct hb_regions *out, struct hb_error *err);
+/* Calls fn for every Row fragment of a CellSet body (rows split across bodies are not
+ * merged here). */
+int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
+			   int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
+			   void *ctx, struct hb_error *err);
+/* Encodes a schema as TableSchema JSON (malloc'ed, NUL-terminated) into *out. */
+int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error *err);
+
+#endif
