@@ -1,0 +1,143 @@
+"""The control channel: JSON over HTTP on its own loopback port. Lets tests
+create pre-split tables, inject region defects and faults, and read the
+request log."""
+import base64
+import json
+
+from . import state as st
+from .httpbase import Fault, KINDS, Handler, Response
+
+
+def ok(obj, status=200):
+    return Response(status, json.dumps(obj).encode("utf-8"), "application/json")
+
+
+def error(status, msg, **extra):
+    d = {"error": msg}
+    d.update(extra)
+    return Response(status, json.dumps(d).encode("utf-8"), "application/json")
+
+
+def region_json(r):
+    return {"start": st.b64(r.start), "end": st.b64(r.end), "id": r.rid,
+            "name": st.b64(r.name), "encoded": r.encoded}
+
+
+class ControlHandler(Handler):
+    server_kind = "control"
+
+    def dispatch(self, method, path, body):
+        emu = self.ctx
+        s = emu.state
+        p = path.split("?")[0].rstrip("/")
+        try:
+            req = json.loads(body.decode("utf-8")) if body.strip() else {}
+        except ValueError:
+            return error(400, "invalid JSON body")
+        if not isinstance(req, dict):
+            return error(400, "JSON body must be an object")
+        try:
+            return self.route(emu, s, method, p, req)
+        except st.TableNotFound as e:
+            return error(404, e.message, type="TableNotFoundException")
+        except st.NamespaceNotFound as e:
+            return error(404, e.message, type="NamespaceNotFoundException")
+        except st.TableExists as e:
+            return error(409, e.message, type="TableExistsException")
+        except st.HBaseError as e:
+            return error(400, e.message, type=e.java.rsplit(".", 1)[-1])
+        except (KeyError, ValueError, TypeError) as e:
+            return error(400, "bad request: %r" % (e,))
+
+    def route(self, emu, s, method, p, req):
+        if p == "/control/state" and method == "GET":
+            return ok(s.dump())
+        if p == "/control/reset" and method == "POST":
+            s.reset()
+            s.thrift_legacy_17 = emu.legacy_default
+            with emu.scanners_lock:
+                emu.scanners.clear()
+            emu.faults.clear()
+            emu.faults.clear_requests()
+            return ok({"ok": True})
+        if p == "/control/create" and method == "POST":
+            fams = [(f["name"], f.get("attrs") or {}) for f in req.get("families") or []]
+            splits = [base64.b64decode(x) for x in req.get("splits") or []]
+            t = s.create_table(req["table"], fams, req.get("attrs") or {}, splits)
+            return ok({"table": t.name, "regions": len(t.regions)}, 201)
+        if p == "/control/split" and method == "POST":
+            a, b = s.split_region(req["table"], base64.b64decode(req["key"]),
+                                  bool(req.get("leave_parent", False)))
+            return ok({"daughters": [region_json(a), region_json(b)]})
+        if p == "/control/merge" and method == "POST":
+            return ok({"merged": region_json(s.merge_regions(req["table"], int(req["index"])))})
+        if p == "/control/offline" and method == "POST":
+            return ok({"region": region_json(s.set_offline(req["table"], int(req["index"])))})
+        if p == "/control/unassign" and method == "POST":
+            return ok({"region": region_json(s.unassign(req["table"], int(req["index"])))})
+        if p == "/control/hole" and method == "POST":
+            return ok({"region": region_json(s.make_hole(req["table"], int(req["index"])))})
+        if p == "/control/overlap" and method == "POST":
+            r = s.add_overlap(req["table"], base64.b64decode(req.get("start") or ""),
+                              base64.b64decode(req.get("end") or ""))
+            return ok({"region": region_json(r)})
+        if p == "/control/server" and method == "POST":
+            state = req.get("state", "stop")
+            if state not in ("stop", "start"):
+                return error(400, "state must be stop or start")
+            s.set_server(int(req["index"]), state == "start")
+            return ok({"servers": s.dump()["servers"]})
+        if p == "/control/readonly" and method == "POST":
+            s.read_only = bool(req.get("on", True))
+            return ok({"read_only": s.read_only})
+        if p == "/control/thrift-legacy-17" and method == "POST":
+            s.thrift_legacy_17 = bool(req.get("on", True))
+            return ok({"thrift_legacy_17": s.thrift_legacy_17})
+        if p == "/control/race" and method == "POST":
+            with s.lock:
+                s.races.add(st.canonical_name(req["table"]))
+            return ok({"race": sorted(s.races)})
+        if p == "/control/fault":
+            if method == "DELETE":
+                emu.faults.clear()
+                return ok({"ok": True})
+            if method == "GET":
+                with emu.faults.lock:
+                    return ok([f.to_json() for f in emu.faults.faults])
+            if method == "POST":
+                kind = str(req.get("kind"))
+                if kind not in KINDS:
+                    return error(400, "unknown fault kind %s" % kind)
+                server = req.get("server", "rest")
+                if server not in ("rest", "thrift"):
+                    return error(400, "server must be rest or thrift")
+                f = Fault(req)
+                if kind == "refuse":
+                    secs = float(req.get("seconds") or 1.0)
+                    emu.runners[server].refuse(secs)
+                    return ok({"refused_for": secs})
+                emu.faults.add(f)
+                return ok(f.to_json())
+        if p == "/control/requests":
+            if method == "GET":
+                return ok(emu.faults.get_requests())
+            if method == "DELETE":
+                emu.faults.clear_requests()
+                return ok({"ok": True})
+        if p == "/control/put" and method == "POST":
+            t = s.get_table(req["table"])
+            rows = []
+            for r in req.get("rows") or []:
+                cells = []
+                for c in r.get("cells") or []:
+                    col = base64.b64decode(c["column"])
+                    if b":" not in col:
+                        return error(400, "column must be family:qualifier")
+                    f, q = col.split(b":", 1)
+                    ts = c.get("timestamp")
+                    cells.append((f, q, int(ts) if ts is not None else None,
+                                  base64.b64decode(c.get("value") or "")))
+                rows.append((base64.b64decode(r["key"]), cells))
+            s.put_rows(t, rows)
+            return ok({"rows": len(rows)})
+        return error(404, "no such control resource: %s %s" % (method, p))

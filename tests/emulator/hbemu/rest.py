@@ -1,0 +1,1078 @@
+"""The REST (Stargate) gateway: resources, status codes and JSON shapes as
+described in docs/hbase-wire.md sections 0-6."""
+import base64
+import json
+import os
+import random
+import threading
+import time
+import urllib.parse
+
+from . import state as st
+from .httpbase import Handler, Response
+from .meta import META_NAME, META_REGION_NAME
+
+B64 = st.b64
+LONG_MAX = st.LONG_MAX
+INT_MAX = 2147483647
+
+PLAIN = "text/plain"
+JSON_T = "application/json"
+OCTET = "application/octet-stream"
+NO_CACHE = ("Cache-Control", "no-cache")
+
+VERSION_JSON = {"REST": "0.0.3", "JVM": "Oracle Corporation 1.8.0_392-25.392-b08",
+                "OS": "Linux 5.15.0-emu amd64", "Server": "jetty/9.4.53.v20231009",
+                "Jersey": "2.39.1"}
+
+
+def java_trace(java_cls, msg, where="rest.ResourceBase.processException"):
+    return ("%s: %s\r\n\tat org.apache.hadoop.hbase.%s(ResourceBase.java:68)\r\n"
+            "\tat org.apache.hadoop.hbase.rest.RESTServer.main(RESTServer.java:342)\r\n"
+            % (java_cls, msg, where))
+
+
+def err(status, word, exc=None):
+    body = word + "\r\n"
+    if exc is not None:
+        body += java_trace(exc.java, exc.message)
+    return Response(status, body.encode("utf-8"), PLAIN)
+
+
+def not_found(exc=None):
+    return err(404, "Not found", exc)
+
+
+def bad_request(reason=None, exc=None):
+    return err(400, "Bad request" + (": " + reason if reason else ""), exc)
+
+
+def forbidden(exc=None):
+    return err(403, "Forbidden", exc)
+
+
+def unavailable(exc=None):
+    return err(503, "Unavailable", exc)
+
+
+def process_exception(e):
+    """ResourceBase.processException's status map."""
+    if isinstance(e, st.ReadOnly):
+        return forbidden()
+    if isinstance(e, (st.TableNotFound, st.NoSuchFamily)):
+        return not_found(e)
+    if isinstance(e, st.IllegalArgument):
+        return bad_request(exc=e)
+    return unavailable(e)
+
+
+def java_urldecode(s):
+    """java.net.URLDecoder.decode(s, "UTF-8") followed by Bytes.toBytes:
+    '+' is a space, bad UTF-8 becomes U+FFFD, result is UTF-8 bytes."""
+    return urllib.parse.unquote_plus(s, encoding="utf-8", errors="replace").encode("utf-8")
+
+
+def path_decode(s):
+    return urllib.parse.unquote(s, encoding="utf-8", errors="replace")
+
+
+def jdumps(o):
+    return json.dumps(o, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def cellset_json(rows):
+    """rows: [(key, [(fam, qual, ts, val)])] -> CellSet JSON bytes."""
+    parts = []
+    for key, cells in rows:
+        cs = ",".join('{"column":"%s","timestamp":%d,"$":"%s"}'
+                      % (B64(f + b":" + q), ts, B64(v)) for f, q, ts, v in cells)
+        parts.append('{"key":"%s","Cell":[%s]}' % (B64(key), cs))
+    return ('{"Row":[%s]}' % ",".join(parts)).encode("ascii")
+
+
+class RowSpec(object):
+    """RowSpec.java: row[,end][/col[,col...]][/ts[,ts2]] plus ?v=."""
+
+    def __init__(self, rest, query=None):
+        self.row = b""
+        self.end = None
+        self.glob = False
+        self.cols = []           # list of (fam, qual or None)
+        self.ts_exact = None
+        self.tmin, self.tmax = 0, LONG_MAX
+        self.maxv = 1
+        segs = rest.split("/")
+        rseg = segs[0]
+        if "," in rseg:
+            a, b = rseg.split(",", 1)
+            self.row, self.end = java_urldecode(a), java_urldecode(b)
+        else:
+            self.row = java_urldecode(rseg)
+            if self.row.endswith(b"*"):
+                self.glob = True
+                self.row = self.row[:-1]
+                self.end = self.row + b"\xff"
+        if len(segs) > 1 and segs[1]:
+            for c in segs[1].split(","):
+                if not c:
+                    continue
+                cb = java_urldecode(c)
+                if b":" in cb:
+                    f, q = cb.split(b":", 1)
+                    self.cols.append((f, q))
+                else:
+                    self.cols.append((cb, None))
+        if len(segs) > 2 and segs[2]:
+            ts = segs[2]
+            if "," in ts:
+                a, b = ts.split(",", 1)
+                self.tmin, self.tmax = int(a), int(b)
+            else:
+                self.ts_exact = int(ts)
+        if query:
+            for key in ("v", "m"):
+                if key in query:
+                    try:
+                        self.maxv = int(query[key][0])
+                    except ValueError:
+                        pass
+
+
+class Scanner(object):
+    def __init__(self, source, cols, maxv, tmin, tmax, batch, filt, counter):
+        self.source = source          # iterator of (key, rowdict)
+        self.cols = cols
+        self.maxv = maxv
+        self.tmin, self.tmax = tmin, tmax
+        self.batch = batch
+        self.filt = filt
+        self.counter = counter
+        self.pending = None           # (key, [cells]) left over from a split row
+        self.done = False
+        self.lock = threading.Lock()
+
+    def next_row(self):
+        while True:
+            try:
+                key, row = next(self.source)
+            except StopIteration:
+                self.done = True
+                return None
+            if self.filt is not None and self.filt.get("prefix") is not None:
+                p = self.filt["prefix"]
+                if not key.startswith(p):
+                    if key > p:
+                        self.done = True
+                        return None
+                    continue
+            cells = st.State.select_cells(row, self.cols, None, self.tmin, self.tmax, self.maxv)
+            if self.counter:
+                self.counter(key)
+            if not cells:
+                continue
+            if self.filt is not None:
+                if self.filt.get("first_key_only"):
+                    cells = cells[:1]
+                if self.filt.get("key_only"):
+                    cells = [(f, q, ts, b"") for f, q, ts, v in cells]
+            return key, cells
+
+    def fetch(self, max_cells, max_rows):
+        out = []
+        n = 0
+        while n < max_cells and len(out) < max_rows:
+            if self.pending is not None:
+                key, cells = self.pending
+                self.pending = None
+            else:
+                if self.done:
+                    break
+                r = self.next_row()
+                if r is None:
+                    break
+                key, cells = r
+            room = max_cells - n
+            if len(cells) > room:
+                self.pending = (key, cells[room:])
+                cells = cells[:room]
+            out.append((key, cells))
+            n += len(cells)
+        return out
+
+
+class RestHandler(Handler):
+    server_kind = "rest"
+    gzip_responses = True
+    extra_headers = (("X-Content-Type-Options", "nosniff"),
+                     ("X-XSS-Protection", "1; mode=block"),
+                     ("X-Frame-Options", "DENY"))
+
+    # ---------------------------------------------------------------- utils
+    @property
+    def emu(self):
+        return self.ctx
+
+    @property
+    def state(self):
+        return self.ctx.state
+
+    def accept(self, plain_first=True, default=None):
+        """Pick the response type: 'plain', 'json', 'xml', 'protobuf', 'octet'."""
+        a = (self.headers.get("Accept") or "").strip()
+        if not a or a == "*/*":
+            return default or ("plain" if plain_first else "json")
+        best = []
+        for part in a.split(","):
+            bits = part.strip().split(";")
+            mt = bits[0].strip().lower()
+            q = 1.0
+            for b in bits[1:]:
+                b = b.strip()
+                if b.startswith("q="):
+                    try:
+                        q = float(b[2:])
+                    except ValueError:
+                        pass
+            best.append((q, mt))
+        best.sort(key=lambda x: -x[0])
+        for q, mt in best:
+            if q <= 0:
+                continue
+            if mt == "application/json":
+                return "json"
+            if mt == "text/plain":
+                return "plain" if plain_first else "json"
+            if mt in ("text/xml", "application/xml"):
+                return "xml"
+            if mt in ("application/x-protobuf", "application/protobuf"):
+                return "protobuf"
+            if mt == "application/octet-stream":
+                return "octet"
+            if mt in ("*/*", "application/*", "text/*"):
+                return default or ("plain" if plain_first else "json")
+        return "none"
+
+    def base_url(self):
+        scheme = "https" if self.emu.tls else "http"
+        return "%s://127.0.0.1:%d" % (scheme, self.emu.rest_port)
+
+    def not_acceptable(self):
+        return Response(406, b"Not Acceptable\r\n", PLAIN)
+
+    # ------------------------------------------------------------- dispatch
+    def dispatch(self, method, path, body):
+        if self.emu.basic_auth:
+            want = "Basic " + base64.b64encode(self.emu.basic_auth.encode("utf-8")).decode("ascii")
+            if (self.headers.get("Authorization") or "").strip() != want:
+                return Response(401, b"Unauthorized\r\n", PLAIN,
+                                [("WWW-Authenticate", 'Basic realm="hbase"')])
+        if method == "OPTIONS":
+            return Response(200, b"", None, [("Allow", "GET, PUT, POST, DELETE, OPTIONS, HEAD")])
+        raw_path, _, qs = path.partition("?")
+        query = urllib.parse.parse_qs(qs, keep_blank_values=True)
+        self.query = query
+        self.body = body
+        segs = raw_path.split("/")[1:]
+        if segs == [""] or not segs:
+            return self.r_root(method)
+        s0 = segs[0]
+        if s0 == "version":
+            if len(segs) == 1 or segs[1:] == ["rest"] or segs[1:] == [""]:
+                return self.r_version(method)
+            if segs[1:] == ["cluster"]:
+                return self.r_cluster_version(method)
+            return not_found()
+        if s0 == "status" and len(segs) >= 2 and segs[1] == "cluster":
+            return self.r_status(method)
+        if s0 == "namespaces":
+            return self.r_namespaces(method, [path_decode(s) for s in segs[1:] if s != ""])
+        tname = path_decode(s0)
+        if len(segs) == 1 or (len(segs) == 2 and segs[1] == ""):
+            return not_found()
+        rest = "/".join(segs[1:])
+        sub = segs[1]
+        if len(segs) == 2 and sub == "schema":
+            return self.r_schema(method, tname)
+        if len(segs) == 2 and sub == "regions":
+            return self.r_regions(method, tname)
+        if len(segs) == 2 and sub == "exists":
+            return self.r_exists(method, tname)
+        if sub == "scanner":
+            if len(segs) == 2:
+                return self.r_scanner_create(method, tname, s0)
+            if len(segs) == 3:
+                return self.r_scanner(method, tname, segs[2])
+        if sub == "multiget" and method == "GET":
+            return self.r_multiget(tname, segs[2] if len(segs) > 2 else "")
+        if rest.endswith("*") and method == "GET":
+            return self.r_table_scan(tname, rest[:-1])
+        return self.r_row(method, tname, rest)
+
+    # ------------------------------------------------------------ cluster
+    def r_root(self, method):
+        if method not in ("GET", "HEAD"):
+            return Response(405, b"", None)
+        with self.state.lock:
+            names = [t.name for t in self.state.sorted_tables()]
+        a = self.accept()
+        if a == "plain":
+            return Response(200, "".join(n + "\n" for n in names), PLAIN, [NO_CACHE])
+        if a == "json":
+            return Response(200, jdumps({"table": [{"name": n} for n in names]}), JSON_T, [NO_CACHE])
+        return self.not_acceptable()
+
+    def r_version(self, method):
+        a = self.accept()
+        v = VERSION_JSON
+        if a == "plain":
+            txt = "rest %s [JVM: %s] [OS: %s] [Server: %s] [Jersey: %s]\n" % (
+                v["REST"], v["JVM"], v["OS"], v["Server"], v["Jersey"])
+            return Response(200, txt, PLAIN, [NO_CACHE])
+        if a == "json":
+            return Response(200, jdumps(v), JSON_T, [NO_CACHE])
+        return self.not_acceptable()
+
+    def r_cluster_version(self, method):
+        a = self.accept()
+        cv = self.state.cluster_version
+        if a == "plain":
+            return Response(200, cv, PLAIN, [NO_CACHE])
+        if a == "json":
+            return Response(200, jdumps(cv), JSON_T, [NO_CACHE])
+        return self.not_acceptable()
+
+    def status_model(self):
+        s = self.state
+        with s.lock:
+            per = {i: [] for i, sv in enumerate(s.servers) if sv["alive"]}
+            meta_srv = min(per) if per else None
+            if meta_srv is not None:
+                per[meta_srv].append({"name": B64(META_REGION_NAME), "stores": 3, "storefiles": 3,
+                                      "storefileSizeMB": 0, "memStoreSizeMB": 0,
+                                      "storefileIndexSizeKB": 0, "readRequestsCount": s.meta_reads,
+                                      "cpRequestsCount": 0, "writeRequestsCount": s.meta_writes,
+                                      "rootIndexSizeKB": 0, "totalStaticIndexSizeKB": 0,
+                                      "totalStaticBloomSizeKB": 0, "totalCompactingKVs": 0,
+                                      "currentCompactedKVs": 0})
+            for t in s.sorted_tables():
+                nf = len(t.families)
+                for r in t.regions:
+                    if not r.in_meta and False:
+                        continue
+                    loc = s.server_location(r)
+                    if loc is None:
+                        continue
+                    per[r.server].append({"name": B64(r.name), "stores": nf, "storefiles": 0,
+                                          "storefileSizeMB": 0, "memStoreSizeMB": 0,
+                                          "storefileIndexSizeKB": 0, "readRequestsCount": r.reads,
+                                          "cpRequestsCount": 0, "writeRequestsCount": r.writes,
+                                          "rootIndexSizeKB": 0, "totalStaticIndexSizeKB": 0,
+                                          "totalStaticBloomSizeKB": 0, "totalCompactingKVs": 0,
+                                          "currentCompactedKVs": 0})
+            live, dead = [], []
+            total_regions = 0
+            total_req = 0
+            for i, sv in enumerate(s.servers):
+                if not sv["alive"]:
+                    dead.append("%s,%d,%d" % (sv["host"], sv["port"], sv["startcode"]))
+                    continue
+                regs = per[i]
+                req = sum(x["readRequestsCount"] + x["writeRequestsCount"] for x in regs)
+                total_req += req
+                total_regions += len(regs)
+                live.append({"name": "%s:%d" % (sv["host"], sv["port"]), "startCode": sv["startcode"],
+                             "requests": req, "heapSizeMB": 128, "maxHeapSizeMB": 1024, "Region": regs})
+            avg = float(total_regions) / len(live) if live else 0.0
+            return {"regions": total_regions, "requests": total_req, "averageLoad": avg,
+                    "LiveNodes": live, "DeadNodes": dead}
+
+    def r_status(self, method):
+        a = self.accept()
+        m = self.status_model()
+        if a == "json":
+            return Response(200, jdumps(m), JSON_T, [NO_CACHE])
+        if a == "plain":
+            lines = ["%d live servers, %d dead servers, %.4f average load" % (
+                len(m["LiveNodes"]), len(m["DeadNodes"]), m["averageLoad"]), "",
+                "%d live servers" % len(m["LiveNodes"])]
+            for n in m["LiveNodes"]:
+                lines.append("    %s %d" % (n["name"], n["startCode"]))
+                lines.append("        requests=%d, regions=%d" % (n["requests"], len(n["Region"])))
+                lines.append("")
+                for r in n["Region"]:
+                    lines.append("        " + base64.b64decode(r["name"]).decode("utf-8", "replace"))
+                    lines.append("            stores=%d" % r["stores"])
+            lines.append("")
+            lines.append("%d dead servers" % len(m["DeadNodes"]))
+            for d in m["DeadNodes"]:
+                lines.append("    " + d)
+            return Response(200, "\n".join(lines) + "\n", PLAIN, [NO_CACHE])
+        return self.not_acceptable()
+
+    # ---------------------------------------------------------- namespaces
+    def r_namespaces(self, method, parts):
+        s = self.state
+        a = self.accept()
+        if not parts:
+            if method != "GET":
+                return Response(405, b"", None)
+            with s.lock:
+                names = sorted(s.namespaces)
+            if a == "plain":
+                return Response(200, "".join(n + "\n" for n in names), PLAIN)
+            if a == "json":
+                return Response(200, jdumps({"Namespace": names}), JSON_T)
+            return self.not_acceptable()
+        ns = parts[0]
+        if len(parts) == 2 and parts[1] == "tables" and method == "GET":
+            with s.lock:
+                if ns not in s.namespaces:
+                    return Response(500, b"Internal Server Error\r\n", PLAIN)
+                names = [t.qual for t in s.sorted_tables() if t.ns == ns]
+            if a == "plain":
+                return Response(200, "".join(n + "\n" for n in names), PLAIN)
+            if a == "json":
+                return Response(200, jdumps({"table": [{"name": n} for n in names]}), JSON_T)
+            return self.not_acceptable()
+        if len(parts) != 1:
+            return not_found()
+        if method == "GET":
+            with s.lock:
+                if ns not in s.namespaces:
+                    return Response(500, b"Internal Server Error\r\n", PLAIN)
+                props = dict(s.namespaces[ns])
+            if a == "plain":
+                txt = "{NAME => '%s'" % ns + "".join(", %s => '%s'" % kv for kv in sorted(props.items())) + "}\n"
+                return Response(200, txt, PLAIN)
+            if a == "json":
+                return Response(200, jdumps({"properties": props}), JSON_T)
+            return self.not_acceptable()
+        if method in ("POST", "PUT", "DELETE") and s.read_only:
+            return forbidden()
+        if method in ("POST", "PUT"):
+            props = {}
+            if self.body.strip():
+                try:
+                    d = json.loads(self.body.decode("utf-8"))
+                    props = {str(k): str(v) for k, v in (d.get("properties") or {}).items()}
+                except (ValueError, AttributeError):
+                    return bad_request()
+            if method == "POST":
+                try:
+                    s.create_namespace(ns, props)
+                except st.NamespaceExists:
+                    return Response(403, ("Namespace '%s' already exists.  Use REST PUT to alter "
+                                          "the existing namespace." % ns).encode("utf-8"), PLAIN)
+                except st.HBaseError as e:
+                    return process_exception(e)
+                return Response(201, b"", None, [("Location", self.base_url() + self.path)])
+            try:
+                s.alter_namespace(ns, props)
+            except st.NamespaceNotFound:
+                return Response(403, ("Namespace '%s' does not exist. Use REST POST to create "
+                                      "the namespace." % ns).encode("utf-8"), PLAIN)
+            return Response(200, b"", None)
+        if method == "DELETE":
+            try:
+                s.delete_namespace(ns)
+            except st.NamespaceNotFound:
+                return Response(404, ("Namespace '%s' does not exists.  Cannot drop namespace." % ns)
+                                .encode("utf-8"), PLAIN)
+            except st.HBaseError as e:
+                return unavailable(e)
+            return Response(200, b"", None)
+        return Response(405, b"", None)
+
+    # -------------------------------------------------------------- schema
+    def schema_model(self, t):
+        if t is None:   # hbase:meta
+            cols = [dict([("name", "info")] + [(k, v) for k, v in st.DEFAULT_CF_ATTRS if k not in ("VERSIONS", "IN_MEMORY", "BLOCKSIZE", "BLOOMFILTER")]
+                         + [("VERSIONS", "3"), ("IN_MEMORY", "true"), ("BLOCKSIZE", "8192"), ("BLOOMFILTER", "ROWCOL")]),
+                    dict([("name", "rep_barrier")] + list(st.DEFAULT_CF_ATTRS)),
+                    dict([("name", "table")] + [(k, v) for k, v in st.DEFAULT_CF_ATTRS if k != "VERSIONS"] + [("VERSIONS", "3")])]
+            return {"name": META_NAME, "IS_META": "true", "ColumnSchema": cols}
+        m = {"name": t.name}
+        for k, v in t.attrs.items():
+            m[k] = v
+        cols = []
+        for f in t.sorted_families():
+            c = {"name": f}
+            c.update(t.family_attrs(f))
+            cols.append(c)
+        m["ColumnSchema"] = cols
+        return m
+
+    def lookup(self, tname):
+        """Return ('meta', None) | ('table', Table) or raise."""
+        if tname == META_NAME:
+            return "meta", None
+        return "table", self.state.get_table(tname)
+
+    def r_schema(self, method, tname):
+        s = self.state
+        if method == "GET":
+            try:
+                kind, t = self.lookup(tname)
+            except st.HBaseError as e:
+                return process_exception(e)
+            a = self.accept()
+            with s.lock:
+                m = self.schema_model(t)
+            if a == "json":
+                return Response(200, jdumps(m), JSON_T, [NO_CACHE])
+            if a == "plain":
+                txt = "{ NAME=> '%s'" % m["name"]
+                for k, v in m.items():
+                    if k not in ("name", "ColumnSchema"):
+                        txt += ", %s => '%s'" % (k, v)
+                txt += ", COLUMNS => [ "
+                txt += ", ".join("{ NAME => '%s'" % c["name"] + "".join(
+                    ", %s => '%s'" % (k, v) for k, v in c.items() if k != "name") + " }"
+                    for c in m["ColumnSchema"])
+                txt += " ] }"
+                return Response(200, txt, PLAIN, [NO_CACHE])
+            return self.not_acceptable()
+        if method not in ("PUT", "POST", "DELETE"):
+            return Response(405, b"", None)
+        if s.read_only:
+            return forbidden()
+        if tname == META_NAME:
+            return forbidden()
+        try:
+            cname = st.canonical_name(tname)
+        except st.IllegalArgument as e:
+            return bad_request(exc=e)
+        if method == "DELETE":
+            try:
+                with s.lock:
+                    t = s.get_table(cname)
+                    if t.enabled:
+                        s.disable_table(cname)
+                    s.delete_table(cname)
+            except st.HBaseError as e:
+                return process_exception(e)
+            return Response(200, b"", None)
+        # PUT / POST with a TableSchema body
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype not in ("application/json", ""):
+            if ctype in ("text/xml", "application/xml", "application/x-protobuf", "application/protobuf"):
+                return Response(415, b"Unsupported Media Type\r\n", PLAIN)
+            return Response(415, b"Unsupported Media Type\r\n", PLAIN)
+        try:
+            d = json.loads(self.body.decode("utf-8"))
+            if not isinstance(d, dict):
+                raise ValueError("not an object")
+            fams = []
+            for c in d.get("ColumnSchema") or []:
+                name = c.get("name")
+                if name is None:
+                    raise ValueError("family without name")
+                attrs = {}
+                for k, v in c.items():
+                    if k == "name":
+                        continue
+                    attrs[k] = _jstr(v)
+                fams.append((str(name), attrs))
+            tattrs = {k: _jstr(v) for k, v in d.items()
+                      if k not in ("name", "ColumnSchema", "IS_META", "IS_ROOT")}
+        except (ValueError, UnicodeDecodeError, AttributeError, TypeError):
+            return bad_request()
+        location = [("Location", self.base_url() + self.path)]
+        try:
+            with s.lock:
+                exists = cname in s.tables
+                if exists and cname not in s.races:
+                    if method == "PUT":
+                        s.replace_schema(cname, fams, tattrs)
+                        return Response(201, b"", None, location)
+                    s.modify_families(cname, fams)
+                    return Response(200, b"", None)
+                try:
+                    s.create_table(cname, fams, tattrs, None)
+                except st.TableExists:
+                    return Response(304, b"Not modified\r\n", PLAIN)
+                return Response(201, b"", None, location)
+        except st.HBaseError as e:
+            return process_exception(e)
+
+    def r_exists(self, method, tname):
+        try:
+            self.lookup(tname)
+        except st.TableNotFound:
+            return not_found()
+        except st.HBaseError as e:
+            return process_exception(e)
+        return Response(200, b"", None, [NO_CACHE])
+
+    # ------------------------------------------------------------- regions
+    def r_regions(self, method, tname):
+        s = self.state
+        a = self.accept()
+        if a not in ("json", "plain"):
+            return self.not_acceptable()
+        try:
+            kind, t = self.lookup(tname)
+        except st.TableNotFound:
+            return not_found()
+        except st.HBaseError as e:
+            return process_exception(e)
+        if kind == "meta":
+            with s.lock:
+                live = [i for i, sv in enumerate(s.servers) if sv["alive"]]
+                loc = ("%s:%d" % (s.servers[live[0]]["host"], s.servers[live[0]]["port"])) if live else None
+            if loc is None:
+                return Response(500, b"java.lang.NullPointerException\r\n", PLAIN)
+            regs = [{"id": 1, "startKey": "", "endKey": "", "location": loc, "name": "hbase:meta,,1"}]
+            if a == "json":
+                return Response(200, jdumps({"name": META_NAME, "Region": regs}), JSON_T, [NO_CACHE])
+            return Response(200, "hbase:meta,,1 [\n  id=1\n  startKey=''\n  endKey=''\n  location='%s'\n]\n" % loc,
+                            PLAIN, [NO_CACHE])
+        with s.lock:
+            cache = t.__dict__.get("_regions_cache")
+            if cache is not None and cache[0] == (t.version, s.servers_version):
+                entries = cache[1]
+            else:
+                entries = []
+                for key, r in t.meta_rows():
+                    if r.offline or r.split:
+                        continue
+                    loc = s.server_location(r)
+                    if loc is None:
+                        entries = None
+                        break
+                    name = r.name.decode("utf-8", "replace")
+                    entries.append((r.rid, r.start, r.end, "%s:%d" % (loc["host"], loc["port"]), name))
+                t.__dict__["_regions_cache"] = ((t.version, s.servers_version), entries)
+        if entries is None:
+            return Response(500, ("java.lang.NullPointerException\r\n\tat org.apache.hadoop.hbase.rest."
+                                  "RegionsResource.get(RegionsResource.java:80)\r\n").encode(), PLAIN)
+        if a == "json":
+            parts = ['{"id":%d,"startKey":"%s","endKey":"%s","location":%s,"name":%s}'
+                     % (rid, B64(sk), B64(ek), json.dumps(loc), json.dumps(name, ensure_ascii=False))
+                     for rid, sk, ek, loc, name in entries]
+            body = ('{"name":%s,"Region":[%s]}' % (json.dumps(t.name, ensure_ascii=False), ",".join(parts)))
+            return Response(200, body.encode("utf-8"), JSON_T, [NO_CACHE])
+        txt = "".join("%s [\n  id=%d\n  startKey='%s'\n  endKey='%s'\n  location='%s'\n]\n"
+                      % (name, rid, st.to_string_binary(sk), st.to_string_binary(ek), loc)
+                      for rid, sk, ek, loc, name in entries)
+        return Response(200, txt, PLAIN, [NO_CACHE])
+
+    # ---------------------------------------------------------------- rows
+    def read_row(self, kind, t, key, spec):
+        s = self.state
+        if kind == "meta":
+            row = self.emu.meta.get_row(key)
+            with s.lock:
+                s.meta_reads += 1
+        else:
+            with s.lock:
+                row = t.data.get(key)
+                s.count_read(t, key)
+                if row is not None:
+                    row = {c: list(v) for c, v in row.items()}
+        if not row:
+            return []
+        return st.State.select_cells(row, spec.cols or None, spec.ts_exact, spec.tmin, spec.tmax, spec.maxv)
+
+    def iter_source(self, kind, t, start, end):
+        s = self.state
+        if kind == "meta":
+            for key, row in self.emu.meta.iter_rows(start, end):
+                yield key, row
+            return
+        for key in s.iter_rows(t, start, end):
+            with s.lock:
+                row = t.data.get(key)
+                if row is not None:
+                    row = {c: list(v) for c, v in row.items()}
+            if row:
+                yield key, row
+
+    def count_fn(self, kind, t):
+        s = self.state
+        if kind == "meta":
+            def f(key):
+                with s.lock:
+                    s.meta_reads += 1
+            return f
+
+        def g(key):
+            with s.lock:
+                s.count_read(t, key)
+        return g
+
+    def r_row(self, method, tname, rest):
+        s = self.state
+        try:
+            kind, t = self.lookup(tname)
+        except st.HBaseError as e:
+            return process_exception(e)
+        try:
+            spec = RowSpec(rest, self.query)
+        except ValueError:
+            return bad_request()
+        if method in ("GET", "HEAD"):
+            return self.row_get(kind, t, spec)
+        if method in ("PUT", "POST"):
+            if s.read_only or kind == "meta":
+                return forbidden()
+            if t is not None and not t.enabled:
+                return unavailable(st.TableNotEnabled(t.name))
+            check = self.query.get("check", [None])[0]
+            if check is None:
+                return self.row_put(t, spec)
+            if check == "put":
+                return self.check_put(t, spec)
+            if check == "delete":
+                return self.check_delete(t, spec)
+            return Response(400, ("Invalid check value '%s'\r\n" % check).encode("utf-8"), PLAIN)
+        if method == "DELETE":
+            if s.read_only or kind == "meta":
+                return forbidden()
+            if t is not None and not t.enabled:
+                return unavailable(st.TableNotEnabled(t.name))
+            s.delete_cells(t, spec.row, spec.cols or None,
+                           spec.ts_exact if spec.ts_exact is not None else None)
+            return Response(200, b"", None)
+        return Response(405, b"", None)
+
+    def row_get(self, kind, t, spec):
+        a = self.accept(plain_first=False, default="octet")
+        if a == "octet":
+            if len(spec.cols) != 1 or spec.end is not None:
+                return bad_request("Default 'GET' method only works if there is exactly 1 column in "
+                                   "the row. Using the 'Accept' header with one of these formats lets "
+                                   "you retrieve the entire row if it has multiple columns: text/xml, "
+                                   "application/json, application/x-protobuf, application/protobuf")
+            cells = self.read_row(kind, t, spec.row, spec)
+            if not cells:
+                return not_found()
+            f, q, ts, v = cells[0]
+            return Response(200, v, OCTET, [("X-Timestamp", str(ts))])
+        if a != "json":
+            return self.not_acceptable()
+        if spec.end is not None:
+            rows = []
+            for key, row in self.iter_source(kind, t, spec.row, spec.end):
+                self.count_fn(kind, t)(key)
+                cells = st.State.select_cells(row, spec.cols or None, spec.ts_exact, spec.tmin,
+                                              spec.tmax, spec.maxv)
+                if cells:
+                    rows.append((key, cells))
+            if not rows:
+                return not_found()
+            return Response(200, cellset_json(rows), JSON_T)
+        cells = self.read_row(kind, t, spec.row, spec)
+        if not cells:
+            return not_found()
+        return Response(200, cellset_json([(spec.row, cells)]), JSON_T)
+
+    def parse_cellset(self, spec):
+        """Return ([(key, [(fam, qual, ts, val)])], error Response or None)."""
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype == OCTET:
+            key = self.headers.get("X-Row")
+            key = key.encode("utf-8") if key is not None else spec.row
+            col = self.headers.get("X-Column")
+            if col is not None:
+                colb = col.encode("utf-8")
+            elif spec.cols:
+                f, q = spec.cols[0]
+                colb = f + (b":" + q if q is not None else b"")
+            else:
+                return None, bad_request("Column found to be null.")
+            tsh = self.headers.get("X-Timestamp")
+            ts = int(tsh) if tsh else (spec.ts_exact if spec.ts_exact is not None else None)
+            if b":" not in colb:
+                return None, bad_request()
+            f, q = colb.split(b":", 1)
+            if not key:
+                return None, bad_request("Row key not specified.")
+            return [(key, [(f, q, ts, self.body)])], None
+        if ctype not in (JSON_T, ""):
+            return None, Response(415, b"Unsupported Media Type\r\n", PLAIN)
+        try:
+            d = json.loads(self.body.decode("utf-8"))
+            rows_in = d["Row"]
+            if isinstance(rows_in, dict):
+                rows_in = [rows_in]
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return None, bad_request()
+        out = []
+        try:
+            for r in rows_in:
+                key = base64.b64decode(r["key"]) if r.get("key") is not None else spec.row
+                if not key:
+                    return None, bad_request("Row key not specified.")
+                cells = []
+                cl = r.get("Cell") or []
+                if isinstance(cl, dict):
+                    cl = [cl]
+                for i, c in enumerate(cl):
+                    if c.get("column") is not None:
+                        colb = base64.b64decode(c["column"])
+                    elif i < len(spec.cols):
+                        f, q = spec.cols[i]
+                        colb = f + (b":" + q if q is not None else b"")
+                    else:
+                        return None, bad_request("Column found to be null.")
+                    if b":" not in colb:
+                        return None, bad_request()
+                    f, q = colb.split(b":", 1)
+                    ts = c.get("timestamp")
+                    ts = int(ts) if ts is not None else None
+                    val = base64.b64decode(c.get("$") or "")
+                    cells.append((f, q, ts, val))
+                out.append((key, cells))
+        except (ValueError, TypeError, AttributeError, KeyError):
+            return None, bad_request()
+        return out, None
+
+    def row_put(self, t, spec):
+        rows, e = self.parse_cellset(spec)
+        if e is not None:
+            return e
+        try:
+            self.state.put_rows(t, rows)
+        except st.HBaseError as ex:
+            return process_exception(ex)
+        return Response(200, b"", None)
+
+    @staticmethod
+    def _check_matches(row, fam, qual, expected):
+        cur = None
+        if row is not None:
+            cells = row.get((fam, qual))
+            if cells:
+                cur = cells[0][1]
+        if len(expected) == 0:
+            # HBase treats an empty expected value as "null": the check passes
+            # when the column is absent or its latest value is empty
+            return cur is None or cur == b""
+        return cur == expected
+
+    def check_put(self, t, spec):
+        rows, e = self.parse_cellset(spec)
+        if e is not None:
+            return e
+        if len(rows) != 1:
+            return bad_request("Number of rows specified is not 1.")
+        key, cells = rows[0]
+        if not key or len(cells) < 2:
+            return bad_request("Either row key is null or no data found for columns specified.")
+        cf, cq, _, cval = cells[-1]
+        if not cq:
+            return bad_request("Column incorrectly specified.")
+        puts = cells[:-1]
+        if not any(f == cf and q == cq for f, q, _, _ in puts):
+            return bad_request("The column to put and check do not match.")
+        s = self.state
+        with s.lock:
+            try:
+                for f, q, _, _ in puts:
+                    if f.decode("utf-8", "replace") not in t.families:
+                        raise st.NoSuchFamily("Column family %s does not exist" % st.to_string_binary(f))
+            except st.HBaseError as ex:
+                return process_exception(ex)
+            if not self._check_matches(t.data.get(key), cf, cq, cval):
+                return Response(304, b"Value not Modified\r\n", PLAIN)
+            s.put_rows(t, [(key, puts)])
+        return Response(200, b"", None)
+
+    def check_delete(self, t, spec):
+        rows, e = self.parse_cellset(spec)
+        if e is not None:
+            if e.status == 400 and b"Column found to be null" in e.body:
+                return bad_request("Column not specified for check.")
+            return e
+        if len(rows) != 1:
+            return bad_request("Number of rows specified is not 1.")
+        key, cells = rows[0]
+        if not cells:
+            return bad_request("Either row key is null or no data found for columns specified.")
+        cf, cq, _, cval = cells[-1]
+        s = self.state
+        with s.lock:
+            if not self._check_matches(t.data.get(key), cf, cq, cval):
+                return Response(304, b" Delete check failed.\r\n", PLAIN)
+            if len(cells) == 1:
+                s.delete_cells(t, key, [(cf, cq)])
+            else:
+                for f, q, ts, _ in cells[:-1]:
+                    s.delete_cells(t, key, [(f, q if q else None)] if True else None,
+                                   ts if ts is not None and ts != LONG_MAX else None)
+        return Response(200, b"", None)
+
+    def r_multiget(self, tname, colseg):
+        try:
+            kind, t = self.lookup(tname)
+        except st.HBaseError as e:
+            return process_exception(e)
+        a = self.accept(plain_first=False, default="json")
+        if a != "json":
+            return self.not_acceptable()
+        rows = []
+        for rv in self.query.get("row", []):
+            spec = RowSpec(urllib.parse.quote(rv, safe="/,:*") if False else rv, self.query)
+            if colseg and not spec.cols:
+                spec.cols = RowSpec("x/" + colseg).cols
+            cells = self.read_row(kind, t, spec.row, spec)
+            if cells:
+                rows.append((spec.row, cells))
+        if not rows:
+            return Response(404, b"No rows found.\r\n", PLAIN)
+        return Response(200, cellset_json(rows), JSON_T)
+
+    # ------------------------------------------------------------ scanners
+    def r_scanner_create(self, method, tname, raw_table):
+        s = self.state
+        if method not in ("POST", "PUT"):
+            return Response(405, b"", None)
+        if s.read_only:
+            return forbidden()
+        try:
+            kind, t = self.lookup(tname)
+        except st.TableNotFound:
+            return not_found()
+        except st.HBaseError as e:
+            return process_exception(e)
+        try:
+            d = json.loads(self.body.decode("utf-8")) if self.body.strip() else {}
+            if not isinstance(d, dict):
+                raise ValueError
+            start = base64.b64decode(d.get("startRow") or "")
+            end = base64.b64decode(d.get("endRow") or "")
+            cols = []
+            for c in d.get("column") or []:
+                cb = base64.b64decode(c)
+                if b":" in cb:
+                    f, q = cb.split(b":", 1)
+                    cols.append((f, q))
+                else:
+                    cols.append((cb, None))
+            batch = int(d.get("batch", INT_MAX))
+            maxv = int(d.get("maxVersions", INT_MAX))
+            tmin = int(d.get("startTime", 0))
+            tmax = int(d.get("endTime", LONG_MAX))
+            filt = parse_filter(d.get("filter"))
+        except (ValueError, TypeError, UnicodeDecodeError, KeyError):
+            return bad_request()
+        if filt is not None and filt.get("prefix") is not None and not start:
+            start = filt["prefix"]
+        src = self.iter_source(kind, t, start, end)
+        sc = Scanner(src, cols or None, maxv, tmin, tmax, batch if batch > 0 else INT_MAX, filt,
+                     self.count_fn(kind, t))
+        sid = "%d%x" % (st.now_ms(), random.getrandbits(31))
+        with self.emu.scanners_lock:
+            self.emu.scanners[sid] = sc
+        return Response(201, b"", None, [("Location", "%s/%s/scanner/%s" % (self.base_url(), raw_table, sid))])
+
+    def r_scanner(self, method, tname, sid):
+        emu = self.emu
+        if method == "DELETE":
+            if self.state.read_only:
+                return forbidden()
+            with emu.scanners_lock:
+                emu.scanners.pop(sid, None)
+            return Response(200, b"", None)
+        if method not in ("GET", "HEAD"):
+            return Response(405, b"", None)
+        with emu.scanners_lock:
+            sc = emu.scanners.get(sid)
+        if sc is None:
+            return not_found()
+        a = self.accept(plain_first=False, default="json")
+        with sc.lock:
+            if a == "octet":
+                rows = sc.fetch(1, 1)
+                if not rows:
+                    return Response(204, b"", None, [NO_CACHE])
+                key, cells = rows[0]
+                f, q, ts, v = cells[0]
+                return Response(200, v, OCTET, [NO_CACHE, ("X-Row", B64(key)),
+                                                 ("X-Column", B64(f + b":" + q)), ("X-Timestamp", str(ts))])
+            if a != "json":
+                return self.not_acceptable()
+            try:
+                c = int(self.query.get("c", ["0"])[0])
+                n = int(self.query.get("n", ["0"])[0])
+            except ValueError:
+                return bad_request()
+            max_cells = c if c > 0 else sc.batch
+            max_rows = n if n > 0 else INT_MAX
+            rows = sc.fetch(max_cells, max_rows)
+        if not rows:
+            return Response(204, b"", None, [NO_CACHE])
+        return Response(200, cellset_json(rows), JSON_T, [NO_CACHE])
+
+    def r_table_scan(self, tname, prefix_raw):
+        try:
+            kind, t = self.lookup(tname)
+        except st.HBaseError as e:
+            return process_exception(e)
+        a = self.accept(plain_first=False, default="json")
+        if a != "json":
+            return self.not_acceptable()
+        q = self.query
+        prefix = java_urldecode(prefix_raw) if prefix_raw else b""
+        try:
+            start = q["startrow"][0].encode("utf-8") if "startrow" in q else prefix
+            end = q["endrow"][0].encode("utf-8") if "endrow" in q else b""
+            limit = int(q.get("limit", [str(INT_MAX)])[0])
+            maxv = int(q.get("maxversions", ["1"])[0])
+            tmin = int(q.get("starttime", ["0"])[0])
+            tmax = int(q.get("endtime", [str(LONG_MAX)])[0])
+            reversed_ = q.get("reversed", ["false"])[0].lower() == "true"
+        except ValueError:
+            return bad_request()
+        cols = []
+        for c in q.get("column", []):
+            cb = c.encode("utf-8")
+            if b":" in cb:
+                f, qq = cb.split(b":", 1)
+                cols.append((f, qq))
+            else:
+                cols.append((cb, None))
+        filt = {"prefix": prefix} if prefix else None
+        sc = Scanner(self.iter_source(kind, t, start, end), cols or None, maxv, tmin, tmax, INT_MAX,
+                     filt, self.count_fn(kind, t))
+        rows = []
+        while len(rows) < limit:
+            r = sc.next_row()
+            if r is None:
+                break
+            rows.append(r)
+        if reversed_:
+            rows.reverse()
+        return Response(200, cellset_json(rows), JSON_T)
+
+
+def _jstr(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def parse_filter(f):
+    """Minimal REST filter model: PrefixFilter, FirstKeyOnlyFilter,
+    KeyOnlyFilter (and a FilterList of those). Others -> ValueError (400)."""
+    if f is None or f == "":
+        return None
+    d = json.loads(f) if isinstance(f, str) else f
+    out = {}
+
+    def one(x):
+        typ = x.get("type")
+        if typ == "PrefixFilter":
+            out["prefix"] = base64.b64decode(x.get("value") or "")
+        elif typ == "FirstKeyOnlyFilter":
+            out["first_key_only"] = True
+        elif typ == "KeyOnlyFilter":
+            out["key_only"] = True
+        elif typ == "FilterList":
+            for y in x.get("filters") or []:
+                one(y)
+        else:
+            raise ValueError("unsupported filter " + str(typ))
+    one(d)
+    return out
