@@ -51,16 +51,22 @@ static void print_main_help(void)
 
 static int cmd_help(int argc, char **argv)
 {
+	static const struct cli_option opts[] = {CLI_END};
 	const struct cli_command *c;
 	char *av[3];
 
+	argc = cli_parse(argc, argv, opts, "help [COMMAND]");
+	if (argc < 0)
+		return argc == CLI_PARSE_EXIT ? 0 : 2;
 	if (argc < 2) {
 		print_main_help();
 		return 0;
 	}
 	c = cli_find_command(argv[1]);
-	if (!c || !c->summary)
-		return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+	if (!c || !c->summary) {
+		cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+		return 2;
+	}
 	av[0] = argv[1];
 	av[1] = "--help";
 	av[2] = NULL;
@@ -69,7 +75,7 @@ static int cmd_help(int argc, char **argv)
 
 /*
  * hbtab __complete            -> command names, one per line
- * hbtab __complete CMD        -> CMD's options: "--name<TAB>ARG<TAB>choices"
+ * hbtab __complete CMD        -> CMD's options: "--name<TAB>ARG<TAB>choices<TAB>-x"
  */
 static int cmd_complete(int argc, char **argv)
 {

@@ -237,8 +237,8 @@ static void print_help(const struct cli_option *opts, const char *usage)
 	}
 }
 
-/* Completion listing: one option per line, "--name" then a tab and "=" when it takes a value,
- * then its choices, so the shell scripts can offer values. */
+/* Completion listing: one option per line: "--name", its argument name (empty for a flag), its
+ * choices, and its short form ("-o") or nothing, separated by tabs. */
 static void print_completion(const struct cli_option *opts)
 {
 	const struct cli_option *const *t;
@@ -248,9 +248,12 @@ static void print_completion(const struct cli_option *opts)
 		for (o = *t; o->type != CLI_OPT_END; o++) {
 			if (!o->long_name || (o->flags & CLI_OPT_HIDDEN))
 				continue;
-			printf("--%s\t%s\t%s\n", o->long_name,
+			printf("--%s\t%s\t%s\t", o->long_name,
 			       o->type == CLI_OPT_FLAG ? "" : (o->argname ? o->argname : "ARG"),
 			       o->choices ? o->choices : "");
+			if (o->short_name)
+				printf("-%c", o->short_name);
+			putchar('\n');
 		}
 }
 

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# hbtab's two set-up commands: "demo" (install, build, run the main job against the emulator)
+# and "test" (install, build, run the whole suite, then again under ASan+UBSan).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+build=${HBTAB_BUILD_DIR:-$top/build}
+asan_build=${HBTAB_ASAN_BUILD_DIR:-$top/build-asan}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+packages=(build-essential cmake pkg-config libcurl4-openssl-dev libcjson-dev libgmp-dev
+          libssl-dev openssl ca-certificates python3 python3-thrift python3-protobuf
+          thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish)
+
+say() { printf '==> %s\n' "$*" >&2; }
+
+install_packages() {
+    local missing=() p
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    say "installing: ${missing[*]}"
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build_tree() { # build_tree DIR [cmake args...]
+    local dir=$1
+    shift
+    say "building in $dir"
+    cmake -S "$top" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs"
+}
+
+emu_pid=
+stop_emulator() {
+    if [ -n "$emu_pid" ] && kill -0 "$emu_pid" 2>/dev/null; then
+        kill "$emu_pid" 2>/dev/null || true
+        wait "$emu_pid" 2>/dev/null || true
+    fi
+    emu_pid=
+}
+
+start_emulator() { # sets REST, THRIFT, CONTROL
+    local ready=$build/emulator.ready i line
+    rm -f "$ready"
+    /usr/bin/python3 "$top/tests/emulator/hbemu.py" --gen-dir "$build/emu_gen" --servers 3 \
+        >"$ready" 2>"$build/emulator.log" &
+    emu_pid=$!
+    trap stop_emulator EXIT
+    for i in $(seq 1 200); do
+        line=$(grep -m1 '^HBEMU-READY ' "$ready" 2>/dev/null || true)
+        [ -n "$line" ] && break
+        kill -0 "$emu_pid" 2>/dev/null || { cat "$build/emulator.log" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$line" ] || { say "emulator did not start"; cat "$build/emulator.log" >&2; exit 1; }
+    port() { printf '%s' "$line" | sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p"; }
+    REST="http://127.0.0.1:$(port rest)"
+    THRIFT="http://127.0.0.1:$(port thrift)/"
+    CONTROL="http://127.0.0.1:$(port control)"
+    say "emulator: REST $REST, Thrift2 $THRIFT"
+}
+
+demo() {
+    install_packages
+    build_tree "$build"
+    start_emulator
+    local hb=("$build/hbtab" --rest "$REST" --thrift "$THRIFT")
+    local rc=0
+    say "hbtab create user --hex-splits 10 --family info"
+    "${hb[@]}" create user --hex-splits 10 --family info --keyspace 'hex{8} *'
+    say "hbtab regions user"
+    "${hb[@]}" regions user
+    say "hbtab audit user"
+    "${hb[@]}" audit user
+    say "the seed 001 mistake: createTable(\"0000000000000000\", \"ffffffffffffffff\", 10) for hex keys"
+    "${hb[@]}" create seed001 --range-splits 10 --start 0000000000000000 --end ffffffffffffffff \
+        --family info --keyspace 'hex{16}' || true
+    say "hbtab audit seed001 (exits 1: regions no hex key can reach)"
+    "${hb[@]}" audit seed001 || rc=$?
+    [ "$rc" -eq 1 ] || { say "expected the audit of seed001 to find unreachable regions"; exit 1; }
+    stop_emulator
+    say "done"
+}
+
+run_tests() {
+    install_packages
+    build_tree "$build"
+    say "running the test suite"
+    ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    build_tree "$asan_build" -DHBTAB_SANITIZE=ON
+    say "running the test suite under ASan+UBSan"
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        ctest --test-dir "$asan_build" --output-on-failure -j "$jobs"
+}
+
+case "${1:-}" in
+demo) demo ;;
+test) run_tests ;;
+build) install_packages; build_tree "$build" ;;
+*) echo "usage: scripts/dev.sh demo|test|build" >&2; exit 2 ;;
+esac

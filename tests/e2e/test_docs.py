@@ -1,0 +1,210 @@
+"""Man pages and completions stay in step with the option tables that parse the command line."""
+import os
+import re
+import subprocess
+import shutil
+import unittest
+
+import hbtest
+
+MAN = os.path.join(hbtest.SRC, "man")
+
+
+def commands():
+    r = hbtest.run(["__complete"])
+    return [c for c in r.out.split("\n") if c and c != "help"]
+
+
+def usage_lines(cmd):
+    r = hbtest.run([cmd, "--help"])
+    assert r.rc == 0, repr(r)
+    out = []
+    for line in r.out.split("\n"):
+        m = re.match(r"^(usage:|   or:) (hbtab .*)$", line)
+        if m:
+            out.append(m.group(2))
+    return out
+
+
+def man_text(name):
+    with open(os.path.join(MAN, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def unroff(text):
+    text = text.replace("\\-", "-").replace("\\e", "\\").replace("\\(aq", "'").replace("\\&", "")
+    text = re.sub(r"\\f[BIRP]", "", text)
+    return text
+
+
+def synopsis(text):
+    m = re.search(r"^\.SH SYNOPSIS\n(.*?)(?=^\.SH )", text, re.S | re.M)
+    if not m:
+        return None
+    lines = []
+    for line in m.group(1).split("\n"):
+        if not line or line.startswith("."):
+            continue
+        lines.append(unroff(line).strip())
+    return lines
+
+
+class ManPages(hbtest.OfflineTest):
+    def test_docs__every_command_has_a_man_page(self):
+        for cmd in commands():
+            self.assertTrue(os.path.exists(os.path.join(MAN, "hbtab-%s.1" % cmd)),
+                            "man/hbtab-%s.1 is missing" % cmd)
+
+    def test_docs__synopsis_matches_help_usage(self):
+        for cmd in commands():
+            path = os.path.join(MAN, "hbtab-%s.1" % cmd)
+            if not os.path.exists(path):
+                continue
+            self.assertEqual(synopsis(man_text("hbtab-%s.1" % cmd)), usage_lines(cmd),
+                             "SYNOPSIS of hbtab-%s.1 drifted from 'hbtab %s --help'" % (cmd, cmd))
+
+    def test_docs__every_option_is_documented(self):
+        for cmd in commands():
+            path = os.path.join(MAN, "hbtab-%s.1" % cmd)
+            if not os.path.exists(path):
+                continue
+            page = unroff(man_text("hbtab-%s.1" % cmd)) + unroff(man_text("hbtab.1"))
+            r = hbtest.run(["__complete", cmd])
+            for line in r.out.split("\n"):
+                if not line:
+                    continue
+                opt = line.split("\t")[0]
+                self.assertIn(opt, page, "%s of 'hbtab %s' is not in its man page" % (opt, cmd))
+
+    def test_docs__main_page_lists_every_command_and_exit_status(self):
+        page = unroff(man_text("hbtab.1"))
+        for cmd in commands():
+            self.assertRegex(page, r"\b%s\b" % re.escape(cmd))
+        for section in ("EXIT STATUS", "ENVIRONMENT", "FILES"):
+            self.assertIn(".SH %s" % section, man_text("hbtab.1"))
+        for code in range(6):
+            self.assertRegex(page, r"(?m)^\.IP %d\b|^\.TP\n\.B %d\b|^%d\b" % (code, code, code))
+
+    def test_docs__man_pages_render_without_warnings(self):
+        if not shutil.which("groff"):
+            self.skipTest("groff not installed")
+        for name in sorted(os.listdir(MAN)):
+            p = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", os.path.join(MAN, name)],
+                               capture_output=True, text=True)
+            self.assertEqual(p.stderr, "", name)
+
+
+class Completions(hbtest.OfflineTest):
+    def bash_complete(self, line):
+        script = r'''
+source "%s"
+hbtab() { "%s" "$@"; }
+COMP_LINE=%s
+read -ra COMP_WORDS <<<"$COMP_LINE"
+[[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+COMP_WORDS[0]="%s"
+_hbtab
+printf '%%s\n' "${COMPREPLY[@]}"
+''' % (os.path.join(hbtest.SRC, "completions", "hbtab.bash"), hbtest.HBTAB,
+       "'" + line + "'", hbtest.HBTAB)
+        p = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+        return [w for w in p.stdout.split("\n") if w]
+
+    def test_completion__bash_offers_commands(self):
+        self.assertEqual(self.bash_complete("hbtab spl"), ["splits"])
+
+    def test_completion__bash_offers_command_options_from_the_table(self):
+        self.assertIn("--hex-splits", self.bash_complete("hbtab splits --he"))
+
+    def test_completion__bash_offers_choices_for_output(self):
+        self.assertEqual(sorted(self.bash_complete("hbtab -o ")), ["json", "text"])
+
+    def test_completion__zsh_and_fish_scripts_use_the_complete_helper(self):
+        for name in ("_hbtab", "hbtab.fish"):
+            with open(os.path.join(hbtest.SRC, "completions", name)) as f:
+                self.assertIn("__complete", f.read())
+
+    def test_completion__fish_script_parses(self):
+        if not shutil.which("fish"):
+            self.skipTest("fish not installed")
+        p = subprocess.run(["fish", "-n", os.path.join(hbtest.SRC, "completions", "hbtab.fish")],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_completion__zsh_script_parses(self):
+        if not shutil.which("zsh"):
+            self.skipTest("zsh not installed")
+        p = subprocess.run(["zsh", "-n", os.path.join(hbtest.SRC, "completions", "_hbtab")],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+
+class Frame(hbtest.OfflineTest):
+    def test_cli__version_prints_name_and_version(self):
+        r = self.hb("--version")
+        self.assertOk(r)
+        self.assertRegex(r.out, r"^hbtab \d+\.\d+\.\d+\n$")
+
+    def test_cli__unknown_command_is_a_usage_error(self):
+        self.assertFails(self.hb("frobnicate"), 2, r"unknown command 'frobnicate'")
+
+    def test_cli__no_command_is_a_usage_error(self):
+        self.assertFails(self.hb(), 2, r"no command given")
+
+    def test_cli__unknown_option_names_the_option(self):
+        self.assertFails(self.hb("splits", "--bogus"), 2, r"unknown option '--bogus'")
+
+    def test_cli__missing_option_value_is_reported(self):
+        self.assertFails(self.hb("tables", "--rest"), 2, r"option '--rest' needs a value")
+
+    def test_cli__bad_choice_is_reported(self):
+        self.assertFails(self.hb("-o", "yaml", "tables"), 2, r"invalid value 'yaml' for --output")
+
+    def test_cli__help_command_shows_command_usage(self):
+        r = self.hb("help", "splits")
+        self.assertOk(r)
+        self.assertIn("usage: hbtab splits", r.out)
+
+    def test_cli__help_for_unknown_command_fails(self):
+        self.assertFails(self.hb("help", "nope"), 2, r"unknown command 'nope'")
+
+    def test_cli__main_help_lists_commands(self):
+        r = self.hb("--help")
+        self.assertOk(r)
+        for cmd in commands():
+            self.assertIn(cmd, r.out)
+
+    def test_config__bad_timeout_is_rejected(self):
+        self.assertFails(self.hb("--timeout", "0", "tables"), 2, r"--timeout")
+
+    def test_config__cert_without_key_is_rejected(self):
+        self.assertFails(self.hb("--cert", "/x", "tables"), 2, r"--cert and --key")
+
+    def test_config__password_in_config_file_is_refused(self):
+        home = self._tmp_home("[default]\npassword = hunter2\n")
+        r = hbtest.run(["tables"], home=home)
+        self.assertFails(r, 2, r"passwords are not read from the config file")
+        self.assertNotIn("hunter2", r.err)
+
+    def test_config__unknown_profile_is_reported(self):
+        home = self._tmp_home("[default]\nrest = http://127.0.0.1:1\n")
+        self.assertFails(hbtest.run(["--profile", "prod", "tables"], home=home), 2,
+                         r"profile 'prod' not found")
+
+    def test_config__unknown_setting_names_file_and_line(self):
+        home = self._tmp_home("[default]\n\nbogus = 1\n")
+        self.assertFails(hbtest.run(["tables"], home=home), 2, r"config:3: unknown setting 'bogus'")
+
+    def _tmp_home(self, config):
+        import tempfile
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        self.addCleanup(shutil.rmtree, home, True)
+        os.makedirs(os.path.join(home, ".config", "hbtab"))
+        with open(os.path.join(home, ".config", "hbtab", "config"), "w") as f:
+            f.write(config)
+        return home
+
+
+if __name__ == "__main__":
+    hbtest.main()
