@@ -3,16 +3,26 @@
 
 usage: measure.py [--runs N] [--label TEXT] [--stdin FILE] [--stdout FILE] -- CMD [ARGS...]
 Prints one line: "<label>: wall <seconds> s, peak <MiB> MiB, exit <rc>" and, with --json,
-a JSON object instead. Peak RSS is the child's ru_maxrss from wait4(2).
+a JSON object instead. Peak RSS comes from GNU time (/usr/bin/time -f %M) when it is
+installed: a child forked from Python would carry Python's own high-water mark into its
+ru_maxrss across exec. Without GNU time, wait4(2)'s ru_maxrss is used and says so.
 """
 import argparse
 import json
 import os
 import sys
+import tempfile
 import time
+
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
 def run_once(cmd, stdin, stdout):
+    rss_file = None
+    if GNU_TIME:
+        fd, rss_file = tempfile.mkstemp(prefix="measure-")
+        os.close(fd)
+        cmd = [GNU_TIME, "-q", "-f", "%M", "-o", rss_file] + cmd
     t0 = time.perf_counter()
     pid = os.fork()
     if pid == 0:
@@ -29,7 +39,14 @@ def run_once(cmd, stdin, stdout):
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - t0
     rc = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss / 1024.0, rc
+    peak = usage.ru_maxrss / 1024.0
+    if rss_file:
+        with open(rss_file) as f:
+            lines = [l for l in f.read().split("\n") if l.strip().isdigit()]
+        os.unlink(rss_file)
+        if lines:
+            peak = int(lines[-1]) / 1024.0
+    return wall, peak, rc
 
 
 def main():
@@ -53,7 +70,8 @@ def main():
     if a.json:
         print(json.dumps({"label": label, "wall_s": best[0], "peak_mib": best[1], "exit": best[2]}))
     else:
-        print("%s: wall %.3f s, peak %.1f MiB, exit %d" % (label, best[0], best[1], best[2]))
+        print("%s: wall %.3f s, peak %.1f MiB, exit %d%s" % (label, best[0], best[1], best[2],
+              "" if GNU_TIME else " (peak includes the Python parent's)"))
     return 0 if best[2] == 0 else 1
 
 
