@@ -67,11 +67,4 @@ int hb_region_name_parse(struct hb_region_name *out, const void *row, size_t n,
  * ("table,start,id[_rep]") into out (33 bytes with NUL). */
 void hb_region_encoded_name(char out[33], const void *prefix, size_t n);
 
-/*
- * Checks a table name against TableName rules (hbase-keys.md §10): "ns:qual" or "qual";
- * namespace letters/digits/_, qualifier letters/digits/_-. not starting with . or -;
- * non-ASCII UTF-8 letters are accepted (2.x); "zookeeper" refused. HB_EINVAL with a message.
- */
-int hb_table_name_check(const char *name, struct hb_error *err);
-
 #endif
