@@ -1,0 +1,252 @@
+#!/usr/bin/env ruby
+# frozen_string_literal: false
+#
+# Stand-in for `hbase shell [-n] SCRIPT` used by hbtab's tests. Runs SCRIPT
+# under plain Ruby with a prelude that defines the shell's `create` (and a few
+# other commands) and sends the resulting table to the hbemu emulator's
+# control channel (env HBEMU_CONTROL, e.g. http://127.0.0.1:PORT).
+#
+# Environment:
+#   HBEMU_CONTROL       control URL of the emulator (required)
+#   HBEMU_TBB_LEGACY=1  Bytes.toBytesBinary throws on a truncated \x escape
+#                       (released HBase versions) instead of keeping it
+#   HBEMU_SHELL_STRIP=1 SPLITS_FILE lines are `strip`ped (old shells), not `chomp`ed
+#   HBEMU_SHELL_EXIT0=1 exit 0 even after an error (like many real shells)
+
+require 'json'
+require 'net/http'
+require 'uri'
+require 'base64'
+
+module HBEmuShell
+  class ShellError < StandardError; end
+
+  HEX = ((0x30..0x39).to_a + (0x41..0x46).to_a).freeze
+
+  # Bytes.toBytesBinary: walks UTF-16 code units; keeps the low 8 bits of each.
+  def self.to_bytes_binary(str)
+    s = str.to_s.dup
+    s = s.force_encoding('UTF-8') unless s.encoding == Encoding::UTF_8
+    s = s.scrub("\uFFFD")
+    units = s.encode('UTF-16BE').unpack('n*')
+    legacy = ENV['HBEMU_TBB_LEGACY'] == '1'
+    out = []
+    n = units.size
+    i = 0
+    while i < n
+      ch = units[i]
+      if ch == 0x5C && i + 1 < n && units[i + 1] == 0x78
+        if i + 3 < n
+          h1 = units[i + 2]
+          h2 = units[i + 3]
+          if HEX.include?(h1) && HEX.include?(h2)
+            out << ((h1.chr.to_i(16) << 4) | h2.chr.to_i(16))
+            i += 4
+          else
+            i += 1 # bogus escape: drop only the backslash
+          end
+          next
+        elsif legacy
+          idx = i + 2 < n ? i + 3 : i + 2
+          raise ShellError, "java.lang.StringIndexOutOfBoundsException: String index out of range: #{idx}"
+        end
+      end
+      out << (ch & 0xFF)
+      i += 1
+    end
+    out.pack('C*')
+  end
+
+  def self.control
+    url = ENV['HBEMU_CONTROL']
+    raise ShellError, 'HBEMU_CONTROL is not set (control URL of the emulator)' if url.nil? || url.empty?
+    url.sub(%r{/+\z}, '')
+  end
+
+  def self.request(method, path, body = nil)
+    uri = URI.parse(control + path)
+    http = Net::HTTP.new(uri.host, uri.port)
+    req = method == :post ? Net::HTTP::Post.new(uri.request_uri) : Net::HTTP::Get.new(uri.request_uri)
+    if body
+      req['Content-Type'] = 'application/json'
+      req.body = JSON.generate(body)
+    end
+    res = http.request(req)
+    data = res.body.nil? || res.body.empty? ? {} : JSON.parse(res.body)
+    [res.code.to_i, data]
+  rescue Errno::ECONNREFUSED, SocketError => e
+    raise ShellError, "org.apache.hadoop.hbase.MasterNotRunningException: #{e.message}"
+  end
+
+  def self.attr_value(v)
+    case v
+    when Hash then raise ShellError, "nested hash not allowed here: #{v.inspect}"
+    when Array then v.map(&:to_s).join(',')
+    else v.to_s
+    end
+  end
+
+  def self.read_splits_file(file)
+    raise ShellError, "Splits file #{file} doesn't exist" unless File.exist?(file)
+    strip = ENV['HBEMU_SHELL_STRIP'] == '1'
+    lines = []
+    File.foreach(file, encoding: 'UTF-8') do |line|
+      lines << (strip ? line.strip : line.chomp)
+    end
+    lines
+  end
+
+  def self.create(table, *args)
+    raise ShellError, 'Table name must be of type String' unless table.is_a?(String)
+    families = []
+    attrs = {}
+    splits = nil
+    args.each do |arg|
+      if arg.is_a?(String)
+        families << { 'name' => arg, 'attrs' => {} }
+      elsif arg.is_a?(Hash)
+        h = arg.dup
+        if h.key?('NAME')
+          name = h.delete('NAME').to_s
+          fattrs = {}
+          h.each do |k, v|
+            if %w[CONFIGURATION METADATA].include?(k.to_s) && v.is_a?(Hash)
+              v.each { |k2, v2| fattrs[k2.to_s] = attr_value(v2) }
+            else
+              fattrs[k.to_s] = attr_value(v)
+            end
+          end
+          families << { 'name' => name, 'attrs' => fattrs }
+          next
+        end
+        if h.key?('SPLITS_FILE')
+          file = h.delete('SPLITS_FILE').to_s
+          h['SPLITS'] = read_splits_file(file)
+          attrs['SPLITS_FILE'] = file
+        end
+        if h.key?('SPLITS')
+          list = h.delete('SPLITS')
+          raise ShellError, 'SPLITS must be an array of strings' unless list.is_a?(Array)
+          splits = list.map { |x| to_bytes_binary(x.to_s) }
+          h.delete('NUMREGIONS')
+          h.delete('SPLITALGO')
+        elsif h.key?('NUMREGIONS') || h.key?('SPLITALGO')
+          raise ShellError, 'Number of regions must be specified' unless h.key?('NUMREGIONS')
+          raise ShellError, 'Split algorithm must be specified' unless h.key?('SPLITALGO')
+          raise ShellError, 'Number of regions must be greater than 1' unless h['NUMREGIONS'].to_i > 1
+          raise ShellError, 'NUMREGIONS/SPLITALGO are not supported by the emulator shell'
+        end
+        h.each do |k, v|
+          if %w[METADATA CONFIGURATION].include?(k.to_s) && v.is_a?(Hash)
+            v.each { |k2, v2| attrs[k2.to_s] = v2.to_s }
+          else
+            attrs[k.to_s] = attr_value(v)
+          end
+        end
+      else
+        raise ShellError, "#{arg.class} of #{arg.inspect} is not of Hash or String type"
+      end
+    end
+    raise ShellError, 'Table must have at least one column family' if families.empty?
+    body = { 'table' => table, 'families' => families, 'attrs' => attrs,
+             'splits' => (splits || []).map { |b| Base64.strict_encode64(b) } }
+    code, data = request(:post, '/control/create', body)
+    case code
+    when 201
+      puts "Created table #{table}"
+    when 409
+      raise ShellError, "Table already exists: #{table}!"
+    when 404
+      raise ShellError, "Unknown namespace #{data['error']}!" if data['type'] == 'NamespaceNotFoundException'
+      raise ShellError, data['error'].to_s
+    else
+      raise ShellError, data['error'].to_s
+    end
+  end
+
+  def self.tables
+    code, data = request(:get, '/control/state')
+    raise ShellError, data['error'].to_s unless code == 200
+    data['tables']
+  end
+end
+
+# ---- the prelude: shell commands and constants --------------------------------
+
+# Shell constants (NAME, VERSIONS, SPLITS, ...) are strings equal to their names.
+class Object
+  def self.const_missing(name)
+    return name.to_s if name.to_s =~ /\A[A-Z][A-Z0-9_]*\z/
+    super
+  end
+end
+
+$hbemu_took = nil
+
+def hbemu_timed
+  t0 = Time.now
+  r = yield
+  puts format('Took %.4f seconds', Time.now - t0)
+  r
+end
+
+def create(table, *args)
+  hbemu_timed { HBEmuShell.create(table, *args) }
+  puts "=> Hbase::Table - #{table}"
+  nil
+end
+
+def exists?(table)
+  name = table.start_with?('default:') ? table.sub('default:', '') : table
+  HBEmuShell.tables.any? { |t| t['name'] == name }
+end
+
+def exists(table)
+  hbemu_timed { puts "Table #{table} #{exists?(table) ? 'does exist' : 'does not exist'}" }
+  exists?(table)
+end
+
+def list(regex = '.*')
+  names = HBEmuShell.tables.map { |t| t['name'] }.select { |n| n =~ Regexp.new(regex) }
+  puts 'TABLE'
+  names.each { |n| puts n }
+  puts "#{names.size} row(s)"
+  names
+end
+
+def describe(table)
+  name = table.start_with?('default:') ? table.sub('default:', '') : table
+  t = HBEmuShell.tables.find { |x| x['name'] == name }
+  raise HBEmuShell::ShellError, "Unknown table #{table}!" unless t
+  puts "Table #{name} is #{t['enabled'] ? 'ENABLED' : 'DISABLED'}"
+  puts name + (t['attrs'].empty? ? '' : ', {TABLE_ATTRIBUTES => {' +
+       t['attrs'].map { |k, v| "#{k} => '#{v}'" }.join(', ') + '}}')
+  puts 'COLUMN FAMILIES DESCRIPTION'
+  t['families'].each do |f, a|
+    puts "{NAME => '#{f}', " + a.map { |k, v| "#{k} => '#{v}'" }.join(', ') + '}'
+  end
+  nil
+end
+
+# ---- main ------------------------------------------------------------------------
+
+def hbemu_main(argv)
+  args = argv.dup
+  args.delete('-n')
+  args.delete('--noninteractive')
+  script = args.shift
+  src = script ? File.read(script, encoding: 'UTF-8') : $stdin.read
+  begin
+    eval(src, TOPLEVEL_BINDING, script || '-') # rubocop:disable Security/Eval
+  rescue HBEmuShell::ShellError, ArgumentError, NameError, TypeError, RuntimeError => e
+    msg = e.is_a?(HBEmuShell::ShellError) || e.is_a?(RuntimeError) ? e.message : "#{e.class}: #{e.message}"
+    $stderr.puts "ERROR: #{msg}"
+    $stderr.puts ''
+    $stderr.puts "For usage try 'help \"create\"'"
+    $stderr.puts ''
+    exit(ENV['HBEMU_SHELL_EXIT0'] == '1' ? 0 : 1)
+  end
+  0
+end
+
+exit(hbemu_main(ARGV)) if $PROGRAM_NAME == __FILE__
