@@ -1,14 +1,140 @@
-/* hbtab splits: not yet part of this build. */
+/* hbtab splits: compute pre-split keys offline and print them as lines, JSON, shell or a file. */
 #include "cli.h"
 #include "commands.h"
+#include "splitspec.h"
+
+#include <string.h>
+
+/* Output is flushed in pieces of about this size, so a million keys stay in little memory. */
+#define SPLITS_FLUSH_AT ((size_t)1 << 20)
+
+enum splits_format { FMT_LINES, FMT_JSON, FMT_SHELL, FMT_FILE };
+
+static int flush(struct hb_buf *b, int force)
+{
+	int rc = 0;
+
+	if (b->len && (force || b->len >= SPLITS_FLUSH_AT)) {
+		rc = cli_write_stdout(b->data, b->len);
+		hb_buf_reset(b);
+	}
+	return rc;
+}
+
+/* A toStringBinary string inside JSON quotes: only '"' and '\' need escaping. */
+static int add_json_tsb(struct hb_buf *b, const unsigned char *k, size_t n)
+{
+	struct hb_buf t = HB_BUF_INIT;
+	size_t i;
+	int rc = hb_tsb_append(&t, k, n);
+
+	for (i = 0; !rc && i < t.len; i++) {
+		char c = t.data[i];
+
+		rc = (c == '"' || c == '\\') ? hb_buf_add(b, c == '"' ? "\\\"" : "\\\\", 2)
+					     : hb_buf_addc(b, c);
+	}
+	hb_buf_release(&t);
+	return rc;
+}
+
+static int print_keys(const struct hb_keys *keys, enum splits_format fmt)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	size_t i, len;
+	int rc = 0;
+
+	if (fmt == FMT_JSON)
+		rc = hb_buf_adds(&b, keys->n ? "{\"splits\": [\n" : "{\"splits\": []}\n");
+	else if (fmt == FMT_SHELL)
+		rc = hb_buf_adds(&b, "SPLITS => [");
+	for (i = 0; !rc && i < keys->n; i++) {
+		const unsigned char *k = hb_keys_at(keys, i, &len);
+
+		switch (fmt) {
+		case FMT_LINES:
+			rc = hb_tsb_append(&b, k, len);
+			if (!rc)
+				rc = hb_buf_addc(&b, '\n');
+			break;
+		case FMT_FILE:
+			rc = cli_splitspec_file_key(&b, k, len);
+			if (!rc)
+				rc = hb_buf_addc(&b, '\n');
+			break;
+		case FMT_SHELL:
+			rc = hb_buf_adds(&b, i ? ", '" : "'");
+			if (!rc)
+				rc = cli_splitspec_shell_key(&b, k, len);
+			if (!rc)
+				rc = hb_buf_addc(&b, '\'');
+			break;
+		case FMT_JSON:
+			rc = hb_buf_adds(&b, "  {\"key\": \"");
+			if (!rc)
+				rc = add_json_tsb(&b, k, len);
+			if (!rc)
+				rc = hb_buf_adds(&b, "\", \"base64\": \"");
+			if (!rc)
+				rc = hb_b64_encode(&b, k, len);
+			if (!rc)
+				rc = hb_buf_adds(&b, i + 1 < keys->n ? "\"},\n" : "\"}\n");
+			break;
+		}
+		if (!rc)
+			rc = flush(&b, 0);
+	}
+	if (!rc && fmt == FMT_JSON && keys->n)
+		rc = hb_buf_adds(&b, "]}\n");
+	else if (!rc && fmt == FMT_SHELL)
+		rc = hb_buf_adds(&b, "]\n");
+	if (rc == HB_ENOMEM)
+		cli_error("out of memory");
+	if (!rc)
+		rc = flush(&b, 1);
+	hb_buf_release(&b);
+	return rc;
+}
 
 int cmd_splits(int argc, char **argv)
 {
-	static const struct cli_option opts[] = {CLI_END};
-	int n = cli_parse(argc, argv, opts, "splits");
+	static struct cli_splitspec ss;
+	static const char *format;
+	static const struct cli_option opts[] = {
+		CLI_SPLITSPEC_OPTIONS(&ss),
+		CLI_GROUP("Output"),
+		CLI_CHOICE(0, "format", &format, "FORMAT",
+			   "lines (default), json, shell (SPLITS => [...]) or splits-file",
+			   "lines json shell splits-file"),
+		CLI_END,
+	};
+	struct hb_keys keys;
+	struct hb_error err = {0};
+	enum splits_format fmt = FMT_LINES;
+	int n = cli_parse(argc, argv, opts,
+			  "splits SPLITSPEC [--format lines|json|shell|splits-file]");
+	int rc;
 
 	if (n < 0)
 		return n == CLI_PARSE_EXIT ? 0 : 2;
-	cli_error("'splits' is not available in this build");
-	return 4;
+	if (n > 1) {
+		cli_usage_error("splits", "unexpected argument '%s'", argv[1]);
+		return 2;
+	}
+	if (format)
+		fmt = !strcmp(format, "json")	 ? FMT_JSON
+		      : !strcmp(format, "shell") ? FMT_SHELL
+		      : !strcmp(format, "splits-file") ? FMT_FILE
+						       : FMT_LINES;
+	else if (cli_g.output == CLI_OUT_JSON)
+		fmt = FMT_JSON;
+	hb_keys_init(&keys);
+	rc = cli_splitspec_compute(&keys, &ss, &err);
+	if (rc) {
+		hb_keys_release(&keys);
+		return cli_fail(&err);
+	}
+	rc = print_keys(&keys, fmt);
+	hb_keys_release(&keys);
+	return rc ? cli_exit(rc) : 0;
 }

@@ -26,7 +26,8 @@ struct hb_split_spec {
 	long n; /* number of regions; n - 1 split keys */
 	/* HEX / DECIMAL: row strings as typed (NULL = the algorithm's default). */
 	const char *first, *last;
-	/* RANGE: raw bytes. BOOK_HEX: hex text in start/end (NUL-terminated). */
+	/* RANGE: raw bytes. BOOK_HEX: hex text in start/end (NUL-terminated).
+	 * UNIFORM: first/last row bytes (NULL = the defaults: empty and 0xFF x8). */
 	const unsigned char *start, *end;
 	size_t start_len, end_len;
 	int salt_width; /* SALT: 1 or 2 */
@@ -46,6 +47,9 @@ int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, stru
 int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
 		   const unsigned char *b, size_t blen, int inclusive, long num,
 		   struct hb_error *err);
+
+/* Name of an algorithm as its hbtab flag ("hex-splits", ...), for messages. */
+const char *hb_split_algo_flag(enum hb_split_algo algo);
 
 /* HBase's createTable split-key check (§5) on keys as given: no empty key, no duplicates
  * after sorting. HB_EINVAL with HBase's message. */

@@ -1,0 +1,452 @@
+/* The split-specification flags: validation, file reading, key computation and canonical text. */
+#include "splitspec.h"
+
+#include "../core/keygen.h"
+#include "../core/split.h"
+#include "../core/splitsfile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Files larger than this are refused (split and sample files are text, one key a line). */
+#define SPLITSPEC_MAX_FILE ((size_t)1 << 30)
+
+struct algo_flag {
+	const char *flag;
+	size_t off; /* offset of the value in struct cli_splitspec */
+	enum hb_split_algo algo;
+};
+
+#define ALGO(f, m, a) {f, offsetof(struct cli_splitspec, m), a}
+static const struct algo_flag algos[] = {
+	ALGO("hex-splits", hex, HB_SPLIT_HEX),
+	ALGO("decimal-splits", decimal, HB_SPLIT_DECIMAL),
+	ALGO("uniform-splits", uniform, HB_SPLIT_UNIFORM),
+	ALGO("range-splits", range, HB_SPLIT_RANGE),
+	ALGO("book-hex-splits", book_hex, HB_SPLIT_BOOK_HEX),
+	ALGO("partition-splits", partition, HB_SPLIT_PARTITION),
+	ALGO("salt-splits", salt, HB_SPLIT_SALT),
+	ALGO("sampled-splits", sampled, HB_SPLIT_SAMPLED),
+	ALGO("splits-file", splits_file, HB_SPLIT_FILE),
+};
+
+/* Companion flags and the algorithms they belong to (bit i = algos[i]). */
+struct companion {
+	const char *flag;
+	size_t off;
+	unsigned allowed;
+	const char *belongs;
+};
+
+#define BIT(a) (1u << (a))
+#define COMP(f, m, bits, b) {f, offsetof(struct cli_splitspec, m), bits, b}
+static const struct companion companions[] = {
+	COMP("first", first, BIT(0) | BIT(1) | BIT(2),
+	     "--hex-splits, --decimal-splits or --uniform-splits"),
+	COMP("last", last, BIT(0) | BIT(1) | BIT(2),
+	     "--hex-splits, --decimal-splits or --uniform-splits"),
+	COMP("start", start, BIT(3) | BIT(4), "--range-splits or --book-hex-splits"),
+	COMP("end", end, BIT(3) | BIT(4), "--range-splits or --book-hex-splits"),
+	COMP("salt-width", salt_width, BIT(6), "--salt-splits"),
+	COMP("sample-file", sample_file, BIT(7), "--sampled-splits"),
+	COMP("generator", generator, BIT(7), "--sampled-splits"),
+	COMP("sample-size", sample_size, BIT(7), "--sampled-splits --generator"),
+	COMP("seed", seed, BIT(7), "--sampled-splits --generator"),
+	COMP("start-time", start_time, BIT(7), "--sampled-splits --generator"),
+};
+
+static const char *field(const struct cli_splitspec *s, size_t off)
+{
+	return *(const char *const *)((const char *)s + off);
+}
+
+int cli_splitspec_given(const struct cli_splitspec *s)
+{
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(algos); i++)
+		if (field(s, algos[i].off))
+			return 1;
+	for (i = 0; i < HB_ARRAY_LEN(companions); i++)
+		if (field(s, companions[i].off))
+			return 1;
+	return 0;
+}
+
+/* Finds the one algorithm flag and checks that every companion belongs to it. */
+static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error *err)
+{
+	size_t i, found = HB_ARRAY_LEN(algos);
+
+	for (i = 0; i < HB_ARRAY_LEN(algos); i++) {
+		if (!field(s, algos[i].off))
+			continue;
+		if (found != HB_ARRAY_LEN(algos))
+			return hb_error_set(err, HB_EINVAL, "--%s and --%s cannot be used together",
+					    algos[found].flag, algos[i].flag);
+		found = i;
+	}
+	if (found == HB_ARRAY_LEN(algos)) {
+		for (i = 0; i < HB_ARRAY_LEN(companions); i++)
+			if (field(s, companions[i].off))
+				return hb_error_set(err, HB_EINVAL, "--%s needs %s",
+						    companions[i].flag, companions[i].belongs);
+		return hb_error_set(err, HB_EINVAL,
+				    "no split specification given (use one of --hex-splits, "
+				    "--decimal-splits, --uniform-splits, --range-splits, "
+				    "--book-hex-splits, --partition-splits, --salt-splits, "
+				    "--sampled-splits, --splits-file)");
+	}
+	for (i = 0; i < HB_ARRAY_LEN(companions); i++)
+		if (field(s, companions[i].off) && !(companions[i].allowed & BIT(found)))
+			return hb_error_set(err, HB_EINVAL, "--%s cannot be used with --%s (it goes with %s)",
+					    companions[i].flag, algos[found].flag,
+					    companions[i].belongs);
+	switch (algos[found].algo) {
+	case HB_SPLIT_RANGE:
+	case HB_SPLIT_BOOK_HEX:
+		if (!s->start || !s->end)
+			return hb_error_set(err, HB_EINVAL, "--%s needs both --start and --end",
+					    algos[found].flag);
+		break;
+	case HB_SPLIT_SAMPLED:
+		if (!s->sample_file == !s->generator)
+			return hb_error_set(err, HB_EINVAL,
+					    s->generator ? "--sample-file and --generator cannot be "
+							   "used together"
+							 : "--sampled-splits needs --sample-file or "
+							   "--generator");
+		if (s->sample_file && (s->sample_size || s->seed || s->start_time))
+			return hb_error_set(err, HB_EINVAL,
+					    "--%s goes with --generator, not --sample-file",
+					    s->sample_size ? "sample-size"
+					    : s->seed      ? "seed"
+							   : "start-time");
+		break;
+	default:
+		break;
+	}
+	*idx = found;
+	return 0;
+}
+
+static int parse_n(const char *v, const char *flag, long *out, struct hb_error *err)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "--%s", flag);
+	return cli_parse_long(v, -LONG_MAX, LONG_MAX, what, out, err);
+}
+
+static int parse_i64(const char *v, const char *what, int64_t *out, struct hb_error *err)
+{
+	char *end;
+	long long x;
+
+	errno = 0;
+	x = strtoll(v, &end, 10);
+	if (!*v || *end || ((*v < '0' || *v > '9') && *v != '-'))
+		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, v);
+	if (errno == ERANGE)
+		return hb_error_set(err, HB_EINVAL, "%s does not fit in a Java long, got '%s'", what,
+				    v);
+	*out = (int64_t)x;
+	return 0;
+}
+
+/* Reads a whole file ("-" = standard input) into out. */
+static int read_file(struct hb_buf *out, const char *path, struct hb_error *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	char chunk[65536];
+	size_t n;
+	int rc = 0;
+
+	if (!f)
+		return hb_error_set(err, HB_EINVAL, "cannot open '%s': %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (out->len + n > SPLITSPEC_MAX_FILE) {
+			rc = hb_error_set(err, HB_EINVAL, "'%s' is larger than 1 GiB", path);
+			break;
+		}
+		if (hb_buf_add(out, chunk, n)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (!rc && ferror(f))
+		rc = hb_error_set(err, HB_EINVAL, "cannot read '%s': %s", path, strerror(errno));
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+static int read_keys(struct hb_keys *out, const char *path, int flags, struct hb_error *err)
+{
+	struct hb_buf text = HB_BUF_INIT;
+	int rc = read_file(&text, path, err);
+
+	if (!rc)
+		rc = hb_splitsfile_parse(out, text.data ? text.data : "", text.len,
+					 strcmp(path, "-") ? path : "stdin", flags, err);
+	hb_buf_release(&text);
+	return rc;
+}
+
+static int parse_key(struct hb_buf *out, const char *v, const char *flag, struct hb_error *err)
+{
+	struct hb_error e = {0};
+	int rc = hb_tbb_parse(out, v, strlen(v), &e);
+
+	if (rc)
+		return hb_error_set(err, rc, "--%s '%s': %s", flag, v, e.msg);
+	if (out->len > HB_MAX_ROW_LENGTH)
+		return hb_error_set(err, HB_EINVAL, "--%s is %zu bytes long, more than HBase's maximum "
+				    "row length %d", flag, out->len, HB_MAX_ROW_LENGTH);
+	return 0;
+}
+
+int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
+			  struct hb_error *err)
+{
+	struct hb_split_spec spec;
+	struct hb_buf a = HB_BUF_INIT, b = HB_BUF_INIT;
+	struct hb_keys sample;
+	size_t idx = 0;
+	int rc;
+
+	memset(&spec, 0, sizeof(spec));
+	hb_keys_init(&sample);
+	rc = pick_algo(s, &idx, err);
+	if (rc)
+		return rc;
+	spec.algo = algos[idx].algo;
+	if (spec.algo != HB_SPLIT_FILE) {
+		rc = parse_n(field(s, algos[idx].off), algos[idx].flag, &spec.n, err);
+		if (rc)
+			return rc;
+	}
+	switch (spec.algo) {
+	case HB_SPLIT_HEX:
+	case HB_SPLIT_DECIMAL:
+		spec.first = s->first;
+		spec.last = s->last;
+		break;
+	case HB_SPLIT_UNIFORM:
+		if (s->first && !(rc = parse_key(&a, s->first, "first", err))) {
+			spec.start = (const unsigned char *)(a.data ? a.data : "");
+			spec.start_len = a.len;
+		}
+		if (!rc && s->last && !(rc = parse_key(&b, s->last, "last", err))) {
+			spec.end = (const unsigned char *)(b.data ? b.data : "");
+			spec.end_len = b.len;
+		}
+		break;
+	case HB_SPLIT_RANGE:
+		rc = parse_key(&a, s->start, "start", err);
+		if (!rc)
+			rc = parse_key(&b, s->end, "end", err);
+		spec.start = (const unsigned char *)(a.data ? a.data : "");
+		spec.start_len = a.len;
+		spec.end = (const unsigned char *)(b.data ? b.data : "");
+		spec.end_len = b.len;
+		break;
+	case HB_SPLIT_BOOK_HEX:
+		spec.start = (const unsigned char *)s->start;
+		spec.end = (const unsigned char *)s->end;
+		spec.start_len = strlen(s->start);
+		spec.end_len = strlen(s->end);
+		break;
+	case HB_SPLIT_SALT:
+		spec.salt_width = s->salt_width ? (s->salt_width[0] == '2' ? 2 : 1) : 1;
+		if (s->salt_width && strcmp(s->salt_width, "1") && strcmp(s->salt_width, "2"))
+			rc = hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got '%s'",
+					  s->salt_width);
+		break;
+	case HB_SPLIT_SAMPLED:
+		if (spec.n < 1 || spec.n > HB_SPLIT_MAX_REGIONS)
+			break; /* the core reports it */
+		if (s->sample_file) {
+			rc = read_keys(&sample, s->sample_file, 0, err);
+			spec.sample_draws = (long)sample.n;
+		} else {
+			struct hb_keygen g;
+			int64_t seed = 0, t0 = 0;
+			long m = CLI_SPLITSPEC_DEFAULT_SAMPLE;
+
+			if (s->sample_size)
+				rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE,
+						    "--sample-size", &m, err);
+			if (!rc && s->seed)
+				rc = parse_i64(s->seed, "--seed", &seed, err);
+			if (!rc && s->start_time)
+				rc = parse_i64(s->start_time, "--start-time", &t0, err);
+			if (!rc)
+				rc = hb_keygen_init(&g, s->generator, seed, t0, err);
+			if (!rc)
+				rc = hb_keygen_fill(&sample, &g, m, err);
+			spec.sample_draws = m;
+		}
+		spec.sample = &sample;
+		break;
+	case HB_SPLIT_FILE:
+		rc = read_keys(&sample, s->splits_file, HB_SPLITSFILE_SORTED, err);
+		spec.sample = &sample;
+		break;
+	default:
+		break;
+	}
+	if (!rc)
+		rc = hb_split_compute(out, &spec, err);
+	hb_buf_release(&a);
+	hb_buf_release(&b);
+	hb_keys_release(&sample);
+	return rc;
+}
+
+/* Appends " --flag value", single-quoting the value for a POSIX shell when needed. */
+static int add_flag(struct hb_buf *out, const char *flag, const char *v)
+{
+	const char *p;
+	int plain = v && *v;
+
+	if (hb_buf_addf(out, "%s--%s", out->len ? " " : "", flag))
+		return HB_ENOMEM;
+	if (!v)
+		return 0;
+	for (p = v; *p && plain; p++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			       "_@%+=:,./-",
+			       *p) != NULL;
+	if (plain)
+		return hb_buf_addf(out, " %s", v) ? HB_ENOMEM : 0;
+	if (hb_buf_adds(out, " '"))
+		return HB_ENOMEM;
+	for (p = v; *p; p++)
+		if (*p == '\'' ? hb_buf_adds(out, "'\\''") : hb_buf_addc(out, *p))
+			return HB_ENOMEM;
+	return hb_buf_addc(out, '\'') ? HB_ENOMEM : 0;
+}
+
+int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s,
+			   struct hb_error *err)
+{
+	struct hb_buf t = HB_BUF_INIT;
+	size_t idx = 0, start = out->len;
+	char num[32];
+	long n = 0;
+	int rc = pick_algo(s, &idx, err);
+
+	if (rc)
+		return rc;
+	if (algos[idx].algo == HB_SPLIT_FILE) {
+		rc = add_flag(&t, "splits-file", s->splits_file);
+	} else {
+		rc = parse_n(field(s, algos[idx].off), algos[idx].flag, &n, err);
+		if (rc)
+			return rc;
+		snprintf(num, sizeof(num), "%ld", n);
+		rc = add_flag(&t, algos[idx].flag, num);
+	}
+	switch (algos[idx].algo) {
+	case HB_SPLIT_HEX:
+	case HB_SPLIT_DECIMAL:
+	case HB_SPLIT_UNIFORM:
+		if (!rc && s->first)
+			rc = add_flag(&t, "first", s->first);
+		if (!rc && s->last)
+			rc = add_flag(&t, "last", s->last);
+		break;
+	case HB_SPLIT_RANGE:
+	case HB_SPLIT_BOOK_HEX:
+		if (!rc)
+			rc = add_flag(&t, "start", s->start);
+		if (!rc)
+			rc = add_flag(&t, "end", s->end);
+		break;
+	case HB_SPLIT_SALT:
+		if (!rc)
+			rc = add_flag(&t, "salt-width", s->salt_width ? s->salt_width : "1");
+		break;
+	case HB_SPLIT_SAMPLED:
+		if (s->sample_file) {
+			if (!rc)
+				rc = add_flag(&t, "sample-file", s->sample_file);
+			break;
+		}
+		if (!rc)
+			rc = add_flag(&t, "generator", s->generator);
+		if (!rc) {
+			long m = CLI_SPLITSPEC_DEFAULT_SAMPLE;
+			int64_t seed = 0, t0 = 0;
+
+			if (s->sample_size)
+				rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE,
+						    "--sample-size", &m, err);
+			if (!rc && s->seed)
+				rc = parse_i64(s->seed, "--seed", &seed, err);
+			if (!rc && s->start_time)
+				rc = parse_i64(s->start_time, "--start-time", &t0, err);
+			if (rc)
+				break;
+			snprintf(num, sizeof(num), "%ld", m);
+			rc = add_flag(&t, "sample-size", num);
+			snprintf(num, sizeof(num), "%lld", (long long)seed);
+			if (!rc)
+				rc = add_flag(&t, "seed", num);
+			snprintf(num, sizeof(num), "%lld", (long long)t0);
+			if (!rc)
+				rc = add_flag(&t, "start-time", num);
+		}
+		break;
+	default:
+		break;
+	}
+	if (!rc && hb_buf_add(out, t.data ? t.data : "", t.len))
+		rc = HB_ENOMEM;
+	hb_buf_release(&t);
+	if (rc == HB_ENOMEM) {
+		out->len = start;
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	return rc;
+}
+
+static int key_text(struct hb_buf *out, const unsigned char *k, size_t n, int quote)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i;
+
+	if (hb_buf_grow(out, n * 4))
+		return HB_ENOMEM;
+	for (i = 0; i < n; i++) {
+		unsigned char c = k[i];
+		int esc = c < 0x20 || c > 0x7E || c == '\\' || (quote && c == '\'') ||
+			  (c == ' ' && (i == 0 || i + 1 == n));
+
+		if (esc) {
+			char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+
+			memcpy(out->data + out->len, e, 4);
+			out->len += 4;
+		} else {
+			out->data[out->len++] = (char)c;
+		}
+	}
+	out->data[out->len] = '\0';
+	return 0;
+}
+
+int cli_splitspec_shell_key(struct hb_buf *out, const void *k, size_t n)
+{
+	return key_text(out, k, n, 1);
+}
+
+int cli_splitspec_file_key(struct hb_buf *out, const void *k, size_t n)
+{
+	return key_text(out, k, n, 0);
+}

@@ -1,0 +1,632 @@
+/* Pre-split key algorithms computed exactly as HBase computes them, with GMP (hbase-keys.md §3-§7). */
+#include "split.h"
+
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Split keys are never allowed to take more memory than this in total. */
+#define SPLIT_MAX_TOTAL_BYTES ((size_t)1 << 30)
+
+const char *hb_split_algo_flag(enum hb_split_algo algo)
+{
+	switch (algo) {
+	case HB_SPLIT_HEX:
+		return "hex-splits";
+	case HB_SPLIT_DECIMAL:
+		return "decimal-splits";
+	case HB_SPLIT_UNIFORM:
+		return "uniform-splits";
+	case HB_SPLIT_RANGE:
+		return "range-splits";
+	case HB_SPLIT_BOOK_HEX:
+		return "book-hex-splits";
+	case HB_SPLIT_PARTITION:
+		return "partition-splits";
+	case HB_SPLIT_SALT:
+		return "salt-splits";
+	case HB_SPLIT_SAMPLED:
+		return "sampled-splits";
+	case HB_SPLIT_FILE:
+		return "splits-file";
+	default:
+		return "none";
+	}
+}
+
+static int nomem(struct hb_error *err)
+{
+	return hb_error_set(err, HB_ENOMEM, "out of memory");
+}
+
+/* Appends the TSB form of a key to a message, cut short for very long keys. */
+static const char *tsb_msg(struct hb_buf *tmp, const void *k, size_t n)
+{
+	hb_buf_reset(tmp);
+	if (hb_tsb_append(tmp, k, n > 200 ? 200 : n))
+		return "?";
+	if (n > 200)
+		hb_buf_adds(tmp, "...");
+	return hb_buf_str(tmp);
+}
+
+static int check_total(long nkeys, size_t keylen, struct hb_error *err)
+{
+	if (nkeys > 0 && keylen > SPLIT_MAX_TOTAL_BYTES / (size_t)nkeys)
+		return hb_error_set(err, HB_EINVAL,
+				    "%ld split keys of %zu bytes would take more than 1 GiB", nkeys,
+				    keylen);
+	return 0;
+}
+
+/* Writes v as exactly len big-endian bytes into out (v must fit). */
+static void export_be(unsigned char *out, size_t len, const mpz_t v, unsigned char *tmp)
+{
+	size_t count = 0;
+
+	mpz_export(tmp, &count, 1, 1, 1, 0, v);
+	if (count > len)
+		HB_BUG("value does not fit its key length");
+	memset(out, 0, len - count);
+	memcpy(out + len - count, tmp, count);
+}
+
+int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
+		   const unsigned char *b, size_t blen, int inclusive, long num,
+		   struct hb_error *err)
+{
+	size_t len = alen > blen ? alen : blen, ext = 0, i;
+	unsigned char *pa = NULL, *pb = NULL, *key = NULL, *tmp = NULL;
+	mpz_t A, B, diff, step, cur;
+	int rc = 0;
+
+	if (len > HB_MAX_ROW_LENGTH)
+		return hb_error_set(err, HB_EINVAL, "keys longer than %d bytes cannot be split",
+				    HB_MAX_ROW_LENGTH);
+	/* padTail: the shorter key gets trailing zero bytes; the compare sees padded keys. */
+	pa = calloc(len + 1, 1);
+	pb = calloc(len + 1, 1);
+	if (!pa || !pb) {
+		free(pa);
+		free(pb);
+		return nomem(err);
+	}
+	if (alen)
+		memcpy(pa, a, alen);
+	if (blen)
+		memcpy(pb, b, blen);
+	if (hb_key_cmp(pa, len, pb, len) >= 0) {
+		free(pa);
+		free(pb);
+		return hb_error_set(err, HB_EINVAL, "b <= a");
+	}
+	if (num <= 0) {
+		free(pa);
+		free(pb);
+		return hb_error_set(err, HB_EINVAL, "num cannot be <= 0");
+	}
+	mpz_inits(A, B, diff, step, cur, NULL);
+	mpz_import(A, len, 1, 1, 1, 0, pa);
+	mpz_import(B, len, 1, 1, 1, 0, pb);
+	for (;;) {
+		mpz_sub(diff, B, A);
+		if (inclusive)
+			mpz_add_ui(diff, diff, 1);
+		if (mpz_cmp_ui(diff, (unsigned long)num + 1) >= 0)
+			break;
+		/* Too narrow: one more zero byte on both keys, and start over. */
+		mpz_mul_2exp(A, A, 8);
+		mpz_mul_2exp(B, B, 8);
+		len++;
+		ext++;
+	}
+	rc = check_total(num + 2, len, err);
+	if (rc)
+		goto done;
+	mpz_fdiv_q_ui(step, diff, (unsigned long)num + 1);
+	key = malloc(len + 1);
+	tmp = malloc(len + 1);
+	if (!key || !tmp) {
+		rc = nomem(err);
+		goto done;
+	}
+	if (hb_buf_grow(&out->bytes, (size_t)(num + 2) * len)) {
+		rc = nomem(err);
+		goto done;
+	}
+	/* Endpoints: the caller's own arrays, or the zero-extended padded ones. */
+	if (ext) {
+		export_be(key, len, A, tmp);
+		rc = hb_keys_push(out, key, len);
+	} else {
+		rc = hb_keys_push(out, a, alen);
+	}
+	mpz_set(cur, A);
+	for (i = 1; !rc && i <= (size_t)num; i++) {
+		mpz_add(cur, cur, step);
+		export_be(key, len, cur, tmp);
+		rc = hb_keys_push(out, key, len);
+	}
+	if (!rc) {
+		if (ext) {
+			export_be(key, len, B, tmp);
+			rc = hb_keys_push(out, key, len);
+		} else {
+			rc = hb_keys_push(out, b, blen);
+		}
+	}
+	if (rc)
+		rc = nomem(err);
+done:
+	mpz_clears(A, B, diff, step, cur, NULL);
+	free(pa);
+	free(pb);
+	free(key);
+	free(tmp);
+	return rc;
+}
+
+/*
+ * new BigInteger(s, radix): an optional '+' or '-', then one or more digits of the radix in
+ * either case. Non-ASCII digits (which Java would accept) are refused with a clear message.
+ */
+static int parse_bigint(mpz_t out, const char *s, int radix, const char *what,
+			struct hb_error *err)
+{
+	const char *p = s, *kind = radix == 16 ? "hex" : "decimal";
+	size_t i;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!*p)
+		return hb_error_set(err, HB_EINVAL, "%s '%s' is not a %s number", what, s, kind);
+	for (i = 0; p[i]; i++) {
+		unsigned char c = (unsigned char)p[i];
+		int ok = (c >= '0' && c <= '9') ||
+			 (radix == 16 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')));
+
+		if (!ok)
+			return hb_error_set(err, HB_EINVAL,
+					    "%s '%s' is not a %s number (bad digit at position %zu)",
+					    what, s, kind, (size_t)(p - s) + i + 1);
+	}
+	if (mpz_set_str(out, p, radix) != 0)
+		return hb_error_set(err, HB_EINVAL, "%s '%s' is not a %s number", what, s, kind);
+	if (*s == '-')
+		mpz_neg(out, out);
+	return 0;
+}
+
+/* Appends v in radix, lower case, left-padded with '0' to width (never truncated). */
+static int push_padded(struct hb_keys *out, const mpz_t v, int radix, size_t width, char *buf)
+{
+	size_t n, pad;
+
+	mpz_get_str(buf + width, radix, v);
+	n = strlen(buf + width);
+	pad = n < width ? width - n : 0;
+	memset(buf + width - pad, '0', pad);
+	return hb_keys_push(out, buf + width - pad, n + pad);
+}
+
+/* RegionSplitter NumberStringSplit.split(n) (§6.1). */
+static int split_number_string(struct hb_keys *out, const struct hb_split_spec *spec,
+			       struct hb_error *err)
+{
+	int radix = spec->algo == HB_SPLIT_HEX ? 16 : 10;
+	const char *first = spec->first ? spec->first : "00000000";
+	const char *last = spec->last ? spec->last : (radix == 16 ? "FFFFFFFF" : "99999999");
+	size_t width = strlen(last), bufsz;
+	mpz_t f, l, range, step, cur;
+	char *buf = NULL;
+	long i;
+	int rc;
+
+	if (width > HB_MAX_ROW_LENGTH || strlen(first) > HB_MAX_ROW_LENGTH)
+		return hb_error_set(err, HB_EINVAL,
+				    "--first and --last must be at most %d characters (HBase's "
+				    "maximum row length)",
+				    HB_MAX_ROW_LENGTH);
+	mpz_inits(f, l, range, step, cur, NULL);
+	rc = parse_bigint(f, first, radix, "--first", err);
+	if (!rc)
+		rc = parse_bigint(l, last, radix, "--last", err);
+	if (rc)
+		goto done;
+	if (mpz_cmp(l, f) <= 0) {
+		rc = hb_error_set(err, HB_EINVAL, "last row (%s) is configured less than first row (%s)",
+				  last, first);
+		goto done;
+	}
+	if (mpz_sgn(f) < 0) {
+		rc = hb_error_set(err, HB_EINVAL,
+				  "first row (%s) is negative: HBase would emit keys with a '-' sign "
+				  "that do not sort by value",
+				  first);
+		goto done;
+	}
+	mpz_sub(range, l, f);
+	mpz_add_ui(range, range, 1);
+	if (mpz_cmp_ui(range, (unsigned long)spec->n) < 0) {
+		char *r = mpz_get_str(NULL, 10, range);
+
+		rc = hb_error_set(err, HB_EINVAL,
+				  "split granularity (%ld) is greater than the range (%s)", spec->n,
+				  r ? r : "?");
+		free(r);
+		goto done;
+	}
+	rc = check_total(spec->n - 1, width, err);
+	if (rc)
+		goto done;
+	mpz_fdiv_q_ui(step, range, (unsigned long)spec->n);
+	/* Every key is <= last, so it has at most as many digits as the last-row string. */
+	bufsz = 2 * width + mpz_sizeinbase(l, radix) + 3;
+	buf = malloc(bufsz);
+	if (!buf || hb_buf_grow(&out->bytes, (size_t)(spec->n - 1) * width)) {
+		rc = nomem(err);
+		goto done;
+	}
+	mpz_set(cur, f);
+	for (i = 1; i < spec->n; i++) {
+		mpz_add(cur, cur, step);
+		if (push_padded(out, cur, radix, width, buf)) {
+			rc = nomem(err);
+			goto done;
+		}
+	}
+done:
+	mpz_clears(f, l, range, step, cur, NULL);
+	free(buf);
+	return rc;
+}
+
+/* RegionSplitter UniformSplit.split(n) (§6.2). */
+static int split_uniform(struct hb_keys *out, const struct hb_split_spec *spec,
+			 struct hb_error *err)
+{
+	static const unsigned char ff8[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+	const unsigned char *first = spec->start ? spec->start : (const unsigned char *)"";
+	const unsigned char *last = spec->end ? spec->end : ff8;
+	size_t flen = spec->start ? spec->start_len : 0, llen = spec->end ? spec->end_len : 8;
+	struct hb_keys all;
+	struct hb_buf m1 = HB_BUF_INIT, m2 = HB_BUF_INIT;
+	size_t i;
+	int rc;
+
+	if (hb_key_cmp(last, llen, first, flen) <= 0) {
+		tsb_msg(&m1, last, llen);
+		tsb_msg(&m2, first, flen);
+		rc = hb_error_set(err, HB_EINVAL,
+				  "last row (%s) is configured less than first row (%s)",
+				  hb_buf_str(&m1), hb_buf_str(&m2));
+		hb_buf_release(&m1);
+		hb_buf_release(&m2);
+		return rc;
+	}
+	hb_keys_init(&all);
+	rc = hb_bytes_split(&all, first, flen, last, llen, 1, spec->n - 1, err);
+	for (i = 1; !rc && i + 1 < all.n; i++) {
+		size_t len;
+		const unsigned char *k = hb_keys_at(&all, i, &len);
+
+		if (hb_keys_push(out, k, len))
+			rc = nomem(err);
+	}
+	hb_keys_release(&all);
+	return rc;
+}
+
+/* Admin.createTable(desc, start, end, n) (§4). */
+static int split_range(struct hb_keys *out, const struct hb_split_spec *spec,
+		       struct hb_error *err)
+{
+	if (spec->n < 3)
+		return hb_error_set(err, HB_EINVAL, "Must create at least three regions");
+	if (hb_key_cmp(spec->start, spec->start_len, spec->end, spec->end_len) >= 0)
+		return hb_error_set(err, HB_EINVAL, "Start key must be smaller than end key");
+	if (spec->n == 3) {
+		if (hb_keys_push(out, spec->start, spec->start_len) ||
+		    hb_keys_push(out, spec->end, spec->end_len))
+			return nomem(err);
+		return 0;
+	}
+	return hb_bytes_split(out, spec->start, spec->start_len, spec->end, spec->end_len, 0,
+			      spec->n - 3, err);
+}
+
+/* The reference guide's getHexSplits (§7.1): range without +1, "%016x" keys. */
+static int split_book_hex(struct hb_keys *out, const struct hb_split_spec *spec,
+			  struct hb_error *err)
+{
+	const char *start = (const char *)spec->start, *end = (const char *)spec->end;
+	mpz_t lo, hi, inc, cur;
+	char *buf = NULL;
+	size_t width;
+	long i;
+	int rc;
+
+	if (!start || !end)
+		return hb_error_set(err, HB_EINVAL, "--book-hex-splits needs --start and --end");
+	if (strlen(start) > HB_MAX_ROW_LENGTH || strlen(end) > HB_MAX_ROW_LENGTH)
+		return hb_error_set(err, HB_EINVAL, "--start and --end must be at most %d characters",
+				    HB_MAX_ROW_LENGTH);
+	mpz_inits(lo, hi, inc, cur, NULL);
+	rc = parse_bigint(lo, start, 16, "--start", err);
+	if (!rc)
+		rc = parse_bigint(hi, end, 16, "--end", err);
+	if (rc)
+		goto done;
+	if (mpz_sgn(lo) < 0) {
+		rc = hb_error_set(err, HB_EINVAL,
+				  "start key (%s) is negative: the keys would carry a '-' sign", start);
+		goto done;
+	}
+	if (mpz_cmp(lo, hi) >= 0) {
+		rc = hb_error_set(err, HB_EINVAL, "Start key must be smaller than end key");
+		goto done;
+	}
+	mpz_sub(inc, hi, lo);
+	mpz_fdiv_q_ui(inc, inc, (unsigned long)spec->n);
+	width = mpz_sizeinbase(hi, 16);
+	if (width < 16)
+		width = 16;
+	rc = check_total(spec->n - 1, width, err);
+	if (rc)
+		goto done;
+	buf = malloc(2 * width + 3);
+	if (!buf) {
+		rc = nomem(err);
+		goto done;
+	}
+	mpz_set(cur, lo);
+	for (i = 1; i < spec->n; i++) {
+		mpz_add(cur, cur, inc);
+		if (push_padded(out, cur, 16, 16, buf) < 0) {
+			rc = nomem(err);
+			goto done;
+		}
+	}
+	/* Keys wider than 16 digits can come out of order; createTable sorts them (§5). */
+	if (hb_keys_sort(out))
+		rc = nomem(err);
+done:
+	mpz_clears(lo, hi, inc, cur, NULL);
+	free(buf);
+	return rc;
+}
+
+/* Bytes.toBytes((long) i) for i = 1..n-1, or width-byte big-endian salt prefixes. */
+static int split_be_ints(struct hb_keys *out, long n, int width, struct hb_error *err)
+{
+	unsigned char k[8];
+	long i;
+	int j;
+
+	if (hb_buf_grow(&out->bytes, (size_t)(n - 1) * (size_t)width))
+		return nomem(err);
+	for (i = 1; i < n; i++) {
+		unsigned long v = (unsigned long)i;
+
+		for (j = width - 1; j >= 0; j--, v >>= 8)
+			k[j] = (unsigned char)(v & 0xFF);
+		if (hb_keys_push(out, k, (size_t)width))
+			return nomem(err);
+	}
+	return 0;
+}
+
+/* HashChoreWoker.calcSplitKeys (§7.2): sorted distinct sample, every base-th key. */
+static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
+			 struct hb_error *err)
+{
+	struct hb_keys sorted;
+	size_t i, pos = 0, want, base, prev_len = 0;
+	const unsigned char *prev = NULL;
+	long s = spec->sample_draws;
+	int rc = 0;
+
+	if (!spec->sample || spec->sample->n == 0)
+		return hb_error_set(err, HB_EINVAL, "the key sample is empty");
+	if (s <= 0)
+		s = (long)spec->sample->n;
+	base = (size_t)(s / spec->n);
+	if (spec->n == 1)
+		return 0;
+	if (base == 0)
+		return hb_error_set(err, HB_EINVAL,
+				    "a sample of %ld keys is too small for %ld regions (it needs at "
+				    "least %ld keys)",
+				    s, spec->n, spec->n);
+	want = (size_t)(spec->n - 1);
+	hb_keys_init(&sorted);
+	for (i = 0; i < spec->sample->n; i++) {
+		size_t len;
+		const unsigned char *k = hb_keys_at(spec->sample, i, &len);
+
+		if (hb_keys_push(&sorted, k, len)) {
+			hb_keys_release(&sorted);
+			return nomem(err);
+		}
+	}
+	if (hb_keys_sort(&sorted)) {
+		hb_keys_release(&sorted);
+		return nomem(err);
+	}
+	for (i = 0; i < sorted.n && out->n < want; i++) {
+		size_t len;
+		const unsigned char *k = hb_keys_at(&sorted, i, &len);
+
+		if (prev && hb_key_cmp(prev, prev_len, k, len) == 0)
+			continue; /* the TreeSet keeps one of each */
+		if (pos != 0 && pos % base == 0 && hb_keys_push(out, k, len)) {
+			rc = nomem(err);
+			break;
+		}
+		prev = k;
+		prev_len = len;
+		pos++;
+	}
+	if (!rc && out->n < want)
+		rc = hb_error_set(err, HB_EINVAL,
+				  "the sample has only %zu distinct keys; %ld regions with a step of "
+				  "%zu need at least %zu",
+				  pos, spec->n, base, base * want + 1);
+	hb_keys_release(&sorted);
+	return rc;
+}
+
+static int check_key_lengths(const struct hb_keys *keys, struct hb_error *err)
+{
+	size_t i, len;
+
+	for (i = 0; i < keys->n; i++) {
+		hb_keys_at(keys, i, &len);
+		if (len > HB_MAX_ROW_LENGTH)
+			return hb_error_set(err, HB_EINVAL,
+					    "split key %zu is %zu bytes long, more than HBase's "
+					    "maximum row length %d",
+					    i + 1, len, HB_MAX_ROW_LENGTH);
+	}
+	return 0;
+}
+
+int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, struct hb_error *err)
+{
+	long min_n = 1;
+	int rc;
+
+	if (out->n)
+		HB_BUG("hb_split_compute needs an empty key list");
+	if (spec->algo == HB_SPLIT_UNIFORM)
+		min_n = 2;
+	else if (spec->algo == HB_SPLIT_RANGE)
+		min_n = 3;
+	if (spec->algo != HB_SPLIT_FILE && spec->n > HB_SPLIT_MAX_REGIONS)
+		return hb_error_set(err, HB_EINVAL, "--%s: at most %ld regions are supported, got %ld",
+				    hb_split_algo_flag(spec->algo), HB_SPLIT_MAX_REGIONS, spec->n);
+	if (spec->algo != HB_SPLIT_FILE && spec->n < min_n) {
+		if (spec->algo == HB_SPLIT_RANGE)
+			return hb_error_set(err, HB_EINVAL, "Must create at least three regions");
+		if (spec->algo == HB_SPLIT_UNIFORM)
+			return hb_error_set(err, HB_EINVAL,
+					    "--uniform-splits needs at least 2 regions (UniformSplit: "
+					    "num cannot be <= 0)");
+		return hb_error_set(err, HB_EINVAL, "--%s needs at least 1 region, got %ld",
+				    hb_split_algo_flag(spec->algo), spec->n);
+	}
+	switch (spec->algo) {
+	case HB_SPLIT_HEX:
+	case HB_SPLIT_DECIMAL:
+		rc = split_number_string(out, spec, err);
+		break;
+	case HB_SPLIT_UNIFORM:
+		rc = split_uniform(out, spec, err);
+		break;
+	case HB_SPLIT_RANGE:
+		rc = split_range(out, spec, err);
+		break;
+	case HB_SPLIT_BOOK_HEX:
+		rc = split_book_hex(out, spec, err);
+		break;
+	case HB_SPLIT_PARTITION:
+		rc = split_be_ints(out, spec->n, 8, err);
+		break;
+	case HB_SPLIT_SALT:
+		if (spec->salt_width != 1 && spec->salt_width != 2) {
+			rc = hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got %d",
+					  spec->salt_width);
+			break;
+		}
+		if (spec->n > (spec->salt_width == 1 ? 256L : 65536L)) {
+			rc = hb_error_set(err, HB_EINVAL,
+					  "%ld salt buckets do not fit in %d byte%s (at most %ld)",
+					  spec->n, spec->salt_width, spec->salt_width == 1 ? "" : "s",
+					  spec->salt_width == 1 ? 256L : 65536L);
+			break;
+		}
+		rc = split_be_ints(out, spec->n, spec->salt_width, err);
+		break;
+	case HB_SPLIT_SAMPLED:
+		rc = split_sampled(out, spec, err);
+		break;
+	case HB_SPLIT_FILE: {
+		size_t i, len;
+
+		rc = 0;
+		if (!spec->sample)
+			return hb_error_set(err, HB_EINVAL, "no split keys were given");
+		for (i = 0; !rc && i < spec->sample->n; i++) {
+			const unsigned char *k = hb_keys_at(spec->sample, i, &len);
+
+			if (hb_keys_push(out, k, len))
+				rc = nomem(err);
+		}
+		break;
+	}
+	default:
+		return hb_error_set(err, HB_EINVAL, "no split algorithm was chosen");
+	}
+	if (!rc)
+		rc = check_key_lengths(out, err);
+	if (!rc)
+		rc = hb_split_verify(out, err);
+	if (rc)
+		hb_keys_clear(out);
+	return rc;
+}
+
+int hb_split_verify(const struct hb_keys *keys, struct hb_error *err)
+{
+	struct hb_keys sorted;
+	struct hb_buf m = HB_BUF_INIT;
+	const struct hb_keys *ks = keys;
+	size_t i, la, lb;
+	int rc = 0, in_order = 1;
+
+	for (i = 0; i < keys->n; i++) {
+		const unsigned char *a = hb_keys_at(keys, i, &la);
+
+		if (la == 0)
+			return hb_error_set(err, HB_EINVAL,
+					    "Empty split key must not be passed in the split keys.");
+		if (i > 0) {
+			const unsigned char *p = hb_keys_at(keys, i - 1, &lb);
+
+			if (hb_key_cmp(p, lb, a, la) >= 0)
+				in_order = 0;
+		}
+	}
+	hb_keys_init(&sorted);
+	if (!in_order) {
+		/* HBase sorts a copy silently; only duplicates are an error. */
+		for (i = 0; i < keys->n && !rc; i++) {
+			const unsigned char *a = hb_keys_at(keys, i, &la);
+
+			rc = hb_keys_push(&sorted, a, la);
+		}
+		if (!rc)
+			rc = hb_keys_sort(&sorted);
+		if (rc) {
+			hb_keys_release(&sorted);
+			return nomem(err);
+		}
+		ks = &sorted;
+	}
+	for (i = 1; i < ks->n; i++) {
+		const unsigned char *p = hb_keys_at(ks, i - 1, &lb);
+		const unsigned char *a = hb_keys_at(ks, i, &la);
+
+		if (hb_key_cmp(p, lb, a, la) == 0) {
+			const char *t = tsb_msg(&m, a, la);
+
+			rc = hb_error_set(err, HB_EINVAL,
+					  "All split keys must be unique, found duplicate: %s, %s", t,
+					  t);
+			break;
+		}
+	}
+	hb_buf_release(&m);
+	hb_keys_release(&sorted);
+	return rc;
+}
