@@ -142,7 +142,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def handle_one_request(self):
         try:
             http.server.BaseHTTPRequestHandler.handle_one_request(self)
-        except (ConnectionError, ssl.SSLError, socket.timeout, OSError):
+        except (ConnectionError, ssl.SSLError, socket.timeout, OSError, ValueError):
             self.close_connection = True
 
     def _read_body(self):

@@ -1,0 +1,187 @@
+"""Fault injection through the control channel, and the request log."""
+import json
+import socket
+import time
+import unittest
+
+from emu_harness import EmuTestCase
+
+
+def raw_get(port, path, timeout=10):
+    """Send one GET; return (bytes received, error or None)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n\r\n" % path).encode())
+    data = b""
+    err = None
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            head, sep, body = data.partition(b"\r\n\r\n")
+            if sep:
+                cl = [l for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+                if cl and len(body) >= int(cl[0].split(b":")[1]):
+                    break
+    except (ConnectionResetError, socket.timeout) as e:
+        err = e
+    finally:
+        s.close()
+    return data, err
+
+
+class Faults(EmuTestCase):
+    def setUp(self):
+        EmuTestCase.setUp(self)
+        self.emu.create("t1", [b"m"])
+
+    def fault(self, **kw):
+        st, d = self.emu.control("POST", "/control/fault", kw)
+        self.assertEqual(st, 200, d)
+        return d
+
+    def test_500_fires_count_times_then_normal_and_is_logged(self):
+        self.fault(server="rest", method="GET", path="/t1/regions", kind="500", count=2)
+        sts = [self.emu.rest("GET", "/t1/regions")[0] for _ in range(3)]
+        self.assertEqual(sts, [500, 500, 200])
+        st, log = self.emu.control("GET", "/control/requests")
+        mine = [(r["path"], r["status"], r["fault"]) for r in log if r["path"] == "/t1/regions"]
+        self.assertEqual(mine, [("/t1/regions", 500, "500"), ("/t1/regions", 500, "500"),
+                                ("/t1/regions", 200, None)])
+        self.emu.control("DELETE", "/control/requests")
+        self.assertEqual(self.emu.control("GET", "/control/requests")[1], [])
+
+    def test_503_carries_retry_after(self):
+        self.fault(path="regions", kind="503", retry_after=7)
+        st, h, b = self.emu.rest("GET", "/t1/regions")
+        self.assertEqual((st, h["retry-after"]), (503, "7"))
+
+    def test_504_and_method_filter(self):
+        self.fault(method="PUT", path=".*", kind="504", count=-1)
+        self.assertEqual(self.emu.rest("GET", "/t1/regions")[0], 200)
+        self.assertEqual(self.emu.put("t1", b"r", b"cf:a", b"v")[0], 504)
+        self.assertEqual(self.emu.put("t1", b"r", b"cf:a", b"v")[0], 504)
+        self.emu.control("DELETE", "/control/fault")
+        self.assertEqual(self.emu.put("t1", b"r", b"cf:a", b"v")[0], 200)
+
+    def test_probability_zero_never_fires_and_half_fires_about_half(self):
+        self.fault(path="/version", kind="500", count=-1, probability=0.0)
+        self.assertEqual({self.emu.rest("GET", "/version")[0] for _ in range(20)}, {200})
+        self.emu.control("DELETE", "/control/fault")
+        self.fault(path="/version", kind="500", count=-1, probability=0.5)
+        n = sum(1 for _ in range(200) if self.emu.rest("GET", "/version")[0] == 500)
+        self.assertTrue(50 < n < 150, n)
+
+    def test_path_regex_sees_query_string(self):
+        self.fault(path=r"limit=3", kind="500")
+        self.assertEqual(self.emu.rest("GET", "/t1/*?limit=2")[0], 200)
+        self.assertEqual(self.emu.rest("GET", "/t1/*?limit=3")[0], 500)
+
+    def test_delay_sleeps_then_answers(self):
+        self.fault(path="/version", kind="delay", seconds=0.4)
+        t0 = time.time()
+        st = self.emu.rest("GET", "/version")[0]
+        self.assertEqual(st, 200)
+        self.assertGreaterEqual(time.time() - t0, 0.4)
+
+    def test_truncated_json_has_matching_content_length_and_bad_json(self):
+        self.fault(path="/t1/regions", kind="truncated_json")
+        st, h, b = self.emu.rest("GET", "/t1/regions")
+        self.assertEqual(st, 200)
+        self.assertEqual(int(h["content-length"]), len(b))
+        self.assertTrue(b.startswith(b'{"name":"t1"'))
+        with self.assertRaises(ValueError):
+            json.loads(b)
+
+    def test_invalid_json_body(self):
+        self.fault(path="/t1/regions", kind="invalid_json")
+        st, h, b = self.emu.rest("GET", "/t1/regions")
+        self.assertEqual(st, 200)
+        self.assertTrue(b.startswith(b'{"Row":['))
+        with self.assertRaises(ValueError):
+            json.loads(b)
+
+    def test_wrong_ctype_is_html(self):
+        self.fault(path="/version", kind="wrong_ctype")
+        st, h, b = self.emu.rest("GET", "/version")
+        self.assertEqual(st, 200)
+        self.assertTrue(h["content-type"].startswith("text/html"))
+
+    def test_reset_headers_sends_headers_then_rst(self):
+        self.fault(path="/t1/regions", kind="reset_headers")
+        data, err = raw_get(self.emu.rest_port, "/t1/regions")
+        self.assertTrue(data.startswith(b"HTTP/1.1 200"))
+        head, _, body = data.partition(b"\r\n\r\n")
+        self.assertEqual(body, b"")
+        self.assertIn(b"Content-Length:", head)
+
+    def test_reset_body_sends_half_the_body_then_rst(self):
+        self.fault(path="/t1/regions", kind="reset_body")
+        data, err = raw_get(self.emu.rest_port, "/t1/regions")
+        head, _, body = data.partition(b"\r\n\r\n")
+        cl = int([l for l in head.split(b"\r\n") if l.startswith(b"Content-Length")][0].split(b":")[1])
+        self.assertGreater(len(body), 0)
+        self.assertLess(len(body), cl)
+
+    def test_drip_sends_body_slowly(self):
+        self.fault(path="/version/cluster", kind="drip", seconds=0.05)
+        t0 = time.time()
+        st, h, b = self.emu.rest("GET", "/version/cluster")
+        self.assertEqual((st, b), (200, b'"2.5.8"'))
+        self.assertGreaterEqual(time.time() - t0, 0.3)
+
+    def test_refuse_closes_the_port_then_reopens_it(self):
+        self.fault(server="rest", kind="refuse", seconds=0.7)
+        with self.assertRaises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", self.emu.rest_port), timeout=2).close()
+        time.sleep(1.2)
+        self.assertEqual(self.emu.rest("GET", "/version")[0], 200)
+
+    def test_thrift_server_faults(self):
+        self.fault(server="thrift", path=".*", kind="503", retry_after=1)
+        st, h, b = self.emu.http(self.emu.thrift_port, "POST", "/", b"\x80\x01\x00\x01")
+        self.assertEqual(st, 503)
+        st, log = self.emu.control("GET", "/control/requests")
+        self.assertEqual(log[-1]["server"], "thrift")
+
+    def test_unknown_kind_rejected(self):
+        st, d = self.emu.control("POST", "/control/fault", {"kind": "explode"})
+        self.assertEqual(st, 400)
+
+
+class ControlChannel(EmuTestCase):
+    def test_create_split_key_validation_errors(self):
+        st, d = self.emu.control("POST", "/control/create", {"table": "t", "families": [{"name": "cf"}],
+                                                             "splits": ["YQ==", ""]})
+        self.assertEqual((st, d["error"]), (400, "Empty split key must not be passed in the split keys."))
+        st, d = self.emu.control("POST", "/control/create", {"table": "t", "families": [{"name": "cf"}],
+                                                             "splits": ["AP8=", "YQ==", "AP8="]})
+        self.assertEqual((st, d["error"]), (400, "All split keys must be unique, found duplicate: \\x00\\xFF, \\x00\\xFF"))
+        self.emu.create("t")
+        st, d = self.emu.control("POST", "/control/create", {"table": "t", "families": [{"name": "cf"}]})
+        self.assertEqual((st, d["error"]), (409, "t"))
+
+    def test_state_dump_has_tables_regions_and_servers(self):
+        self.emu.create("t", [b"k"])
+        st, d = self.emu.control("GET", "/control/state")
+        self.assertEqual(st, 200)
+        self.assertEqual(len(d["servers"]), 3)
+        t = d["tables"][0]
+        self.assertEqual(t["name"], "t")
+        self.assertEqual([r["start"] for r in t["regions"]], ["", "aw=="])
+
+    def test_bulk_put_counts_as_writes(self):
+        self.emu.create("t", [b"k"])
+        rows = [{"key": "eg==", "cells": [{"column": "Y2Y6YQ==", "value": "dg=="}]}] * 4
+        st, d = self.emu.control("POST", "/control/put", {"table": "t", "rows": rows})
+        self.assertEqual(st, 200)
+        st, d = self.emu.control("GET", "/control/state")
+        self.assertEqual([r["writes"] for r in d["tables"][0]["regions"]], [0, 4])
+
+    def test_control_paths_are_not_served_by_rest(self):
+        self.assertEqual(self.emu.rest("GET", "/control/state")[0], 404)
+
+
+if __name__ == "__main__":
+    unittest.main()
