@@ -1,0 +1,427 @@
+/* Running the configured hbase shell command on a script: spawn, capture, timeout, errors. */
+#include "rest/shellrun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int hb_argv_push(struct hb_argv *a, const char *s)
+{
+	char **nv = realloc(a->v, (a->n + 2) * sizeof(*nv));
+	char *c;
+
+	if (!nv)
+		return HB_ENOMEM;
+	a->v = nv;
+	c = strdup(s);
+	if (!c)
+		return HB_ENOMEM;
+	a->v[a->n++] = c;
+	a->v[a->n] = NULL;
+	return 0;
+}
+
+void hb_argv_release(struct hb_argv *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->n = 0;
+}
+
+int hb_argv_split(struct hb_argv *out, const char *cmd, struct hb_error *err)
+{
+	struct hb_buf w = HB_BUF_INIT;
+	const char *p = cmd;
+	int rc = 0;
+
+	out->v = NULL;
+	out->n = 0;
+	for (;;) {
+		int in_word = 0;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		hb_buf_reset(&w);
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+			in_word = 1;
+			if (*p == '\'') {
+				const char *q = strchr(p + 1, '\'');
+
+				if (!q) {
+					rc = hb_error_set(err, HB_EINVAL,
+							  "invalid shell command '%s': unterminated "
+							  "single quote",
+							  cmd);
+					goto done;
+				}
+				rc = hb_buf_add(&w, p + 1, (size_t)(q - p - 1));
+				p = q + 1;
+			} else if (*p == '"') {
+				p++;
+				while (*p && *p != '"') {
+					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+						p++;
+					rc = hb_buf_addc(&w, *p++);
+					if (rc)
+						break;
+				}
+				if (!rc && !*p) {
+					rc = hb_error_set(err, HB_EINVAL,
+							  "invalid shell command '%s': unterminated "
+							  "double quote",
+							  cmd);
+					goto done;
+				}
+				p++;
+			} else if (*p == '\\' && p[1]) {
+				rc = hb_buf_addc(&w, p[1]);
+				p += 2;
+			} else {
+				rc = hb_buf_addc(&w, *p++);
+			}
+			if (rc)
+				break;
+		}
+		if (!rc && in_word)
+			rc = hb_buf_adds(&w, "") ? HB_ENOMEM : hb_argv_push(out, hb_buf_str(&w));
+		if (rc) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	if (!out->n)
+		rc = hb_error_set(err, HB_EINVAL, "the hbase shell command is empty");
+done:
+	hb_buf_release(&w);
+	if (rc)
+		hb_argv_release(out);
+	return rc;
+}
+
+int hb_shell_command_found(const char *name)
+{
+	const char *path, *p;
+	struct hb_buf b = HB_BUF_INIT;
+	int found = 0;
+
+	if (!name || !*name)
+		return 0;
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	for (p = path; !found;) {
+		size_t n = strcspn(p, ":");
+		struct stat st;
+
+		hb_buf_reset(&b);
+		if (n)
+			hb_buf_add(&b, p, n);
+		else
+			hb_buf_addc(&b, '.');
+		hb_buf_addc(&b, '/');
+		hb_buf_adds(&b, name);
+		if (b.data && !stat(b.data, &st) && S_ISREG(st.st_mode) && !access(b.data, X_OK))
+			found = 1;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	hb_buf_release(&b);
+	return found;
+}
+
+int hb_shell_write_temp(char *tmpl, size_t suffix_len, const void *data, size_t len,
+			struct hb_error *err)
+{
+	const char *p = data;
+	int fd = mkstemps(tmpl, (int)suffix_len);
+
+	if (fd < 0)
+		return hb_error_set(err, HB_EINVAL, "cannot create a temporary file '%s': %s", tmpl,
+				    strerror(errno));
+	if (fchmod(fd, 0600))
+		goto fail;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			goto fail;
+		p += w;
+		len -= (size_t)w;
+	}
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	return 0;
+fail:
+	{
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		unlink(tmpl);
+		return hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", tmpl, strerror(e));
+	}
+}
+
+void hb_shell_result_init(struct hb_shell_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	hb_buf_init(&r->out, 0);
+	hb_buf_init(&r->err, 0);
+}
+
+void hb_shell_result_release(struct hb_shell_result *r)
+{
+	hb_buf_release(&r->out);
+	hb_buf_release(&r->err);
+	hb_shell_result_init(r);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void keep(struct hb_shell_result *r, struct hb_buf *b, const char *p, size_t n)
+{
+	size_t room = b->len < HB_SHELL_MAX_OUTPUT ? HB_SHELL_MAX_OUTPUT - b->len : 0;
+	size_t k = n < room ? n : room;
+
+	if (k && hb_buf_add(b, p, k))
+		k = 0;
+	r->dropped += n - k;
+}
+
+int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_result *res,
+		 struct hb_error *err)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	int out_p[2] = {-1, -1}, err_p[2] = {-1, -1}, rc = 0, st = 0, e;
+	double start = now_s(), deadline = start + (timeout > 0 ? timeout : 1e9), kill_at = 0;
+	pid_t pid = -1;
+	int open_fds = 2, reaped = 0, term_sent = 0;
+	sigset_t none;
+
+	if (!argv->n)
+		return hb_error_set(err, HB_EINVAL, "the hbase shell command is empty");
+	if (pipe(out_p) || pipe(err_p)) {
+		rc = hb_error_set(err, HB_EINVAL, "cannot create a pipe: %s", strerror(errno));
+		goto done_pipes;
+	}
+	fcntl(out_p[0], F_SETFD, FD_CLOEXEC);
+	fcntl(err_p[0], F_SETFD, FD_CLOEXEC);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&at);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out_p[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, err_p[1], 2);
+	posix_spawn_file_actions_addclose(&fa, out_p[1]);
+	posix_spawn_file_actions_addclose(&fa, err_p[1]);
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+	e = posix_spawnp(&pid, argv->v[0], &fa, &at, argv->v, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	close(out_p[1]);
+	close(err_p[1]);
+	out_p[1] = err_p[1] = -1;
+	if (e) {
+		rc = hb_error_set(err, HB_EINVAL, "cannot run '%s': %s", argv->v[0], strerror(e));
+		goto done_pipes;
+	}
+	while (open_fds > 0 || !reaped) {
+		struct pollfd pf[2];
+		nfds_t np = 0;
+		double t = now_s(), wait_s;
+		int ms, i;
+
+		if (!term_sent && t >= deadline) {
+			kill(-pid, SIGTERM);
+			term_sent = 1;
+			res->timed_out = 1;
+			kill_at = t + 3;
+		} else if (term_sent && kill_at && t >= kill_at) {
+			kill(-pid, SIGKILL);
+			kill_at = 0;
+		}
+		if (!reaped) {
+			pid_t w = waitpid(pid, &st, WNOHANG);
+
+			if (w == pid) {
+				reaped = 1;
+				/* Orphaned children may keep the pipes open: end them too. */
+				kill(-pid, SIGTERM);
+			}
+		}
+		if (out_p[0] >= 0) {
+			pf[np].fd = out_p[0];
+			pf[np++].events = POLLIN;
+		}
+		if (err_p[0] >= 0) {
+			pf[np].fd = err_p[0];
+			pf[np++].events = POLLIN;
+		}
+		if (!np) {
+			if (!reaped) {
+				struct timespec ts = {0, 20000000};
+
+				nanosleep(&ts, NULL);
+			}
+			continue;
+		}
+		wait_s = (term_sent ? (kill_at ? kill_at : t + 0.1) : deadline) - t;
+		if (!reaped && wait_s > 0.1)
+			wait_s = 0.1;
+		if (reaped && !term_sent && wait_s > 0.5)
+			wait_s = 0.5;
+		ms = wait_s <= 0 ? 0 : (int)(wait_s * 1000) + 1;
+		if (poll(pf, np, ms) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < (int)np; i++) {
+			char buf[8192];
+			ssize_t n;
+
+			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(pf[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close(pf[i].fd);
+				if (pf[i].fd == out_p[0])
+					out_p[0] = -1;
+				else
+					err_p[0] = -1;
+				open_fds--;
+				continue;
+			}
+			keep(res, pf[i].fd == out_p[0] ? &res->out : &res->err, buf, (size_t)n);
+		}
+		if (reaped && open_fds > 0 && now_s() > deadline + 5)
+			break;
+	}
+	if (WIFEXITED(st)) {
+		res->exited = 1;
+		res->status = WEXITSTATUS(st);
+	} else if (WIFSIGNALED(st)) {
+		res->signal = WTERMSIG(st);
+	}
+	res->seconds = now_s() - start;
+done_pipes:
+	if (out_p[0] >= 0)
+		close(out_p[0]);
+	if (out_p[1] >= 0)
+		close(out_p[1]);
+	if (err_p[0] >= 0)
+		close(err_p[0]);
+	if (err_p[1] >= 0)
+		close(err_p[1]);
+	return rc;
+}
+
+static void copy_line(char *out, size_t cap, const char *p, size_t n)
+{
+	size_t i;
+
+	if (!cap)
+		return;
+	if (n >= cap)
+		n = cap - 1;
+	for (i = 0; i < n; i++)
+		out[i] = ((unsigned char)p[i] < 0x20 || p[i] == 0x7f) ? '?' : p[i];
+	out[n] = 0;
+}
+
+static int contains(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle), i;
+
+	for (i = 0; i + k <= n; i++)
+		if (!memcmp(s + i, needle, k))
+			return 1;
+	return 0;
+}
+
+static int find_error(const struct hb_buf *b, char *out, size_t cap)
+{
+	const char *p = hb_buf_str(b), *end = p + b->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *s = p;
+		size_t m = n;
+
+		while (m && (*s == ' ' || *s == '\t')) {
+			s++;
+			m--;
+		}
+		if (m && s[m - 1] == '\r')
+			m--;
+		if ((m >= 6 && !memcmp(s, "ERROR:", 6)) ||
+		    (m >= 10 && contains(s, m, "Exception:"))) {
+			copy_line(out, cap, s, m);
+			return 1;
+		}
+		p += n + 1;
+	}
+	return 0;
+}
+
+int hb_shell_error_line(const struct hb_shell_result *r, char *out, size_t cap)
+{
+	return find_error(&r->err, out, cap) || find_error(&r->out, out, cap);
+}
+
+static int last_line(const struct hb_buf *b, char *out, size_t cap)
+{
+	const char *p = hb_buf_str(b);
+	size_t n = b->len;
+
+	while (n && (p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == ' '))
+		n--;
+	if (!n)
+		return 0;
+	{
+		size_t s = n;
+
+		while (s && p[s - 1] != '\n')
+			s--;
+		copy_line(out, cap, p + s, n - s);
+	}
+	return 1;
+}
+
+int hb_shell_last_line(const struct hb_shell_result *r, char *out, size_t cap)
+{
+	return last_line(&r->err, out, cap) || last_line(&r->out, out, cap);
+}

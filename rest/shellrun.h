@@ -1,0 +1,73 @@
+/* The shell channel's process runner: temp files, argv splitting, spawn without /bin/sh. */
+#ifndef HB_REST_SHELLRUN_H
+#define HB_REST_SHELLRUN_H
+
+#include "core/buf.h"
+#include "core/hb.h"
+
+#include <stddef.h>
+
+/* Output kept per stream (the head; the rest is counted and dropped). */
+#define HB_SHELL_MAX_OUTPUT (256 * 1024)
+
+/* A NULL-terminated argv built from a command string. */
+struct hb_argv {
+	char **v;
+	size_t n;
+};
+
+/*
+ * Splits cmd into words: blanks separate; '...' is literal; "..." allows \" and \\; a
+ * backslash outside quotes escapes the next character. No expansion of any kind.
+ * HB_EINVAL for an unterminated quote or an empty command.
+ */
+int hb_argv_split(struct hb_argv *out, const char *cmd, struct hb_error *err);
+/* Appends a copy of s. HB_ENOMEM. */
+int hb_argv_push(struct hb_argv *a, const char *s);
+void hb_argv_release(struct hb_argv *a);
+
+/* 1 when name (argv[0]) is executable: a path with '/' as given, otherwise found on PATH. */
+int hb_shell_command_found(const char *name);
+
+/*
+ * Creates a file with mkstemps from tmpl (e.g. "/tmp/hbtab-XXXXXX.rb", modified in place),
+ * mode 0600, holding data. HB_EINVAL (message names the path) on failure; nothing is left
+ * behind on failure.
+ */
+int hb_shell_write_temp(char *tmpl, size_t suffix_len, const void *data, size_t len,
+			struct hb_error *err);
+
+struct hb_shell_result {
+	int exited;      /* 1 when the process exited normally */
+	int status;      /* its exit status */
+	int signal;      /* the signal that ended it, or 0 */
+	int timed_out;   /* 1 when it was killed after the timeout */
+	struct hb_buf out, err; /* captured, each at most HB_SHELL_MAX_OUTPUT bytes */
+	size_t dropped;  /* bytes not kept */
+	double seconds;  /* wall time */
+};
+
+void hb_shell_result_init(struct hb_shell_result *r);
+void hb_shell_result_release(struct hb_shell_result *r);
+
+/*
+ * Runs argv (argv[0] looked up on PATH with posix_spawnp, never through /bin/sh) in its own
+ * process group with stdin from /dev/null, capturing stdout and stderr. After timeout seconds
+ * the group gets SIGTERM, then SIGKILL 3 s later. Returns 0 once the process has ended
+ * (whatever its status: inspect res); HB_EINVAL when it could not be started (not found,
+ * not executable), HB_ENOMEM.
+ */
+int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_result *res,
+		 struct hb_error *err);
+
+/*
+ * Copies the first line of the captured output (stderr first, then stdout) that starts with
+ * "ERROR:" (leading blanks allowed), or that names a Java exception ("Exception:"), into
+ * out (truncated, control bytes replaced). Returns 1 when one was found, else 0.
+ */
+int hb_shell_error_line(const struct hb_shell_result *r, char *out, size_t cap);
+
+/* Copies the last non-empty line of the captured output (stderr, else stdout) into out. */
+int hb_shell_last_line(const struct hb_shell_result *r, char *out, size_t cap);
+
+#endif
