@@ -1,0 +1,745 @@
+/* The REST resources hbtab uses: cluster, tables, schema, regions, meta scans, rows. */
+#include "rest/hbase.h"
+#include "core/key.h"
+#include "core/regioninfo.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
+
+#define JSON "application/json"
+
+/* "/" + escaped table + suffix into *path. */
+static int table_path(struct hb_buf *path, const char *table, const char *suffix,
+		      struct hb_error *err)
+{
+	hb_buf_reset(path);
+	if (hb_buf_addc(path, '/') || hb_rest_path_escape(path, table) ||
+	    (suffix && hb_buf_adds(path, suffix)))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* A 2xx JSON body is expected: anything else (a proxy's HTML page) is a server error. */
+static int expect_json(const char *method, const char *path, const struct hb_rest_resp *r,
+		       struct hb_error *err)
+{
+	if (strncmp(r->content_type, JSON, strlen(JSON)))
+		return hb_error_set(err, HB_ESERVER,
+				    "unexpected content type '%s' from %s %s (expected %s; is --rest "
+				    "pointing at an HBase REST gateway?)",
+				    r->content_type[0] ? r->content_type : "none", method, path, JSON);
+	return 0;
+}
+
+/* GET path expecting 200 + JSON; what receives "GET path" for decoder messages. */
+static int get_json(struct hb_rest *c, const char *path, struct hb_rest_resp *r, char *what,
+		    size_t what_cap, struct hb_error *err)
+{
+	int rc = hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
+
+	snprintf(what, what_cap, "GET %s", path);
+	if (rc)
+		return rc;
+	if (r->status != 200)
+		return hb_rest_status_error("GET", path, r, err);
+	return expect_json("GET", path, r, err);
+}
+
+int hb_rest_get_version(struct hb_rest *c, struct hb_rest_version *out, struct hb_error *err)
+{
+	struct hb_rest_resp r;
+	char what[64];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	hb_rest_resp_init(&r);
+	rc = get_json(c, "/version/rest", &r, what, sizeof(what), err);
+	if (!rc)
+		rc = hb_rest_decode_version(r.body.data, r.body.len, what, out, err);
+	hb_rest_resp_release(&r);
+	return rc;
+}
+
+int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *err)
+{
+	struct hb_rest_resp r;
+	char what[64];
+	int rc;
+
+	*out = NULL;
+	hb_rest_resp_init(&r);
+	rc = get_json(c, "/version/cluster", &r, what, sizeof(what), err);
+	if (!rc)
+		rc = hb_rest_decode_cluster_version(r.body.data, r.body.len, what, out, err);
+	hb_rest_resp_release(&r);
+	return rc;
+}
+
+int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err)
+{
+	struct hb_rest_resp r;
+	char what[64];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	hb_rest_resp_init(&r);
+	rc = get_json(c, "/status/cluster", &r, what, sizeof(what), err);
+	if (!rc)
+		rc = hb_rest_decode_status(r.body.data, r.body.len, what, out, err);
+	hb_rest_resp_release(&r);
+	return rc;
+}
+
+int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err)
+{
+	struct hb_rest_resp r;
+	char what[64];
+	int rc;
+
+	hb_rest_resp_init(&r);
+	rc = get_json(c, "/", &r, what, sizeof(what), err);
+	if (!rc)
+		rc = hb_rest_decode_tables(r.body.data, r.body.len, what, out, err);
+	hb_rest_resp_release(&r);
+	return rc;
+}
+
+int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists,
+			 struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	int rc;
+
+	*exists = 0;
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, table, "/exists", err);
+	if (!rc)
+		rc = hb_rest_request(c, "GET", path.data, NULL, NULL, 0, 1, &r, err);
+	if (!rc) {
+		if (r.status == 200)
+			*exists = 1;
+		else if (r.status != 404)
+			rc = hb_rest_status_error("GET", path.data, &r, err);
+	}
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
+int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *out,
+		       struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	char what[600];
+	int rc;
+
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, table, "/schema", err);
+	if (!rc)
+		rc = get_json(c, path.data, &r, what, sizeof(what), err);
+	if (!rc)
+		rc = hb_rest_decode_schema(r.body.data, r.body.len, what, out, err);
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
+int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	char *body = NULL;
+	int rc;
+
+	if (!s->table || !*s->table)
+		return hb_error_set(err, HB_EINVAL, "schema without a table name");
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, s->table, "/schema", err);
+	if (!rc)
+		rc = hb_rest_encode_schema(s, &body, err);
+	/* Never retried: a repeated PUT on a table that now exists would replace it. */
+	if (!rc)
+		rc = hb_rest_request(c, "PUT", path.data, JSON, body, strlen(body), 0, &r, err);
+	if (!rc) {
+		if (r.status == 304)
+			rc = hb_error_set(err, HB_ESAFETY,
+					  "PUT %s: table '%s' was created by someone else meanwhile",
+					  path.data, s->table);
+		else if (r.status != 201 && r.status != 200)
+			rc = hb_rest_status_error("PUT", path.data, &r, err);
+	}
+	free(body);
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
+int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	int rc;
+
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, table, "/schema", err);
+	if (!rc)
+		rc = hb_rest_request(c, "DELETE", path.data, NULL, NULL, 0, 0, &r, err);
+	if (!rc && r.status != 200)
+		rc = hb_rest_status_error("DELETE", path.data, &r, err);
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
+int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
+			struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	char what[600];
+	int rc;
+
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, table, "/regions", err);
+	if (!rc)
+		rc = get_json(c, path.data, &r, what, sizeof(what), err);
+	if (!rc) {
+		/* The body can be large: free it as soon as it is decoded. */
+		rc = hb_rest_decode_regions(r.body.data, r.body.len, what, out, err);
+		hb_rest_resp_release(&r);
+	}
+	if (!rc)
+		hb_regions_sort(out);
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
+/* ---- Stateful scanners ---- */
+
+struct scan_state {
+	hb_scan_row_fn fn;
+	void *ctx;
+	struct hb_row pending; /* the last row seen; it may continue in the next batch */
+	int have_pending;
+	struct hb_buf last_done; /* key of the last row handed to fn */
+	int have_done;
+	size_t rows;
+	struct hb_rest *c;
+};
+
+static int flush_pending(struct scan_state *st, struct hb_error *err)
+{
+	int rc;
+
+	if (!st->have_pending)
+		return 0;
+	rc = st->fn(st->ctx, &st->pending, err);
+	hb_buf_reset(&st->last_done);
+	if (!rc && hb_buf_add(&st->last_done, st->pending.key, st->pending.key_len))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	st->have_done = 1;
+	hb_row_release(&st->pending);
+	st->have_pending = 0;
+	st->rows++;
+	return rc;
+}
+
+/* Fragments of one row that a cell limit split across responses are merged here. */
+static int on_fragment(void *ctx, struct hb_row *frag, struct hb_error *err)
+{
+	struct scan_state *st = ctx;
+	size_t i;
+	int rc;
+
+	if (st->have_pending && st->pending.key_len == frag->key_len &&
+	    !memcmp(st->pending.key, frag->key, frag->key_len)) {
+		for (i = 0; i < frag->ncells; i++)
+			if (hb_row_add_cell(&st->pending, frag->cells[i].column,
+					    frag->cells[i].column_len, frag->cells[i].value,
+					    frag->cells[i].value_len, frag->cells[i].timestamp))
+				return hb_error_set(err, HB_ENOMEM, "out of memory");
+		return 0;
+	}
+	if ((rc = flush_pending(st, err)))
+		return rc;
+	st->pending = *frag; /* take ownership */
+	hb_row_init(frag);
+	st->have_pending = 1;
+	return 0;
+}
+
+static int b64_field(cJSON *o, const char *name, const void *p, size_t n)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	int ok;
+
+	if (hb_b64_encode(&b, p, n) || hb_buf_add(&b, "", 0))
+		return 0;
+	ok = cJSON_AddStringToObject(o, name, b.data) != NULL;
+	hb_buf_release(&b);
+	return ok;
+}
+
+static int scanner_body(const struct hb_scan_spec *spec, const void *start, size_t start_len,
+			char **out)
+{
+	cJSON *o = cJSON_CreateObject(), *cols;
+	size_t i;
+	int ok = o != NULL;
+
+	*out = NULL;
+	ok = ok && b64_field(o, "startRow", start, start_len);
+	if (ok && spec->end_len)
+		ok = b64_field(o, "endRow", spec->end, spec->end_len);
+	if (ok && spec->columns) {
+		cols = cJSON_AddArrayToObject(o, "column");
+		ok = cols != NULL;
+		for (i = 0; ok && spec->columns[i]; i++) {
+			struct hb_buf b = HB_BUF_INIT;
+
+			ok = !hb_b64_encode(&b, spec->columns[i], strlen(spec->columns[i])) &&
+			     !hb_buf_add(&b, "", 0) &&
+			     cJSON_AddItemToArray(cols, cJSON_CreateString(b.data));
+			hb_buf_release(&b);
+		}
+	}
+	ok = ok && cJSON_AddNumberToObject(o, "batch", (double)(spec->batch > 0 ? spec->batch : 1000));
+	ok = ok && cJSON_AddNumberToObject(o, "maxVersions",
+					   (double)(spec->max_versions > 0 ? spec->max_versions : 1));
+	if (ok)
+		*out = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return *out ? 0 : HB_ENOMEM;
+}
+
+/* The scanner's path from its Location header, relative to our base URL. */
+static int location_path(struct hb_buf *out, const char *loc, const char *scan_path)
+{
+	const char *p = strstr(loc, "://");
+	const char *sp = strstr(scan_path, "/scanner");
+
+	hb_buf_reset(out);
+	if (p)
+		p = strchr(p + 3, '/');
+	else if (loc[0] == '/')
+		p = loc;
+	if (!p || !sp)
+		return HB_EINVAL;
+	/* Keep the part from our own "/<table>/scanner/" on: a gateway behind a path prefix or
+	 * proxy may report a different host or prefix. */
+	{
+		const char *id = strstr(p, "/scanner/");
+
+		if (!id || !id[9] || strchr(id + 9, '/') || strchr(id + 9, '?'))
+			return HB_EINVAL;
+		if (hb_buf_add(out, scan_path, (size_t)(sp - scan_path)) || hb_buf_adds(out, id))
+			return HB_ENOMEM;
+	}
+	return 0;
+}
+
+static void scanner_delete(struct hb_rest *c, const char *path)
+{
+	struct hb_rest_resp r;
+	struct hb_error ignore;
+
+	hb_rest_resp_init(&r);
+	hb_rest_request(c, "DELETE", path, NULL, NULL, 0, 1, &r, &ignore);
+	hb_rest_resp_release(&r);
+}
+
+/* One scanner from start to the end (or a failure). *resumable = 1 when a transport fault
+ * hit a GET, so the caller may reopen from where this one stopped. */
+static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
+		     const void *start, size_t start_len, struct scan_state *st, int *resumable,
+		     struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT, spath = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	char *body = NULL, what[700];
+	int rc, open = 0;
+
+	*resumable = 0;
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, table, "/scanner", err);
+	if (!rc && scanner_body(spec, start, start_len, &body))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (rc)
+		goto done;
+	rc = hb_rest_request(c, "POST", path.data, JSON, body, strlen(body), 0, &r, err);
+	if (rc)
+		goto done;
+	if (r.status != 201) {
+		rc = hb_rest_status_error("POST", path.data, &r, err);
+		goto done;
+	}
+	if (location_path(&spath, r.location, path.data)) {
+		rc = hb_error_set(err, HB_ESERVER,
+				  "malformed response from POST %s: bad scanner Location '%.200s'",
+				  path.data, r.location);
+		goto done;
+	}
+	open = 1;
+	snprintf(what, sizeof(what), "GET %s", spath.data);
+	for (;;) {
+		/* Not idempotent: a scanner GET advances the scanner, so a lost response cannot
+		 * simply be asked for again (the caller reopens a scanner instead). */
+		rc = hb_rest_request(c, "GET", spath.data, NULL, NULL, 0, 0, &r, err);
+		if (rc) {
+			*resumable = rc == HB_ENET;
+			goto done;
+		}
+		if (r.status == 204)
+			break;
+		if (r.status != 200) {
+			rc = hb_rest_status_error("GET", spath.data, &r, err);
+			*resumable = r.status == 502 || r.status == 503 || r.status == 504;
+			goto done;
+		}
+		if ((rc = expect_json("GET", spath.data, &r, err)))
+			goto done;
+		rc = hb_rest_decode_cellset(r.body.data, r.body.len, what, on_fragment, st, err);
+		if (rc)
+			goto done;
+		hb_rest_report_progress(c, st->rows, 0);
+	}
+	rc = flush_pending(st, err);
+done:
+	if (open)
+		scanner_delete(c, spath.data);
+	free(body);
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	hb_buf_release(&spath);
+	return rc;
+}
+
+int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
+		 hb_scan_row_fn fn, void *ctx, struct hb_error *err)
+{
+	struct scan_state st;
+	struct hb_buf start = HB_BUF_INIT;
+	int rc, resumable, tries = 0;
+
+	memset(&st, 0, sizeof(st));
+	st.fn = fn;
+	st.ctx = ctx;
+	st.c = c;
+	hb_row_init(&st.pending);
+	hb_buf_init(&st.last_done, 0);
+	if (hb_buf_add(&start, spec->start ? spec->start : "", spec->start ? spec->start_len : 0))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	for (;;) {
+		rc = scan_once(c, table, spec, start.data, start.len, &st, &resumable, err);
+		if (!rc || !resumable || tries++ >= 2)
+			break;
+		/* Reopen after the last complete row; a partly received row is read again. */
+		hb_row_release(&st.pending);
+		st.have_pending = 0;
+		hb_buf_reset(&start);
+		if (st.have_done &&
+		    (hb_buf_add(&start, st.last_done.data, st.last_done.len) ||
+		     hb_buf_addc(&start, 0))) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			break;
+		}
+		if (!st.have_done &&
+		    hb_buf_add(&start, spec->start ? spec->start : "", spec->start ? spec->start_len : 0)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			break;
+		}
+	}
+	hb_row_release(&st.pending);
+	hb_buf_release(&st.last_done);
+	hb_buf_release(&start);
+	return rc;
+}
+
+/* ---- Rows ---- */
+
+struct one_row {
+	struct hb_row *out;
+	const void *key;
+	size_t key_len;
+	int found;
+};
+
+static int take_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct one_row *o = ctx;
+	size_t i;
+
+	if (row->key_len != o->key_len || memcmp(row->key, o->key, row->key_len))
+		return 0; /* cannot happen with [row, row+\0); ignore defensively */
+	for (i = 0; i < row->ncells; i++)
+		if (hb_row_add_cell(o->out, row->cells[i].column, row->cells[i].column_len,
+				    row->cells[i].value, row->cells[i].value_len,
+				    row->cells[i].timestamp))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+	o->found = row->ncells > 0;
+	return 0;
+}
+
+int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
+		    const char *const *columns, struct hb_row *out, int *found,
+		    struct hb_error *err)
+{
+	struct hb_scan_spec spec;
+	struct hb_buf end = HB_BUF_INIT;
+	struct one_row o;
+	int rc;
+
+	*found = 0;
+	hb_row_release(out);
+	if (!row_len)
+		return hb_error_set(err, HB_EINVAL, "empty row key");
+	if (hb_buf_add(&end, row, row_len) || hb_buf_addc(&end, 0))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	out->key = malloc(row_len + 1);
+	if (!out->key) {
+		hb_buf_release(&end);
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	memcpy(out->key, row, row_len);
+	out->key[row_len] = 0;
+	out->key_len = row_len;
+	memset(&spec, 0, sizeof(spec));
+	spec.start = row;
+	spec.start_len = row_len;
+	spec.end = end.data;
+	spec.end_len = end.len;
+	spec.columns = columns;
+	spec.batch = 1000;
+	spec.max_versions = 1;
+	o.out = out;
+	o.key = row;
+	o.key_len = row_len;
+	o.found = 0;
+	rc = hb_rest_scan(c, table, &spec, take_row, &o, err);
+	*found = o.found;
+	hb_buf_release(&end);
+	return rc;
+}
+
+static int cellset_body(const void *row, size_t row_len, const struct hb_cell *cells,
+			size_t ncells, const char *check_col, const void *check_val,
+			size_t check_len, char **out)
+{
+	cJSON *root = cJSON_CreateObject(), *rows, *r, *arr;
+	size_t i;
+	int ok = root != NULL;
+
+	*out = NULL;
+	rows = ok ? cJSON_AddArrayToObject(root, "Row") : NULL;
+	r = cJSON_CreateObject();
+	ok = rows && r && cJSON_AddItemToArray(rows, r);
+	if (!ok)
+		cJSON_Delete(r);
+	ok = ok && b64_field(r, "key", row, row_len);
+	arr = ok ? cJSON_AddArrayToObject(r, "Cell") : NULL;
+	ok = arr != NULL;
+	for (i = 0; ok && i <= ncells; i++) {
+		cJSON *cell;
+
+		if (i == ncells && !check_col)
+			break;
+		cell = cJSON_CreateObject();
+		ok = cell && cJSON_AddItemToArray(arr, cell);
+		if (!ok) {
+			cJSON_Delete(cell);
+			break;
+		}
+		if (i < ncells)
+			ok = b64_field(cell, "column", cells[i].column, cells[i].column_len) &&
+			     b64_field(cell, "$", cells[i].value, cells[i].value_len);
+		else /* the check cell goes last (hbase-wire.md §4 ?check=put) */
+			ok = b64_field(cell, "column", check_col, strlen(check_col)) &&
+			     b64_field(cell, "$", check_val, check_len);
+	}
+	if (ok)
+		*out = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return *out ? 0 : HB_ENOMEM;
+}
+
+/* PUT /T/<dummy>[?check=put]: the dummy path row is overridden by the body key (§0.1). */
+static int put_common(struct hb_rest *c, const char *table, const void *row, size_t row_len,
+		      const struct hb_cell *cells, size_t ncells, const char *check_col,
+		      const void *check_val, size_t check_len, int *applied,
+		      struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	char *body = NULL;
+	int rc;
+
+	if (!row_len || !ncells)
+		return hb_error_set(err, HB_EINVAL, "a put needs a row key and at least one cell");
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, table, check_col ? "/hbtab-row?check=put" : "/hbtab-row", err);
+	if (!rc && cellset_body(row, row_len, cells, ncells, check_col, check_val, check_len,
+				&body))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	/* A plain put is idempotent; a check-and-put is not (a lost 200 would read as 304). */
+	if (!rc)
+		rc = hb_rest_request(c, "PUT", path.data, JSON, body, strlen(body), !check_col,
+				     &r, err);
+	if (!rc) {
+		if (r.status == 200 || r.status == 201)
+			*applied = 1;
+		else if (r.status == 304 && check_col)
+			*applied = 0;
+		else
+			rc = hb_rest_status_error("PUT", path.data, &r, err);
+	}
+	free(body);
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
+int hb_rest_put_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
+		    const struct hb_cell *cells, size_t ncells, struct hb_error *err)
+{
+	int applied = 0;
+
+	return put_common(c, table, row, row_len, cells, ncells, NULL, NULL, 0, &applied, err);
+}
+
+int hb_rest_check_and_put(struct hb_rest *c, const char *table, const void *row,
+			  size_t row_len, const struct hb_cell *cells, size_t ncells,
+			  const char *check_col, const void *check_val, size_t check_len,
+			  int *applied, struct hb_error *err)
+{
+	*applied = 0;
+	if (!check_col || !strchr(check_col, ':'))
+		return hb_error_set(err, HB_EINVAL, "check column must be family:qualifier");
+	return put_common(c, table, row, row_len, cells, ncells, check_col, check_val, check_len,
+			  applied, err);
+}
+
+/* ---- hbase:meta ---- */
+
+struct meta_state {
+	const char *table;
+	size_t table_len;
+	struct hb_regions *out;
+	int *state;
+	struct hb_error *err;
+};
+
+static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct meta_state *ms = ctx;
+	const struct hb_cell *ri_cell, *c;
+	struct hb_regioninfo ri;
+	struct hb_region_name rn;
+	struct hb_region reg;
+	struct hb_buf tsb = HB_BUF_INIT;
+	char enc[33];
+	int rc;
+
+	if (!memchr(row->key, ',', row->key_len)) {
+		/* The 2.x table-state row "<table>" (family table). */
+		c = hb_row_cell(row, "table:state");
+		if (c && ms->state && row->key_len == ms->table_len &&
+		    !memcmp(row->key, ms->table, row->key_len) &&
+		    hb_tablestate_decode(ms->state, c->value, c->value_len, NULL))
+			*ms->state = -1;
+		return 0;
+	}
+	if (hb_region_name_parse(&rn, row->key, row->key_len, NULL) ||
+	    rn.table_len != ms->table_len || memcmp(rn.table, ms->table, rn.table_len))
+		return 0; /* another table's row (the range is by the meta comparator) */
+	ri_cell = hb_row_cell(row, "info:regioninfo");
+	if (!ri_cell)
+		return 0; /* HBase's own visitor skips rows without a RegionInfo too */
+	if ((rc = hb_regioninfo_decode(&ri, ri_cell->value, ri_cell->value_len, err))) {
+		hb_tsb_append(&tsb, row->key, row->key_len);
+		rc = hb_error_prefix(err, HB_ESERVER, "malformed info:regioninfo in hbase:meta row '%s'",
+				     hb_buf_str(&tsb));
+		hb_buf_release(&tsb);
+		return rc;
+	}
+	memset(&reg, 0, sizeof(reg));
+	reg.start = ri.start;
+	reg.start_len = ri.start_len;
+	reg.end = ri.end;
+	reg.end_len = ri.end_len;
+	reg.name = row->key;
+	reg.name_len = row->key_len;
+	reg.id = ri.region_id;
+	reg.replica_id = ri.replica_id;
+	reg.offline = ri.offline;
+	reg.split = ri.split;
+	if (ri.encoded) {
+		reg.encoded = ri.encoded;
+	} else if (rn.encoded_len == 32) {
+		memcpy(enc, rn.encoded, 32);
+		enc[32] = '\0';
+		reg.encoded = enc;
+	} else {
+		/* Old-format name: the encoded name is the MD5 of the whole name. */
+		hb_region_encoded_name(enc, row->key, row->key_len);
+		reg.encoded = enc;
+	}
+	c = hb_row_cell(row, "info:server");
+	if (c && c->value_len && !memchr(c->value, 0, c->value_len))
+		reg.server = (char *)c->value;
+	c = hb_row_cell(row, "info:serverstartcode");
+	if (c)
+		hb_be64_decode(&reg.start_code, c->value, c->value_len);
+	c = hb_row_cell(row, "info:state");
+	if (c && c->value_len && !memchr(c->value, 0, c->value_len))
+		reg.state = (char *)c->value;
+	rc = hb_regions_push(ms->out, &reg) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+	hb_regioninfo_release(&ri);
+	return rc;
+}
+
+int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
+			 int *state_out, struct hb_error *err)
+{
+	static const char *const cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
+					   "info:state", "info:sn", "info:splitA", "info:splitB",
+					   "table:state", NULL};
+	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT;
+	struct hb_scan_spec spec;
+	struct meta_state ms;
+	int rc, state = -1;
+
+	/* [table, table" ,,") takes the state row and every region row (§6.1). */
+	if (hb_buf_adds(&start, table) || hb_buf_adds(&end, table) || hb_buf_adds(&end, " ,,")) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.start = start.data;
+	spec.start_len = start.len;
+	spec.end = end.data;
+	spec.end_len = end.len;
+	spec.columns = cols;
+	spec.batch = 1000;
+	spec.max_versions = 1;
+	ms.table = table;
+	ms.table_len = strlen(table);
+	ms.out = out;
+	ms.state = &state;
+	ms.err = err;
+	rc = hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err);
+	if (!rc)
+		hb_regions_sort(out);
+done:
+	if (state_out)
+		*state_out = state;
+	hb_buf_release(&start);
+	hb_buf_release(&end);
+	return rc;
+}

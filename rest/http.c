@@ -1,0 +1,570 @@
+/* The libcurl transport: one reused handle, timeouts, retries with backoff, TLS, auth, traces. */
+#include "rest/rest.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define DEFAULT_MAX_BODY ((size_t)256 << 20)
+#define DEFAULT_RETRY_AFTER_CAP 30.0
+#define BACKOFF_BASE 0.2
+#define BACKOFF_MAX 5.0
+
+struct hb_rest {
+	CURL *h;
+	char *base; /* without a trailing '/' */
+	char *user, *password;
+	char *cacert, *cert, *key;
+	double timeout, max_retry_after;
+	long retries;
+	int insecure, negotiate;
+	size_t max_body;
+	hb_rest_trace_fn trace;
+	void *trace_ctx;
+	hb_rest_progress_fn progress;
+	void *progress_ctx;
+	unsigned long attempts;
+	unsigned int seed;
+	char errbuf[CURL_ERROR_SIZE];
+	/* per attempt */
+	struct hb_rest_resp *resp;
+	int overflow;
+};
+
+static int curl_ready;
+
+static void tracef(struct hb_rest *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tracef(struct hb_rest *c, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!c->trace)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	c->trace(c->trace_ctx, line);
+}
+
+static char *dup_or_null(const char *s, int *fail)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*fail = 1;
+	return d;
+}
+
+/* Rejects URLs with userinfo: credentials on the command line end up in ps and logs. */
+static int check_base_url(const char *u, struct hb_error *err)
+{
+	const char *auth, *end, *at;
+
+	if (strncmp(u, "http://", 7) && strncmp(u, "https://", 8))
+		return hb_error_set(err, HB_EINVAL, "REST URL must start with http:// or https://");
+	auth = strstr(u, "://") + 3;
+	end = auth + strcspn(auth, "/?#");
+	at = memchr(auth, '@', (size_t)(end - auth));
+	if (at)
+		return hb_error_set(err, HB_EINVAL,
+				    "credentials in the REST URL are not allowed; use --user with "
+				    "HBTAB_PASSWORD or ~/.netrc");
+	if (end == auth)
+		return hb_error_set(err, HB_EINVAL, "REST URL without a host");
+	return 0;
+}
+
+int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_error *err)
+{
+	struct hb_rest *c;
+	int fail = 0;
+	size_t n;
+
+	*out = NULL;
+	if (!o->base_url)
+		return hb_error_set(err, HB_EINVAL, "no REST URL given");
+	if (check_base_url(o->base_url, err))
+		return HB_EINVAL;
+	if (!curl_ready) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT))
+			return hb_error_set(err, HB_ENOMEM, "cannot initialise libcurl");
+		curl_ready = 1;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	c->h = curl_easy_init();
+	c->base = dup_or_null(o->base_url, &fail);
+	c->user = dup_or_null(o->user, &fail);
+	c->password = dup_or_null(o->password, &fail);
+	c->cacert = dup_or_null(o->cacert, &fail);
+	c->cert = dup_or_null(o->cert, &fail);
+	c->key = dup_or_null(o->key, &fail);
+	if (!c->h || fail) {
+		hb_rest_free(c);
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	n = strlen(c->base);
+	while (n > 0 && c->base[n - 1] == '/')
+		c->base[--n] = '\0';
+	c->timeout = o->timeout > 0 ? o->timeout : 30;
+	c->retries = o->retries < 0 ? 0 : o->retries;
+	c->insecure = o->insecure;
+	c->negotiate = o->negotiate;
+	c->max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY;
+	c->max_retry_after = o->max_retry_after > 0 ? o->max_retry_after : DEFAULT_RETRY_AFTER_CAP;
+	c->trace = o->trace;
+	c->trace_ctx = o->trace_ctx;
+	c->seed = (unsigned int)time(NULL) ^ (unsigned int)(size_t)c;
+	*out = c;
+	return 0;
+}
+
+static void wipe_free(char *s)
+{
+	if (s) {
+		volatile char *p = s;
+
+		while (*p)
+			*p++ = 0;
+		free(s);
+	}
+}
+
+void hb_rest_free(struct hb_rest *c)
+{
+	if (!c)
+		return;
+	if (c->h)
+		curl_easy_cleanup(c->h);
+	free(c->base);
+	free(c->user);
+	wipe_free(c->password);
+	free(c->cacert);
+	free(c->cert);
+	free(c->key);
+	free(c);
+}
+
+unsigned long hb_rest_attempts(const struct hb_rest *c)
+{
+	return c->attempts;
+}
+
+void hb_rest_set_progress(struct hb_rest *c, hb_rest_progress_fn fn, void *ctx)
+{
+	c->progress = fn;
+	c->progress_ctx = ctx;
+}
+
+/* Called from hbase.c through the progress accessor below. */
+void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
+void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total)
+{
+	if (c->progress)
+		c->progress(c->progress_ctx, done, total);
+}
+
+void hb_rest_resp_init(struct hb_rest_resp *r)
+{
+	r->status = 0;
+	hb_buf_init(&r->body, 0);
+	r->content_type[0] = '\0';
+	r->location[0] = '\0';
+	r->retry_after = -1;
+}
+
+void hb_rest_resp_release(struct hb_rest_resp *r)
+{
+	hb_buf_release(&r->body);
+	hb_rest_resp_init(r);
+}
+
+int hb_rest_path_escape(struct hb_buf *out, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		int rc;
+
+		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+		    ch == '-' || ch == '.' || ch == '_' || ch == '~')
+			rc = hb_buf_addc(out, ch);
+		else
+			rc = hb_buf_addf(out, "%%%c%c", hex[ch >> 4], hex[ch & 15]);
+		if (rc)
+			return rc;
+	}
+	return hb_buf_add(out, "", 0);
+}
+
+static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
+{
+	struct hb_rest *c = ud;
+	size_t n = size * nmemb;
+
+	if (c->resp->body.len + n > c->max_body) {
+		c->overflow = 1;
+		return 0;
+	}
+	if (hb_buf_add(&c->resp->body, p, n))
+		return 0;
+	return n;
+}
+
+static void copy_trimmed(char *dst, size_t cap, const char *v, size_t n)
+{
+	while (n && (v[0] == ' ' || v[0] == '\t')) {
+		v++;
+		n--;
+	}
+	while (n && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' '))
+		n--;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, v, n);
+	dst[n] = '\0';
+}
+
+static double parse_retry_after(const char *v)
+{
+	char *end;
+	double s;
+	time_t t;
+
+	errno = 0;
+	s = strtod(v, &end);
+	if (end != v && !*end && !errno && s >= 0)
+		return s;
+	t = curl_getdate(v, NULL);
+	if (t < 0)
+		return -1;
+	s = difftime(t, time(NULL));
+	return s < 0 ? 0 : s;
+}
+
+static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
+{
+	struct hb_rest *c = ud;
+	size_t n = size * nmemb;
+	struct hb_rest_resp *r = c->resp;
+	char tmp[256];
+
+	/* A new status line (auth challenge, 100-continue): forget the previous headers. */
+	if (n >= 5 && !strncmp(p, "HTTP/", 5)) {
+		r->content_type[0] = '\0';
+		r->location[0] = '\0';
+		r->retry_after = -1;
+	} else if (n > 13 && !strncasecmp(p, "Content-Type:", 13)) {
+		copy_trimmed(r->content_type, sizeof(r->content_type), p + 13, n - 13);
+	} else if (n > 9 && !strncasecmp(p, "Location:", 9)) {
+		copy_trimmed(r->location, sizeof(r->location), p + 9, n - 9);
+	} else if (n > 12 && !strncasecmp(p, "Retry-After:", 12)) {
+		copy_trimmed(tmp, sizeof(tmp), p + 12, n - 12);
+		r->retry_after = parse_retry_after(tmp);
+	}
+	return n;
+}
+
+/* -v: request and response headers with credentials removed. */
+static int on_debug(CURL *h, curl_infotype type, char *data, size_t size, void *ud)
+{
+	struct hb_rest *c = ud;
+	const char *dir;
+	size_t i = 0;
+
+	(void)h;
+	if (type == CURLINFO_HEADER_OUT)
+		dir = "> ";
+	else if (type == CURLINFO_HEADER_IN)
+		dir = "< ";
+	else if (type == CURLINFO_TEXT)
+		dir = "* ";
+	else
+		return 0;
+	while (i < size) {
+		size_t j = i, len;
+		const char *line = data + i;
+
+		while (j < size && data[j] != '\n')
+			j++;
+		len = j - i;
+		if (len && line[len - 1] == '\r')
+			len--;
+		i = j + 1;
+		if (!len)
+			continue;
+		if ((len >= 14 && !strncasecmp(line, "Authorization:", 14)) ||
+		    (len >= 20 && !strncasecmp(line, "Proxy-Authorization:", 20)))
+			tracef(c, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
+		else if ((len >= 7 && !strncasecmp(line, "Cookie:", 7)) ||
+			 (len >= 11 && !strncasecmp(line, "Set-Cookie:", 11)))
+			tracef(c, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
+		else
+			tracef(c, "%s%.*s", dir, (int)(len > 900 ? 900 : len), line);
+	}
+	return 0;
+}
+
+static int setup(struct hb_rest *c, const char *method, const char *url,
+		 struct curl_slist *hdrs, const void *body, size_t len)
+{
+	CURL *h = c->h;
+	long tmo_ms = (long)(c->timeout * 1000.0), conn_ms = tmo_ms < 10000 ? tmo_ms : 10000;
+	CURLcode e = CURLE_OK;
+
+	curl_easy_reset(h);
+#define SET(opt, val)                                                                      \
+	do {                                                                               \
+		if (e == CURLE_OK)                                                         \
+			e = curl_easy_setopt(h, opt, val);                                 \
+	} while (0)
+	SET(CURLOPT_URL, url);
+	SET(CURLOPT_PROTOCOLS_STR, "http,https");
+	SET(CURLOPT_NOSIGNAL, 1L);
+	SET(CURLOPT_TIMEOUT_MS, tmo_ms > 0 ? tmo_ms : 1L);
+	SET(CURLOPT_CONNECTTIMEOUT_MS, conn_ms > 0 ? conn_ms : 1L);
+	SET(CURLOPT_ACCEPT_ENCODING, "");
+	SET(CURLOPT_USERAGENT, "hbtab/" HB_VERSION);
+	SET(CURLOPT_HTTPHEADER, hdrs);
+	SET(CURLOPT_WRITEFUNCTION, on_body);
+	SET(CURLOPT_WRITEDATA, c);
+	SET(CURLOPT_HEADERFUNCTION, on_header);
+	SET(CURLOPT_HEADERDATA, c);
+	SET(CURLOPT_ERRORBUFFER, c->errbuf);
+	SET(CURLOPT_FOLLOWLOCATION, 0L);
+	SET(CURLOPT_TCP_KEEPALIVE, 1L);
+	if (c->cacert)
+		SET(CURLOPT_CAINFO, c->cacert);
+	if (c->cert) {
+		SET(CURLOPT_SSLCERT, c->cert);
+		SET(CURLOPT_SSLKEY, c->key);
+	}
+	if (c->insecure) {
+		SET(CURLOPT_SSL_VERIFYPEER, 0L);
+		SET(CURLOPT_SSL_VERIFYHOST, 0L);
+	}
+	if (c->negotiate) {
+		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_NEGOTIATE);
+		SET(CURLOPT_USERPWD, ":");
+	} else {
+		if (c->user)
+			SET(CURLOPT_USERNAME, c->user);
+		if (c->password)
+			SET(CURLOPT_PASSWORD, c->password);
+		else
+			SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+	}
+	if (c->trace) {
+		SET(CURLOPT_VERBOSE, 1L);
+		SET(CURLOPT_DEBUGFUNCTION, on_debug);
+		SET(CURLOPT_DEBUGDATA, c);
+	}
+	if (!strcmp(method, "GET")) {
+		SET(CURLOPT_HTTPGET, 1L);
+	} else if (!strcmp(method, "HEAD")) {
+		SET(CURLOPT_NOBODY, 1L);
+	} else {
+		SET(CURLOPT_CUSTOMREQUEST, method);
+		if (body || strcmp(method, "DELETE")) {
+			SET(CURLOPT_POST, 1L);
+			SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+			SET(CURLOPT_POSTFIELDS, body ? (const char *)body : "");
+		}
+	}
+#undef SET
+	return e == CURLE_OK ? 0 : -1;
+}
+
+/* Transport failures worth another attempt (the server may not have seen the request). */
+static int transient(CURLcode e)
+{
+	switch (e) {
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static double backoff(struct hb_rest *c, int attempt, double retry_after)
+{
+	double b = BACKOFF_BASE, d;
+	int i;
+
+	for (i = 0; i < attempt && b < BACKOFF_MAX; i++)
+		b *= 2;
+	if (b > BACKOFF_MAX)
+		b = BACKOFF_MAX;
+	/* "Equal jitter": half fixed, half random, so clients spread out but still back off. */
+	d = b / 2 + (b / 2) * ((double)rand_r(&c->seed) / RAND_MAX);
+	if (retry_after >= 0) {
+		if (retry_after > c->max_retry_after)
+			retry_after = c->max_retry_after;
+		if (retry_after > d)
+			d = retry_after;
+	}
+	return d;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static const char *reason(CURLcode e, const char *errbuf)
+{
+	switch (e) {
+	case CURLE_OPERATION_TIMEDOUT:
+		return "timed out";
+	case CURLE_COULDNT_CONNECT:
+		return "connection refused";
+	case CURLE_GOT_NOTHING:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+		return "connection reset by the server";
+	case CURLE_PARTIAL_FILE:
+		return "connection closed before the whole response arrived";
+	case CURLE_PEER_FAILED_VERIFICATION:
+		return "TLS certificate verification failed (use --cacert, or --insecure)";
+	default:
+		return *errbuf ? errbuf : curl_easy_strerror(e);
+	}
+}
+
+int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
+		    const char *content_type, const void *body, size_t len, int idempotent,
+		    struct hb_rest_resp *resp, struct hb_error *err)
+{
+	struct curl_slist *hdrs = NULL, *t;
+	struct hb_buf url = HB_BUF_INIT, ct = HB_BUF_INIT;
+	int attempt, rc = 0, is_write = strcmp(method, "GET") && strcmp(method, "HEAD");
+
+	hb_rest_resp_release(resp);
+	if (hb_buf_adds(&url, c->base) || hb_buf_adds(&url, path)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	t = curl_slist_append(NULL, "Accept: application/json");
+	hdrs = t;
+	/* CSRF filter (hbase-wire.md §7); harmless everywhere, needed on writes. */
+	if (t && is_write)
+		t = curl_slist_append(hdrs, "X-XSRF-HEADER: 1");
+	if (t && content_type) {
+		if (hb_buf_addf(&ct, "Content-Type: %s", content_type))
+			t = NULL;
+		else
+			t = curl_slist_append(hdrs, hb_buf_str(&ct));
+	}
+	if (t)
+		t = curl_slist_append(hdrs, "Expect:"); /* no 100-continue round trip */
+	if (!t) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (attempt = 0;; attempt++) {
+		CURLcode e;
+		long status = 0;
+		double wait;
+
+		hb_rest_resp_release(resp);
+		c->resp = resp;
+		c->overflow = 0;
+		c->errbuf[0] = '\0';
+		if (setup(c, method, hb_buf_str(&url), hdrs, body, len)) {
+			rc = hb_error_set(err, HB_EINVAL, "cannot set up %s %s", method, path);
+			goto done;
+		}
+		c->attempts++;
+		tracef(c, "%s %s (attempt %d)", method, path, attempt + 1);
+		e = curl_easy_perform(c->h);
+		c->resp = NULL;
+		if (e == CURLE_OK) {
+			curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
+			resp->status = status;
+			tracef(c, "%s %s: HTTP %ld, %zu bytes", method, path, status,
+			       resp->body.len);
+			if (!(status == 502 || status == 503 || status == 504) || !idempotent ||
+			    attempt >= c->retries)
+				break;
+			wait = backoff(c, attempt, resp->retry_after);
+			tracef(c, "HTTP %ld; retrying in %.2f s", status, wait);
+			sleep_s(wait);
+			continue;
+		}
+		if (c->overflow) {
+			rc = hb_error_set(err, HB_ESERVER,
+					  "response to %s %s is larger than %zu bytes", method, path,
+					  c->max_body);
+			goto done;
+		}
+		/* A refused connection never reached the server, so even a POST may be resent. */
+		if (attempt < c->retries && transient(e) && (idempotent || e == CURLE_COULDNT_CONNECT)) {
+			wait = backoff(c, attempt, -1);
+			tracef(c, "%s; retrying in %.2f s", reason(e, c->errbuf), wait);
+			sleep_s(wait);
+			continue;
+		}
+		if (attempt)
+			rc = hb_error_set(err, HB_ENET, "cannot %s %s%s: %s (%d attempts)", method,
+					  c->base, path, reason(e, c->errbuf), attempt + 1);
+		else
+			rc = hb_error_set(err, HB_ENET, "cannot %s %s%s: %s", method, c->base, path,
+					  reason(e, c->errbuf));
+		hb_rest_resp_release(resp);
+		goto done;
+	}
+done:
+	curl_slist_free_all(hdrs);
+	hb_buf_release(&url);
+	hb_buf_release(&ct);
+	return rc;
+}
+
+int hb_rest_status_error(const char *method, const char *path, const struct hb_rest_resp *r,
+			 struct hb_error *err)
+{
+	const char *b = hb_buf_str(&r->body);
+	size_t n = strcspn(b, "\r\n"), i;
+	char first[200];
+	int code = r->status == 404 ? HB_ENOTFOUND : HB_ESERVER;
+
+	/* Only the first line: the rest is a Java stack trace. Control bytes are dropped. */
+	if (n >= sizeof(first))
+		n = sizeof(first) - 1;
+	for (i = 0; i < n; i++)
+		first[i] = (b[i] >= 0x20 && b[i] < 0x7f) ? b[i] : '?';
+	first[n] = '\0';
+	if (r->status == 403 && strcmp(method, "GET"))
+		return hb_error_set(err, code,
+				    "%s %s: HTTP 403 %s (the REST gateway refuses writes; it may be "
+				    "read-only or you may lack permission)",
+				    method, path, n ? first : "Forbidden");
+	return hb_error_set(err, code, "%s %s: HTTP %ld%s%s", method, path, r->status,
+			    n ? " " : "", first);
+}

@@ -1,0 +1,813 @@
+/* JSON decoders for the REST resources: lenient about extra fields, strict about bad data. */
+#include "rest/hbase.h"
+#include "core/key.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BAD(...) bad(err, what, __VA_ARGS__)
+
+static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	return hb_error_set(err, HB_ESERVER, "malformed response from %s: %s", what, detail);
+}
+
+static int oom(struct hb_error *err)
+{
+	return hb_error_set(err, HB_ENOMEM, "out of memory");
+}
+
+static cJSON *parse(const char *json, size_t len, const char *what, struct hb_error *err)
+{
+	cJSON *root;
+
+	if (!json || !len) {
+		bad(err, what, "empty body");
+		return NULL;
+	}
+	root = cJSON_ParseWithLength(json, len);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		size_t off = at && at >= json && at <= json + len ? (size_t)(at - json) : len;
+
+		bad(err, what, "invalid JSON near byte %zu of %zu", off, len);
+	}
+	return root;
+}
+
+/* A string member: *out is borrowed (NULL when missing). Error when present but not a string. */
+static int get_str(const cJSON *obj, const char *key, const char **out, const char *ctx,
+		   const char *what, struct hb_error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = NULL;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsString(v) || !v->valuestring)
+		return BAD("%s%s is not a string", ctx, key);
+	*out = v->valuestring;
+	return 0;
+}
+
+/* A numeric member; missing or mistyped counters read as 0 when lenient. */
+static int get_i64(const cJSON *obj, const char *key, int64_t *out, int lenient,
+		   const char *ctx, const char *what, struct hb_error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	double d;
+
+	*out = 0;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (cJSON_IsString(v) && v->valuestring) {
+		/* Some gateways quote longs; accept plain decimal. */
+		char *end;
+		long long ll = strtoll(v->valuestring, &end, 10);
+
+		if (*v->valuestring && !*end) {
+			*out = ll;
+			return 0;
+		}
+	} else if (cJSON_IsNumber(v)) {
+		d = v->valuedouble;
+		if (isfinite(d) && d >= -9.3e18 && d <= 9.3e18) {
+			*out = (int64_t)d;
+			return 0;
+		}
+	}
+	if (lenient)
+		return 0;
+	return BAD("%s%s is not a number", ctx, key);
+}
+
+/* base64 string member → bytes; missing gives *present = 0. */
+static int get_b64(const cJSON *obj, const char *key, struct hb_buf *out, int *present,
+		   const char *ctx, const char *what, struct hb_error *err)
+{
+	const char *s;
+	int rc = get_str(obj, key, &s, ctx, what, err);
+
+	hb_buf_reset(out);
+	if (present)
+		*present = s != NULL;
+	if (rc || !s)
+		return rc;
+	rc = hb_b64_decode(out, s, strlen(s));
+	if (rc == HB_ENOMEM)
+		return oom(err);
+	if (rc)
+		return BAD("%s%s is not valid base64", ctx, key);
+	return hb_buf_add(out, "", 0) ? oom(err) : 0;
+}
+
+static const cJSON *get_array(const cJSON *obj, const char *key, int required,
+			      const char *ctx, const char *what, struct hb_error *err, int *rc)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*rc = 0;
+	if (!v || cJSON_IsNull(v)) {
+		if (required)
+			*rc = BAD("%sno '%s' array", ctx, key);
+		return NULL;
+	}
+	if (!cJSON_IsArray(v)) {
+		*rc = BAD("%s%s is not an array", ctx, key);
+		return NULL;
+	}
+	return v;
+}
+
+/* ---- /version/rest ---- */
+
+void hb_rest_version_release(struct hb_rest_version *v)
+{
+	free(v->rest);
+	free(v->jvm);
+	free(v->os);
+	free(v->server);
+	free(v->jersey);
+	memset(v, 0, sizeof(*v));
+}
+
+int hb_rest_decode_version(const char *json, size_t len, const char *what,
+			   struct hb_rest_version *out, struct hb_error *err)
+{
+	static const char *const keys[] = {"REST", "JVM", "OS", "Server", "Jersey"};
+	char **dst[5];
+	cJSON *root;
+	size_t i;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	dst[0] = &out->rest;
+	dst[1] = &out->jvm;
+	dst[2] = &out->os;
+	dst[3] = &out->server;
+	dst[4] = &out->jersey;
+	root = parse(json, len, what, err);
+	if (!root)
+		return HB_ESERVER;
+	if (!cJSON_IsObject(root)) {
+		rc = BAD("not a JSON object");
+		goto done;
+	}
+	for (i = 0; i < 5 && !rc; i++) {
+		const char *s;
+
+		rc = get_str(root, keys[i], &s, "", what, err);
+		if (!rc && s && !(*dst[i] = strdup(s)))
+			rc = oom(err);
+	}
+done:
+	cJSON_Delete(root);
+	if (rc)
+		hb_rest_version_release(out);
+	return rc;
+}
+
+int hb_rest_decode_cluster_version(const char *json, size_t len, const char *what, char **out,
+				   struct hb_error *err)
+{
+	cJSON *root;
+	size_t i;
+
+	*out = NULL;
+	while (len && (json[len - 1] == '\n' || json[len - 1] == '\r' || json[len - 1] == ' '))
+		len--;
+	if (!len)
+		return BAD("empty body");
+	if (json[0] != '"') {
+		/* text/plain from an old gateway: the bare version, printable ASCII only. */
+		for (i = 0; i < len; i++)
+			if (json[i] < 0x21 || json[i] > 0x7e || json[i] == '{' || json[i] == '[')
+				return BAD("not a version string");
+		*out = strndup(json, len);
+		return *out ? 0 : oom(err);
+	}
+	root = parse(json, len, what, err);
+	if (!root)
+		return HB_ESERVER;
+	if (!cJSON_IsString(root) || !root->valuestring || !*root->valuestring) {
+		cJSON_Delete(root);
+		return BAD("not a JSON string");
+	}
+	*out = strdup(root->valuestring);
+	cJSON_Delete(root);
+	return *out ? 0 : oom(err);
+}
+
+/* ---- /status/cluster ---- */
+
+void hb_cluster_status_release(struct hb_cluster_status *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->nlive; i++) {
+		for (j = 0; j < s->live[i].nregions; j++)
+			free(s->live[i].regions[j].name);
+		free(s->live[i].regions);
+		free(s->live[i].name);
+	}
+	free(s->live);
+	for (i = 0; i < s->ndead; i++)
+		free(s->dead[i]);
+	free(s->dead);
+	memset(s, 0, sizeof(*s));
+}
+
+static int decode_node(const cJSON *jn, struct hb_node *node, size_t idx, const char *what,
+		       struct hb_error *err)
+{
+	char ctx[64];
+	const char *name;
+	const cJSON *regs, *jr;
+	struct hb_buf b = HB_BUF_INIT;
+	size_t k = 0;
+	int rc;
+
+	snprintf(ctx, sizeof(ctx), "LiveNodes[%zu].", idx);
+	if (!cJSON_IsObject(jn))
+		return BAD("LiveNodes[%zu] is not an object", idx);
+	if ((rc = get_str(jn, "name", &name, ctx, what, err)))
+		return rc;
+	if (!name)
+		return BAD("%sname is missing", ctx);
+	if (!(node->name = strdup(name)))
+		return oom(err);
+	get_i64(jn, "startCode", &node->start_code, 1, ctx, what, err);
+	get_i64(jn, "requests", &node->requests, 1, ctx, what, err);
+	get_i64(jn, "heapSizeMB", &node->heap_mb, 1, ctx, what, err);
+	get_i64(jn, "maxHeapSizeMB", &node->max_heap_mb, 1, ctx, what, err);
+	regs = get_array(jn, "Region", 0, ctx, what, err, &rc);
+	if (rc)
+		return rc;
+	if (!regs)
+		return 0;
+	node->regions = calloc((size_t)cJSON_GetArraySize(regs) + 1, sizeof(*node->regions));
+	if (!node->regions)
+		return oom(err);
+	cJSON_ArrayForEach(jr, regs)
+	{
+		struct hb_region_load *rl = &node->regions[k];
+		char rctx[96];
+		int64_t ms;
+
+		snprintf(rctx, sizeof(rctx), "%sRegion[%zu].", ctx, k);
+		if (!cJSON_IsObject(jr)) {
+			rc = BAD("%sRegion[%zu] is not an object", ctx, k);
+			break;
+		}
+		if ((rc = get_b64(jr, "name", &b, NULL, rctx, what, err)))
+			break;
+		rl->name_len = b.len;
+		if (!(rl->name = malloc(b.len + 1))) {
+			rc = oom(err);
+			break;
+		}
+		memcpy(rl->name, b.len ? b.data : "", b.len);
+		rl->name[b.len] = 0;
+		get_i64(jr, "readRequestsCount", &rl->read_requests, 1, rctx, what, err);
+		get_i64(jr, "writeRequestsCount", &rl->write_requests, 1, rctx, what, err);
+		get_i64(jr, "cpRequestsCount", &rl->cp_requests, 1, rctx, what, err);
+		get_i64(jr, "stores", &rl->stores, 1, rctx, what, err);
+		get_i64(jr, "storefiles", &rl->storefiles, 1, rctx, what, err);
+		get_i64(jr, "storefileSizeMB", &rl->storefile_size_mb, 1, rctx, what, err);
+		/* 2.x memStoreSizeMB, 1.x memstoreSizeMB */
+		get_i64(jr, "memStoreSizeMB", &rl->memstore_size_mb, 1, rctx, what, err);
+		if (!rl->memstore_size_mb) {
+			get_i64(jr, "memstoreSizeMB", &ms, 1, rctx, what, err);
+			rl->memstore_size_mb = ms;
+		}
+		node->nregions = ++k;
+	}
+	hb_buf_release(&b);
+	return rc;
+}
+
+int hb_rest_decode_status(const char *json, size_t len, const char *what,
+			  struct hb_cluster_status *out, struct hb_error *err)
+{
+	const cJSON *live, *dead, *x;
+	cJSON *root, *avg;
+	size_t i = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	root = parse(json, len, what, err);
+	if (!root)
+		return HB_ESERVER;
+	if (!cJSON_IsObject(root)) {
+		rc = BAD("not a JSON object");
+		goto done;
+	}
+	get_i64(root, "regions", &out->regions, 1, "", what, err);
+	get_i64(root, "requests", &out->requests, 1, "", what, err);
+	avg = cJSON_GetObjectItemCaseSensitive(root, "averageLoad");
+	out->average_load = cJSON_IsNumber(avg) ? avg->valuedouble : 0;
+	live = get_array(root, "LiveNodes", 0, "", what, err, &rc);
+	if (rc)
+		goto done;
+	dead = get_array(root, "DeadNodes", 0, "", what, err, &rc);
+	if (rc)
+		goto done;
+	if (live) {
+		out->live = calloc((size_t)cJSON_GetArraySize(live) + 1, sizeof(*out->live));
+		if (!out->live) {
+			rc = oom(err);
+			goto done;
+		}
+		cJSON_ArrayForEach(x, live)
+		{
+			rc = decode_node(x, &out->live[i], i, what, err);
+			out->nlive = ++i;
+			if (rc)
+				goto done;
+		}
+	}
+	if (dead) {
+		out->dead = calloc((size_t)cJSON_GetArraySize(dead) + 1, sizeof(*out->dead));
+		if (!out->dead) {
+			rc = oom(err);
+			goto done;
+		}
+		cJSON_ArrayForEach(x, dead)
+		{
+			if (!cJSON_IsString(x) || !x->valuestring) {
+				rc = BAD("DeadNodes[%zu] is not a string", out->ndead);
+				goto done;
+			}
+			if (!(out->dead[out->ndead] = strdup(x->valuestring))) {
+				rc = oom(err);
+				goto done;
+			}
+			out->ndead++;
+		}
+	}
+done:
+	cJSON_Delete(root);
+	if (rc)
+		hb_cluster_status_release(out);
+	return rc;
+}
+
+/* ---- GET / ---- */
+
+void hb_names_init(struct hb_names *n)
+{
+	n->v = NULL;
+	n->n = n->cap = 0;
+}
+
+void hb_names_release(struct hb_names *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	hb_names_init(n);
+}
+
+int hb_names_push(struct hb_names *n, const char *s)
+{
+	char *c;
+
+	if (n->n == n->cap) {
+		size_t ncap = n->cap ? n->cap * 2 : 16;
+		char **p = realloc(n->v, ncap * sizeof(*p));
+
+		if (!p)
+			return HB_ENOMEM;
+		n->v = p;
+		n->cap = ncap;
+	}
+	if (!(c = strdup(s)))
+		return HB_ENOMEM;
+	n->v[n->n++] = c;
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int hb_rest_decode_tables(const char *json, size_t len, const char *what, struct hb_names *out,
+			  struct hb_error *err)
+{
+	const cJSON *arr, *x;
+	cJSON *root = parse(json, len, what, err);
+	size_t i = 0;
+	int rc = 0;
+
+	if (!root)
+		return HB_ESERVER;
+	if (!cJSON_IsObject(root)) {
+		rc = BAD("not a JSON object");
+		goto done;
+	}
+	arr = get_array(root, "table", 0, "", what, err, &rc);
+	if (rc || !arr)
+		goto done;
+	cJSON_ArrayForEach(x, arr)
+	{
+		const char *name;
+		char ctx[48];
+
+		snprintf(ctx, sizeof(ctx), "table[%zu].", i++);
+		if (!cJSON_IsObject(x)) {
+			rc = BAD("table[%zu] is not an object", i - 1);
+			goto done;
+		}
+		if ((rc = get_str(x, "name", &name, ctx, what, err)))
+			goto done;
+		if (!name || !*name) {
+			rc = BAD("%sname is missing", ctx);
+			goto done;
+		}
+		if (hb_names_push(out, name)) {
+			rc = oom(err);
+			goto done;
+		}
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_names);
+done:
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* ---- /T/schema ---- */
+
+/* Attribute values are strings; numbers and booleans are accepted and printed as text. */
+static int attr_value(const cJSON *v, char *buf, size_t cap, const char **out)
+{
+	if (cJSON_IsString(v) && v->valuestring) {
+		*out = v->valuestring;
+		return 0;
+	}
+	if (cJSON_IsBool(v)) {
+		*out = cJSON_IsTrue(v) ? "true" : "false";
+		return 0;
+	}
+	if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+		if (v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 9e15)
+			snprintf(buf, cap, "%.0f", v->valuedouble);
+		else
+			snprintf(buf, cap, "%.17g", v->valuedouble);
+		*out = buf;
+		return 0;
+	}
+	return -1;
+}
+
+int hb_rest_decode_schema(const char *json, size_t len, const char *what,
+			  struct hb_schema *out, struct hb_error *err)
+{
+	const cJSON *x, *fams, *f;
+	cJSON *root = parse(json, len, what, err);
+	const char *name;
+	char num[64];
+	size_t i = 0;
+	int rc = 0;
+
+	if (!root)
+		return HB_ESERVER;
+	if (!cJSON_IsObject(root)) {
+		rc = BAD("not a JSON object");
+		goto done;
+	}
+	if ((rc = get_str(root, "name", &name, "", what, err)))
+		goto done;
+	if (!name || !*name) {
+		rc = BAD("table name is missing");
+		goto done;
+	}
+	if (hb_schema_set_table(out, name)) {
+		rc = oom(err);
+		goto done;
+	}
+	cJSON_ArrayForEach(x, root)
+	{
+		const char *v;
+
+		if (!x->string || !strcmp(x->string, "name") || !strcmp(x->string, "ColumnSchema"))
+			continue;
+		if (attr_value(x, num, sizeof(num), &v)) {
+			rc = BAD("table attribute %s is not a string", x->string);
+			goto done;
+		}
+		if (hb_attrs_set(&out->attrs, x->string, v)) {
+			rc = oom(err);
+			goto done;
+		}
+	}
+	fams = get_array(root, "ColumnSchema", 0, "", what, err, &rc);
+	if (rc || !fams)
+		goto done;
+	cJSON_ArrayForEach(f, fams)
+	{
+		struct hb_family *fam;
+		char ctx[48];
+
+		snprintf(ctx, sizeof(ctx), "ColumnSchema[%zu].", i);
+		if (!cJSON_IsObject(f)) {
+			rc = BAD("ColumnSchema[%zu] is not an object", i);
+			goto done;
+		}
+		if ((rc = get_str(f, "name", &name, ctx, what, err)))
+			goto done;
+		if (!name || !*name) {
+			rc = BAD("%sname is missing", ctx);
+			goto done;
+		}
+		if (hb_schema_add_family(out, name, &fam)) {
+			rc = oom(err);
+			goto done;
+		}
+		cJSON_ArrayForEach(x, f)
+		{
+			const char *v;
+
+			if (!x->string || !strcmp(x->string, "name"))
+				continue;
+			if (attr_value(x, num, sizeof(num), &v)) {
+				rc = BAD("%s%s is not a string", ctx, x->string);
+				goto done;
+			}
+			if (hb_attrs_set(&fam->attrs, x->string, v)) {
+				rc = oom(err);
+				goto done;
+			}
+		}
+		i++;
+	}
+done:
+	cJSON_Delete(root);
+	return rc;
+}
+
+int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error *err)
+{
+	cJSON *root = cJSON_CreateObject(), *arr;
+	size_t i, j;
+	int ok = root != NULL;
+
+	*out = NULL;
+	ok = ok && cJSON_AddStringToObject(root, "name", s->table ? s->table : "");
+	for (i = 0; ok && i < s->attrs.n; i++)
+		ok = cJSON_AddStringToObject(root, s->attrs.v[i].key, s->attrs.v[i].value) != NULL;
+	arr = ok ? cJSON_AddArrayToObject(root, "ColumnSchema") : NULL;
+	ok = arr != NULL;
+	for (i = 0; ok && i < s->nfamilies; i++) {
+		cJSON *f = cJSON_CreateObject();
+
+		ok = f && cJSON_AddItemToArray(arr, f) &&
+		     cJSON_AddStringToObject(f, "name", s->families[i].name);
+		for (j = 0; ok && j < s->families[i].attrs.n; j++)
+			ok = cJSON_AddStringToObject(f, s->families[i].attrs.v[j].key,
+						     s->families[i].attrs.v[j].value) != NULL;
+	}
+	if (ok)
+		*out = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return *out ? 0 : oom(err);
+}
+
+/* ---- /T/regions ---- */
+
+int hb_rest_decode_regions(const char *json, size_t len, const char *what,
+			   struct hb_regions *out, struct hb_error *err)
+{
+	struct hb_buf sk = HB_BUF_INIT, ek = HB_BUF_INIT;
+	const cJSON *arr, *x;
+	cJSON *root = parse(json, len, what, err);
+	size_t i = 0;
+	int rc = 0;
+
+	if (!root)
+		return HB_ESERVER;
+	if (!cJSON_IsObject(root)) {
+		rc = BAD("not a JSON object");
+		goto done;
+	}
+	arr = get_array(root, "Region", 0, "", what, err, &rc);
+	if (rc || !arr)
+		goto done; /* HBase omits an empty list */
+	cJSON_ArrayForEach(x, arr)
+	{
+		struct hb_region r;
+		const char *loc, *name;
+		char ctx[48];
+		int64_t id;
+		int has_s, has_e;
+
+		snprintf(ctx, sizeof(ctx), "Region[%zu].", i);
+		if (!cJSON_IsObject(x)) {
+			rc = BAD("Region[%zu] is not an object", i);
+			goto done;
+		}
+		if ((rc = get_b64(x, "startKey", &sk, &has_s, ctx, what, err)) ||
+		    (rc = get_b64(x, "endKey", &ek, &has_e, ctx, what, err)) ||
+		    (rc = get_str(x, "location", &loc, ctx, what, err)) ||
+		    (rc = get_str(x, "name", &name, ctx, what, err)) ||
+		    (rc = get_i64(x, "id", &id, 0, ctx, what, err)))
+			goto done;
+		if (!has_s || !has_e) {
+			rc = BAD("%s%s is missing", ctx, has_s ? "endKey" : "startKey");
+			goto done;
+		}
+		memset(&r, 0, sizeof(r));
+		r.start = (unsigned char *)sk.data;
+		r.start_len = sk.len;
+		r.end = (unsigned char *)ek.data;
+		r.end_len = ek.len;
+		r.name = (unsigned char *)name;
+		r.name_len = name ? strlen(name) : 0;
+		r.server = (char *)(loc && *loc ? loc : NULL);
+		r.id = (uint64_t)id;
+		if (hb_regions_push(out, &r)) {
+			rc = oom(err);
+			goto done;
+		}
+		i++;
+	}
+done:
+	hb_buf_release(&sk);
+	hb_buf_release(&ek);
+	cJSON_Delete(root);
+	return rc;
+}
+
+/* ---- CellSet ---- */
+
+void hb_row_init(struct hb_row *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void hb_row_release(struct hb_row *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncells; i++) {
+		free(r->cells[i].column);
+		free(r->cells[i].value);
+	}
+	free(r->cells);
+	free(r->key);
+	hb_row_init(r);
+}
+
+static unsigned char *memdup0(const void *p, size_t n)
+{
+	unsigned char *c = malloc(n + 1);
+
+	if (c) {
+		if (n)
+			memcpy(c, p, n);
+		c[n] = 0;
+	}
+	return c;
+}
+
+int hb_row_add_cell(struct hb_row *r, const void *col, size_t col_len, const void *val,
+		    size_t val_len, int64_t ts)
+{
+	struct hb_cell *c;
+
+	if (r->ncells == r->cap) {
+		size_t ncap = r->cap ? r->cap * 2 : 8;
+		struct hb_cell *p = realloc(r->cells, ncap * sizeof(*p));
+
+		if (!p)
+			return HB_ENOMEM;
+		r->cells = p;
+		r->cap = ncap;
+	}
+	c = &r->cells[r->ncells];
+	c->column = memdup0(col, col_len);
+	c->value = memdup0(val, val_len);
+	if (!c->column || !c->value) {
+		free(c->column);
+		free(c->value);
+		return HB_ENOMEM;
+	}
+	c->column_len = col_len;
+	c->value_len = val_len;
+	c->timestamp = ts;
+	r->ncells++;
+	return 0;
+}
+
+const struct hb_cell *hb_row_cell(const struct hb_row *r, const char *col)
+{
+	size_t i, n = strlen(col);
+
+	for (i = 0; i < r->ncells; i++)
+		if (r->cells[i].column_len == n && !memcmp(r->cells[i].column, col, n))
+			return &r->cells[i];
+	return NULL;
+}
+
+int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
+			   int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
+			   void *ctx, struct hb_error *err)
+{
+	struct hb_buf kb = HB_BUF_INIT, cb = HB_BUF_INIT, vb = HB_BUF_INIT;
+	const cJSON *rows, *jr, *cells, *jc;
+	cJSON *root = parse(json, len, what, err);
+	struct hb_row row;
+	size_t i = 0;
+	int rc = 0;
+
+	hb_row_init(&row);
+	if (!root)
+		return HB_ESERVER;
+	if (!cJSON_IsObject(root)) {
+		rc = BAD("not a JSON object");
+		goto done;
+	}
+	rows = get_array(root, "Row", 0, "", what, err, &rc);
+	if (rc || !rows)
+		goto done;
+	cJSON_ArrayForEach(jr, rows)
+	{
+		char rctx[48];
+		size_t k = 0;
+		int has;
+
+		snprintf(rctx, sizeof(rctx), "Row[%zu].", i);
+		if (!cJSON_IsObject(jr)) {
+			rc = BAD("Row[%zu] is not an object", i);
+			goto done;
+		}
+		if ((rc = get_b64(jr, "key", &kb, &has, rctx, what, err)))
+			goto done;
+		if (!has) {
+			rc = BAD("%skey is missing", rctx);
+			goto done;
+		}
+		if (!(row.key = memdup0(kb.data, kb.len))) {
+			rc = oom(err);
+			goto done;
+		}
+		row.key_len = kb.len;
+		cells = get_array(jr, "Cell", 0, rctx, what, err, &rc);
+		if (rc)
+			goto done;
+		if (cells) {
+			cJSON_ArrayForEach(jc, cells)
+			{
+				char cctx[80];
+				int64_t ts;
+
+				snprintf(cctx, sizeof(cctx), "%sCell[%zu].", rctx, k++);
+				if (!cJSON_IsObject(jc)) {
+					rc = BAD("%sCell[%zu] is not an object", rctx, k - 1);
+					goto done;
+				}
+				if ((rc = get_b64(jc, "column", &cb, &has, cctx, what, err)))
+					goto done;
+				if (!has) {
+					rc = BAD("%scolumn is missing", cctx);
+					goto done;
+				}
+				if ((rc = get_b64(jc, "$", &vb, NULL, cctx, what, err)) ||
+				    (rc = get_i64(jc, "timestamp", &ts, 0, cctx, what, err)))
+					goto done;
+				if (hb_row_add_cell(&row, cb.data ? cb.data : "", cb.len,
+						    vb.data ? vb.data : "", vb.len, ts)) {
+					rc = oom(err);
+					goto done;
+				}
+			}
+		}
+		rc = fn(ctx, &row, err);
+		hb_row_release(&row);
+		if (rc)
+			goto done;
+		i++;
+	}
+done:
+	hb_row_release(&row);
+	hb_buf_release(&kb);
+	hb_buf_release(&cb);
+	hb_buf_release(&vb);
+	cJSON_Delete(root);
+	return rc;
+}
