@@ -278,6 +278,8 @@ class Table(object):
         d = dict(self.__dict__)
         d["_chain"] = None
         d["_meta_rows"] = None
+        for k in ("_meta_keys", "_meta_keys_src", "_regions_cache"):
+            d.pop(k, None)
         return d
 
     @property
