@@ -1,0 +1,298 @@
+/* Tests for the REST JSON decoders: missing, extra and mistyped fields, bad base64. */
+#include "rest/hbase.h"
+#include "test.h"
+
+#define D(s) s, strlen(s)
+
+static void test_decode__regions_healthy_body(void)
+{
+	static const char body[] =
+		"{\"name\":\"t1\",\"extra\":[1,2],\"Region\":["
+		"{\"id\":1700000000000,\"startKey\":\"bQ==\",\"endKey\":\"\",\"location\":\"rs2:16020\","
+		"\"name\":\"t1,m,1700000000000.x.\",\"unknown\":{}},"
+		"{\"id\":1700000000000,\"startKey\":\"\",\"endKey\":\"bQ==\",\"location\":\"rs1:16020\","
+		"\"name\":\"t1,,1700000000000.y.\"}]}";
+	struct hb_regions rs;
+	struct hb_error err = {0};
+
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D(body), "GET /t1/regions", &rs, &err), 0);
+	CHECK_EQ_INT(rs.n, 2);
+	hb_regions_sort(&rs);
+	CHECK_EQ_INT(rs.v[0].start_len, 0);
+	CHECK_EQ_INT(rs.v[0].end_len, 1);
+	CHECK_EQ_STR(rs.v[0].server, "rs1:16020");
+	CHECK(rs.v[1].start[0] == 'm');
+	CHECK(rs.v[1].id == 1700000000000ull);
+	hb_regions_release(&rs);
+}
+
+static void test_decode__regions_missing_and_mistyped_fields(void)
+{
+	static const struct {
+		const char *body;
+		const char *msg;
+	} cases[] = {
+		{"{\"Region\":[{\"endKey\":\"\"}]}", "Region[0].startKey is missing"},
+		{"{\"Region\":[{\"startKey\":\"\"}]}", "Region[0].endKey is missing"},
+		{"{\"Region\":[{\"startKey\":5,\"endKey\":\"\"}]}", "Region[0].startKey is not a string"},
+		{"{\"Region\":[{\"startKey\":\"%%%\",\"endKey\":\"\"}]}", "not valid base64"},
+		{"{\"Region\":[{\"startKey\":\"YQ\",\"endKey\":\"\"}]}", "not valid base64"},
+		{"{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\",\"id\":\"x\"}]}", "id is not a number"},
+		{"{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\",\"location\":[]}]}", "location is not a string"},
+		{"{\"Region\":{}}", "Region is not an array"},
+		{"{\"Region\":[7]}", "Region[0] is not an object"},
+		{"[]", "not a JSON object"},
+		{"{\"Region\":[{\"startKey\":\"\"", "invalid JSON"},
+		{"", "empty body"},
+	};
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(cases); i++) {
+		struct hb_regions rs;
+		struct hb_error err = {0};
+
+		hb_regions_init(&rs);
+		CHECK_EQ_INT(hb_rest_decode_regions(D(cases[i].body), "GET /t/regions", &rs, &err),
+			     HB_ESERVER);
+		CHECK(strstr(err.msg, "malformed response from GET /t/regions: ") == err.msg);
+		if (!strstr(err.msg, cases[i].msg))
+			fprintf(stderr, "case %zu: %s\n", i, err.msg);
+		CHECK(strstr(err.msg, cases[i].msg) != NULL);
+		hb_regions_release(&rs);
+	}
+}
+
+static void test_decode__regions_absent_list_is_empty_and_no_location_is_null(void)
+{
+	struct hb_regions rs;
+	struct hb_error err = {0};
+
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D("{\"name\":\"t\"}"), "x", &rs, &err), 0);
+	CHECK_EQ_INT(rs.n, 0);
+	CHECK_EQ_INT(hb_rest_decode_regions(D("{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\"}]}"),
+					    "x", &rs, &err),
+		     0);
+	CHECK_EQ_INT(rs.n, 1);
+	CHECK(rs.v[0].server == NULL);
+	CHECK(rs.v[0].name == NULL);
+	hb_regions_release(&rs);
+}
+
+static void test_decode__status_reads_counters_leniently(void)
+{
+	static const char body[] =
+		"{\"regions\":2,\"requests\":\"7\",\"averageLoad\":1.0,"
+		"\"LiveNodes\":[{\"name\":\"host1:16020\",\"startCode\":1245219839331,"
+		"\"requests\":\"oops\",\"Region\":[{\"name\":\"aGJhc2U6bWV0YSwsMQ==\","
+		"\"readRequestsCount\":11,\"writeRequestsCount\":22,\"memstoreSizeMB\":3}]}],"
+		"\"DeadNodes\":[\"host2,16020,1245219839000\"]}";
+	struct hb_cluster_status st;
+	struct hb_error err = {0};
+
+	CHECK_EQ_INT(hb_rest_decode_status(D(body), "GET /status/cluster", &st, &err), 0);
+	CHECK_EQ_INT(st.regions, 2);
+	CHECK_EQ_INT(st.requests, 7);
+	CHECK_EQ_INT(st.nlive, 1);
+	CHECK_EQ_STR(st.live[0].name, "host1:16020");
+	CHECK_EQ_INT(st.live[0].requests, 0);
+	CHECK_EQ_INT(st.live[0].nregions, 1);
+	CHECK_EQ_STR((char *)st.live[0].regions[0].name, "hbase:meta,,1");
+	CHECK_EQ_INT(st.live[0].regions[0].read_requests, 11);
+	CHECK_EQ_INT(st.live[0].regions[0].write_requests, 22);
+	CHECK_EQ_INT(st.live[0].regions[0].memstore_size_mb, 3);
+	CHECK_EQ_INT(st.ndead, 1);
+	CHECK_EQ_STR(st.dead[0], "host2,16020,1245219839000");
+	hb_cluster_status_release(&st);
+}
+
+static void test_decode__status_rejects_bad_names(void)
+{
+	struct hb_cluster_status st;
+	struct hb_error err = {0};
+
+	CHECK_EQ_INT(hb_rest_decode_status(D("{\"LiveNodes\":[{\"Region\":[]}]}"), "s", &st, &err),
+		     HB_ESERVER);
+	CHECK(strstr(err.msg, "LiveNodes[0].name is missing") != NULL);
+	CHECK_EQ_INT(hb_rest_decode_status(D("{\"LiveNodes\":[{\"name\":\"h:1\",\"Region\":[{\"name\":\"!!\"}]}]}"),
+					   "s", &st, &err),
+		     HB_ESERVER);
+	CHECK(strstr(err.msg, "Region[0].name is not valid base64") != NULL);
+	CHECK_EQ_INT(hb_rest_decode_status(D("{\"DeadNodes\":[1]}"), "s", &st, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_status(D("{}"), "s", &st, &err), 0);
+	CHECK_EQ_INT(st.nlive, 0);
+	hb_cluster_status_release(&st);
+}
+
+static void test_decode__schema_attributes_and_families(void)
+{
+	static const char body[] =
+		"{\"name\":\"ns:t1\",\"MAX_FILESIZE\":\"1073741824\",\"IS_META\":false,"
+		"\"ColumnSchema\":[{\"name\":\"cf\",\"VERSIONS\":\"1\",\"BLOCKSIZE\":65536},"
+		"{\"name\":\"d\"}]}";
+	struct hb_schema s;
+	struct hb_error err = {0};
+
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_rest_decode_schema(D(body), "GET /ns%3At1/schema", &s, &err), 0);
+	CHECK_EQ_STR(s.table, "ns:t1");
+	CHECK_EQ_STR(hb_attrs_get(&s.attrs, "MAX_FILESIZE"), "1073741824");
+	CHECK_EQ_STR(hb_attrs_get(&s.attrs, "IS_META"), "false");
+	CHECK_EQ_INT(s.nfamilies, 2);
+	CHECK_EQ_STR(hb_attrs_get(&s.families[0].attrs, "BLOCKSIZE"), "65536");
+	CHECK_EQ_STR(s.families[1].name, "d");
+	hb_schema_release(&s);
+
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_rest_decode_schema(D("{\"ColumnSchema\":[]}"), "x", &s, &err), HB_ESERVER);
+	CHECK(strstr(err.msg, "table name is missing") != NULL);
+	hb_schema_release(&s);
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_rest_decode_schema(D("{\"name\":\"t\",\"ColumnSchema\":[{\"VERSIONS\":\"1\"}]}"),
+					   "x", &s, &err),
+		     HB_ESERVER);
+	CHECK(strstr(err.msg, "ColumnSchema[0].name is missing") != NULL);
+	hb_schema_release(&s);
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_rest_decode_schema(D("{\"name\":\"t\",\"X\":{\"a\":1}}"), "x", &s, &err),
+		     HB_ESERVER);
+	hb_schema_release(&s);
+}
+
+static void test_decode__schema_encode_round_trips(void)
+{
+	struct hb_schema s, back;
+	struct hb_family *f;
+	struct hb_error err = {0};
+	char *json = NULL;
+
+	hb_schema_init(&s);
+	hb_schema_init(&back);
+	CHECK_EQ_INT(hb_schema_set_table(&s, "t\"1"), 0);
+	CHECK_EQ_INT(hb_attrs_set(&s.attrs, "SPLIT_POLICY", "x.y"), 0);
+	CHECK_EQ_INT(hb_schema_add_family(&s, "cf", &f), 0);
+	CHECK_EQ_INT(hb_attrs_set(&f->attrs, "VERSIONS", "3"), 0);
+	CHECK_EQ_INT(hb_rest_encode_schema(&s, &json, &err), 0);
+	CHECK_EQ_INT(hb_rest_decode_schema(json, strlen(json), "x", &back, &err), 0);
+	CHECK_EQ_STR(back.table, "t\"1");
+	CHECK_EQ_STR(hb_attrs_get(&back.attrs, "SPLIT_POLICY"), "x.y");
+	CHECK_EQ_INT(back.nfamilies, 1);
+	CHECK_EQ_STR(hb_attrs_get(&back.families[0].attrs, "VERSIONS"), "3");
+	free(json);
+	hb_schema_release(&s);
+	hb_schema_release(&back);
+}
+
+static void test_decode__tables_sorted_and_checked(void)
+{
+	struct hb_names n;
+	struct hb_error err = {0};
+
+	hb_names_init(&n);
+	CHECK_EQ_INT(hb_rest_decode_tables(D("{\"table\":[{\"name\":\"b\"},{\"name\":\"ns:a\",\"x\":1},{\"name\":\"a\"}]}"),
+					   "GET /", &n, &err),
+		     0);
+	CHECK_EQ_INT(n.n, 3);
+	CHECK_EQ_STR(n.v[0], "a");
+	CHECK_EQ_STR(n.v[1], "b");
+	CHECK_EQ_STR(n.v[2], "ns:a");
+	hb_names_release(&n);
+	CHECK_EQ_INT(hb_rest_decode_tables(D("{}"), "GET /", &n, &err), 0);
+	CHECK_EQ_INT(n.n, 0);
+	CHECK_EQ_INT(hb_rest_decode_tables(D("{\"table\":[{\"name\":3}]}"), "GET /", &n, &err),
+		     HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_tables(D("{\"table\":[{}]}"), "GET /", &n, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_tables(D("<html>"), "GET /", &n, &err), HB_ESERVER);
+	hb_names_release(&n);
+}
+
+static void test_decode__versions(void)
+{
+	struct hb_rest_version v;
+	struct hb_error err = {0};
+	char *cv = NULL;
+
+	CHECK_EQ_INT(hb_rest_decode_version(D("{\"REST\":\"0.0.3\",\"JVM\":\"x\",\"More\":1}"), "v",
+					    &v, &err),
+		     0);
+	CHECK_EQ_STR(v.rest, "0.0.3");
+	CHECK(v.os == NULL);
+	hb_rest_version_release(&v);
+	CHECK_EQ_INT(hb_rest_decode_version(D("{\"REST\":3}"), "v", &v, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("\"2.5.8\""), "c", &cv, &err), 0);
+	CHECK_EQ_STR(cv, "2.5.8");
+	free(cv);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("2.4.17\n"), "c", &cv, &err), 0);
+	CHECK_EQ_STR(cv, "2.4.17");
+	free(cv);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"v\":1}"), "c", &cv, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("\"\""), "c", &cv, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("\"2.5"), "c", &cv, &err), HB_ESERVER);
+}
+
+struct collect {
+	int rows, cells;
+	char last_key[64];
+	struct hb_row copy;
+};
+
+static int collect_row(void *ctx, struct hb_row *frag, struct hb_error *err)
+{
+	struct collect *c = ctx;
+
+	(void)err;
+	c->rows++;
+	c->cells += (int)frag->ncells;
+	snprintf(c->last_key, sizeof(c->last_key), "%.*s", (int)frag->key_len, frag->key);
+	return 0;
+}
+
+static void test_decode__cellset_binary_and_errors(void)
+{
+	/* key "\x00\xff", column "cf:a", value "v1"; row2 without cells */
+	static const char body[] =
+		"{\"Row\":[{\"key\":\"AP8=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":5,"
+		"\"$\":\"djE=\"}]},{\"key\":\"cm93Mg==\"}]}";
+	struct collect c = {0};
+	struct hb_error err = {0};
+
+	CHECK_EQ_INT(hb_rest_decode_cellset(D(body), "GET /t/scanner/1", collect_row, &c, &err), 0);
+	CHECK_EQ_INT(c.rows, 2);
+	CHECK_EQ_INT(c.cells, 1);
+	CHECK_EQ_STR(c.last_key, "row2");
+	memset(&c, 0, sizeof(c));
+	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"Cell\":[]}]}"), "g", collect_row, &c, &err),
+		     HB_ESERVER);
+	CHECK(strstr(err.msg, "Row[0].key is missing") != NULL);
+	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"$\":\"AA==\"}]}]}"),
+					    "g", collect_row, &c, &err),
+		     HB_ESERVER);
+	CHECK(strstr(err.msg, "Cell[0].column is missing") != NULL);
+	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"$\":\"a b\"}]}]}"),
+					    "g", collect_row, &c, &err),
+		     HB_ESERVER);
+	CHECK(strstr(err.msg, "$ is not valid base64") != NULL);
+	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":\"x\"}]}]}"),
+					    "g", collect_row, &c, &err),
+		     HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"cm93MQ==\",\"Cell\":[{\"column\":garbage!!"),
+					    "g", collect_row, &c, &err),
+		     HB_ESERVER);
+	CHECK(strstr(err.msg, "invalid JSON") != NULL);
+}
+
+int main(void)
+{
+	RUN(test_decode__regions_healthy_body);
+	RUN(test_decode__regions_missing_and_mistyped_fields);
+	RUN(test_decode__regions_absent_list_is_empty_and_no_location_is_null);
+	RUN(test_decode__status_reads_counters_leniently);
+	RUN(test_decode__status_rejects_bad_names);
+	RUN(test_decode__schema_attributes_and_families);
+	RUN(test_decode__schema_encode_round_trips);
+	RUN(test_decode__tables_sorted_and_checked);
+	RUN(test_decode__versions);
+	RUN(test_decode__cellset_binary_and_errors);
+	return TEST_DONE();
+}
