@@ -29,6 +29,7 @@ class Emulator(object):
         self.gen = gen.load(args.gen_dir)
         self.state = State(args.servers, args.data_dir, args.cluster_version)
         self.state.read_only = args.read_only
+        self.read_only_default = args.read_only
         self.legacy_default = args.thrift_legacy_17
         self.state.thrift_legacy_17 = args.thrift_legacy_17
         self.meta = MetaView(self.state, self.gen[2])

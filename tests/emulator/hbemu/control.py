@@ -54,6 +54,7 @@ class ControlHandler(Handler):
             return ok(s.dump())
         if p == "/control/reset" and method == "POST":
             s.reset()
+            s.read_only = emu.read_only_default
             s.thrift_legacy_17 = emu.legacy_default
             with emu.scanners_lock:
                 emu.scanners.clear()
