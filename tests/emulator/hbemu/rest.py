@@ -99,6 +99,7 @@ class RowSpec(object):
         self.glob = False
         self.cols = []           # list of (fam, qual or None)
         self.ts_exact = None
+        self.ts_point = None
         self.tmin, self.tmax = 0, LONG_MAX
         self.maxv = 1
         segs = rest.split("/")
@@ -128,7 +129,10 @@ class RowSpec(object):
                 a, b = ts.split(",", 1)
                 self.tmin, self.tmax = int(a), int(b)
             else:
-                self.ts_exact = int(ts)
+                # RowSpec: a single timestamp is the (exclusive) end time of
+                # the Get's range [0, ts); deletes use it as "<= ts"
+                self.ts_point = int(ts)
+                self.tmax = self.ts_point
         if query:
             for key in ("v", "m"):
                 if key in query:
@@ -305,7 +309,7 @@ class RestHandler(Handler):
         if sub == "multiget" and method == "GET":
             return self.r_multiget(tname, segs[2] if len(segs) > 2 else "")
         if rest.endswith("*") and method == "GET":
-            return self.r_table_scan(tname, rest[:-1])
+            return self.r_table_scan(tname, rest)
         return self.r_row(method, tname, rest)
 
     # ------------------------------------------------------------ cluster
@@ -731,8 +735,7 @@ class RestHandler(Handler):
                 return forbidden()
             if t is not None and not t.enabled:
                 return unavailable(st.TableNotEnabled(t.name))
-            s.delete_cells(t, spec.row, spec.cols or None,
-                           spec.ts_exact if spec.ts_exact is not None else None)
+            s.delete_cells(t, spec.row, spec.cols or None, spec.ts_point)
             return Response(200, b"", None)
         return Response(405, b"", None)
 
@@ -782,7 +785,7 @@ class RestHandler(Handler):
             else:
                 return None, bad_request("Column found to be null.")
             tsh = self.headers.get("X-Timestamp")
-            ts = int(tsh) if tsh else (spec.ts_exact if spec.ts_exact is not None else None)
+            ts = int(tsh) if tsh else spec.ts_point
             if b":" not in colb:
                 return None, bad_request()
             f, q = colb.split(b":", 1)
@@ -1005,7 +1008,10 @@ class RestHandler(Handler):
             return Response(204, b"", None, [NO_CACHE])
         return Response(200, cellset_json(rows), JSON_T, [NO_CACHE])
 
-    def r_table_scan(self, tname, prefix_raw):
+    def r_table_scan(self, tname, scanspec_raw):
+        """TableResource.getScanResource (2.x, with `reversed`): the text
+        before the first '*' is the start row when startrow is absent; the
+        PrefixFilter is only added when a `filter` parameter is present."""
         try:
             kind, t = self.lookup(tname)
         except st.HBaseError as e:
@@ -1014,36 +1020,52 @@ class RestHandler(Handler):
         if a != "json":
             return self.not_acceptable()
         q = self.query
-        prefix = java_urldecode(prefix_raw) if prefix_raw else b""
+        spec = path_decode(scanspec_raw)
+        star = spec.find("*")
+        prefix = spec[:star].encode("utf-8") if star > 0 else b""
         try:
-            start = q["startrow"][0].encode("utf-8") if "startrow" in q else prefix
-            end = q["endrow"][0].encode("utf-8") if "endrow" in q else b""
+            start = q["startrow"][0].encode("utf-8") if q.get("startrow", [""])[0] else prefix
+            end = q.get("endrow", [""])[0].encode("utf-8")
             limit = int(q.get("limit", [str(INT_MAX)])[0])
             maxv = int(q.get("maxversions", ["1"])[0])
             tmin = int(q.get("starttime", ["0"])[0])
             tmax = int(q.get("endtime", [str(LONG_MAX)])[0])
             reversed_ = q.get("reversed", ["false"])[0].lower() == "true"
+            filt = None
+            fstr = q.get("filter", [""])[0]
+            if fstr:
+                filt = parse_filter_language(fstr)
+                if prefix:
+                    filt["prefix"] = prefix
         except ValueError:
             return bad_request()
         cols = []
         for c in q.get("column", []):
-            cb = c.encode("utf-8")
-            if b":" in cb:
-                f, qq = cb.split(b":", 1)
-                cols.append((f, qq))
-            else:
-                cols.append((cb, None))
-        filt = {"prefix": prefix} if prefix else None
+            parts = c.strip().split(":")
+            if len(parts) == 2 and parts[1]:
+                cols.append((parts[0].encode("utf-8"), parts[1].encode("utf-8")))
+            elif parts[0]:
+                cols.append((parts[0].encode("utf-8"), None))
         sc = Scanner(self.iter_source(kind, t, start, end), cols or None, maxv, tmin, tmax, INT_MAX,
                      filt, self.count_fn(kind, t))
         rows = []
+        if reversed_:
+            # a reversed scan starts at startrow and walks down to endrow
+            allrows = []
+            src = self.iter_source(kind, t, end, b"") if end else self.iter_source(kind, t, b"", b"")
+            for key, row in src:
+                if end and key <= end:
+                    continue      # the stop row is exclusive
+                if start and key > start:
+                    break
+                allrows.append((key, row))
+            sc = Scanner(iter(reversed(allrows)), cols or None, maxv, tmin, tmax, INT_MAX, filt,
+                         self.count_fn(kind, t))
         while len(rows) < limit:
             r = sc.next_row()
             if r is None:
                 break
             rows.append(r)
-        if reversed_:
-            rows.reverse()
         return Response(200, cellset_json(rows), JSON_T)
 
 
@@ -1075,4 +1097,23 @@ def parse_filter(f):
         else:
             raise ValueError("unsupported filter " + str(typ))
     one(d)
+    return out
+
+
+def parse_filter_language(text):
+    """A small subset of HBase's filter language: PrefixFilter('p'),
+    KeyOnlyFilter(), FirstKeyOnlyFilter(), joined with AND. Others -> ValueError."""
+    import re
+    out = {}
+    for part in re.split(r"\s+AND\s+", text.strip()):
+        part = part.strip()
+        m = re.match(r"^PrefixFilter\s*\(\s*'((?:[^']|'')*)'\s*\)$", part)
+        if m:
+            out["prefix"] = m.group(1).replace("''", "'").encode("utf-8")
+        elif re.match(r"^KeyOnlyFilter\s*\(\s*\)$", part):
+            out["key_only"] = True
+        elif re.match(r"^FirstKeyOnlyFilter\s*\(\s*\)$", part):
+            out["first_key_only"] = True
+        else:
+            raise ValueError("unsupported filter " + part)
     return out

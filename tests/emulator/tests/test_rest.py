@@ -354,6 +354,14 @@ class Rows(EmuTestCase):
         d = self.emu.rest_json("/t1/r")
         self.assertEqual([c["timestamp"] for c in d["Row"][0]["Cell"]], [4])
 
+    def test_timestamp_segment_is_exclusive_end_of_time_range(self):
+        for ts in (1, 2, 3):
+            self.emu.put("t1", b"r", b"cf:a", b"v%d" % ts, ts)
+        d = self.emu.rest_json("/t1/r/cf:a/3?v=5")
+        self.assertEqual([c["timestamp"] for c in d["Row"][0]["Cell"]], [2, 1])
+        d = self.emu.rest_json("/t1/r/cf:a/2,4?v=5")
+        self.assertEqual([c["timestamp"] for c in d["Row"][0]["Cell"]], [3, 2])
+
     def test_octet_stream_get_returns_raw_value_with_timestamp(self):
         self.emu.put("t1", b"r", b"cf:a", b"\x00raw", 7)
         st, h, b = self.emu.rest("GET", "/t1/r/cf:a", accept="application/octet-stream")
@@ -484,9 +492,16 @@ class Scanners(EmuTestCase):
         self.assertEqual([unb64(r["key"]) for r in json.loads(b)["Row"]], [b"b", b"n"])
         d = self.emu.rest_json("/t1/*?limit=1")
         self.assertEqual(len(d["Row"]), 1)
+        # 2.x: the path prefix is only the start row unless filter= is given
         d = self.emu.rest_json("/t1/n*")
+        self.assertEqual([unb64(r["key"]) for r in d["Row"]], [b"n", b"z"])
+        d = self.emu.rest_json("/t1/n*?filter=KeyOnlyFilter()")
         self.assertEqual([unb64(r["key"]) for r in d["Row"]], [b"n"])
-        self.assertEqual(self.emu.rest_json("/t1/q*"), {"Row": []})
+        self.assertEqual(unb64(d["Row"][0]["Cell"][0]["$"]), b"")
+        self.assertEqual(self.emu.rest_json("/t1/q*?filter=PrefixFilter('q')"), {"Row": []})
+        d = self.emu.rest_json("/t1/*?startrow=n&endrow=a&reversed=true")
+        self.assertEqual([unb64(r["key"]) for r in d["Row"]], [b"n", b"b"])
+        self.assertEqual(self.emu.rest("GET", "/t1/*?filter=Bogus()")[0], 400)
 
 
 class AuthAndTls(unittest.TestCase):
