@@ -1,14 +1,198 @@
-/* hbtab regions: not yet part of this build. */
+/* hbtab regions: a table's regions from REST /T/regions or from a scan of hbase:meta. */
 #include "cli.h"
 #include "commands.h"
+#include "output.h"
+#include "rest_cli.h"
+#include "../core/key.h"
+#include "../core/regioninfo.h"
+#include "../rest/hbase.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char usage[] = "regions TABLE [--source rest|meta]";
+
+#define FLUSH_AT (1u << 16)
+
+static int flush(struct hb_buf *b, int force)
+{
+	int rc = 0;
+
+	if (b->len >= FLUSH_AT || (force && b->len)) {
+		rc = cli_write_stdout(b->data, b->len);
+		hb_buf_reset(b);
+	}
+	return rc;
+}
+
+static int add_tsb_json(struct hb_buf *b, const void *k, size_t n, struct hb_buf *tmp)
+{
+	hb_buf_reset(tmp);
+	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
+		return HB_ENOMEM;
+	return cli_json_str(b, tmp->data, tmp->len);
+}
+
+/* Streams the JSON document: the list can hold 100,000s of regions. */
+static int print_json(const char *table, int meta, int state, const struct hb_regions *rs)
+{
+	struct hb_buf b = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	size_t i;
+	int rc;
+
+	rc = hb_buf_adds(&b, "{\"table\":") || cli_json_str(&b, table, strlen(table)) ||
+	     hb_buf_addf(&b, ",\"source\":\"%s\"", meta ? "meta" : "rest");
+	if (!rc && meta) {
+		rc = hb_buf_adds(&b, ",\"table_state\":");
+		if (!rc)
+			rc = state < 0 ? hb_buf_adds(&b, "null")
+				       : hb_buf_addf(&b, "\"%s\"", hb_tablestate_name(state));
+	}
+	if (!rc)
+		rc = hb_buf_adds(&b, ",\"regions\":[");
+	for (i = 0; !rc && i < rs->n; i++) {
+		const struct hb_region *r = &rs->v[i];
+
+		rc = hb_buf_adds(&b, i ? ",{\"start\":" : "{\"start\":") ||
+		     add_tsb_json(&b, r->start, r->start_len, &tmp) || hb_buf_adds(&b, ",\"end\":") ||
+		     add_tsb_json(&b, r->end, r->end_len, &tmp) || hb_buf_adds(&b, ",\"name\":");
+		if (!rc)
+			rc = r->name ? add_tsb_json(&b, r->name, r->name_len, &tmp)
+				     : hb_buf_adds(&b, "null");
+		if (!rc)
+			rc = hb_buf_adds(&b, ",\"server\":");
+		if (!rc)
+			rc = r->server ? cli_json_str(&b, r->server, strlen(r->server))
+				       : hb_buf_adds(&b, "null");
+		if (!rc)
+			rc = hb_buf_addf(&b, ",\"id\":%" PRIu64, r->id);
+		if (!rc && meta) {
+			rc = hb_buf_adds(&b, ",\"encoded\":");
+			if (!rc)
+				rc = r->encoded ? cli_json_str(&b, r->encoded, strlen(r->encoded))
+						: hb_buf_adds(&b, "null");
+			if (!rc)
+				rc = hb_buf_adds(&b, ",\"state\":");
+			if (!rc)
+				rc = r->state ? cli_json_str(&b, r->state, strlen(r->state))
+					      : hb_buf_adds(&b, "null");
+			if (!rc)
+				rc = hb_buf_addf(&b,
+						 ",\"start_code\":%" PRId64
+						 ",\"replica_id\":%d,\"offline\":%s,\"split\":%s",
+						 r->start_code, r->replica_id,
+						 r->offline ? "true" : "false",
+						 r->split ? "true" : "false");
+		}
+		if (!rc)
+			rc = hb_buf_addc(&b, '}');
+		if (!rc)
+			rc = flush(&b, 0);
+	}
+	if (!rc)
+		rc = hb_buf_adds(&b, "]}\n");
+	if (!rc)
+		rc = flush(&b, 1);
+	hb_buf_release(&b);
+	hb_buf_release(&tmp);
+	return rc;
+}
+
+static int add_tsb_cell(struct cli_table *t, const void *k, size_t n, struct hb_buf *tmp)
+{
+	hb_buf_reset(tmp);
+	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
+		return HB_ENOMEM;
+	return cli_table_add(t, tmp->data);
+}
+
+static int print_text(int meta, const struct hb_regions *rs)
+{
+	static const char *const hdr[] = {"START", "END",   "NAME",    "SERVER",
+					  "ENCODED", "ID", "STATE", "FLAGS"};
+	struct hb_buf tmp = HB_BUF_INIT;
+	struct cli_table t;
+	size_t i;
+	int rc = cli_table_init(&t, meta ? 8 : 4, hdr);
+
+	for (i = 0; !rc && i < rs->n; i++) {
+		const struct hb_region *r = &rs->v[i];
+
+		rc = add_tsb_cell(&t, r->start, r->start_len, &tmp) ||
+		     add_tsb_cell(&t, r->end, r->end_len, &tmp);
+		if (!rc)
+			rc = r->name ? add_tsb_cell(&t, r->name, r->name_len, &tmp)
+				     : cli_table_add(&t, NULL);
+		if (!rc)
+			rc = cli_table_add(&t, r->server);
+		if (!rc && meta)
+			rc = cli_table_add(&t, r->encoded) || cli_table_addf(&t, "%" PRIu64, r->id) ||
+			     cli_table_add(&t, r->state) ||
+			     cli_table_add(&t, r->offline && r->split ? "offline,split"
+					       : r->offline	      ? "offline"
+					       : r->split	      ? "split"
+								      : "-");
+	}
+	if (!rc)
+		rc = cli_table_print(&t, 0);
+	cli_table_release(&t);
+	hb_buf_release(&tmp);
+	return rc ? HB_ENOMEM : 0;
+}
 
 int cmd_regions(int argc, char **argv)
 {
-	static const struct cli_option opts[] = {CLI_END};
-	int n = cli_parse(argc, argv, opts, "regions");
+	static const char *source;
+	static const struct cli_option opts[] = {
+		CLI_CHOICE(0, "source", &source, "SRC",
+			   "rest (/T/regions, online regions only) or meta (hbase:meta scan)",
+			   "rest meta"),
+		CLI_END,
+	};
+	struct hb_error err = {0};
+	struct hb_rest *c = NULL;
+	struct hb_regions rs;
+	int n = cli_parse(argc, argv, opts, usage), rc, meta = 0, state = -1;
 
 	if (n < 0)
 		return n == CLI_PARSE_EXIT ? 0 : 2;
-	cli_error("'regions' is not available in this build");
-	return 4;
+	if (n != 2) {
+		cli_usage_error(argv[0], n < 2 ? "missing TABLE" : "unexpected argument '%s'",
+				argv[n < 2 ? 0 : 2]);
+		return 2;
+	}
+	if (source && !strcmp(source, "meta"))
+		meta = 1;
+	else if (source && strcmp(source, "rest")) {
+		cli_usage_error(argv[0], "invalid --source '%s' (expected rest or meta)", source);
+		return 2;
+	}
+	if (cli_check_table(argv[0], argv[1]))
+		return 2;
+	hb_regions_init(&rs);
+	rc = cli_rest_open(&c, &err);
+	if (!rc)
+		rc = meta ? hb_rest_meta_regions(c, argv[1], &rs, &state, &err)
+			  : hb_rest_get_regions(c, argv[1], &rs, &err);
+	cli_progress_done();
+	if (!rc && meta && !rs.n && state < 0) {
+		cli_error("table '%s' not found in hbase:meta", argv[1]);
+		rc = 4;
+		goto done;
+	}
+	if (rc == HB_ENOTFOUND && !meta) {
+		cli_error("table '%s' not found", argv[1]);
+		rc = 4;
+		goto done;
+	}
+	if (rc) {
+		rc = cli_fail(&err);
+		goto done;
+	}
+	rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(argv[1], meta, state, &rs)
+						   : print_text(meta, &rs));
+done:
+	hb_regions_release(&rs);
+	hb_rest_free(c);
+	return rc;
 }

@@ -1,0 +1,238 @@
+/* Text tables (aligned on a terminal, tab-separated when piped) and JSON output helpers. */
+#include "output.h"
+#include "cli.h"
+#include "../core/key.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_stdout_tty(void)
+{
+	static int cached = -1;
+
+	if (cached < 0)
+		cached = isatty(STDOUT_FILENO);
+	return cached;
+}
+
+int cli_table_init(struct cli_table *t, size_t ncols, const char *const *headers)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	t->headers = (const char **)headers;
+	t->width = calloc(ncols, sizeof(*t->width));
+	if (!t->width)
+		return HB_ENOMEM;
+	for (i = 0; i < ncols; i++)
+		t->width[i] = strlen(headers[i]);
+	return 0;
+}
+
+void cli_table_release(struct cli_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t->width);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Display width: UTF-8 continuation bytes do not count. */
+static size_t display_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+int cli_table_add(struct cli_table *t, const char *s)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	size_t w;
+
+	if (!s)
+		s = "-";
+	/* Keep one row per line whatever the data holds. */
+	for (; *s; s++) {
+		int rc = *s == '\t' ? hb_buf_adds(&b, "\\t")
+			 : *s == '\n' ? hb_buf_adds(&b, "\\n")
+			 : *s == '\r' ? hb_buf_adds(&b, "\\r")
+				      : hb_buf_addc(&b, *s);
+
+		if (rc) {
+			hb_buf_release(&b);
+			return HB_ENOMEM;
+		}
+	}
+	if (hb_buf_add(&b, "", 0))
+		return HB_ENOMEM;
+	if (t->ncells == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		char **p = realloc(t->cells, ncap * sizeof(*p));
+
+		if (!p) {
+			hb_buf_release(&b);
+			return HB_ENOMEM;
+		}
+		t->cells = p;
+		t->cap = ncap;
+	}
+	w = display_width(b.data);
+	if (w > t->width[t->ncells % t->ncols])
+		t->width[t->ncells % t->ncols] = w;
+	t->cells[t->ncells++] = hb_buf_detach(&b, NULL);
+	return 0;
+}
+
+int cli_table_addf(struct cli_table *t, const char *fmt, ...)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = hb_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (!rc)
+		rc = cli_table_add(t, hb_buf_str(&b));
+	hb_buf_release(&b);
+	return rc;
+}
+
+static void print_row(const struct cli_table *t, const char *const *cells, int tsv)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++) {
+		const char *s = cells[i];
+
+		if (tsv) {
+			fputs(s, stdout);
+			putchar(i + 1 < t->ncols ? '\t' : '\n');
+		} else if (i + 1 < t->ncols) {
+			size_t w = display_width(s);
+
+			fputs(s, stdout);
+			for (; w < t->width[i] + 2; w++)
+				putchar(' ');
+		} else {
+			puts(s);
+		}
+	}
+}
+
+int cli_table_print(const struct cli_table *t, int force_tsv)
+{
+	int tsv = force_tsv || !cli_stdout_tty();
+	size_t r;
+
+	if (!tsv)
+		print_row(t, t->headers, 0);
+	for (r = 0; r + t->ncols <= t->ncells; r += t->ncols)
+		print_row(t, (const char *const *)t->cells + r, tsv);
+	return ferror(stdout) ? HB_EINVAL : 0;
+}
+
+int cli_json_print(const cJSON *root)
+{
+	char *s = cli_stdout_tty() ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
+	int rc;
+
+	if (!s)
+		return HB_ENOMEM;
+	rc = cli_write_stdout(s, strlen(s));
+	if (!rc)
+		rc = cli_write_stdout("\n", 1);
+	cJSON_free(s);
+	return rc;
+}
+
+/* Length of a valid UTF-8 sequence at p (1..4), or 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		len = 2, cp = p[0] & 0x1F;
+	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+		len = 3, cp = p[0] & 0x0F;
+	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return len;
+}
+
+int cli_json_str(struct hb_buf *out, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	int rc = hb_buf_addc(out, '"');
+
+	while (!rc && i < n) {
+		unsigned char ch = p[i];
+		size_t l;
+
+		if (ch == '"' || ch == '\\') {
+			char esc[2] = {'\\', (char)ch};
+
+			rc = hb_buf_add(out, esc, 2);
+			i++;
+		} else if (ch < 0x20) {
+			char esc[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
+
+			rc = hb_buf_add(out, esc, 6);
+			i++;
+		} else if ((l = utf8_len(p + i, n - i)) > 0) {
+			rc = hb_buf_add(out, p + i, l);
+			i += l;
+		} else {
+			rc = hb_buf_adds(out, "\\ufffd");
+			i++;
+		}
+	}
+	return rc ? rc : hb_buf_addc(out, '"');
+}
+
+cJSON *cli_json_add_str(cJSON *obj, const char *key, const char *s)
+{
+	if (!obj)
+		return NULL;
+	if (!s)
+		return cJSON_AddNullToObject(obj, key);
+	return cJSON_AddStringToObject(obj, key, s);
+}
+
+cJSON *cli_json_add_tsb(cJSON *obj, const char *key, const void *k, size_t n)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	cJSON *r = NULL;
+
+	if (obj && !hb_tsb_append(&b, k, n) && !hb_buf_add(&b, "", 0))
+		r = cJSON_AddStringToObject(obj, key, b.data);
+	hb_buf_release(&b);
+	return r;
+}
