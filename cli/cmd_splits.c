@@ -21,21 +21,36 @@ static int flush(struct hb_buf *b, int force)
 	return rc;
 }
 
-/* A toStringBinary string inside JSON quotes: only '"' and '\' need escaping. */
+/* A toStringBinary string inside JSON quotes: '"' and the backslash of each \xHH escaped. */
 static int add_json_tsb(struct hb_buf *b, const unsigned char *k, size_t n)
 {
-	struct hb_buf t = HB_BUF_INIT;
+	static const char hex[] = "0123456789ABCDEF";
 	size_t i;
-	int rc = hb_tsb_append(&t, k, n);
 
-	for (i = 0; !rc && i < t.len; i++) {
-		char c = t.data[i];
+	if (hb_buf_grow(b, n * 5))
+		return HB_ENOMEM;
+	for (i = 0; i < n; i++) {
+		unsigned char c = k[i];
+		char *o = b->data + b->len;
 
-		rc = (c == '"' || c == '\\') ? hb_buf_add(b, c == '"' ? "\\\"" : "\\\\", 2)
-					     : hb_buf_addc(b, c);
+		if (c >= 0x20 && c <= 0x7E && c != '\\' && c != '"') {
+			o[0] = (char)c;
+			b->len += 1;
+		} else if (c == '"') {
+			o[0] = '\\';
+			o[1] = '"';
+			b->len += 2;
+		} else {
+			o[0] = '\\';
+			o[1] = '\\';
+			o[2] = 'x';
+			o[3] = hex[c >> 4];
+			o[4] = hex[c & 15];
+			b->len += 5;
+		}
 	}
-	hb_buf_release(&t);
-	return rc;
+	b->data[b->len] = '\0';
+	return 0;
 }
 
 static int print_keys(const struct hb_keys *keys, enum splits_format fmt)

@@ -71,9 +71,10 @@ static void export_be(unsigned char *out, size_t len, const mpz_t v, unsigned ch
 	memcpy(out + len - count, tmp, count);
 }
 
-int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
-		   const unsigned char *b, size_t blen, int inclusive, long num,
-		   struct hb_error *err)
+/* Bytes.split; with_ends = 0 leaves out the two endpoints (UniformSplit drops them). */
+static int bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
+		       const unsigned char *b, size_t blen, int inclusive, long num, int with_ends,
+		       struct hb_error *err)
 {
 	size_t len = alen > blen ? alen : blen, ext = 0, i;
 	unsigned char *pa = NULL, *pb = NULL, *key = NULL, *tmp = NULL;
@@ -135,7 +136,9 @@ int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
 		goto done;
 	}
 	/* Endpoints: the caller's own arrays, or the zero-extended padded ones. */
-	if (ext) {
+	if (!with_ends) {
+		rc = 0;
+	} else if (ext) {
 		export_be(key, len, A, tmp);
 		rc = hb_keys_push(out, key, len);
 	} else {
@@ -147,7 +150,7 @@ int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
 		export_be(key, len, cur, tmp);
 		rc = hb_keys_push(out, key, len);
 	}
-	if (!rc) {
+	if (!rc && with_ends) {
 		if (ext) {
 			export_be(key, len, B, tmp);
 			rc = hb_keys_push(out, key, len);
@@ -164,6 +167,13 @@ done:
 	free(key);
 	free(tmp);
 	return rc;
+}
+
+int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
+		   const unsigned char *b, size_t blen, int inclusive, long num,
+		   struct hb_error *err)
+{
+	return bytes_split(out, a, alen, b, blen, inclusive, num, 1, err);
 }
 
 /*
@@ -289,9 +299,7 @@ static int split_uniform(struct hb_keys *out, const struct hb_split_spec *spec,
 	const unsigned char *first = spec->start ? spec->start : (const unsigned char *)"";
 	const unsigned char *last = spec->end ? spec->end : ff8;
 	size_t flen = spec->start ? spec->start_len : 0, llen = spec->end ? spec->end_len : 8;
-	struct hb_keys all;
 	struct hb_buf m1 = HB_BUF_INIT, m2 = HB_BUF_INIT;
-	size_t i;
 	int rc;
 
 	if (hb_key_cmp(last, llen, first, flen) <= 0) {
@@ -304,17 +312,7 @@ static int split_uniform(struct hb_keys *out, const struct hb_split_spec *spec,
 		hb_buf_release(&m2);
 		return rc;
 	}
-	hb_keys_init(&all);
-	rc = hb_bytes_split(&all, first, flen, last, llen, 1, spec->n - 1, err);
-	for (i = 1; !rc && i + 1 < all.n; i++) {
-		size_t len;
-		const unsigned char *k = hb_keys_at(&all, i, &len);
-
-		if (hb_keys_push(out, k, len))
-			rc = nomem(err);
-	}
-	hb_keys_release(&all);
-	return rc;
+	return bytes_split(out, first, flen, last, llen, 1, spec->n - 1, 0, err);
 }
 
 /* Admin.createTable(desc, start, end, n) (§4). */

@@ -1,0 +1,80 @@
+#!/bin/sh
+# Wall time and peak RSS of 'hbtab splits' for a million keys, beside baselines measured in the
+# same run. Usage: tests/bench/bench_splits.sh [HBTAB_BINARY] [--check]
+# --check exits 1 when a case misses the targets (0.5 s wall, 64 MiB peak RSS).
+set -eu
+
+HBTAB=${1:-${HBTAB_BIN:-}}
+CHECK=${2:-}
+if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
+	echo "usage: $0 HBTAB_BINARY [--check]  (or set HBTAB_BIN)" >&2
+	exit 2
+fi
+TARGET_S=0.5
+TARGET_KB=65536
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+# measure CMD...: runs CMD with stdout to /dev/null; prints "seconds kilobytes". Peak RSS from
+# /usr/bin/time (package "time") when installed, else Python's getrusage(RUSAGE_CHILDREN); the
+# wall time is taken around the command in nanoseconds (time's %e has only 10 ms steps).
+measure() {
+	if [ -x /usr/bin/time ]; then
+		t0=$(date +%s%N)
+		/usr/bin/time -f "%M" -o "$TMP/time" "$@" >/dev/null
+		t1=$(date +%s%N)
+		printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" \
+			"$(tail -n 1 "$TMP/time")"
+	else
+		python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+t = time.monotonic()
+rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
+wall = time.monotonic() - t
+if rc:
+    sys.exit(rc)
+print("%.3f %d" % (wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+PY
+	fi
+}
+
+fail=0
+report() { # name seconds kb base_s base_kb
+	ratio_t=$(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
+	ratio_m=$(awk -v a="$3" -v b="$5" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
+	ok=$(awk -v t="$2" -v m="$3" -v T="$TARGET_S" -v M="$TARGET_KB" \
+		'BEGIN { print (t <= T && m <= M) ? "ok" : "OVER" }')
+	[ "$ok" = ok ] || fail=1
+	printf '%-44s %6.3f s %8d KiB   x%-6s time  x%-6s rss vs baseline  %s\n' \
+		"$1" "$2" "$3" "$ratio_t" "$ratio_m" "$ok"
+}
+
+# Baselines: printing a million numbers, and copying the same number of bytes through cat.
+set -- $(measure seq 1000000)
+SEQ_S=$1 SEQ_KB=$2
+"$HBTAB" splits --hex-splits 1000001 --first 0 --last ffffffffffff >"$TMP/hex.out"
+HEX_BYTES=$(wc -c <"$TMP/hex.out")
+set -- $(measure sh -c "head -c $HEX_BYTES /dev/zero | cat")
+CAT_S=$1 CAT_KB=$2
+printf '%-44s %6.3f s %8d KiB\n' "baseline: seq 1000000" "$SEQ_S" "$SEQ_KB"
+printf '%-44s %6.3f s %8d KiB\n' "baseline: head -c $HEX_BYTES | cat" "$CAT_S" "$CAT_KB"
+
+set -- $(measure "$HBTAB" splits --hex-splits 1000001 --first 0 --last ffffffffffff)
+report "hex-splits 1000001 (12 digits)" "$1" "$2" "$SEQ_S" "$SEQ_KB"
+set -- $(measure "$HBTAB" splits --decimal-splits 1000001 --first 0 --last 999999999999)
+report "decimal-splits 1000001 (12 digits)" "$1" "$2" "$SEQ_S" "$SEQ_KB"
+set -- $(measure "$HBTAB" splits --range-splits 1000001 --start 0000000000000000 \
+	--end ffffffffffffffff)
+report "range-splits 1000001 (16-byte keys)" "$1" "$2" "$SEQ_S" "$SEQ_KB"
+set -- $(measure "$HBTAB" splits --range-splits 1000001 --start a --end b)
+report "range-splits 1000001 (narrow, extended)" "$1" "$2" "$SEQ_S" "$SEQ_KB"
+set -- $(measure "$HBTAB" splits --uniform-splits 1000001)
+report "uniform-splits 1000001" "$1" "$2" "$SEQ_S" "$SEQ_KB"
+set -- $(measure "$HBTAB" splits --uniform-splits 1000001 --format json)
+report "uniform-splits 1000001 --format json" "$1" "$2" "$SEQ_S" "$SEQ_KB"
+
+if [ "$CHECK" = --check ] && [ "$fail" -ne 0 ]; then
+	echo "some cases missed the targets ($TARGET_S s, $((TARGET_KB / 1024)) MiB)" >&2
+	exit 1
+fi
+exit 0
