@@ -1,0 +1,858 @@
+/* Audit computations over region lists: findings, reachability shares, chain, drift, hot-spots. */
+#include "audit.h"
+
+#include <gmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_SHOW_MAX 48 /* bytes of a key quoted in a message before "..." */
+#define DRIFT_BOUNDARY_MAX 10
+
+void hb_findings_init(struct hb_findings *f)
+{
+	f->v = NULL;
+	f->n = f->cap = 0;
+}
+
+void hb_findings_release(struct hb_findings *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->v[i].message);
+	free(f->v);
+	hb_findings_init(f);
+}
+
+int hb_findings_add(struct hb_findings *f, const char *kind, long region, const char *fmt, ...)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	va_list ap;
+	int rc;
+
+	if (f->n == f->cap) {
+		size_t ncap = f->cap ? f->cap * 2 : 16;
+		struct hb_finding *nv = realloc(f->v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return HB_ENOMEM;
+		f->v = nv;
+		f->cap = ncap;
+	}
+	va_start(ap, fmt);
+	rc = hb_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (rc) {
+		hb_buf_release(&b);
+		return HB_ENOMEM;
+	}
+	f->v[f->n].kind = kind;
+	f->v[f->n].region = region;
+	f->v[f->n].message = hb_buf_detach(&b, NULL);
+	f->n++;
+	return 0;
+}
+
+static int finding_cmp(const struct hb_finding *a, const struct hb_finding *b)
+{
+	if ((a->region < 0) != (b->region < 0))
+		return a->region < 0 ? 1 : -1;
+	return a->region < b->region ? -1 : a->region > b->region;
+}
+
+void hb_findings_sort(struct hb_findings *f)
+{
+	size_t i, j;
+
+	/* Insertion sort keeps equal keys in order; merge via a temporary when large. */
+	if (f->n > 64) {
+		struct hb_finding *tmp = malloc(f->n * sizeof(*tmp));
+		size_t w;
+
+		if (tmp) {
+			for (w = 1; w < f->n; w *= 2) {
+				size_t lo;
+
+				for (lo = 0; lo < f->n; lo += 2 * w) {
+					size_t mid = lo + w < f->n ? lo + w : f->n;
+					size_t hi = lo + 2 * w < f->n ? lo + 2 * w : f->n;
+					size_t a = lo, b = mid, o = lo;
+
+					while (a < mid && b < hi)
+						tmp[o++] = finding_cmp(&f->v[b], &f->v[a]) < 0
+								   ? f->v[b++]
+								   : f->v[a++];
+					while (a < mid)
+						tmp[o++] = f->v[a++];
+					while (b < hi)
+						tmp[o++] = f->v[b++];
+				}
+				memcpy(f->v, tmp, f->n * sizeof(*tmp));
+			}
+			free(tmp);
+			return;
+		}
+	}
+	for (i = 1; i < f->n; i++) {
+		struct hb_finding x = f->v[i];
+
+		for (j = i; j > 0 && finding_cmp(&x, &f->v[j - 1]) < 0; j--)
+			f->v[j] = f->v[j - 1];
+		f->v[j] = x;
+	}
+}
+
+int hb_region_is_live(const struct hb_region *r)
+{
+	return !r->offline && !r->split && r->replica_id == 0;
+}
+
+/* Appends 'key' in toStringBinary form, shortened for messages. */
+static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
+{
+	int rc = hb_buf_addc(b, '\'');
+
+	if (!rc)
+		rc = hb_tsb_append(b, k, n > KEY_SHOW_MAX ? KEY_SHOW_MAX : n);
+	if (!rc && n > KEY_SHOW_MAX)
+		rc = hb_buf_adds(b, "...");
+	if (!rc)
+		rc = hb_buf_addc(b, '\'');
+	return rc;
+}
+
+/* Appends "region I ['start', 'end')". */
+static int add_region(struct hb_buf *b, size_t i, const struct hb_region *r)
+{
+	int rc = hb_buf_addf(b, "region %zu [", i);
+
+	if (!rc)
+		rc = add_key(b, r->start, r->start_len);
+	if (!rc)
+		rc = hb_buf_adds(b, ", ");
+	if (!rc)
+		rc = add_key(b, r->end, r->end_len);
+	if (!rc)
+		rc = hb_buf_addc(b, ')');
+	return rc;
+}
+
+static int add_msg(struct hb_findings *f, const char *kind, long region, struct hb_buf *b)
+{
+	int rc = hb_findings_add(f, kind, region, "%s", hb_buf_str(b));
+
+	hb_buf_reset(b);
+	return rc;
+}
+
+int hb_audit_regions_from_splits(struct hb_regions *out, const struct hb_keys *splits)
+{
+	size_t i;
+
+	for (i = 0; i <= splits->n; i++) {
+		struct hb_region r;
+		size_t sl = 0, el = 0;
+
+		memset(&r, 0, sizeof(r));
+		r.start = i ? (unsigned char *)hb_keys_at(splits, i - 1, &sl) : NULL;
+		r.end = i < splits->n ? (unsigned char *)hb_keys_at(splits, i, &el) : NULL;
+		r.start_len = sl;
+		r.end_len = el;
+		if (hb_regions_push(out, &r))
+			return HB_ENOMEM;
+	}
+	return 0;
+}
+
+void hb_audit_init(struct hb_audit *a)
+{
+	a->r = NULL;
+	a->n = 0;
+	a->total_keys = NULL;
+	hb_findings_init(&a->findings);
+}
+
+void hb_audit_release(struct hb_audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->r[i].keys);
+	free(a->r);
+	free(a->total_keys);
+	hb_findings_release(&a->findings);
+	hb_audit_init(a);
+}
+
+int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_regions *rs,
+		   struct hb_error *err)
+{
+	struct hb_buf msg = HB_BUF_INIT, first = HB_BUF_INIT;
+	mpz_t total, keys;
+	size_t i;
+	int rc = 0;
+
+	a->r = calloc(rs->n ? rs->n : 1, sizeof(*a->r));
+	if (!a->r)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	a->n = rs->n;
+	for (i = 0; i < rs->n; i++)
+		a->r[i].reachable = -1;
+	if (!ks)
+		return 0;
+	mpz_init(total);
+	mpz_init(keys);
+	rc = hb_keyspace_total(ks, total, err);
+	if (!rc) {
+		a->total_keys = mpz_get_str(NULL, 10, total);
+		if (!a->total_keys)
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	for (i = 0; !rc && i < rs->n; i++) {
+		const struct hb_region *r = &rs->v[i];
+		int reach;
+
+		hb_buf_reset(&first);
+		rc = hb_keyspace_region(ks, &reach, keys, &first, r->start, r->start_len, r->end,
+					r->end_len, err);
+		if (rc)
+			break;
+		a->r[i].reachable = reach;
+		a->r[i].share = hb_mpz_ratio(keys, total);
+		a->r[i].keys = mpz_get_str(NULL, 10, keys);
+		if (!a->r[i].keys) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			break;
+		}
+		if (reach || !hb_region_is_live(r))
+			continue;
+		rc = add_region(&msg, i, r);
+		if (!rc && first.len) {
+			rc = hb_buf_adds(&msg, ": no key of the key space falls in it; the smallest "
+					       "key at or after its start is ");
+			if (!rc)
+				rc = add_key(&msg, (const unsigned char *)first.data, first.len);
+		} else if (!rc) {
+			rc = hb_buf_adds(&msg, ": no key of the key space falls in it; every key "
+					       "sorts before its start");
+		}
+		if (!rc)
+			rc = add_msg(&a->findings, HB_FIND_UNREACHABLE, (long)i, &msg);
+		if (rc)
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	mpz_clear(total);
+	mpz_clear(keys);
+	hb_buf_release(&msg);
+	hb_buf_release(&first);
+	return rc;
+}
+
+static int key_cmp_end(const unsigned char *a, size_t alen, const unsigned char *b, size_t blen)
+{
+	/* Compares two end keys where empty means +infinity. */
+	if (!alen || !blen)
+		return (alen == 0) - (blen == 0);
+	return hb_key_cmp(a, alen, b, blen);
+}
+
+int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int from_meta)
+{
+	struct hb_buf m = HB_BUF_INIT;
+	long prev = -1, cover = -1;
+	size_t i;
+	int rc = 0;
+
+#define ADD(kind, idx)                                                                     \
+	do {                                                                               \
+		if (rc || (rc = add_msg(out, (kind), (idx), &m)))                          \
+			goto done;                                                         \
+	} while (0)
+#define CAT(expr)                                                                          \
+	do {                                                                               \
+		if (!rc)                                                                   \
+			rc = (expr);                                                       \
+	} while (0)
+	for (i = 0; i < rs->n; i++) {
+		const struct hb_region *r = &rs->v[i];
+
+		if (r->split) {
+			CAT(add_region(&m, i, r));
+			CAT(hb_buf_adds(&m, " is a split parent left in hbase:meta (offline, split); "
+					    "its daughters serve its keys until the catalog janitor "
+					    "removes it"));
+			ADD(HB_FIND_SPLIT_PARENT, (long)i);
+			continue;
+		}
+		if (r->offline) {
+			CAT(add_region(&m, i, r));
+			CAT(hb_buf_adds(&m, " is offline and serves no keys"));
+			ADD(HB_FIND_OFFLINE, (long)i);
+			continue;
+		}
+		if (r->replica_id > 0)
+			continue;
+		if (from_meta && (!r->server || !*r->server)) {
+			CAT(add_region(&m, i, r));
+			CAT(hb_buf_adds(&m, " has no server (not assigned)"));
+			ADD(HB_FIND_NO_SERVER, (long)i);
+		}
+		if (from_meta && r->state && strcmp(r->state, "OPEN")) {
+			CAT(add_region(&m, i, r));
+			CAT(hb_buf_addf(&m, " is in state %s, not OPEN", r->state));
+			ADD(HB_FIND_OFFLINE, (long)i);
+		}
+		if (r->end_len && hb_key_cmp(r->end, r->end_len, r->start, r->start_len) <= 0) {
+			CAT(add_region(&m, i, r));
+			CAT(hb_buf_adds(&m, " ends at or before its start and covers no keys"));
+			ADD(HB_FIND_HOLE, (long)i);
+		}
+		if (prev < 0) {
+			if (r->start_len) {
+				CAT(add_region(&m, i, r));
+				CAT(hb_buf_adds(&m, " is the first region but its start key is not "
+						    "empty; keys before "));
+				CAT(add_key(&m, r->start, r->start_len));
+				CAT(hb_buf_adds(&m, " have no region"));
+				ADD(HB_FIND_BAD_FIRST_START, (long)i);
+			}
+			prev = cover = (long)i;
+			continue;
+		}
+		{
+			const struct hb_region *p = &rs->v[prev], *c = &rs->v[cover];
+
+			if (!hb_key_cmp(p->start, p->start_len, r->start, r->start_len) &&
+			    !hb_key_cmp(p->end, p->end_len, r->end, r->end_len)) {
+				long dup_of = prev;
+
+				prev = (long)i;
+				if (!from_meta && p->id && p->id == r->id)
+					continue; /* REST lists each replica with the same bounds */
+				CAT(add_region(&m, i, r));
+				CAT(hb_buf_addf(&m, " duplicates region %ld (same start and end key)",
+						dup_of));
+				ADD(HB_FIND_DUPLICATE, (long)i);
+				continue;
+			}
+			if (!c->end_len) {
+				CAT(add_region(&m, i, r));
+				CAT(hb_buf_addf(&m, " overlaps region %ld, which runs to the end of "
+						    "the key space",
+						cover));
+				ADD(HB_FIND_OVERLAP, (long)i);
+			} else {
+				int d = hb_key_cmp(r->start, r->start_len, c->end, c->end_len);
+
+				if (d < 0) {
+					CAT(add_region(&m, i, r));
+					CAT(hb_buf_addf(&m, " overlaps region %ld, which ends at ",
+							cover));
+					CAT(add_key(&m, c->end, c->end_len));
+					ADD(HB_FIND_OVERLAP, (long)i);
+				} else if (d > 0) {
+					CAT(hb_buf_addf(&m, "hole before region %zu: keys in [", i));
+					CAT(add_key(&m, c->end, c->end_len));
+					CAT(hb_buf_adds(&m, ", "));
+					CAT(add_key(&m, r->start, r->start_len));
+					CAT(hb_buf_addf(&m, ") have no region (region %ld ends there)",
+							cover));
+					ADD(HB_FIND_HOLE, (long)i);
+				}
+			}
+			if (key_cmp_end(r->end, r->end_len, c->end, c->end_len) > 0)
+				cover = (long)i;
+			prev = (long)i;
+		}
+	}
+	if (prev < 0) {
+		CAT(hb_buf_adds(&m, "no live region: every key of the table is without a region"));
+		ADD(HB_FIND_HOLE, -1);
+	} else if (rs->v[cover].end_len) {
+		const struct hb_region *c = &rs->v[cover];
+
+		CAT(add_region(&m, (size_t)cover, c));
+		CAT(hb_buf_adds(&m, " is the last region but its end key is not empty; keys at "
+				    "or after "));
+		CAT(add_key(&m, c->end, c->end_len));
+		CAT(hb_buf_adds(&m, " have no region"));
+		ADD(HB_FIND_BAD_LAST_END, (long)cover);
+	}
+#undef ADD
+#undef CAT
+done:
+	hb_buf_release(&m);
+	return rc ? HB_ENOMEM : 0;
+}
+
+/* Orders live regions by (start, end) for the meta/REST comparison. */
+static int bounds_cmp(const struct hb_region *a, const struct hb_region *b)
+{
+	int d = hb_key_cmp(a->start, a->start_len, b->start, b->start_len);
+
+	return d ? d : key_cmp_end(a->end, a->end_len, b->end, b->end_len);
+}
+
+/* Next live index at or after i whose bounds differ from the previous live one, or n. */
+static size_t next_live(const struct hb_regions *rs, size_t i, long *last)
+{
+	for (; i < rs->n; i++) {
+		if (!hb_region_is_live(&rs->v[i]))
+			continue;
+		if (*last >= 0 && !bounds_cmp(&rs->v[*last], &rs->v[i]))
+			continue;
+		*last = (long)i;
+		return i;
+	}
+	return rs->n;
+}
+
+int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
+		     const char *primary_name, const struct hb_regions *other,
+		     const char *other_name)
+{
+	struct hb_buf m = HB_BUF_INIT;
+	long la = -1, lb = -1;
+	size_t a, b;
+	int rc = 0;
+
+	a = next_live(primary, 0, &la);
+	b = next_live(other, 0, &lb);
+	while (!rc && (a < primary->n || b < other->n)) {
+		int d;
+
+		if (a >= primary->n)
+			d = 1;
+		else if (b >= other->n)
+			d = -1;
+		else
+			d = bounds_cmp(&primary->v[a], &other->v[b]);
+		if (d == 0) {
+			a = next_live(primary, a + 1, &la);
+			b = next_live(other, b + 1, &lb);
+			continue;
+		}
+		if (d < 0) {
+			rc = add_region(&m, a, &primary->v[a]);
+			if (!rc)
+				rc = hb_buf_addf(&m, " is in %s but not in %s", primary_name,
+						 other_name);
+			if (!rc)
+				rc = add_msg(out, HB_FIND_META_REST_MISMATCH, (long)a, &m);
+			a = next_live(primary, a + 1, &la);
+		} else {
+			const struct hb_region *r = &other->v[b];
+
+			rc = hb_buf_adds(&m, "region [");
+			if (!rc)
+				rc = add_key(&m, r->start, r->start_len);
+			if (!rc)
+				rc = hb_buf_adds(&m, ", ");
+			if (!rc)
+				rc = add_key(&m, r->end, r->end_len);
+			if (!rc)
+				rc = hb_buf_addf(&m, ") is in %s but not in %s", other_name,
+						 primary_name);
+			if (!rc)
+				rc = add_msg(out, HB_FIND_META_REST_MISMATCH, -1, &m);
+			b = next_live(other, b + 1, &lb);
+		}
+	}
+	hb_buf_release(&m);
+	return rc ? HB_ENOMEM : 0;
+}
+
+/* Parses a positive decimal count; 0 when s is not one. */
+static unsigned long long parse_count(const char *s)
+{
+	unsigned long long v = 0;
+
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (~0ULL - 9) / 10)
+			return 0;
+		v = v * 10 + (unsigned long long)(*s - '0');
+	}
+	return v;
+}
+
+/* The value of --salt-width W in a stored split spec (1 when absent). */
+static int salt_width(const char *splits)
+{
+	const char *p = strstr(splits, "--salt-width");
+
+	if (!p)
+		return 1;
+	p += strlen("--salt-width");
+	while (*p == ' ' || *p == '=')
+		p++;
+	return *p == '2' ? 2 : 1;
+}
+
+static int canon(struct hb_buf *out, const struct hb_keyspace *ks)
+{
+	hb_buf_reset(out);
+	return hb_keyspace_format(out, ks);
+}
+
+int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
+		   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err)
+{
+	struct hb_keyspace *stored = NULL, *given = NULL;
+	struct hb_buf m = HB_BUF_INIT, c1 = HB_BUF_INIT, c2 = HB_BUF_INIT;
+	struct hb_error perr = {0};
+	unsigned long long n = 0, parts = 0;
+	size_t live = 0, i, shown = 0, wrong = 0;
+	int width = 0, rc = 0;
+	long last = -1;
+
+	for (i = next_live(rs, 0, &last); i < rs->n; i = next_live(rs, i + 1, &last))
+		live++;
+	if (!md->present) {
+		rc = hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
+				     "the table has no metadata row: N and the key space are not "
+				     "recorded (hbtab meta set writes it)");
+		goto done;
+	}
+	if (!md->n) {
+		rc = hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
+				     "the metadata row has no N qualifier");
+	} else if (!(n = parse_count(md->n))) {
+		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+				     "the stored N '%.64s' is not a positive integer", md->n);
+	} else if (n != live) {
+		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+				     "the stored N is %llu but the table has %zu live regions "
+				     "(regions were split, merged or lost since N was written)",
+				     n, live);
+	}
+	if (!rc && md->keyspace && hb_keyspace_parse(&stored, md->keyspace, &perr)) {
+		if (perr.code == HB_ENOMEM) {
+			rc = HB_ENOMEM;
+			goto done;
+		}
+		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+				     "the stored key space '%.200s' does not parse: %s",
+				     md->keyspace, perr.msg);
+	}
+	if (!rc && given_keyspace) {
+		rc = hb_keyspace_parse(&given, given_keyspace, err);
+		if (rc)
+			goto done;
+	}
+	if (!rc && stored && given && !hb_keyspace_same(stored, given)) {
+		rc = canon(&c1, stored) || canon(&c2, given) ? HB_ENOMEM : 0;
+		if (!rc)
+			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+					     "the stored key space '%.200s' differs from the given "
+					     "'%.200s'",
+					     hb_buf_str(&c1), hb_buf_str(&c2));
+	}
+	/* Partition-style tables: boundaries must be the big-endian partition numbers. */
+	if (!rc && (given || stored) &&
+	    hb_keyspace_partitions(given ? given : stored, &parts, &width)) {
+		if (n && parts != n)
+			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+					     "the key space has %llu partitions (u%d<%llu) but the "
+					     "stored N is %llu",
+					     parts, 8 * width, parts, n);
+	} else if (!rc && md->splits && n && strstr(md->splits, "--partition-splits")) {
+		parts = n;
+		width = 8;
+	} else if (!rc && md->splits && n && strstr(md->splits, "--salt-splits")) {
+		parts = n;
+		width = salt_width(md->splits);
+	}
+	if (!rc && parts && width) {
+		size_t k = 0;
+
+		if (parts != live)
+			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+					     "the table is partitioned into %llu partitions but has %zu "
+					     "live regions",
+					     parts, live);
+		last = -1;
+		for (i = next_live(rs, 0, &last); !rc && i < rs->n;
+		     i = next_live(rs, i + 1, &last), k++) {
+			unsigned char want[8];
+			const struct hb_region *r = &rs->v[i];
+			int b;
+
+			if (k == 0 || k >= parts)
+				continue;
+			for (b = 0; b < width; b++)
+				want[b] = (unsigned char)((unsigned long long)k >>
+							  (8 * (width - 1 - b)));
+			if (!hb_key_cmp(r->start, r->start_len, want, (size_t)width))
+				continue;
+			wrong++;
+			if (shown++ >= DRIFT_BOUNDARY_MAX)
+				continue;
+			rc = add_region(&m, i, r);
+			if (!rc)
+				rc = hb_buf_addf(&m, " should start at partition %zu, ", k);
+			if (!rc)
+				rc = add_key(&m, want, (size_t)width);
+			if (!rc)
+				rc = hb_buf_adds(&m, width == 8 ? " (Bytes.toBytes((long) i))"
+							       : " (big-endian partition number)");
+			if (!rc)
+				rc = add_msg(out, HB_FIND_DRIFT, (long)i, &m);
+		}
+		if (!rc && wrong > DRIFT_BOUNDARY_MAX)
+			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+					     "%zu more regions do not start at their partition number",
+					     wrong - DRIFT_BOUNDARY_MAX);
+	}
+done:
+	if (rc == HB_ENOMEM)
+		hb_error_set(err, HB_ENOMEM, "out of memory");
+	hb_keyspace_free(stored);
+	hb_keyspace_free(given);
+	hb_buf_release(&m);
+	hb_buf_release(&c1);
+	hb_buf_release(&c2);
+	return rc;
+}
+
+/* Splits a region name "table,start,id[_rep].enc." into its parts. 0 when malformed. */
+static int parse_region_name(const unsigned char *p, size_t n, const unsigned char **table,
+			     size_t *tlen, const unsigned char **start, size_t *slen,
+			     uint64_t *id, int *replica)
+{
+	size_t first, lastc, j;
+
+	for (first = 0; first < n && p[first] != ','; first++)
+		;
+	if (first == n)
+		return 0;
+	for (lastc = n; lastc > first + 1 && p[lastc - 1] != ','; lastc--)
+		;
+	if (lastc <= first + 1)
+		return 0;
+	lastc--; /* index of the last comma */
+	*table = p;
+	*tlen = first;
+	*start = p + first + 1;
+	*slen = lastc - first - 1;
+	*id = 0;
+	*replica = 0;
+	for (j = lastc + 1; j < n && p[j] >= '0' && p[j] <= '9'; j++)
+		*id = *id * 10 + (uint64_t)(p[j] - '0');
+	if (j < n && p[j] == '_')
+		*replica = 1;
+	return 1;
+}
+
+/* Index of the first region whose start is >= k in sorted rs. */
+static size_t regions_lower(const struct hb_regions *rs, const unsigned char *k, size_t n)
+{
+	size_t lo = 0, hi = rs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (hb_key_cmp(rs->v[mid].start, rs->v[mid].start_len, k, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void match_one(struct hb_region_counts *counts, const struct hb_regions *rs,
+		      const char *table, const struct hb_region_load *l, size_t nl, int t1)
+{
+	size_t tl = strlen(table), i, j;
+
+	for (i = 0; i < nl; i++) {
+		const unsigned char *tp, *sp;
+		size_t tn, sn;
+		uint64_t id;
+		int rep;
+
+		if (!l[i].name ||
+		    !parse_region_name(l[i].name, l[i].name_len, &tp, &tn, &sp, &sn, &id, &rep) ||
+		    rep || tn != tl || memcmp(tp, table, tl))
+			continue;
+		for (j = regions_lower(rs, sp, sn); j < rs->n; j++) {
+			struct hb_region_counts *c = &counts[j];
+			const struct hb_region *r = &rs->v[j];
+
+			if (hb_key_cmp(r->start, r->start_len, sp, sn))
+				break;
+			if (r->replica_id > 0 || (r->id && id && r->id != id))
+				continue;
+			if (t1) {
+				c->have1 = 1;
+				c->reads1 = l[i].reads;
+				c->writes1 = l[i].writes;
+				c->server = l[i].server;
+			} else {
+				c->have0 = 1;
+				c->reads0 = l[i].reads;
+				c->writes0 = l[i].writes;
+				if (!c->server)
+					c->server = l[i].server;
+			}
+			break;
+		}
+	}
+}
+
+int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
+			 const char *table, const struct hb_region_load *l0, size_t n0,
+			 const struct hb_region_load *l1, size_t n1)
+{
+	memset(counts, 0, rs->n * sizeof(*counts));
+	match_one(counts, rs, table, l1, n1, 1);
+	match_one(counts, rs, table, l0, n0, 0);
+	return 0;
+}
+
+void hb_hotspots_init(struct hb_hotspots *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->sequential_region = -1;
+}
+
+void hb_hotspots_release(struct hb_hotspots *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->ns; i++)
+		free(h->s[i].name);
+	free(h->s);
+	free(h->r);
+	hb_hotspots_init(h);
+}
+
+static uint64_t window_delta(int have0, uint64_t v0, int have1, uint64_t v1)
+{
+	if (!have1)
+		return 0;
+	if (!have0 || v1 < v0) /* new region, or its counter restarted when it reopened */
+		return v1;
+	return v1 - v0;
+}
+
+int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
+		      const struct hb_region_counts *counts, const int *reachable,
+		      const struct hb_hot_params *p)
+{
+	struct hb_buf m = HB_BUF_INIT;
+	size_t i, live = 0, scap = 0;
+	long last_live = -1, end_region = -1;
+	int rc = 0;
+
+	hb_hotspots_init(out);
+	out->r = calloc(rs->n ? rs->n : 1, sizeof(*out->r));
+	if (!out->r)
+		return HB_ENOMEM;
+	out->n = rs->n;
+	for (i = 0; i < rs->n; i++) {
+		const struct hb_region *r = &rs->v[i];
+		const struct hb_region_counts *c = &counts[i];
+		struct hb_hot_region *h = &out->r[i];
+		const char *srv = c->server ? c->server : r->server;
+		size_t k;
+
+		if (!hb_region_is_live(r))
+			continue;
+		live++;
+		last_live = (long)i;
+		if (!reachable || reachable[i] != 0)
+			end_region = (long)i;
+		h->writes = window_delta(c->have0, c->writes0, c->have1, c->writes1);
+		h->reads = window_delta(c->have0, c->reads0, c->have1, c->reads1);
+		out->total_writes += h->writes;
+		out->total_reads += h->reads;
+		if (!srv)
+			continue;
+		for (k = 0; k < out->ns && strcmp(out->s[k].name, srv); k++)
+			;
+		if (k == out->ns) {
+			if (out->ns == scap) {
+				size_t nc = scap ? scap * 2 : 8;
+				struct hb_hot_server *ns = realloc(out->s, nc * sizeof(*ns));
+
+				if (!ns)
+					return HB_ENOMEM;
+				out->s = ns;
+				scap = nc;
+			}
+			memset(&out->s[k], 0, sizeof(out->s[k]));
+			out->s[k].name = strdup(srv);
+			if (!out->s[k].name)
+				return HB_ENOMEM;
+			out->ns++;
+		}
+		out->s[k].writes += h->writes;
+		out->s[k].reads += h->reads;
+		out->s[k].regions++;
+	}
+	if (end_region < 0)
+		end_region = last_live;
+	out->fair_share = live ? 1.0 / (double)live : 0.0;
+	for (i = 0; i < out->ns; i++)
+		out->s[i].write_share =
+			out->total_writes ? (double)out->s[i].writes / (double)out->total_writes : 0;
+	if (!out->total_writes)
+		return 0;
+	for (i = 0; i < rs->n; i++)
+		if (hb_region_is_live(&rs->v[i]))
+			out->r[i].write_share =
+				(double)out->r[i].writes / (double)out->total_writes;
+	/* The sequential-key pattern: (nearly) all writes go to the region at the end. */
+	if (live >= 2 && end_region >= 0 && out->total_writes >= p->min_writes &&
+	    out->r[end_region].write_share >= p->sequential) {
+		out->sequential_region = end_region;
+		out->r[end_region].flagged = 1;
+		rc = add_region(&m, (size_t)end_region, &rs->v[end_region]);
+		if (!rc)
+			rc = hb_buf_addf(&m,
+					 " takes %.1f%% of the table's writes (%llu of %llu) and is "
+					 "the %s region: sequential row keys (timestamps, counters, "
+					 "monotonically increasing ids); salt or hash the key prefix",
+					 100.0 * out->r[end_region].write_share,
+					 (unsigned long long)out->r[end_region].writes,
+					 (unsigned long long)out->total_writes,
+					 end_region == last_live ? "last" : "last reachable");
+		if (!rc)
+			rc = add_msg(f, HB_FIND_HOTSPOT, end_region, &m);
+	}
+	for (i = 0; !rc && i < rs->n; i++) {
+		struct hb_hot_region *h = &out->r[i];
+
+		if (!hb_region_is_live(&rs->v[i]) || (long)i == out->sequential_region ||
+		    live < 2 || h->writes < p->min_writes ||
+		    h->write_share <= p->factor * out->fair_share)
+			continue;
+		h->flagged = 1;
+		rc = add_region(&m, i, &rs->v[i]);
+		if (!rc)
+			rc = hb_buf_addf(&m,
+					 " takes %.1f%% of the table's writes (%llu of %llu), %.1f "
+					 "times its fair share of %.1f%%",
+					 100.0 * h->write_share, (unsigned long long)h->writes,
+					 (unsigned long long)out->total_writes,
+					 h->write_share / out->fair_share, 100.0 * out->fair_share);
+		if (!rc)
+			rc = add_msg(f, HB_FIND_HOTSPOT, (long)i, &m);
+	}
+	for (i = 0; !rc && out->ns >= 2 && i < out->ns; i++) {
+		struct hb_hot_server *s = &out->s[i];
+		double fair = 1.0 / (double)out->ns;
+
+		if (s->writes >= p->min_writes && s->write_share > p->factor * fair)
+			rc = hb_findings_add(f, HB_FIND_HOTSPOT, -1,
+					     "server %s takes %.1f%% of the table's writes over %zu "
+					     "regions, %.1f times its fair share of %.1f%%",
+					     s->name, 100.0 * s->write_share, s->regions,
+					     s->write_share / fair, 100.0 * fair);
+	}
+	hb_buf_release(&m);
+	return rc ? HB_ENOMEM : 0;
+}

@@ -1,0 +1,179 @@
+/* hbtab audit's computations: reachability shares, region-chain integrity, drift, hot-spots. */
+#ifndef HB_AUDIT_H
+#define HB_AUDIT_H
+
+#include "hb.h"
+#include "key.h"
+#include "keyspace.h"
+#include "region.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Finding kinds (the exact strings of the JSON contract). */
+#define HB_FIND_UNREACHABLE "unreachable"
+#define HB_FIND_HOLE "hole"
+#define HB_FIND_OVERLAP "overlap"
+#define HB_FIND_DUPLICATE "duplicate"
+#define HB_FIND_OFFLINE "offline"
+#define HB_FIND_SPLIT_PARENT "split_parent"
+#define HB_FIND_NO_SERVER "no_server"
+#define HB_FIND_DRIFT "drift"
+#define HB_FIND_HOTSPOT "hotspot"
+#define HB_FIND_META_REST_MISMATCH "meta_rest_mismatch"
+#define HB_FIND_BAD_FIRST_START "bad_first_start"
+#define HB_FIND_BAD_LAST_END "bad_last_end"
+#define HB_FIND_MISSING_METADATA "missing_metadata"
+
+struct hb_finding {
+	const char *kind; /* one of HB_FIND_* (static) */
+	long region;	  /* index into the audited region list, or -1 */
+	char *message;	  /* owned; keys in toStringBinary form */
+};
+
+struct hb_findings {
+	struct hb_finding *v;
+	size_t n, cap;
+};
+
+void hb_findings_init(struct hb_findings *f);
+void hb_findings_release(struct hb_findings *f);
+/* Appends a finding with a printf-style message. HB_ENOMEM. */
+int hb_findings_add(struct hb_findings *f, const char *kind, long region, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Stable sort: findings with a region first (by region), then the table-wide ones. */
+void hb_findings_sort(struct hb_findings *f);
+
+/* A region is live (part of the chain HBase serves) unless offline, a split parent or a
+ * replica (replica_id > 0). */
+int hb_region_is_live(const struct hb_region *r);
+
+/* Regions [∅,s0) [s0,s1) ... [s(k-1),∅) from sorted split keys (ModifyRegionUtils). out must
+ * be empty. HB_ENOMEM. */
+int hb_audit_regions_from_splits(struct hb_regions *out, const struct hb_keys *splits);
+
+struct hb_audit_region {
+	int reachable; /* 1 / 0; -1 when no key space was given */
+	double share;  /* share of the key space's keys, 0..1 (0 without a key space) */
+	char *keys;    /* the exact key count in decimal; NULL without a key space */
+};
+
+struct hb_audit {
+	struct hb_audit_region *r; /* one per audited region, same indices */
+	size_t n;
+	char *total_keys; /* #K in decimal (prefixes for a '*' tail); NULL without a key space */
+	struct hb_findings findings;
+};
+
+void hb_audit_init(struct hb_audit *a);
+void hb_audit_release(struct hb_audit *a);
+
+/*
+ * Sizes a->r for rs and, when ks is not NULL, decides each region's reachability and exact
+ * share of K; adds an "unreachable" finding for every unreachable live region. rs should be
+ * sorted (hb_regions_sort) so that shared bounds are counted once. HB_EINVAL (key space too
+ * large to evaluate), HB_ENOMEM.
+ */
+int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_regions *rs,
+		   struct hb_error *err);
+
+/*
+ * Region-chain integrity over sorted rs: offline regions and split parents (reported as
+ * such) and replicas are left out of the chain; the live chain must start and end unbounded
+ * with no hole, overlap or duplicate. from_meta: flags regions without a server. REST lists
+ * a replica as a second entry with the same bounds and id; such entries are not duplicates.
+ */
+int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int from_meta);
+
+/* Compares the live regions of two sorted lists by bounds: each region in one and not the
+ * other is a "meta_rest_mismatch" (region = index in primary, -1 for one only in other). */
+int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
+		     const char *primary_name, const struct hb_regions *other,
+		     const char *other_name);
+
+/* The metadata row's qualifiers as read (NULL = absent). */
+struct hb_audit_meta {
+	int present; /* the row exists */
+	const char *n;
+	const char *keyspace;
+	const char *splits;
+};
+
+/*
+ * Drift between the metadata row and the table (sorted rs): stored N vs live region count,
+ * stored vs given key space (canonical comparison), and for partition-style tables (first
+ * field uW<P, or --partition-splits / --salt-splits stored) whether live region i starts at
+ * the W-byte big-endian i (Bytes.toBytes((long) i) for W = 8). given_keyspace may be NULL.
+ */
+int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *m,
+		   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err);
+
+/* One region's counters from /status/cluster (LiveNodes[].Region[]). */
+struct hb_region_load {
+	const unsigned char *name; /* full region name bytes: table,start,id[_rep].encoded. */
+	size_t name_len;
+	const char *server; /* the live node's host:port */
+	uint64_t reads, writes;
+};
+
+/* Counters at the two instants, matched to the audited regions. */
+struct hb_region_counts {
+	int have0, have1;
+	uint64_t reads0, writes0, reads1, writes1;
+	const char *server; /* borrowed from the loads at t1 (else t0), may be NULL */
+};
+
+/*
+ * Matches loads (t0 and t1; either may be empty) to the sorted regions of table by the start
+ * key and region id parsed from each region name; replicas' loads are ignored. counts must
+ * hold rs->n entries. HB_ENOMEM.
+ */
+int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
+			 const char *table, const struct hb_region_load *l0, size_t n0,
+			 const struct hb_region_load *l1, size_t n1);
+
+struct hb_hot_params {
+	double factor;	     /* flag a region above factor x its fair share (default 2.0) */
+	uint64_t min_writes; /* ... and with at least this many writes in the window (100) */
+	double sequential;   /* name the sequential-key pattern at this share (0.9) */
+};
+
+#define HB_HOT_PARAMS_DEFAULT {2.0, 100, 0.9}
+
+struct hb_hot_region {
+	uint64_t writes, reads; /* in the window (counter resets: the value after reset) */
+	double write_share;	/* of the live regions' writes, 0..1 */
+	int flagged;
+};
+
+struct hb_hot_server {
+	char *name;
+	uint64_t writes, reads;
+	size_t regions;
+	double write_share;
+};
+
+struct hb_hotspots {
+	struct hb_hot_region *r; /* rs->n entries */
+	size_t n;
+	struct hb_hot_server *s;
+	size_t ns;
+	uint64_t total_writes, total_reads;
+	double fair_share;	 /* 1 / live regions */
+	long sequential_region;	 /* the region that takes the sequential writes, or -1 */
+};
+
+void hb_hotspots_init(struct hb_hotspots *h);
+void hb_hotspots_release(struct hb_hotspots *h);
+
+/*
+ * Write shares per live region and per server over the window. Flags (as "hotspot"
+ * findings) live regions whose share exceeds factor x fair share with >= min_writes writes,
+ * and the sequential-key pattern when >= sequential of all writes go to the last live region
+ * (or the last reachable one when reachable, per region, is given). HB_ENOMEM.
+ */
+int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
+		      const struct hb_region_counts *counts, const int *reachable,
+		      const struct hb_hot_params *p);
+
+#endif

@@ -1,0 +1,426 @@
+/* Audit findings: reachability, region chain, meta/REST comparison, drift and hot-spots. */
+#include "core/audit.h"
+#include "test.h"
+
+#include <math.h>
+#include <time.h>
+
+static struct hb_error err;
+
+/* Region spec "start|end" in toStringBinary; flags: o offline, s split parent, r replica. */
+struct rdef {
+	const char *start, *end;
+	const char *flags;
+	uint64_t id;
+	const char *server;
+};
+
+static void build(struct hb_regions *rs, const struct rdef *d, size_t n)
+{
+	size_t i;
+
+	hb_regions_init(rs);
+	for (i = 0; i < n; i++) {
+		struct hb_buf s = HB_BUF_INIT, e = HB_BUF_INIT;
+		struct hb_region r;
+
+		memset(&r, 0, sizeof(r));
+		hb_tbb_parse(&s, d[i].start, strlen(d[i].start), &err);
+		hb_tbb_parse(&e, d[i].end, strlen(d[i].end), &err);
+		r.start = (unsigned char *)s.data;
+		r.start_len = s.len;
+		r.end = (unsigned char *)e.data;
+		r.end_len = e.len;
+		r.id = d[i].id;
+		r.server = (char *)d[i].server;
+		r.offline = d[i].flags && strchr(d[i].flags, 'o') != NULL;
+		r.split = d[i].flags && strchr(d[i].flags, 's') != NULL;
+		r.replica_id = d[i].flags && strchr(d[i].flags, 'r') != NULL;
+		hb_regions_push(rs, &r);
+		hb_buf_release(&s);
+		hb_buf_release(&e);
+	}
+	hb_regions_sort(rs);
+}
+
+/* "kind@region kind@region ..." of the findings, for compact comparisons. */
+static const char *kinds(const struct hb_findings *f)
+{
+	static char out[2048];
+	size_t i, o = 0;
+
+	out[0] = 0;
+	for (i = 0; i < f->n && o < sizeof(out) - 64; i++)
+		o += (size_t)snprintf(out + o, sizeof(out) - o, "%s%s@%ld", i ? " " : "",
+				      f->v[i].kind, f->v[i].region);
+	return out;
+}
+
+static const char *chain(const struct rdef *d, size_t n, int from_meta)
+{
+	struct hb_regions rs;
+	struct hb_findings f;
+	const char *k;
+
+	build(&rs, d, n);
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_chain(&f, &rs, from_meta), 0);
+	k = kinds(&f);
+	hb_findings_release(&f);
+	hb_regions_release(&rs);
+	return k;
+}
+
+static void test_audit__healthy_chain_has_no_findings(void)
+{
+	static const struct rdef d[] = {{"", "a", NULL, 1, "rs1:1"},
+					{"a", "b", NULL, 1, "rs1:1"},
+					{"b", "", NULL, 1, "rs2:1"}};
+
+	CHECK_EQ_STR(chain(d, 3, 1), "");
+	CHECK_EQ_STR(chain(d, 1, 0), "bad_last_end@0");
+}
+
+static void test_audit__hole_overlap_duplicate_and_bad_ends(void)
+{
+	static const struct rdef hole[] = {{"", "a", NULL, 1, "s"}, {"b", "", NULL, 1, "s"}};
+	static const struct rdef ovl[] = {{"", "b", NULL, 1, "s"}, {"a", "", NULL, 1, "s"}};
+	static const struct rdef dup[] = {{"", "a", NULL, 1, "s"},
+					  {"a", "b", NULL, 1, "s"},
+					  {"a", "b", NULL, 2, "s"},
+					  {"b", "", NULL, 1, "s"}};
+	static const struct rdef ends[] = {{"a", "b", NULL, 1, "s"}, {"b", "c", NULL, 1, "s"}};
+	static const struct rdef after_inf[] = {{"", "", NULL, 1, "s"}, {"m", "", NULL, 1, "s"}};
+
+	CHECK_EQ_STR(chain(hole, 2, 1), "hole@1");
+	CHECK_EQ_STR(chain(ovl, 2, 1), "overlap@1");
+	CHECK_EQ_STR(chain(dup, 4, 1), "duplicate@2");
+	CHECK_EQ_STR(chain(ends, 2, 1), "bad_first_start@0 bad_last_end@1");
+	CHECK_EQ_STR(chain(after_inf, 2, 1), "overlap@1");
+}
+
+static void test_audit__split_parents_and_offline_regions_leave_the_chain(void)
+{
+	/* The parent [∅,∅) stays in meta beside its daughters until the janitor runs. */
+	static const struct rdef d[] = {{"", "", "os", 1, NULL},
+					{"", "m", NULL, 2, "rs1:1"},
+					{"m", "", NULL, 2, "rs2:1"},
+					{"m", "x", "o", 3, NULL}};
+
+	/* Sorted: [∅,m) [∅,∅) [m,x) [m,∅). */
+	CHECK_EQ_STR(chain(d, 4, 1), "split_parent@1 offline@2");
+}
+
+static void test_audit__meta_flags_regions_without_server(void)
+{
+	static const struct rdef d[] = {{"", "a", NULL, 1, "rs1:1"}, {"a", "", NULL, 1, NULL}};
+
+	CHECK_EQ_STR(chain(d, 2, 1), "no_server@1");
+	CHECK_EQ_STR(chain(d, 2, 0), "");
+}
+
+static void test_audit__rest_replica_entries_are_not_duplicates(void)
+{
+	static const struct rdef d[] = {{"", "a", NULL, 7, "rs1:1"},
+					{"", "a", NULL, 7, "rs2:1"},
+					{"a", "", NULL, 7, "rs1:1"}};
+	static const struct rdef m[] = {{"", "a", NULL, 7, "rs1:1"},
+					{"", "a", "r", 7, "rs2:1"},
+					{"a", "", NULL, 7, "rs1:1"}};
+
+	CHECK_EQ_STR(chain(d, 3, 0), "");
+	CHECK_EQ_STR(chain(m, 3, 1), "");
+}
+
+static void test_audit__compare_reports_regions_in_only_one_list(void)
+{
+	static const struct rdef meta[] = {{"", "a", NULL, 1, "s"},
+					   {"a", "b", NULL, 1, "s"},
+					   {"b", "", NULL, 1, "s"},
+					   {"", "", "os", 1, NULL}};
+	static const struct rdef rest[] = {{"", "a", NULL, 1, "s"}, {"a", "", NULL, 1, "s"}};
+	struct hb_regions a, b;
+	struct hb_findings f;
+
+	build(&a, meta, 4);
+	build(&b, rest, 2);
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_compare(&f, &a, "hbase:meta", &b, "REST"), 0);
+	CHECK_EQ_STR(kinds(&f), "meta_rest_mismatch@2 meta_rest_mismatch@-1 meta_rest_mismatch@3");
+	hb_findings_release(&f);
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_compare(&f, &a, "hbase:meta", &a, "REST"), 0);
+	CHECK_EQ_INT(f.n, 0);
+	hb_findings_release(&f);
+	hb_regions_release(&a);
+	hb_regions_release(&b);
+}
+
+static void partition_regions(struct hb_regions *rs, int n, int broken)
+{
+	struct hb_keys k;
+	int i, b;
+
+	hb_keys_init(&k);
+	for (i = 1; i < n; i++) {
+		unsigned char key[9] = {0};
+
+		for (b = 0; b < 8; b++)
+			key[b] = (unsigned char)((unsigned long long)i >> (56 - 8 * b));
+		/* A 9-byte key keeps the order but is not Bytes.toBytes((long) i). */
+		hb_keys_push(&k, key, i == broken ? 9 : 8);
+	}
+	hb_keys_sort(&k);
+	hb_regions_init(rs);
+	hb_audit_regions_from_splits(rs, &k);
+	hb_keys_release(&k);
+}
+
+static const char *drift(const struct hb_audit_meta *m, const struct hb_regions *rs,
+			 const char *given)
+{
+	struct hb_findings f;
+	const char *k;
+
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_drift(&f, m, rs, given, &err), 0);
+	k = kinds(&f);
+	hb_findings_release(&f);
+	return k;
+}
+
+static void test_audit__drift_checks_n_keyspace_and_partition_boundaries(void)
+{
+	struct hb_audit_meta ok = {1, "20", "u64<20 byte{8}", "--partition-splits 20"};
+	struct hb_audit_meta wrong_n = {1, "16", "u64<20 byte{8}", NULL};
+	struct hb_audit_meta bad_n = {1, "x", NULL, NULL};
+	struct hb_audit_meta none = {0, NULL, NULL, NULL};
+	struct hb_audit_meta splits_only = {1, "20", NULL, "--partition-splits 20"};
+	struct hb_regions rs, broken;
+
+	partition_regions(&rs, 20, 0);
+	partition_regions(&broken, 20, 5);
+	CHECK_EQ_STR(drift(&ok, &rs, NULL), "");
+	CHECK_EQ_STR(drift(&ok, &rs, "u64<20 u64<18446744073709551616"), "");
+	CHECK_EQ_STR(drift(&ok, &rs, "u64<20 *"), "drift@-1");
+	CHECK_EQ_STR(drift(&wrong_n, &rs, NULL), "drift@-1 drift@-1");
+	CHECK_EQ_STR(drift(&bad_n, &rs, NULL), "drift@-1");
+	CHECK_EQ_STR(drift(&none, &rs, NULL), "missing_metadata@-1");
+	CHECK_EQ_STR(drift(&ok, &broken, NULL), "drift@5");
+	CHECK_EQ_STR(drift(&splits_only, &broken, NULL), "drift@5");
+	{
+		struct hb_audit_meta bad_ks = {1, "20", "hex{", NULL};
+
+		CHECK_EQ_STR(drift(&bad_ks, &rs, NULL), "drift@-1");
+	}
+	hb_regions_release(&rs);
+	hb_regions_release(&broken);
+}
+
+static void test_audit__reach_flags_seed001_regions(void)
+{
+	static const char *const split_tsb[] = {
+		"0000000000000000",
+		"6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6",
+		"=\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBC",
+		"D\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x82",
+		"KKKKKKKKKKKKKKKH",
+		"R\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x0E",
+		"X\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD4",
+		"_\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9A",
+		"ffffffffffffffff",
+	};
+	struct hb_keys k;
+	struct hb_regions rs;
+	struct hb_keyspace *ks = NULL;
+	struct hb_audit a;
+	size_t i;
+
+	hb_keys_init(&k);
+	for (i = 0; i < 9; i++) {
+		struct hb_buf b = HB_BUF_INIT;
+
+		hb_tbb_parse(&b, split_tsb[i], strlen(split_tsb[i]), &err);
+		hb_keys_push(&k, b.data, b.len);
+		hb_buf_release(&b);
+	}
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_audit_regions_from_splits(&rs, &k), 0);
+	CHECK_EQ_INT(rs.n, 10);
+	CHECK_EQ_INT(hb_keyspace_parse(&ks, "hex{16}", &err), 0);
+	hb_audit_init(&a);
+	CHECK_EQ_INT(hb_audit_reach(&a, ks, &rs, &err), 0);
+	CHECK_EQ_STR(kinds(&a.findings), "unreachable@0 unreachable@3 unreachable@4 "
+					 "unreachable@5 unreachable@6 unreachable@7");
+	CHECK_EQ_STR(a.total_keys, "18446744073709551616");
+	CHECK_EQ_STR(a.r[9].keys, "1");
+	CHECK(fabs(a.r[2].share - 3.0 / 16) < 1e-12);
+	CHECK(a.findings.n && strstr(a.findings.v[1].message, "'a000000000000000'") != NULL);
+	hb_audit_release(&a);
+	/* Without a key space: no reachability, no findings. */
+	hb_audit_init(&a);
+	CHECK_EQ_INT(hb_audit_reach(&a, NULL, &rs, &err), 0);
+	CHECK_EQ_INT(a.r[0].reachable, -1);
+	CHECK_EQ_INT(a.findings.n, 0);
+	hb_audit_release(&a);
+	hb_keyspace_free(ks);
+	hb_regions_release(&rs);
+	hb_keys_release(&k);
+}
+
+static void test_audit__audits_100k_regions_quickly(void)
+{
+	struct hb_keys k;
+	struct hb_regions rs;
+	struct hb_keyspace *ks = NULL;
+	struct hb_audit a;
+	clock_t t0;
+	double secs;
+	unsigned long i;
+
+	hb_keys_init(&k);
+	for (i = 1; i < 100000; i++) {
+		char key[9];
+		/* HexStringSplit-like: i * floor(2^32 / n) as 8 hex digits. */
+		snprintf(key, sizeof(key), "%08lx", i * (4294967296UL / 100000UL));
+		hb_keys_push(&k, key, 8);
+	}
+	hb_regions_init(&rs);
+	hb_audit_regions_from_splits(&rs, &k);
+	hb_keyspace_parse(&ks, "hex{8} byte{8}", &err);
+	hb_audit_init(&a);
+	t0 = clock();
+	CHECK_EQ_INT(hb_audit_reach(&a, ks, &rs, &err), 0);
+	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	CHECK_EQ_INT(a.findings.n, 0);
+	CHECK(secs < 2.0); /* generous for sanitizer builds; about 0.1 s optimized */
+	printf("  100000 regions audited in %.3f s\n", secs);
+	hb_audit_release(&a);
+	hb_keyspace_free(ks);
+	hb_regions_release(&rs);
+	hb_keys_release(&k);
+}
+
+static void region_name(struct hb_buf *b, const char *table, const char *start_tsb, uint64_t id)
+{
+	hb_buf_reset(b);
+	hb_buf_adds(b, table);
+	hb_buf_addc(b, ',');
+	hb_tbb_parse(b, start_tsb, strlen(start_tsb), &err);
+	hb_buf_addf(b, ",%llu.0123456789abcdef0123456789abcdef.", (unsigned long long)id);
+}
+
+static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
+{
+	static const struct rdef d[] = {{"", "1", NULL, 5, "rs1:1"},  {"1", "2", NULL, 5, "rs1:1"},
+					{"2", "3", NULL, 5, "rs2:1"}, {"3", "4", NULL, 5, "rs2:1"},
+					{"4", "5,x", NULL, 5, "rs1:1"},
+					{"5,x", "", NULL, 5, "rs2:1"}};
+	static const char *const starts[] = {"", "1", "2", "3", "4", "5,x"};
+	struct hb_buf names[6];
+	struct hb_region_load l0[7], l1[7];
+	struct hb_region_counts c[6];
+	struct hb_hot_params p = HB_HOT_PARAMS_DEFAULT;
+	struct hb_hotspots h;
+	struct hb_findings f;
+	struct hb_regions rs;
+	size_t i;
+
+	build(&rs, d, 6);
+	for (i = 0; i < 6; i++) {
+		hb_buf_init(&names[i], 0);
+		region_name(&names[i], "t1", starts[i], 5);
+		l0[i].name = (const unsigned char *)names[i].data;
+		l0[i].name_len = names[i].len;
+		l0[i].server = rs.v[i].server;
+		l0[i].reads = 10;
+		l0[i].writes = 1000;
+		l1[i] = l0[i];
+		l1[i].writes = 1010; /* 10 writes each in the window... */
+	}
+	l1[5].writes = 1000 + 2000; /* ...except the last region: 2000 */
+	l0[6] = l0[0];		    /* another table's region is ignored */
+	l0[6].name = (const unsigned char *)"t2,,5.x.";
+	l0[6].name_len = 8;
+	l1[6] = l0[6];
+	CHECK_EQ_INT(hb_audit_match_loads(c, &rs, "t1", l0, 7, l1, 7), 0);
+	for (i = 0; i < 6; i++)
+		CHECK(c[i].have0 && c[i].have1);
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, NULL, &p), 0);
+	CHECK_EQ_INT(h.total_writes, 2050);
+	CHECK_EQ_INT(h.sequential_region, 5);
+	CHECK_EQ_STR(kinds(&f), "hotspot@5");
+	CHECK(strstr(f.v[0].message, "sequential row keys") != NULL);
+	CHECK_EQ_INT(h.ns, 2);
+	hb_hotspots_release(&h);
+	hb_findings_release(&f);
+
+	/* Not sequential: region 2 hot at 50 % of the writes; region 4 restarted its counter. */
+	l1[5].writes = 1010;
+	l1[2].writes = 1000 + 60;
+	l1[4].writes = 15;
+	hb_audit_match_loads(c, &rs, "t1", l0, 7, l1, 7);
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, NULL, &p), 0);
+	CHECK_EQ_INT(h.r[4].writes, 15);
+	CHECK_EQ_INT(h.sequential_region, -1);
+	CHECK_EQ_STR(kinds(&f), ""); /* 115 writes in all: only region 2 has 60 < 100 */
+	hb_hotspots_release(&h);
+	hb_findings_release(&f);
+	p.min_writes = 50;
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, NULL, &p), 0);
+	CHECK_EQ_STR(kinds(&f), "hotspot@2");
+	CHECK(fabs(h.r[2].write_share - 60.0 / 115) < 1e-12);
+	hb_hotspots_release(&h);
+	hb_findings_release(&f);
+
+	/* With reachability known, the end of the key space is the last reachable region. */
+	{
+		int reach[6] = {1, 1, 1, 1, 1, 0};
+
+		l1[2].writes = 1010;
+		l1[4].writes = 1000 + 5000;
+		hb_audit_match_loads(c, &rs, "t1", l0, 7, l1, 7);
+		hb_findings_init(&f);
+		CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, reach, &p), 0);
+		CHECK_EQ_INT(h.sequential_region, 4);
+		CHECK(f.n && strstr(f.v[0].message, "last reachable") != NULL);
+		hb_hotspots_release(&h);
+		hb_findings_release(&f);
+	}
+	for (i = 0; i < 6; i++)
+		hb_buf_release(&names[i]);
+	hb_regions_release(&rs);
+}
+
+static void test_audit__findings_sort_puts_table_wide_last(void)
+{
+	struct hb_findings f;
+
+	hb_findings_init(&f);
+	hb_findings_add(&f, HB_FIND_DRIFT, -1, "a");
+	hb_findings_add(&f, HB_FIND_HOLE, 3, "b");
+	hb_findings_add(&f, HB_FIND_UNREACHABLE, 1, "c");
+	hb_findings_add(&f, HB_FIND_OFFLINE, 3, "d");
+	hb_findings_sort(&f);
+	CHECK_EQ_STR(kinds(&f), "unreachable@1 hole@3 offline@3 drift@-1");
+	hb_findings_release(&f);
+}
+
+int main(void)
+{
+	RUN(test_audit__healthy_chain_has_no_findings);
+	RUN(test_audit__hole_overlap_duplicate_and_bad_ends);
+	RUN(test_audit__split_parents_and_offline_regions_leave_the_chain);
+	RUN(test_audit__meta_flags_regions_without_server);
+	RUN(test_audit__rest_replica_entries_are_not_duplicates);
+	RUN(test_audit__compare_reports_regions_in_only_one_list);
+	RUN(test_audit__drift_checks_n_keyspace_and_partition_boundaries);
+	RUN(test_audit__reach_flags_seed001_regions);
+	RUN(test_audit__audits_100k_regions_quickly);
+	RUN(test_audit__hotspots_name_sequential_keys_and_hot_regions);
+	RUN(test_audit__findings_sort_puts_table_wide_last);
+	return TEST_DONE();
+}
