@@ -1,14 +1,1107 @@
-/* hbtab create: not yet part of this build. */
+/* hbtab create: validate offline, check absence, DDL via thrift2/shell/rest, wait, verify byte
+ * for byte over REST, write the metadata row, check reachability; resumable and idempotent. */
+#include "../core/keyspace.h"
+#include "../core/split.h"
+#include "../core/thrift.h"
+#include "../core/tname.h"
+#include "../rest/hbase.h"
+#include "../rest/shellrun.h"
+#include "../rest/thrift2.h"
 #include "cli.h"
 #include "commands.h"
+#include "ddl.h"
+#include "output.h"
+#include "rest_cli.h"
+#include "splitspec.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef HB_VERSION
+#define HB_VERSION "0.0.0"
+#endif
+
+#define USAGE                                                                                  \
+	"create TABLE SPLITSPEC [--family NAME[:ATTR=VAL,...]]... [--attr KEY=VAL]... "        \
+	"[--via auto|thrift2|shell|rest|print] [--keyspace SPEC] [--no-metadata] "             \
+	"[--metadata-family F] [--metadata-row R] [--wait SEC]"
+
+/* Lines of a boundary diff shown on stderr / in JSON. */
+#define DIFF_MAX_LINES 20
+
+enum via { VIA_THRIFT2, VIA_SHELL, VIA_REST, VIA_PRINT };
+static const char *const via_names[] = {"thrift2", "shell", "rest", "print"};
+
+enum phase { PH_VALIDATE, PH_ABSENT, PH_DDL, PH_WAIT, PH_VERIFY, PH_METADATA, PH_REACH, PH_N };
+static const char *const phase_names[] = {"validate", "absent", "ddl", "wait",
+					  "verify",   "metadata", "reach"};
+
+struct create {
+	const char *table;
+	struct hb_schema schema;
+	struct hb_keys splits;
+	struct hb_buf spec_text; /* the split spec as hbtab flags */
+	enum via via;
+	const char *ks_spec;
+	struct hb_keyspace *ks;
+	struct hb_buf ks_canon;
+	int no_metadata;
+	const char *meta_family;
+	struct hb_buf meta_row;
+	double wait;
+	struct hb_rest *rest;
+	/* results */
+	int created, verified, existed, families_ok;
+	size_t regions;
+	const char *metadata; /* "written", "present", "skipped" */
+	struct hb_buf diff;   /* '\n'-separated lines */
+	size_t ndiff;
+	size_t *unreachable;
+	size_t nunreachable;
+	int reach_checked;
+	double t[PH_N];
+	double t0;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void phase_end(struct create *c, enum phase p)
+{
+	double t = now_s();
+
+	c->t[p] += t - c->t0;
+	c->t0 = t;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int diff_line(struct create *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int diff_line(struct create *c, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	c->ndiff++;
+	if (c->ndiff > DIFF_MAX_LINES)
+		return 0;
+	va_start(ap, fmt);
+	rc = hb_buf_vaddf(&c->diff, fmt, ap);
+	va_end(ap);
+	return rc ? rc : hb_buf_addc(&c->diff, '\n');
+}
+
+static void tsb_str(struct hb_buf *b, const void *k, size_t n)
+{
+	hb_buf_reset(b);
+	if (hb_tsb_append(b, k, n) || hb_buf_adds(b, ""))
+		hb_buf_reset(b);
+}
+
+/* ---------------------------------------------------------------- validation */
+
+static int parse_wait(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s) {
+		*out = 60;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !(v >= 0) || v > 86400)
+		return cli_usage_error("create", "invalid --wait '%s' (seconds, 0 to 86400)", s);
+	*out = v;
+	return 0;
+}
+
+/* The shell command's argv[0] on PATH? */
+static int shell_available(void)
+{
+	struct hb_argv av;
+	struct hb_error err = {0};
+	int found;
+
+	if (hb_argv_split(&av, cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n", &err))
+		return 0;
+	found = hb_shell_command_found(av.v[0]);
+	hb_argv_release(&av);
+	return found;
+}
+
+static int pick_via(struct create *c, const char *via)
+{
+	size_t n = c->splits.n + 1;
+
+	if (!via || !strcmp(via, "auto")) {
+		if (cli_g.thrift_url && *cli_g.thrift_url)
+			c->via = VIA_THRIFT2;
+		else if (shell_available())
+			c->via = VIA_SHELL;
+		else if (n == 1)
+			c->via = VIA_REST;
+		else {
+			cli_error("cannot create a pre-split table: no Thrift2 server is configured "
+				  "(--thrift URL) and the hbase shell command '%s' is not on PATH",
+				  cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n");
+			cli_error("the REST gateway always creates a single region (it has no split "
+				  "keys), so it cannot make %zu regions",
+				  n);
+			cli_error("use '--via print' to get a script for 'hbase shell', or set "
+				  "--thrift / --hbase-shell");
+			return HB_EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(via, "thrift2"))
+		c->via = VIA_THRIFT2;
+	else if (!strcmp(via, "shell"))
+		c->via = VIA_SHELL;
+	else if (!strcmp(via, "rest"))
+		c->via = VIA_REST;
+	else if (!strcmp(via, "print"))
+		c->via = VIA_PRINT;
+	else
+		return cli_usage_error("create", "invalid --via '%s' (expected auto, thrift2, "
+						 "shell, rest or print)",
+				       via);
+	if (c->via == VIA_THRIFT2 && !(cli_g.thrift_url && *cli_g.thrift_url)) {
+		cli_error("--via thrift2 needs the Thrift2 server's URL (--thrift URL, "
+			  "HBTAB_THRIFT or the config file)");
+		return HB_EINVAL;
+	}
+	if (c->via == VIA_REST && n > 1) {
+		cli_error("--via rest cannot create %zu regions: the REST gateway's schema "
+			  "resource always creates a single region and no REST resource splits",
+			  n);
+		cli_error("use '--via thrift2' (HBase >= 2.2 with --thrift URL), '--via shell', "
+			  "or '--via print' for a script to run in 'hbase shell'");
+		return HB_EINVAL;
+	}
+	return 0;
+}
+
+static int validate(struct create *c, const struct cli_splitspec *ss, struct cli_strlist *fams,
+		    struct cli_strlist *attrs, const char *via, const char *meta_row)
+{
+	struct hb_error err = {0};
+	struct hb_tname tn;
+	size_t i;
+	int rc;
+
+	if (hb_tname_check_create(&tn, c->table, &err)) {
+		cli_error("%s", err.msg);
+		return HB_EINVAL;
+	}
+	if (cli_check_table("create", c->table))
+		return HB_EINVAL;
+	if (tn.too_long)
+		cli_warn("table name '%s' is longer than %d bytes; HDFS may refuse it", c->table,
+			 HB_TNAME_WARN_BYTES);
+	if (hb_schema_set_table(&c->schema, c->table))
+		return HB_ENOMEM;
+	for (i = 0; i < fams->n; i++)
+		if (cli_ddl_add_family(&c->schema, fams->items[i], &err))
+			return cli_fail(&err) ? HB_EINVAL : HB_EINVAL;
+	if (!c->schema.nfamilies && cli_ddl_add_family(&c->schema, CLI_DDL_DEFAULT_FAMILY, &err))
+		return HB_ENOMEM;
+	for (i = 0; i < attrs->n; i++)
+		if (cli_ddl_add_attr(&c->schema, attrs->items[i], &err)) {
+			cli_fail(&err);
+			return HB_EINVAL;
+		}
+	if (cli_splitspec_given(ss)) {
+		rc = cli_splitspec_compute(&c->splits, ss, &err);
+		if (!rc)
+			rc = cli_splitspec_describe(&c->spec_text, ss, &err);
+		if (rc) {
+			cli_fail(&err);
+			return rc;
+		}
+	}
+	/* createTable's own check, so no server ever sees keys it would refuse */
+	if (hb_split_verify(&c->splits, &err)) {
+		cli_fail(&err);
+		return HB_EINVAL;
+	}
+	if (hb_keys_sort(&c->splits))
+		return HB_ENOMEM;
+	rc = pick_via(c, via);
+	if (rc)
+		return rc;
+	if (c->ks_spec) {
+		if (hb_keyspace_parse(&c->ks, c->ks_spec, &err)) {
+			cli_error("invalid --keyspace '%s': %s", c->ks_spec, err.msg);
+			return HB_EINVAL;
+		}
+		if (hb_keyspace_format(&c->ks_canon, c->ks) || hb_buf_adds(&c->ks_canon, ""))
+			return HB_ENOMEM;
+	}
+	if (c->meta_family && !hb_schema_family(&c->schema, c->meta_family)) {
+		cli_error("--metadata-family '%s' is not one of the table's families",
+			  c->meta_family);
+		return HB_EINVAL;
+	}
+	if (!c->meta_family)
+		c->meta_family = c->schema.families[0].name;
+	if (meta_row) {
+		if (hb_tbb_parse(&c->meta_row, meta_row, strlen(meta_row), &err)) {
+			cli_error("invalid --metadata-row '%s': %s", meta_row, err.msg);
+			return HB_EINVAL;
+		}
+		if (!c->meta_row.len || c->meta_row.len > HB_MAX_ROW_LENGTH) {
+			cli_error("invalid --metadata-row '%s': a row is 1 to %d bytes", meta_row,
+				  HB_MAX_ROW_LENGTH);
+			return HB_EINVAL;
+		}
+	} else if (hb_buf_adds(&c->meta_row, "totalPartition")) {
+		return HB_ENOMEM;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- print */
+
+static int do_print(struct create *c)
+{
+	struct hb_buf out = HB_BUF_INIT;
+	int rc;
+
+	if (cli_g.output == CLI_OUT_JSON)
+		rc = cli_ddl_json_plan(&out, &c->schema, &c->splits);
+	else
+		rc = cli_ddl_shell_script(&out, &c->schema, &c->splits, NULL);
+	if (!rc)
+		rc = cli_write_stdout(out.data, out.len);
+	hb_buf_release(&out);
+	return rc ? 2 : 0;
+}
+
+/* ---------------------------------------------------------------- DDL channels */
+
+static void thrift_trace(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "hbtab: %s\n", line);
+}
+
+static int ddl_thrift2(struct create *c, int *race, struct hb_error *err)
+{
+	struct hb_thrift2_opts o;
+	struct hb_thrift2 *t = NULL;
+	enum hb_thrift_outcome outcome = HB_TR_VOID;
+	const char *pw = getenv("HBTAB_PASSWORD");
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.url = cli_g.thrift_url;
+	/* createTable is synchronous: the server returns once every region is assigned */
+	o.timeout = cli_g.timeout + c->wait;
+	o.retries = cli_g.retries;
+	o.cacert = cli_g.cacert;
+	o.cert = cli_g.cert;
+	o.key = cli_g.key;
+	o.insecure = cli_g.insecure;
+	o.user = cli_g.user;
+	o.password = cli_g.user && pw && *pw ? pw : NULL;
+	o.negotiate = cli_g.negotiate;
+	if (cli_g.verbose)
+		o.trace = thrift_trace;
+	rc = hb_thrift2_new(&t, &o, err);
+	if (rc)
+		return rc == HB_EINVAL ? HB_EINVAL : rc;
+	rc = hb_thrift2_create_table(t, &c->schema, &c->splits, &outcome, err);
+	/* A TIOError is what TableExistsException becomes: re-check before failing. */
+	if (rc && outcome == HB_TR_IOERROR)
+		*race = 1;
+	hb_thrift2_free(t);
+	return rc;
+}
+
+static int ddl_shell(struct create *c, int *race, struct hb_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct hb_buf script = HB_BUF_INIT, splits = HB_BUF_INIT, spath = HB_BUF_INIT,
+		      fpath = HB_BUF_INIT;
+	struct hb_argv av = {NULL, 0};
+	struct hb_shell_result res;
+	char line[512];
+	int rc, have_file = 0, have_script = 0;
+
+	hb_shell_result_init(&res);
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	rc = hb_argv_split(&av, cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n", err);
+	if (rc)
+		goto done;
+	if (c->splits.n > CLI_DDL_INLINE_MAX) {
+		if (hb_buf_addf(&fpath, "%s/hbtab-splits-XXXXXX.txt", tmp) ||
+		    cli_ddl_splits_file(&splits, &c->splits)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			goto done;
+		}
+		rc = hb_shell_write_temp(fpath.data, 4, splits.data, splits.len, err);
+		if (rc)
+			goto done;
+		have_file = 1;
+	}
+	if (hb_buf_addf(&spath, "%s/hbtab-create-XXXXXX.rb", tmp) ||
+	    cli_ddl_shell_script(&script, &c->schema, &c->splits, have_file ? fpath.data : NULL)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = hb_shell_write_temp(spath.data, 3, script.data, script.len, err);
+	if (rc)
+		goto done;
+	have_script = 1;
+	if (hb_argv_push(&av, spath.data)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	cli_verbose("running %s %s", cli_g.hbase_shell, spath.data);
+	rc = hb_shell_run(&av, cli_g.timeout + c->wait, &res, err);
+	if (rc)
+		goto done;
+	cli_verbose("shell ended after %.2f s (exit %d, signal %d)", res.seconds, res.status,
+		    res.signal);
+	if (res.timed_out) {
+		rc = hb_error_set(err, HB_ENET, "shell create '%s' timed out after %.0f s and was "
+						"killed",
+				  c->table, cli_g.timeout + c->wait);
+	} else if (hb_shell_error_line(&res, line, sizeof(line))) {
+		/* The shell may exit 0 after an error: its ERROR line decides. */
+		rc = hb_error_set(err, HB_ESERVER, "shell create '%s' failed (exit %d): %s",
+				  c->table, res.exited ? res.status : 128 + res.signal, line);
+		*race = 1;
+	} else if (!res.exited || res.status) {
+		if (!hb_shell_last_line(&res, line, sizeof(line)))
+			memcpy(line, "(no output)", 12);
+		rc = hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s",
+				  c->table, res.exited ? "exit" : "signal",
+				  res.exited ? res.status : res.signal, line);
+		*race = 1;
+	}
+done:
+	if (have_script)
+		unlink(spath.data);
+	if (have_file)
+		unlink(fpath.data);
+	hb_argv_release(&av);
+	hb_shell_result_release(&res);
+	hb_buf_release(&script);
+	hb_buf_release(&splits);
+	hb_buf_release(&spath);
+	hb_buf_release(&fpath);
+	return rc;
+}
+
+static int ddl_rest(struct create *c, int *race, struct hb_error *err)
+{
+	/* Only reached after hb_rest_table_exists said "absent" (never PUT over a table). */
+	int rc = hb_rest_create_schema(c->rest, &c->schema, err);
+
+	if (rc == HB_ESAFETY)
+		*race = 1;
+	return rc;
+}
+
+/* ---------------------------------------------------------------- verification */
+
+/* Drops replicas (same start and end as the previous region) from a sorted list. */
+static void dedupe_replicas(struct hb_regions *rs)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		if (o && !hb_key_cmp(rs->v[o - 1].start, rs->v[o - 1].start_len, rs->v[i].start,
+				     rs->v[i].start_len) &&
+		    !hb_key_cmp(rs->v[o - 1].end, rs->v[o - 1].end_len, rs->v[i].end,
+				rs->v[i].end_len)) {
+			hb_region_release(&rs->v[i]);
+			continue;
+		}
+		rs->v[o++] = rs->v[i];
+	}
+	rs->n = o;
+}
+
+/* 1 when the regions form one chain from the empty key to the empty key. */
+static int chain_complete(const struct hb_regions *rs)
+{
+	size_t i;
+
+	if (!rs->n || rs->v[0].start_len || rs->v[rs->n - 1].end_len)
+		return 0;
+	for (i = 0; i + 1 < rs->n; i++)
+		if (!rs->v[i].end_len || hb_key_cmp(rs->v[i].end, rs->v[i].end_len,
+						   rs->v[i + 1].start, rs->v[i + 1].start_len))
+			return 0;
+	return 1;
+}
+
+/* 1 when the regions are exactly [∅,s0) [s0,s1) ... [s(k-1),∅). */
+static int bounds_equal(const struct hb_regions *rs, const struct hb_keys *splits)
+{
+	size_t i;
+
+	if (rs->n != splits->n + 1 || !chain_complete(rs))
+		return 0;
+	for (i = 0; i < splits->n; i++) {
+		size_t kl;
+		const unsigned char *k = hb_keys_at(splits, i, &kl);
+
+		if (hb_key_cmp(rs->v[i].end, rs->v[i].end_len, k, kl))
+			return 0;
+	}
+	return 1;
+}
+
+static int cmp_key_ptr(const void *a, const void *b)
+{
+	const struct hb_region *ra = *(const struct hb_region *const *)a;
+	const struct hb_region *rb = *(const struct hb_region *const *)b;
+
+	return hb_key_cmp(ra->end, ra->end_len, rb->end, rb->end_len);
+}
+
+/* Lists what differs between the observed regions and the plan. */
+static void bounds_diff(struct create *c, const struct hb_regions *rs)
+{
+	struct hb_buf t = HB_BUF_INIT;
+	const struct hb_region **ends;
+	size_t i, j, ne = 0;
+
+	diff_line(c, "planned %zu regions, found %zu", c->splits.n + 1, rs->n);
+	ends = calloc(rs->n ? rs->n : 1, sizeof(*ends));
+	if (!ends)
+		return;
+	for (i = 0; i < rs->n; i++)
+		if (rs->v[i].end_len)
+			ends[ne++] = &rs->v[i];
+	qsort(ends, ne, sizeof(*ends), cmp_key_ptr);
+	for (i = 0, j = 0; i < c->splits.n || j < ne;) {
+		size_t kl = 0;
+		const unsigned char *k = i < c->splits.n ? hb_keys_at(&c->splits, i, &kl) : NULL;
+		int d = !k ? 1 : j >= ne ? -1 : hb_key_cmp(k, kl, ends[j]->end, ends[j]->end_len);
+
+		if (d == 0) {
+			i++;
+			j++;
+		} else if (d < 0) {
+			tsb_str(&t, k, kl);
+			diff_line(c, "- missing boundary '%s'", hb_buf_str(&t));
+			i++;
+		} else {
+			tsb_str(&t, ends[j]->end, ends[j]->end_len);
+			diff_line(c, "+ unexpected boundary '%s'", hb_buf_str(&t));
+			j++;
+		}
+	}
+	if (!chain_complete(rs))
+		diff_line(c, "the region chain has holes or overlaps (regions offline or in "
+			     "transition?)");
+	if (c->ndiff > DIFF_MAX_LINES)
+		hb_buf_addf(&c->diff, "... and %zu more differences\n", c->ndiff - DIFF_MAX_LINES);
+	free(ends);
+	hb_buf_release(&t);
+}
+
+/*
+ * Reads /T/regions until the chain is complete (regions online) or --wait runs out.
+ * *absent = 1 when the table never appeared.
+ */
+static int wait_regions(struct create *c, struct hb_regions *rs, int *absent,
+			struct hb_error *err)
+{
+	double deadline = now_s() + c->wait, delay = 0.05;
+	size_t planned = c->splits.n + 1;
+	int rc;
+
+	*absent = 0;
+	for (;;) {
+		hb_regions_release(rs);
+		hb_regions_init(rs);
+		rc = hb_rest_get_regions(c->rest, c->table, rs, err);
+		if (rc && rc != HB_ENOTFOUND)
+			return rc;
+		if (!rc) {
+			hb_regions_sort(rs);
+			dedupe_replicas(rs);
+			cli_progress("regions online", rs->n, planned);
+			if (chain_complete(rs) && rs->n >= planned)
+				break;
+			/* a complete chain of another shape will not change by waiting */
+			if (chain_complete(rs) && (!c->created || now_s() > deadline))
+				break;
+		}
+		*absent = rc == HB_ENOTFOUND;
+		if (now_s() + delay > deadline)
+			break;
+		sleep_s(delay);
+		delay = delay * 2 > 2 ? 2 : delay * 2;
+	}
+	cli_progress_done();
+	return 0;
+}
+
+static int attr_equal(const char *want, const char *have)
+{
+	return have && !strcasecmp(want, have);
+}
+
+/* Compares the table's families and attributes with the request. Returns 1 when equal. */
+static int families_match(struct create *c, const struct hb_schema *have)
+{
+	size_t i, k;
+	int ok = 1;
+
+	for (i = 0; i < c->schema.nfamilies; i++) {
+		const struct hb_family *w = &c->schema.families[i];
+		const struct hb_family *h = hb_schema_family(have, w->name);
+
+		if (!h) {
+			diff_line(c, "- missing family '%s'", w->name);
+			ok = 0;
+			continue;
+		}
+		for (k = 0; k < w->attrs.n; k++) {
+			const char *hv = hb_attrs_get(&h->attrs, w->attrs.v[k].key);
+
+			if (!attr_equal(w->attrs.v[k].value, hv)) {
+				diff_line(c, "~ family '%s' %s is '%s', requested '%s'", w->name,
+					  w->attrs.v[k].key, hv ? hv : "(unset)",
+					  w->attrs.v[k].value);
+				ok = 0;
+			}
+		}
+	}
+	for (i = 0; i < have->nfamilies; i++)
+		if (!hb_schema_family(&c->schema, have->families[i].name)) {
+			diff_line(c, "+ unexpected family '%s'", have->families[i].name);
+			ok = 0;
+		}
+	for (k = 0; k < c->schema.attrs.n; k++) {
+		const char *hv = hb_attrs_get(&have->attrs, c->schema.attrs.v[k].key);
+
+		if (!hv || strcmp(hv, c->schema.attrs.v[k].value)) {
+			diff_line(c, "~ table attribute %s is '%s', requested '%s'",
+				  c->schema.attrs.v[k].key, hv ? hv : "(unset)",
+				  c->schema.attrs.v[k].value);
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
+/* ---------------------------------------------------------------- metadata row */
+
+static int col_name(struct hb_buf *b, const char *family, const char *q)
+{
+	hb_buf_reset(b);
+	return hb_buf_addf(b, "%s:%s", family, q);
+}
+
+static int write_metadata(struct create *c, struct hb_error *err)
+{
+	static const char *const quals[] = {"N", "keyspace", "splits", "created", "creator"};
+	struct hb_buf cols[5], vals[5];
+	const char *colp[6];
+	struct hb_cell cells[5];
+	struct hb_row row;
+	const struct hb_cell *cur;
+	char nbuf[32], when[32];
+	size_t i, nc = 0;
+	int found = 0, rc;
+	time_t now = time(NULL);
+	struct tm tmv;
+
+	hb_row_init(&row);
+	for (i = 0; i < 5; i++) {
+		hb_buf_init(&cols[i], 0);
+		hb_buf_init(&vals[i], 0);
+		if (col_name(&cols[i], c->meta_family, quals[i])) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			goto done;
+		}
+		colp[i] = cols[i].data;
+	}
+	colp[5] = NULL;
+	snprintf(nbuf, sizeof(nbuf), "%zu", c->splits.n + 1);
+	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
+			     &found, err);
+	if (rc)
+		goto done;
+	cur = found ? hb_row_cell(&row, colp[0]) : NULL;
+	if (cur) {
+		if (cur->value_len != strlen(nbuf) || memcmp(cur->value, nbuf, cur->value_len)) {
+			struct hb_buf t = HB_BUF_INIT;
+
+			tsb_str(&t, cur->value, cur->value_len);
+			rc = hb_error_set(err, HB_ESAFETY,
+					  "the metadata row of '%s' already holds N = '%s' but the "
+					  "table has %s regions; left unchanged (use 'hbtab meta set' "
+					  "to change it)",
+					  c->table, hb_buf_str(&t), nbuf);
+			hb_buf_release(&t);
+			goto done;
+		}
+		c->metadata = "present";
+		if (c->ks) {
+			const struct hb_cell *k = hb_row_cell(&row, colp[1]);
+
+			if (k && (k->value_len != c->ks_canon.len ||
+				  memcmp(k->value, c->ks_canon.data, k->value_len)))
+				cli_warn("the metadata row holds another keyspace than '%s'; left "
+					 "unchanged",
+					 hb_buf_str(&c->ks_canon));
+		}
+		goto done;
+	}
+	/* REST's check-and-put cannot test for absence: put, then read back and compare. */
+	gmtime_r(&now, &tmv);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tmv);
+	hb_buf_adds(&vals[0], nbuf);
+	hb_buf_adds(&vals[1], c->ks ? hb_buf_str(&c->ks_canon) : "");
+	hb_buf_adds(&vals[2], hb_buf_str(&c->spec_text));
+	hb_buf_adds(&vals[3], when);
+	hb_buf_adds(&vals[4], "hbtab " HB_VERSION);
+	for (i = 0; i < 5; i++) {
+		if ((i == 1 && !c->ks) || (i == 2 && !c->spec_text.len))
+			continue;
+		cells[nc].column = (unsigned char *)cols[i].data;
+		cells[nc].column_len = cols[i].len;
+		cells[nc].value = (unsigned char *)(vals[i].data ? vals[i].data : "");
+		cells[nc].value_len = vals[i].len;
+		cells[nc].timestamp = 0;
+		nc++;
+	}
+	rc = hb_rest_put_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, cells, nc, err);
+	if (rc)
+		goto done;
+	hb_row_release(&row);
+	hb_row_init(&row);
+	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
+			     &found, err);
+	if (rc)
+		goto done;
+	cur = found ? hb_row_cell(&row, colp[0]) : NULL;
+	if (!cur || cur->value_len != strlen(nbuf) || memcmp(cur->value, nbuf, cur->value_len)) {
+		rc = hb_error_set(err, HB_ESAFETY,
+				  "the metadata row of '%s' does not read back N = %s (written "
+				  "concurrently?)",
+				  c->table, nbuf);
+		goto done;
+	}
+	c->metadata = "written";
+done:
+	for (i = 0; i < 5; i++) {
+		hb_buf_release(&cols[i]);
+		hb_buf_release(&vals[i]);
+	}
+	hb_row_release(&row);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- reachability */
+
+static int check_reach(struct create *c, struct hb_error *err)
+{
+	size_t i, n = c->splits.n + 1;
+	mpz_t keys;
+	int rc = 0;
+
+	c->unreachable = calloc(n, sizeof(*c->unreachable));
+	if (!c->unreachable)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	mpz_init(keys);
+	for (i = 0; i < n && !rc; i++) {
+		size_t sl = 0, el = 0;
+		const unsigned char *s = i ? hb_keys_at(&c->splits, i - 1, &sl) : NULL;
+		const unsigned char *e = i < c->splits.n ? hb_keys_at(&c->splits, i, &el) : NULL;
+		int reach = 0;
+
+		rc = hb_keyspace_region(c->ks, &reach, keys, NULL, s, sl, e, el, err);
+		if (!rc && !reach)
+			c->unreachable[c->nunreachable++] = i;
+	}
+	mpz_clear(keys);
+	c->reach_checked = !rc;
+	return rc;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static void print_timings(const struct create *c, int force)
+{
+	size_t i;
+	double total = 0;
+
+	if (!force && !cli_g.verbose)
+		return;
+	for (i = 0; i < PH_N; i++) {
+		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", phase_names[i], c->t[i]);
+		total += c->t[i];
+	}
+	fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "total", total);
+}
+
+static int print_summary(const struct create *c, const char *error)
+{
+	struct hb_buf t = HB_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (cli_g.output == CLI_OUT_JSON) {
+		cJSON *o = cJSON_CreateObject(), *arr;
+
+		if (!o)
+			return HB_ENOMEM;
+		cli_json_add_str(o, "table", c->table);
+		cJSON_AddBoolToObject(o, "created", c->created);
+		cJSON_AddBoolToObject(o, "verified", c->verified);
+		cJSON_AddNumberToObject(o, "regions", (double)c->regions);
+		cJSON_AddNumberToObject(o, "planned_regions", (double)(c->splits.n + 1));
+		cli_json_add_str(o, "via", via_names[c->via]);
+		cli_json_add_str(o, "metadata", c->metadata);
+		cJSON_AddBoolToObject(o, "families_verified", c->families_ok);
+		if (c->reach_checked) {
+			cJSON_AddBoolToObject(o, "reachable", c->nunreachable == 0);
+			arr = cJSON_AddArrayToObject(o, "unreachable");
+			for (i = 0; arr && i < c->nunreachable; i++)
+				cJSON_AddItemToArray(arr,
+						     cJSON_CreateNumber((double)c->unreachable[i]));
+		}
+		if (c->diff.len) {
+			const char *p = hb_buf_str(&c->diff);
+
+			arr = cJSON_AddArrayToObject(o, "diff");
+			while (arr && *p) {
+				size_t n = strcspn(p, "\n");
+				char *line = strndup(p, n);
+
+				if (line)
+					cJSON_AddItemToArray(arr, cJSON_CreateString(line));
+				free(line);
+				p += n + (p[n] ? 1 : 0);
+			}
+		}
+		if (error)
+			cli_json_add_str(o, "error", error);
+		{
+			cJSON *tm = cJSON_AddObjectToObject(o, "timings");
+
+			for (i = 0; tm && i < PH_N; i++)
+				cJSON_AddNumberToObject(tm, phase_names[i], c->t[i]);
+		}
+		rc = cli_json_print(o);
+		cJSON_Delete(o);
+		return rc;
+	}
+	if (error)
+		return 0;
+	if (c->created)
+		printf("created table '%s' with %zu region%s via %s; every boundary verified\n",
+		       c->table, c->regions, c->regions == 1 ? "" : "s", via_names[c->via]);
+	else
+		printf("table '%s' already exists with the planned %zu region%s; verified, not "
+		       "changed\n",
+		       c->table, c->regions, c->regions == 1 ? "" : "s");
+	if (!strcmp(c->metadata, "written"))
+		printf("metadata row written: N=%zu\n", c->splits.n + 1);
+	else if (!strcmp(c->metadata, "present"))
+		printf("metadata row already present: N=%zu\n", c->splits.n + 1);
+	if (c->reach_checked) {
+		if (!c->nunreachable) {
+			printf("every region is reachable by keyspace '%s'\n",
+			       hb_buf_str(&c->ks_canon));
+		} else {
+			printf("%zu region%s no key of '%s' can reach:\n", c->nunreachable,
+			       c->nunreachable == 1 ? "" : "s", hb_buf_str(&c->ks_canon));
+			for (i = 0; i < c->nunreachable && i < 50; i++) {
+				size_t idx = c->unreachable[i], sl = 0;
+				const unsigned char *s =
+					idx ? hb_keys_at(&c->splits, idx - 1, &sl) : NULL;
+
+				tsb_str(&t, s, sl);
+				printf("  region %zu starting at '%s'\n", idx, hb_buf_str(&t));
+			}
+		}
+	}
+	hb_buf_release(&t);
+	return 0;
+}
+
+static void print_diff(const struct create *c)
+{
+	const char *p = hb_buf_str(&c->diff);
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "hbtab:   %.*s\n", (int)n, p);
+		p += n + (p[n] ? 1 : 0);
+	}
+}
+
+/* ---------------------------------------------------------------- the flow */
+
+static int fail_with(struct create *c, const struct hb_error *err)
+{
+	int st = cli_fail(err);
+
+	print_summary(c, err->msg);
+	return st;
+}
+
+static int run(struct create *c)
+{
+	struct hb_error err = {0};
+	struct hb_regions rs;
+	struct hb_schema have;
+	int exists = 0, rc, race = 0, absent = 0, st = 0;
+
+	hb_regions_init(&rs);
+	hb_schema_init(&have);
+	rc = cli_rest_open(&c->rest, &err);
+	if (rc) {
+		st = cli_fail(&err);
+		goto done;
+	}
+	/* never a schema PUT/POST, nor any DDL, on a table that exists */
+	rc = hb_rest_table_exists(c->rest, c->table, &exists, &err);
+	phase_end(c, PH_ABSENT);
+	if (rc) {
+		st = fail_with(c, &err);
+		goto done;
+	}
+	c->existed = exists;
+	if (!exists) {
+		switch (c->via) {
+		case VIA_THRIFT2:
+			rc = ddl_thrift2(c, &race, &err);
+			break;
+		case VIA_SHELL:
+			rc = ddl_shell(c, &race, &err);
+			break;
+		case VIA_REST:
+			rc = ddl_rest(c, &race, &err);
+			break;
+		case VIA_PRINT:
+			HB_BUG("print reached the DDL step");
+		}
+		phase_end(c, PH_DDL);
+		if (rc && rc != HB_EINVAL && rc != HB_ENOMEM) {
+			/* Did the table appear anyway (a race, or a reply lost after the create)? */
+			struct hb_error e2 = {0};
+			int now_exists = 0;
+
+			if (!hb_rest_table_exists(c->rest, c->table, &now_exists, &e2) &&
+			    now_exists) {
+				cli_warn("%s", err.msg);
+				cli_warn("table '%s' exists now (%s); verifying it instead",
+					 c->table,
+					 race ? "created concurrently" : "the create may have "
+									 "succeeded");
+				rc = 0;
+				c->existed = 1;
+			}
+		}
+		if (rc) {
+			st = fail_with(c, &err);
+			goto done;
+		}
+		c->created = !c->existed;
+	}
+	rc = wait_regions(c, &rs, &absent, &err);
+	phase_end(c, PH_WAIT);
+	if (rc) {
+		st = fail_with(c, &err);
+		goto done;
+	}
+	if (absent) {
+		hb_error_set(&err, HB_EFINDING,
+			     "table '%s' does not exist after the %s create (waited %.0f s); the "
+			     "channel reported success but nothing was created",
+			     c->table, via_names[c->via], c->wait);
+		c->created = 0;
+		st = fail_with(c, &err);
+		goto done;
+	}
+	c->regions = rs.n;
+	if (!bounds_equal(&rs, &c->splits)) {
+		bounds_diff(c, &rs);
+		phase_end(c, PH_VERIFY);
+		if (c->created)
+			hb_error_set(&err, HB_EFINDING,
+				     "table '%s' was created but its regions differ from the plan:",
+				     c->table);
+		else
+			hb_error_set(&err, HB_ESAFETY,
+				     "table '%s' already exists with other region boundaries; left "
+				     "untouched:",
+				     c->table);
+		cli_error("%s", err.msg);
+		print_diff(c);
+		print_summary(c, err.msg);
+		st = hb_exit_status(err.code);
+		goto done;
+	}
+	rc = hb_rest_get_schema(c->rest, c->table, &have, &err);
+	if (rc) {
+		st = fail_with(c, &err);
+		goto done;
+	}
+	c->families_ok = families_match(c, &have);
+	phase_end(c, PH_VERIFY);
+	if (!c->families_ok) {
+		if (c->created)
+			hb_error_set(&err, HB_EFINDING,
+				     "table '%s' was created but its families differ from the "
+				     "request:",
+				     c->table);
+		else
+			hb_error_set(&err, HB_ESAFETY,
+				     "table '%s' already exists with other families or attributes; "
+				     "left untouched:",
+				     c->table);
+		cli_error("%s", err.msg);
+		print_diff(c);
+		print_summary(c, err.msg);
+		st = hb_exit_status(err.code);
+		goto done;
+	}
+	c->verified = 1;
+	if (!c->no_metadata) {
+		rc = write_metadata(c, &err);
+		phase_end(c, PH_METADATA);
+		if (rc) {
+			st = fail_with(c, &err);
+			goto done;
+		}
+	}
+	if (c->ks) {
+		rc = check_reach(c, &err);
+		phase_end(c, PH_REACH);
+		if (rc) {
+			st = fail_with(c, &err);
+			goto done;
+		}
+		if (c->nunreachable) {
+			cli_error("%zu of %zu regions cannot hold any key of keyspace '%s'",
+				  c->nunreachable, c->splits.n + 1, hb_buf_str(&c->ks_canon));
+			st = 1;
+		}
+	}
+	rc = print_summary(c, NULL);
+	if (rc && !st)
+		st = cli_exit(rc);
+done:
+	hb_regions_release(&rs);
+	hb_schema_release(&have);
+	return st;
+}
 
 int cmd_create(int argc, char **argv)
 {
-	static const struct cli_option opts[] = {CLI_END};
-	int n = cli_parse(argc, argv, opts, "create");
+	static struct cli_splitspec ss;
+	static struct cli_strlist families, attrs;
+	static const char *via, *keyspace, *meta_family, *meta_row, *wait;
+	static int no_metadata, timings;
+	static const struct cli_option opts[] = {
+		CLI_SPLITSPEC_OPTIONS(&ss),
+		CLI_GROUP("Table"),
+		CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
+			 "a column family with attributes (repeatable; default 'cf')"),
+		CLI_LIST(0, "attr", &attrs, "KEY=VAL",
+			 "a table attribute such as SPLIT_POLICY or MAX_FILESIZE (repeatable)"),
+		CLI_GROUP("Creation"),
+		CLI_CHOICE(0, "via", &via, "CHANNEL",
+			   "auto (default), thrift2, shell, rest (1 region only) or print",
+			   "auto thrift2 shell rest print"),
+		CLI_STRING(0, "wait", &wait, "SEC",
+			   "how long to wait for every region to be online (60)"),
+		CLI_STRING(0, "keyspace", &keyspace, "SPEC",
+			   "row-key space: every region must be reachable; stored in the "
+			   "metadata row"),
+		CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
+		CLI_STRING(0, "metadata-family", &meta_family, "F",
+			   "family of the metadata row (default: the first family)"),
+		CLI_STRING(0, "metadata-row", &meta_row, "R",
+			   "metadata row key, toStringBinary (default totalPartition)"),
+		{CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
+		 CLI_OPT_HIDDEN},
+		CLI_END,
+	};
+	struct create c;
+	int n = cli_parse(argc, argv, opts, USAGE);
+	int st;
 
 	if (n < 0)
 		return n == CLI_PARSE_EXIT ? 0 : 2;
-	cli_error("'create' is not available in this build");
-	return 4;
+	if (n < 2) {
+		cli_usage_error("create", "missing TABLE");
+		return 2;
+	}
+	if (n > 2) {
+		cli_usage_error("create", "unexpected argument '%s'", argv[2]);
+		return 2;
+	}
+	memset(&c, 0, sizeof(c));
+	c.t0 = now_s();
+	c.table = argv[1];
+	c.ks_spec = keyspace;
+	c.no_metadata = no_metadata;
+	c.meta_family = meta_family;
+	c.metadata = no_metadata ? "skipped" : "none";
+	hb_schema_init(&c.schema);
+	hb_keys_init(&c.splits);
+	hb_buf_init(&c.spec_text, 0);
+	hb_buf_init(&c.ks_canon, 0);
+	hb_buf_init(&c.meta_row, 0);
+	hb_buf_init(&c.diff, 0);
+	st = parse_wait(wait, &c.wait);
+	if (!st)
+		st = validate(&c, &ss, &families, &attrs, via, meta_row);
+	phase_end(&c, PH_VALIDATE);
+	if (st) {
+		st = st == HB_ENOMEM ? (cli_error("out of memory"), 4) : 2;
+	} else if (c.via == VIA_PRINT) {
+		st = do_print(&c);
+	} else {
+		st = run(&c);
+	}
+	print_timings(&c, timings);
+	hb_rest_free(c.rest);
+	hb_keyspace_free(c.ks);
+	free(c.unreachable);
+	hb_schema_release(&c.schema);
+	hb_keys_release(&c.splits);
+	hb_buf_release(&c.spec_text);
+	hb_buf_release(&c.ks_canon);
+	hb_buf_release(&c.meta_row);
+	hb_buf_release(&c.diff);
+	cli_strlist_release(&families);
+	cli_strlist_release(&attrs);
+	return st;
 }
