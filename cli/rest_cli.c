@@ -104,7 +104,7 @@ int cli_check_table(const char *cmd, const char *name)
 
 	(void)cmd;
 	if (hb_tname_parse(&tn, name, &err)) {
-		cli_error("invalid table name '%s': %s", name, err.msg);
+		cli_error("%s", err.msg);
 		return HB_EINVAL;
 	}
 	/* JAX-RS literal routes win over /{table} (hbase-wire.md §0). */

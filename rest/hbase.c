@@ -197,6 +197,52 @@ int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *
 	return rc;
 }
 
+/*
+ * REST builds each region name with Bytes.toString(startKey), which mangles binary start keys
+ * (U+FFFD, NUL). The name is a pure function of (table, start key, id) (hbase-wire.md §3, §6.2),
+ * so rebuild the exact bytes the way HBase does: "table,start,id.md5hex.".
+ */
+static int rebuild_names(const char *table, struct hb_regions *rs, struct hb_error *err)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	char enc[33];
+	size_t i;
+
+	if (!strncmp(table, "hbase:", 6))
+		return 0; /* system tables keep the old format */
+	for (i = 0; i < rs->n; i++) {
+		struct hb_region *r = &rs->v[i];
+		unsigned char *copy;
+		size_t prefix;
+
+		hb_buf_reset(&b);
+		if (hb_buf_adds(&b, table) || hb_buf_addc(&b, ',') ||
+		    hb_buf_add(&b, r->start, r->start_len) ||
+		    hb_buf_addf(&b, ",%llu", (unsigned long long)r->id))
+			goto nomem;
+		prefix = b.len;
+		hb_region_encoded_name(enc, b.data, prefix);
+		if (hb_buf_addf(&b, ".%s.", enc))
+			goto nomem;
+		copy = malloc(b.len + 1);
+		if (!copy)
+			goto nomem;
+		memcpy(copy, b.data, b.len + 1);
+		free(r->name);
+		r->name = copy;
+		r->name_len = b.len;
+		free(r->encoded);
+		r->encoded = strdup(enc);
+		if (!r->encoded)
+			goto nomem;
+	}
+	hb_buf_release(&b);
+	return 0;
+nomem:
+	hb_buf_release(&b);
+	return hb_error_set(err, HB_ENOMEM, "out of memory");
+}
+
 int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
 			struct hb_error *err)
 {
@@ -214,6 +260,8 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
 		rc = hb_rest_decode_regions(r.body.data, r.body.len, what, out, err);
 		hb_rest_resp_release(&r);
 	}
+	if (!rc)
+		rc = rebuild_names(table, out, err);
 	if (!rc)
 		hb_regions_sort(out);
 	hb_rest_resp_release(&r);
