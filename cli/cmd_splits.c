@@ -115,12 +115,15 @@ int cmd_splits(int argc, char **argv)
 {
 	static struct cli_splitspec ss;
 	static const char *format;
+	static int describe;
 	static const struct cli_option opts[] = {
 		CLI_SPLITSPEC_OPTIONS(&ss),
 		CLI_GROUP("Output"),
 		CLI_CHOICE(0, "format", &format, "FORMAT",
 			   "lines (default), json, shell (SPLITS => [...]) or splits-file",
 			   "lines json shell splits-file"),
+		{CLI_OPT_FLAG, 0, "describe", &describe, NULL,
+		 "print the spec as canonical hbtab flags instead of the keys", NULL, CLI_OPT_HIDDEN},
 		CLI_END,
 	};
 	struct hb_keys keys;
@@ -143,6 +146,15 @@ int cmd_splits(int argc, char **argv)
 						       : FMT_LINES;
 	else if (cli_g.output == CLI_OUT_JSON)
 		fmt = FMT_JSON;
+	if (describe) {
+		struct hb_buf d = HB_BUF_INIT;
+
+		rc = cli_splitspec_describe(&d, &ss, &err);
+		if (!rc && !hb_buf_addc(&d, '\n'))
+			rc = cli_write_stdout(d.data, d.len);
+		hb_buf_release(&d);
+		return rc ? (err.msg[0] ? cli_fail(&err) : cli_exit(rc)) : 0;
+	}
 	hb_keys_init(&keys);
 	rc = cli_splitspec_compute(&keys, &ss, &err);
 	if (rc) {

@@ -3,6 +3,7 @@ import base64
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import struct
 import subprocess
@@ -311,6 +312,27 @@ class SplitsTest(hbtest.OfflineTest):
                      "--sampled-splits", "--splits-file", "--sample-file", "--generator",
                      "--sample-size", "--seed", "--start-time", "--salt-width", "--format"):
             self.assertIn(flag, r.out)
+
+    def test_splits__describe_gives_canonical_flags_that_reproduce_the_keys(self):
+        path = self.file("s.txt", "a\nb\n")
+        specs = [
+            (("--hex-splits", "010", "--last", "ff"), "--hex-splits 10 --last ff"),
+            (("--range-splits", "5", "--start", "a b", "--end", "it's\\x00"),
+             "--range-splits 5 --start 'a b' --end 'it'\\''s\\x00'"),
+            (("--sampled-splits", "3", "--generator", "md5", "--sample-size", "100"),
+             "--sampled-splits 3 --generator md5 --sample-size 100 --seed 0 --start-time 0"),
+            (("--salt-splits", "4"), "--salt-splits 4 --salt-width 1"),
+            (("--uniform-splits", "4", "--first", "\\x00"), "--uniform-splits 4 --first '\\x00'"),
+            (("--splits-file", path), "--splits-file " + path),
+        ]
+        for args, want in specs:
+            with self.subTest(args=args):
+                r = self.hb("splits", "--describe", *args)
+                self.assertOk(r)
+                self.assertEqual(r.out, want + "\n")
+                self.assertEqual(self.lines(*shlex.split(r.out)), self.lines(*args))
+        self.assertFails(self.hb("splits", "--describe", "--hex-splits", "3", "--start", "a"), 2,
+                         r"--start cannot be used with --hex-splits")
 
     def test_splits__million_keys_are_exact_at_both_ends(self):
         r = self.hb("splits", "--hex-splits", "1000001", "--first", "0", "--last", "ffffffffffff")
