@@ -716,6 +716,10 @@ class RestHandler(Handler):
         except ValueError:
             return bad_request()
         if method in ("GET", "HEAD"):
+            if t is not None and not t.enabled:
+                # the Get fails with TableNotEnabledException, a DoNotRetryIOException
+                # that RowResultGenerator swallows: an empty result, so 404
+                return not_found()
             return self.row_get(kind, t, spec)
         if method in ("PUT", "POST"):
             if s.read_only or kind == "meta":
