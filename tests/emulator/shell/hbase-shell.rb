@@ -11,7 +11,10 @@
 #   HBEMU_TBB_LEGACY=1  Bytes.toBytesBinary throws on a truncated \x escape
 #                       (released HBase versions) instead of keeping it
 #   HBEMU_SHELL_STRIP=1 SPLITS_FILE lines are `strip`ped (old shells), not `chomp`ed
-#   HBEMU_SHELL_EXIT0=1 exit 0 even after an error (like many real shells)
+#   HBEMU_SHELL_EXIT0=1 an error ends only the failing command; the script goes
+#                       on and the exit status is 0 (like many real shells)
+#   HBEMU_SHELL_MODERN_ERRORS=1  print "ERROR <class>: <message>" like recent
+#                       non-interactive shells (default "ERROR: <message>")
 
 require 'json'
 require 'net/http'
@@ -19,7 +22,16 @@ require 'uri'
 require 'base64'
 
 module HBEmuShell
-  class ShellError < StandardError; end
+  # An error as the real shell would see it; jclass is the class name JRuby
+  # would print (RuntimeError for messages translated by the shell).
+  class ShellError < StandardError
+    attr_reader :jclass
+
+    def initialize(msg, jclass = 'RuntimeError')
+      super(msg)
+      @jclass = jclass
+    end
+  end
 
   HEX = ((0x30..0x39).to_a + (0x41..0x46).to_a).freeze
 
@@ -48,7 +60,8 @@ module HBEmuShell
           next
         elsif legacy
           idx = i + 2 < n ? i + 3 : i + 2
-          raise ShellError, "java.lang.StringIndexOutOfBoundsException: String index out of range: #{idx}"
+          raise ShellError.new("String index out of range: #{idx}",
+                               'Java::JavaLang::StringIndexOutOfBoundsException')
         end
       end
       out << (ch & 0xFF)
@@ -75,7 +88,7 @@ module HBEmuShell
     data = res.body.nil? || res.body.empty? ? {} : JSON.parse(res.body)
     [res.code.to_i, data]
   rescue Errno::ECONNREFUSED, SocketError => e
-    raise ShellError, "org.apache.hadoop.hbase.MasterNotRunningException: #{e.message}"
+    raise ShellError.new(e.message, 'Java::OrgApacheHadoopHbase::MasterNotRunningException')
   end
 
   def self.attr_value(v)
@@ -160,7 +173,8 @@ module HBEmuShell
       raise ShellError, "Unknown namespace #{data['error']}!" if data['type'] == 'NamespaceNotFoundException'
       raise ShellError, data['error'].to_s
     else
-      raise ShellError, data['error'].to_s
+      jclass = data['type'] == 'IllegalArgumentException' ? 'Java::JavaLang::IllegalArgumentException' : 'RuntimeError'
+      raise ShellError.new(data['error'].to_s, jclass)
     end
   end
 
@@ -190,9 +204,29 @@ def hbemu_timed
   r
 end
 
+# How an error is reported:
+# * default: "ERROR: <message>" on stdout, the script stops, exit status 1;
+# * HBEMU_SHELL_MODERN_ERRORS=1: "ERROR <class>: <message>" (Shell.exception_handler
+#   of recent non-interactive shells), exit status 1;
+# * HBEMU_SHELL_EXIT0=1: like older shells, the command prints "ERROR: <message>"
+#   and the script goes on; the exit status is 0.
+def hbemu_command(name)
+  yield
+rescue HBEmuShell::ShellError, ArgumentError, TypeError => e
+  raise unless ENV['HBEMU_SHELL_EXIT0'] == '1'
+  puts
+  puts "ERROR: #{e.message}"
+  puts
+  puts "For usage try 'help \"#{name}\"'"
+  puts
+  nil
+end
+
 def create(table, *args)
-  hbemu_timed { HBEmuShell.create(table, *args) }
-  puts "=> Hbase::Table - #{table}"
+  hbemu_command('create') do
+    hbemu_timed { HBEmuShell.create(table, *args) }
+    puts "=> Hbase::Table - #{table}"
+  end
   nil
 end
 
@@ -239,11 +273,13 @@ def hbemu_main(argv)
   begin
     eval(src, TOPLEVEL_BINDING, script || '-') # rubocop:disable Security/Eval
   rescue HBEmuShell::ShellError, ArgumentError, NameError, TypeError, RuntimeError => e
-    msg = e.is_a?(HBEmuShell::ShellError) || e.is_a?(RuntimeError) ? e.message : "#{e.class}: #{e.message}"
-    $stderr.puts "ERROR: #{msg}"
-    $stderr.puts ''
-    $stderr.puts "For usage try 'help \"create\"'"
-    $stderr.puts ''
+    if ENV['HBEMU_SHELL_MODERN_ERRORS'] == '1'
+      jclass = e.respond_to?(:jclass) ? e.jclass : e.class.to_s
+      puts "ERROR #{jclass}: #{e.message}"
+    else
+      puts "ERROR: #{e.message}"
+    end
+    $stdout.flush
     exit(ENV['HBEMU_SHELL_EXIT0'] == '1' ? 0 : 1)
   end
   0

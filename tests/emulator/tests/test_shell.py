@@ -35,63 +35,71 @@ class Shell(EmuTestCase):
 
     def test_hex_escapes_upper_case_only_and_bogus_escape_drops_backslash(self):
         p = self.run_script("create 't1', 'cf', SPLITS => ['\\x00', '\\xff', '\\x5C', '\\xZZ', 'a\\x41b']\n")
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, 0, p.stdout)
         self.assertIn(b"Created table t1", p.stdout)
         self.assertEqual(self.starts("t1"), sorted([b"\x00", b"xff", b"\\", b"xZZ", b"aAb"]))
 
     def test_non_ascii_keeps_low_8_bits_of_utf16_units(self):
         p = self.run_script(u"create 't1', 'cf', SPLITS => ['é', '€', '😀']\n")
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, 0, p.stdout)
         # U+1F600 is the surrogate pair D83D DE00
         self.assertEqual(self.starts("t1"), sorted([b"\xe9", b"\xac", b"\x3d\x00"]))
 
     def test_truncated_escape_kept_modern_and_raises_legacy(self):
         p = self.run_script("create 't1', 'cf', SPLITS => ['a\\x4']\n")
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, 0, p.stdout)
         self.assertEqual(self.starts("t1"), [b"a\\x4"])
         p = self.run_script("create 't2', 'cf', SPLITS => ['a\\x4']\n", env={"HBEMU_TBB_LEGACY": "1"})
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: java.lang.StringIndexOutOfBoundsException: String index out of range: 4", p.stderr)
+        self.assertIn(b"ERROR: String index out of range: 4", p.stdout)
+        p = self.run_script("create 't2', 'cf', SPLITS => ['a\\x4']\n",
+                            env={"HBEMU_TBB_LEGACY": "1", "HBEMU_SHELL_MODERN_ERRORS": "1"})
+        self.assertIn(b"ERROR Java::JavaLang::StringIndexOutOfBoundsException: String index out of range: 4",
+                      p.stdout)
 
     def test_splits_file_chomp_keeps_spaces_strip_loses_them(self):
         f = os.path.join(self.dir, "splits.txt")
         with open(f, "wb") as fh:
             fh.write(b" a \r\nb\\x00\n  \n")
         p = self.run_script("create 't1', 'cf', {SPLITS_FILE => '%s'}\n" % f)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, 0, p.stdout)
         self.assertEqual(self.starts("t1"), [b"  ", b" a ", b"b\x00"])
         st, d = self.emu.control("GET", "/control/state")
         self.assertEqual(d["tables"][0]["attrs"]["SPLITS_FILE"], f)
         p = self.run_script("create 't2', 'cf', {SPLITS_FILE => '%s'}\n" % f, env={"HBEMU_SHELL_STRIP": "1"})
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: Empty split key must not be passed in the split keys.", p.stderr)
+        self.assertIn(b"ERROR: Empty split key must not be passed in the split keys.", p.stdout)
 
-    def test_duplicate_split_error_exit_1_and_exit0_env(self):
-        script = "create 't1', 'cf', SPLITS => ['b', 'a', 'b']\n"
+    def test_duplicate_split_error_exit_1_and_exit0_env_continues_the_script(self):
+        script = "create 't1', 'cf', SPLITS => ['b', 'a', 'b']\ncreate 't2', 'cf'\n"
         p = self.run_script(script)
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: All split keys must be unique, found duplicate: b, b", p.stderr)
+        self.assertIn(b"ERROR: All split keys must be unique, found duplicate: b, b", p.stdout)
+        self.assertNotIn(b"Created table t2", p.stdout)
         p = self.run_script(script, env={"HBEMU_SHELL_EXIT0": "1"})
         self.assertEqual(p.returncode, 0)
-        self.assertIn(b"ERROR: ", p.stderr)
+        self.assertIn(b"ERROR: All split keys must be unique", p.stdout)
+        self.assertIn(b"Created table t2", p.stdout)
+        p = self.run_script(script, env={"HBEMU_SHELL_MODERN_ERRORS": "1"})
+        self.assertIn(b"ERROR Java::JavaLang::IllegalArgumentException: All split keys must be unique", p.stdout)
 
     def test_table_exists_error(self):
         self.emu.create("t1")
         p = self.run_script("create 't1', 'cf'\n")
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: Table already exists: t1!", p.stderr)
+        self.assertIn(b"ERROR: Table already exists: t1!", p.stdout)
 
     def test_family_hashes_metadata_and_table_attributes(self):
         p = self.run_script("create 'ns1:t', {NAME => 'cf', VERSIONS => 3, IN_MEMORY => true}, {NAME => 'f2'}, "
                             "METADATA => {'prefix_length' => 4}, SPLIT_POLICY => 'x.KeyPrefixRegionSplitPolicy', "
                             "MAX_FILESIZE => 1024, SPLITS => ['k']\n")
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: Unknown namespace ns1!", p.stderr)
+        self.assertIn(b"ERROR: Unknown namespace ns1!", p.stdout)
         self.emu.rest("POST", "/namespaces/ns1", {})
         p = self.run_script("create 'ns1:t', {NAME => 'cf', VERSIONS => 3, IN_MEMORY => true}, {NAME => 'f2'}, "
                             "METADATA => {'prefix_length' => 4}, SPLIT_POLICY => 'x.KeyPrefixRegionSplitPolicy', "
                             "MAX_FILESIZE => 1024, SPLITS => ['k']\n")
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, 0, p.stdout)
         d = self.emu.rest_json("/ns1:t/schema")
         self.assertEqual(d["prefix_length"], "4")
         self.assertEqual(d["MAX_FILESIZE"], "1024")
@@ -102,18 +110,18 @@ class Shell(EmuTestCase):
 
     def test_string_families_then_options_hash(self):
         p = self.run_script("create 't1', 'cf1', 'cf2', {SPLITS => ['a', 'b']}\nputs exists?('t1')\nexit\n")
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, 0, p.stdout)
         self.assertIn(b"true", p.stdout)
         self.assertEqual(self.starts("t1"), [b"a", b"b"])
 
     def test_no_family_is_an_error(self):
         p = self.run_script("create 't1', {SPLITS => ['a']}\n")
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: Table must have at least one column family", p.stderr)
+        self.assertIn(b"ERROR: Table must have at least one column family", p.stdout)
 
     def test_double_quoted_ruby_escape_is_already_a_byte(self):
         p = self.run_script('create \'t1\', \'cf\', SPLITS => ["\\x01"]\n')
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, 0, p.stdout)
         self.assertEqual(self.starts("t1"), [b"\x01"])
 
 
