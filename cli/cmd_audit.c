@@ -1,14 +1,668 @@
-/* hbtab audit: not yet part of this build. */
+/* hbtab audit: reachability, region-chain integrity, drift and hot-spots of a table or split set. */
 #include "cli.h"
 #include "commands.h"
+#include "output.h"
+#include "rest_cli.h"
+#include "splitspec.h"
+#include "../core/audit.h"
+#include "../core/key.h"
+#include "../core/keyspace.h"
+#include "../core/schema.h"
+#include "../rest/hbase.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char usage[] =
+	"audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window SEC]]\n"
+	"audit " CLI_SPLITSPEC_USAGE " --keyspace SPEC";
+
+#define DEFAULT_META_ROW "totalPartition"
+#define DEFAULT_WINDOW 10.0
+#define FLUSH_AT (1u << 16)
+
+struct audit_run {
+	const char *table; /* NULL for a planned split set */
+	const char *source; /* "rest", "meta" or "splits" */
+	struct hb_regions rs;
+	struct hb_keyspace *ks;
+	struct hb_buf ks_canon;
+	struct hb_audit a;
+	struct hb_hotspots hot;
+	int have_hot;
+	double window;
+};
+
+/* Prints a usage error for audit and returns exit status 2. */
+static int usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_fail(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_usage_error("audit", "%s", msg);
+	return 2;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static int flush(struct hb_buf *b, int force)
+{
+	int rc = 0;
+
+	if (b->len >= FLUSH_AT || (force && b->len)) {
+		rc = cli_write_stdout(b->data, b->len);
+		hb_buf_reset(b);
+	}
+	return rc;
+}
+
+static int json_tsb(struct hb_buf *b, const void *k, size_t n, struct hb_buf *tmp)
+{
+	hb_buf_reset(tmp);
+	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
+		return HB_ENOMEM;
+	return cli_json_str(b, tmp->data, tmp->len);
+}
+
+static int json_strn(struct hb_buf *b, const char *s)
+{
+	return s ? cli_json_str(b, s, strlen(s)) : hb_buf_adds(b, "null");
+}
+
+/* Streams the JSON document (the list can hold 100,000s of regions). */
+static int print_json(const struct audit_run *r)
+{
+	struct hb_buf b = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	const struct hb_findings *f = &r->a.findings;
+	size_t i;
+	int rc;
+
+	rc = hb_buf_addf(&b, "{\"healthy\":%s,\"table\":", f->n ? "false" : "true") ||
+	     json_strn(&b, r->table) || hb_buf_addf(&b, ",\"source\":\"%s\",\"keyspace\":",
+						    r->source) ||
+	     json_strn(&b, r->ks ? hb_buf_str(&r->ks_canon) : NULL) ||
+	     hb_buf_adds(&b, ",\"total_keys\":") || json_strn(&b, r->a.total_keys) ||
+	     hb_buf_adds(&b, ",\"regions\":[");
+	for (i = 0; !rc && i < r->rs.n; i++) {
+		const struct hb_region *g = &r->rs.v[i];
+		const struct hb_audit_region *ar = &r->a.r[i];
+
+		rc = hb_buf_addf(&b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
+		     json_tsb(&b, g->start, g->start_len, &tmp) || hb_buf_adds(&b, ",\"end\":") ||
+		     json_tsb(&b, g->end, g->end_len, &tmp);
+		if (!rc)
+			rc = ar->reachable < 0
+				     ? hb_buf_adds(&b, ",\"reachable\":null,\"share\":null,\"keys\":null")
+				     : hb_buf_addf(&b, ",\"reachable\":%s,\"share\":%.17g,\"keys\":",
+						   ar->reachable ? "true" : "false", ar->share) ||
+					       json_strn(&b, ar->keys);
+		if (!rc && r->table) {
+			rc = hb_buf_addf(&b, ",\"live\":%s,\"name\":",
+					 hb_region_is_live(g) ? "true" : "false");
+			if (!rc)
+				rc = g->name ? json_tsb(&b, g->name, g->name_len, &tmp)
+					     : hb_buf_adds(&b, "null");
+			if (!rc)
+				rc = hb_buf_adds(&b, ",\"server\":") || json_strn(&b, g->server);
+		}
+		if (!rc && r->have_hot)
+			rc = hb_buf_addf(&b, ",\"writes\":%llu,\"reads\":%llu,\"write_share\":%.17g",
+					 (unsigned long long)r->hot.r[i].writes,
+					 (unsigned long long)r->hot.r[i].reads,
+					 r->hot.r[i].write_share);
+		if (!rc)
+			rc = hb_buf_addc(&b, '}');
+		if (!rc)
+			rc = flush(&b, 0);
+	}
+	if (!rc)
+		rc = hb_buf_adds(&b, "],\"findings\":[");
+	for (i = 0; !rc && i < f->n; i++) {
+		rc = hb_buf_addf(&b, "%s{\"kind\":\"%s\",\"region\":", i ? "," : "", f->v[i].kind);
+		if (!rc)
+			rc = f->v[i].region < 0 ? hb_buf_adds(&b, "null")
+						: hb_buf_addf(&b, "%ld", f->v[i].region);
+		if (!rc)
+			rc = hb_buf_adds(&b, ",\"message\":") || json_strn(&b, f->v[i].message) ||
+			     hb_buf_addc(&b, '}');
+	}
+	if (!rc)
+		rc = hb_buf_addc(&b, ']');
+	if (!rc && r->have_hot) {
+		rc = hb_buf_addf(&b,
+				 ",\"hotspots\":{\"window\":%.17g,\"total_writes\":%llu,"
+				 "\"total_reads\":%llu,\"fair_share\":%.17g,\"sequential_region\":",
+				 r->window, (unsigned long long)r->hot.total_writes,
+				 (unsigned long long)r->hot.total_reads, r->hot.fair_share);
+		if (!rc)
+			rc = r->hot.sequential_region < 0
+				     ? hb_buf_adds(&b, "null")
+				     : hb_buf_addf(&b, "%ld", r->hot.sequential_region);
+		if (!rc)
+			rc = hb_buf_adds(&b, ",\"servers\":[");
+		for (i = 0; !rc && i < r->hot.ns; i++) {
+			const struct hb_hot_server *s = &r->hot.s[i];
+
+			rc = hb_buf_adds(&b, i ? ",{\"name\":" : "{\"name\":") ||
+			     json_strn(&b, s->name) ||
+			     hb_buf_addf(&b,
+					 ",\"regions\":%zu,\"writes\":%llu,\"reads\":%llu,"
+					 "\"write_share\":%.17g}",
+					 s->regions, (unsigned long long)s->writes,
+					 (unsigned long long)s->reads, s->write_share);
+		}
+		if (!rc)
+			rc = hb_buf_adds(&b, "]}");
+	}
+	if (!rc)
+		rc = hb_buf_adds(&b, "}\n");
+	if (!rc)
+		rc = flush(&b, 1);
+	hb_buf_release(&b);
+	hb_buf_release(&tmp);
+	return rc;
+}
+
+static int cell_tsb(struct cli_table *t, const void *k, size_t n, struct hb_buf *tmp)
+{
+	hb_buf_reset(tmp);
+	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
+		return HB_ENOMEM;
+	return cli_table_add(t, tmp->data);
+}
+
+static int cell_share(struct cli_table *t, double share, int reachable)
+{
+	if (reachable < 0)
+		return cli_table_add(t, NULL);
+	if (share > 0 && share < 0.0001)
+		return cli_table_add(t, "<0.01%");
+	return cli_table_addf(t, "%.2f%%", 100.0 * share);
+}
+
+/* Findings first ("kind: message"), then (unless -q) a summary and every region. */
+static int print_text(const struct audit_run *r)
+{
+	static const char *const hdr[] = {"INDEX", "START",  "END",	"REACHABLE", "SHARE",
+					  "KEYS",  "SERVER", "WRITES", "WRITE_SHARE"};
+	const struct hb_findings *f = &r->a.findings;
+	struct hb_buf out = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	struct cli_table t;
+	size_t i, ncols = 6;
+	int rc = 0;
+
+	for (i = 0; !rc && i < f->n; i++) {
+		rc = hb_buf_addf(&out, "%s: %s\n", f->v[i].kind, f->v[i].message) ||
+		     flush(&out, 0);
+	}
+	if (!rc && !cli_g.quiet) {
+		if (f->n)
+			rc = hb_buf_addc(&out, '\n');
+		if (!rc)
+			rc = hb_buf_addf(&out, "%s: %zu regions, %zu finding%s", f->n ? "unhealthy"
+										 : "healthy",
+					 r->rs.n, f->n, f->n == 1 ? "" : "s");
+		if (!rc && r->ks)
+			rc = hb_buf_addf(&out, ", keyspace '%s' (%s keys%s)", hb_buf_str(&r->ks_canon),
+					 r->a.total_keys ? r->a.total_keys : "?",
+					 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "");
+		if (!rc && r->have_hot)
+			rc = hb_buf_addf(&out, ", %llu writes in %.0f s",
+					 (unsigned long long)r->hot.total_writes, r->window);
+		if (!rc)
+			rc = hb_buf_adds(&out, "\n\n");
+	}
+	if (!rc)
+		rc = flush(&out, 1);
+	if (rc || cli_g.quiet)
+		goto done;
+	if (r->table)
+		ncols = r->have_hot ? 9 : 7;
+	rc = cli_table_init(&t, ncols, hdr);
+	for (i = 0; !rc && i < r->rs.n; i++) {
+		const struct hb_region *g = &r->rs.v[i];
+		const struct hb_audit_region *ar = &r->a.r[i];
+
+		rc = cli_table_addf(&t, "%zu", i) || cell_tsb(&t, g->start, g->start_len, &tmp) ||
+		     cell_tsb(&t, g->end, g->end_len, &tmp) ||
+		     cli_table_add(&t, ar->reachable < 0 ? NULL : ar->reachable ? "yes" : "no") ||
+		     cell_share(&t, ar->share, ar->reachable) || cli_table_add(&t, ar->keys);
+		if (!rc && ncols > 6)
+			rc = cli_table_add(&t, g->server);
+		if (!rc && ncols > 7)
+			rc = cli_table_addf(&t, "%llu", (unsigned long long)r->hot.r[i].writes) ||
+			     cli_table_addf(&t, "%.2f%%", 100.0 * r->hot.r[i].write_share);
+	}
+	if (!rc)
+		rc = cli_table_print(&t, 0);
+	cli_table_release(&t);
+done:
+	hb_buf_release(&out);
+	hb_buf_release(&tmp);
+	return rc ? HB_ENOMEM : 0;
+}
+
+static int finish(struct audit_run *r)
+{
+	int rc;
+
+	hb_findings_sort(&r->a.findings);
+	rc = cli_g.output == CLI_OUT_JSON ? print_json(r) : print_text(r);
+	if (rc)
+		return cli_exit(rc);
+	return r->a.findings.n ? 1 : 0;
+}
+
+/* ---------------------------------------------------------------- table form */
+
+/* The metadata row's qualifiers as NUL-terminated copies (NULL = absent). */
+struct meta_values {
+	int present;
+	char *n, *keyspace, *splits;
+};
+
+static void meta_values_release(struct meta_values *m)
+{
+	free(m->n);
+	free(m->keyspace);
+	free(m->splits);
+	memset(m, 0, sizeof(*m));
+}
+
+static int copy_cell(char **out, const struct hb_row *row, const char *family, const char *q)
+{
+	struct hb_buf col = HB_BUF_INIT;
+	const struct hb_cell *c;
+
+	if (hb_buf_addf(&col, "%s:%s", family, q))
+		return HB_ENOMEM;
+	c = hb_row_cell(row, col.data);
+	hb_buf_release(&col);
+	if (!c)
+		return 0;
+	*out = malloc(c->value_len + 1);
+	if (!*out)
+		return HB_ENOMEM;
+	memcpy(*out, c->value, c->value_len);
+	(*out)[c->value_len] = 0;
+	if (strlen(*out) != c->value_len) { /* a NUL inside: keep it visible, not truncated */
+		struct hb_buf t = HB_BUF_INIT;
+
+		free(*out);
+		if (hb_tsb_append(&t, c->value, c->value_len) || hb_buf_add(&t, "", 0))
+			return HB_ENOMEM;
+		*out = hb_buf_detach(&t, NULL);
+	}
+	return 0;
+}
+
+/* Reads the metadata row (family: --metadata-family, else the table's first family). */
+static int read_metadata(struct hb_rest *c, const char *table, const char *family_opt,
+			 const char *row_opt, struct meta_values *out, struct hb_error *err)
+{
+	struct hb_buf row = HB_BUF_INIT;
+	struct hb_schema s;
+	struct hb_row cells;
+	char *family = NULL;
+	const char *cols[2];
+	int found = 0, rc;
+
+	hb_schema_init(&s);
+	hb_row_init(&cells);
+	rc = hb_tbb_parse(&row, row_opt, strlen(row_opt), err);
+	if (rc || !row.len) {
+		rc = hb_error_set(err, HB_EINVAL, "invalid --metadata-row '%s'", row_opt);
+		goto done;
+	}
+	if (family_opt) {
+		family = strdup(family_opt);
+	} else {
+		rc = hb_rest_get_schema(c, table, &s, err);
+		if (rc == HB_ENOTFOUND)
+			rc = hb_error_set(err, HB_ENOTFOUND, "table '%s' not found", table);
+		if (rc)
+			goto done;
+		if (!s.nfamilies) {
+			rc = hb_error_set(err, HB_ESERVER, "table '%s' has no column family", table);
+			goto done;
+		}
+		family = strdup(s.families[0].name);
+	}
+	if (!family) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	cols[0] = family;
+	cols[1] = NULL;
+	rc = hb_rest_get_row(c, table, row.data, row.len, cols, &cells, &found, err);
+	if (rc)
+		goto done;
+	out->present = found;
+	if (found && (copy_cell(&out->n, &cells, family, "N") ||
+		      copy_cell(&out->keyspace, &cells, family, "keyspace") ||
+		      copy_cell(&out->splits, &cells, family, "splits")))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+done:
+	free(family);
+	hb_row_release(&cells);
+	hb_schema_release(&s);
+	hb_buf_release(&row);
+	return rc;
+}
+
+/* Flattens /status/cluster into load samples (borrowing names and servers from st). */
+static int status_loads(struct hb_audit_load **out, size_t *n, const struct hb_cluster_status *st)
+{
+	size_t i, j, total = 0, k = 0;
+
+	for (i = 0; i < st->nlive; i++)
+		total += st->live[i].nregions;
+	*out = calloc(total ? total : 1, sizeof(**out));
+	if (!*out)
+		return HB_ENOMEM;
+	for (i = 0; i < st->nlive; i++)
+		for (j = 0; j < st->live[i].nregions; j++) {
+			const struct hb_region_load *l = &st->live[i].regions[j];
+
+			(*out)[k].name = l->name;
+			(*out)[k].name_len = l->name_len;
+			(*out)[k].server = st->live[i].name;
+			(*out)[k].reads = l->read_requests > 0 ? (uint64_t)l->read_requests : 0;
+			(*out)[k].writes = l->write_requests > 0 ? (uint64_t)l->write_requests : 0;
+			k++;
+		}
+	*n = k;
+	return 0;
+}
+
+static void sleep_seconds(double s)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_params *p,
+		    struct hb_error *err)
+{
+	struct hb_cluster_status s0, s1;
+	struct hb_audit_load *l0 = NULL, *l1 = NULL;
+	struct hb_region_counts *counts = NULL;
+	size_t n0 = 0, n1 = 0, i;
+	const char *table = r->table;
+	int *reach = NULL;
+	int rc;
+
+	memset(&s0, 0, sizeof(s0));
+	memset(&s1, 0, sizeof(s1));
+	if (!strncmp(table, "default:", 8))
+		table += 8; /* region names carry no namespace for the default one */
+	if (r->window > 0) {
+		rc = hb_rest_get_status(c, &s0, err);
+		if (rc)
+			goto done;
+		sleep_seconds(r->window);
+	}
+	rc = hb_rest_get_status(c, &s1, err);
+	if (rc)
+		goto done;
+	counts = calloc(r->rs.n ? r->rs.n : 1, sizeof(*counts));
+	if (r->ks)
+		reach = calloc(r->rs.n ? r->rs.n : 1, sizeof(*reach));
+	if (!counts || (r->ks && !reach) || status_loads(&l0, &n0, &s0) ||
+	    status_loads(&l1, &n1, &s1)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; reach && i < r->rs.n; i++)
+		reach[i] = r->a.r[i].reachable;
+	if (hb_audit_match_loads(counts, &r->rs, table, l0, n0, l1, n1) ||
+	    hb_audit_hotspots(&r->hot, &r->a.findings, &r->rs, counts, reach, p)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	r->have_hot = 1;
+done:
+	free(l0);
+	free(l1);
+	free(counts);
+	free(reach);
+	hb_cluster_status_release(&s0);
+	hb_cluster_status_release(&s1);
+	return rc;
+}
+
+struct table_opts {
+	const char *keyspace, *source, *window, *meta_family, *meta_row, *hot_factor,
+		*hot_min_writes;
+	int hotspots;
+};
+
+static int audit_table(struct audit_run *r, const struct table_opts *o)
+{
+	struct hb_error err = {0};
+	struct hb_rest *c = NULL;
+	struct hb_regions other;
+	struct meta_values md = {0};
+	struct hb_audit_meta am;
+	struct hb_hot_params hp = HB_HOT_PARAMS_DEFAULT;
+	int meta = o->source && !strcmp(o->source, "meta"), state = -1, rc;
+
+	hb_regions_init(&other);
+	if (o->source && !meta && strcmp(o->source, "rest"))
+		return usage_fail("invalid --source '%s' (expected rest or meta)", o->source);
+	if (o->window && !o->hotspots)
+		return usage_fail("--window needs --hotspots");
+	r->window = DEFAULT_WINDOW;
+	if (o->window) {
+		char *end;
+
+		errno = 0;
+		r->window = strtod(o->window, &end);
+		if (*end || end == o->window || errno || !(r->window >= 0) || r->window > 86400)
+			return usage_fail("invalid --window '%s' (seconds, 0..86400)", o->window);
+	}
+	if (o->hot_factor) {
+		char *end;
+
+		errno = 0;
+		hp.factor = strtod(o->hot_factor, &end);
+		if (*end || end == o->hot_factor || errno || !(hp.factor >= 1) || hp.factor > 1e6)
+			return usage_fail("invalid --hot-factor '%s' (a number >= 1)",
+					  o->hot_factor);
+	}
+	if (o->hot_min_writes) {
+		long v;
+
+		if (cli_parse_long(o->hot_min_writes, 0, 2147483647L, "--hot-min-writes", &v, &err))
+			return cli_fail(&err);
+		hp.min_writes = (uint64_t)v;
+	}
+	if (cli_check_table("audit", r->table))
+		return 2;
+	r->source = meta ? "meta" : "rest";
+	rc = cli_rest_open(&c, &err);
+	if (rc)
+		goto fail;
+	rc = meta ? hb_rest_meta_regions(c, r->table, &r->rs, &state, &err)
+		  : hb_rest_get_regions(c, r->table, &r->rs, &err);
+	cli_progress_done();
+	if (!rc && meta && !r->rs.n && state < 0) {
+		cli_error("table '%s' not found in hbase:meta", r->table);
+		rc = 4;
+		goto done;
+	}
+	if (rc == HB_ENOTFOUND && !meta) {
+		cli_error("table '%s' not found", r->table);
+		rc = 4;
+		goto done;
+	}
+	if (rc)
+		goto fail;
+	hb_regions_sort(&r->rs);
+	rc = read_metadata(c, r->table, o->meta_family, o->meta_row ? o->meta_row : DEFAULT_META_ROW,
+			   &md, &err);
+	if (rc)
+		goto fail;
+	if (!r->ks && md.keyspace && md.keyspace[0]) {
+		struct hb_error kerr = {0};
+
+		/* An unparsable stored key space is reported as drift below. */
+		if (!hb_keyspace_parse(&r->ks, md.keyspace, &kerr) &&
+		    hb_keyspace_format(&r->ks_canon, r->ks)) {
+			rc = HB_ENOMEM;
+			goto fail;
+		}
+	}
+	rc = hb_audit_reach(&r->a, r->ks, &r->rs, &err);
+	if (!rc)
+		rc = hb_audit_chain(&r->a.findings, &r->rs, meta);
+	if (rc)
+		goto fail;
+	if (meta) {
+		struct hb_error oerr = {0};
+
+		if (hb_rest_get_regions(c, r->table, &other, &oerr))
+			cli_warn("cannot compare with REST /regions: %s", oerr.msg);
+		else if (hb_audit_compare(&r->a.findings, &r->rs, "hbase:meta", &other,
+					  "REST /regions")) {
+			rc = HB_ENOMEM;
+			goto fail;
+		}
+	}
+	am.present = md.present;
+	am.n = md.n;
+	am.keyspace = md.keyspace && md.keyspace[0] ? md.keyspace : NULL;
+	am.splits = md.splits;
+	rc = hb_audit_drift(&r->a.findings, &am, &r->rs, o->keyspace, &err);
+	if (!rc && o->hotspots)
+		rc = hotspots(r, c, &hp, &err);
+	if (rc)
+		goto fail;
+	rc = finish(r);
+	goto done;
+fail:
+	cli_progress_done();
+	if (rc == HB_ENOMEM && !err.msg[0])
+		hb_error_set(&err, HB_ENOMEM, "out of memory");
+	rc = cli_fail(&err);
+done:
+	meta_values_release(&md);
+	hb_regions_release(&other);
+	hb_rest_free(c);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- planned split set */
+
+static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
+{
+	struct hb_error err = {0};
+	struct hb_keys keys;
+	int rc;
+
+	r->source = "splits";
+	hb_keys_init(&keys);
+	rc = cli_splitspec_compute(&keys, ss, &err);
+	if (!rc && hb_audit_regions_from_splits(&r->rs, &keys))
+		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+	hb_keys_release(&keys);
+	if (!rc)
+		rc = hb_audit_reach(&r->a, r->ks, &r->rs, &err);
+	if (!rc && hb_audit_chain(&r->a.findings, &r->rs, 0))
+		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+	if (rc)
+		return cli_fail(&err);
+	return finish(r);
+}
 
 int cmd_audit(int argc, char **argv)
 {
-	static const struct cli_option opts[] = {CLI_END};
-	int n = cli_parse(argc, argv, opts, "audit");
+	static struct cli_splitspec ss;
+	static struct table_opts o;
+	static const struct cli_option opts[] = {
+		CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
+			   "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
+			   "row's)"),
+		CLI_CHOICE(0, "source", &o.source, "SRC",
+			   "rest (/T/regions) or meta (hbase:meta scan, compared with REST)",
+			   "rest meta"),
+		CLI_FLAG(0, "hotspots", &o.hotspots,
+			 "measure write hot-spots from /status/cluster request counters"),
+		CLI_STRING(0, "window", &o.window, "SEC",
+			   "seconds between the two counter readings (10; 0 = since region open)"),
+		CLI_STRING(0, "hot-factor", &o.hot_factor, "X",
+			   "flag regions above X times their fair share of writes (2)"),
+		CLI_STRING(0, "hot-min-writes", &o.hot_min_writes, "N",
+			   "... and with at least N writes in the window (100)"),
+		CLI_STRING(0, "metadata-family", &o.meta_family, "F",
+			   "family of the metadata row (default: the table's first)"),
+		CLI_STRING(0, "metadata-row", &o.meta_row, "ROW",
+			   "metadata row key (default: totalPartition)"),
+		CLI_SPLITSPEC_OPTIONS(&ss),
+		CLI_END,
+	};
+	struct hb_error err = {0};
+	struct audit_run r;
+	int n = cli_parse(argc, argv, opts, usage), rc;
 
 	if (n < 0)
 		return n == CLI_PARSE_EXIT ? 0 : 2;
-	cli_error("'audit' is not available in this build");
-	return 4;
+	if (n > 2)
+		return usage_fail("unexpected argument '%s'", argv[2]);
+	if (n == 2 && cli_splitspec_given(&ss))
+		return usage_fail("give either TABLE or a split specification, not both");
+	if (n < 2 && !cli_splitspec_given(&ss))
+		return usage_fail("missing TABLE or a split specification");
+	if (n < 2) {
+		if (!o.keyspace)
+			return usage_fail("auditing a split set needs --keyspace");
+		if (o.source || o.hotspots || o.window || o.meta_family || o.meta_row ||
+		    o.hot_factor || o.hot_min_writes)
+			return usage_fail("--source, --hotspots, --window, --hot-* and "
+					  "--metadata-* need a TABLE");
+	}
+	memset(&r, 0, sizeof(r));
+	hb_regions_init(&r.rs);
+	hb_buf_init(&r.ks_canon, 0);
+	hb_audit_init(&r.a);
+	hb_hotspots_init(&r.hot);
+	if (o.keyspace) {
+		rc = hb_keyspace_parse(&r.ks, o.keyspace, &err);
+		if (rc == HB_EINVAL) {
+			cli_error("--keyspace '%s': %s", o.keyspace, err.msg);
+			rc = 2;
+			goto done;
+		}
+		if (rc || hb_keyspace_format(&r.ks_canon, r.ks)) {
+			cli_error("out of memory");
+			rc = 4;
+			goto done;
+		}
+	}
+	if (n == 2) {
+		r.table = argv[1];
+		rc = audit_table(&r, &o);
+	} else {
+		rc = audit_splits(&r, &ss);
+	}
+done:
+	hb_keyspace_free(r.ks);
+	hb_buf_release(&r.ks_canon);
+	hb_audit_release(&r.a);
+	hb_hotspots_release(&r.hot);
+	hb_regions_release(&r.rs);
+	return rc;
 }

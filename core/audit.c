@@ -233,6 +233,8 @@ int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_r
 					       "key at or after its start is ");
 			if (!rc)
 				rc = add_key(&msg, (const unsigned char *)first.data, first.len);
+			if (!rc)
+				rc = hb_buf_adds(&msg, ", not below its end");
 		} else if (!rc) {
 			rc = hb_buf_adds(&msg, ": no key of the key space falls in it; every key "
 					       "sorts before its start");
@@ -663,7 +665,7 @@ static size_t regions_lower(const struct hb_regions *rs, const unsigned char *k,
 }
 
 static void match_one(struct hb_region_counts *counts, const struct hb_regions *rs,
-		      const char *table, const struct hb_region_load *l, size_t nl, int t1)
+		      const char *table, const struct hb_audit_load *l, size_t nl, int t1)
 {
 	size_t tl = strlen(table), i, j;
 
@@ -703,8 +705,8 @@ static void match_one(struct hb_region_counts *counts, const struct hb_regions *
 }
 
 int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
-			 const char *table, const struct hb_region_load *l0, size_t n0,
-			 const struct hb_region_load *l1, size_t n1)
+			 const char *table, const struct hb_audit_load *l0, size_t n0,
+			 const struct hb_audit_load *l1, size_t n1)
 {
 	memset(counts, 0, rs->n * sizeof(*counts));
 	match_one(counts, rs, table, l1, n1, 1);
