@@ -109,7 +109,7 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *m,
 		   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err);
 
 /* One region's counters from /status/cluster (LiveNodes[].Region[]). */
-struct hb_region_load {
+struct hb_audit_load {
 	const unsigned char *name; /* full region name bytes: table,start,id[_rep].encoded. */
 	size_t name_len;
 	const char *server; /* the live node's host:port */
@@ -129,8 +129,8 @@ struct hb_region_counts {
  * hold rs->n entries. HB_ENOMEM.
  */
 int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
-			 const char *table, const struct hb_region_load *l0, size_t n0,
-			 const struct hb_region_load *l1, size_t n1);
+			 const char *table, const struct hb_audit_load *l0, size_t n0,
+			 const struct hb_audit_load *l1, size_t n1);
 
 struct hb_hot_params {
 	double factor;	     /* flag a region above factor x its fair share (default 2.0) */

@@ -318,7 +318,7 @@ static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 					{"5,x", "", NULL, 5, "rs2:1"}};
 	static const char *const starts[] = {"", "1", "2", "3", "4", "5,x"};
 	struct hb_buf names[6];
-	struct hb_region_load l0[7], l1[7];
+	struct hb_audit_load l0[7], l1[7];
 	struct hb_region_counts c[6];
 	struct hb_hot_params p = HB_HOT_PARAMS_DEFAULT;
 	struct hb_hotspots h;
