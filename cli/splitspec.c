@@ -287,8 +287,10 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
 				rc = parse_i64(s->start_time, "--start-time", &t0, err);
 			if (!rc)
 				rc = hb_keygen_init(&g, s->generator, seed, t0, err);
-			if (!rc)
+			if (!rc) {
 				rc = hb_keygen_fill(&sample, &g, m, err);
+				hb_keygen_release(&g);
+			}
 			spec.sample_draws = m;
 		}
 		spec.sample = &sample;

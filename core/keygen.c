@@ -59,6 +59,11 @@ int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t 
 	hb_jrandom_init(&g->rnd, seed);
 	if (!strcmp(spec, "md5") || !strcmp(spec, "hash")) {
 		g->kind = HB_KEYGEN_MD5;
+		g->md = EVP_MD_CTX_new();
+		if (!g->md || !EVP_DigestInit_ex(g->md, EVP_md5(), NULL)) {
+			hb_keygen_release(g);
+			return hb_error_set(err, HB_ENOMEM, "cannot set up MD5");
+		}
 	} else if (!strcmp(spec, "sequential")) {
 		g->kind = HB_KEYGEN_SEQUENTIAL;
 	} else if (!strcmp(spec, "hex8")) {
@@ -95,6 +100,24 @@ int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t 
 	return 0;
 }
 
+void hb_keygen_release(struct hb_keygen *g)
+{
+	EVP_MD_CTX_free(g->md);
+	g->md = NULL;
+}
+
+/* MD5 of 8 bytes with one reused context (a fresh context per key costs more than the hash). */
+static void md5_8(struct hb_keygen *g, const unsigned char *in, unsigned char *md)
+{
+	unsigned int mdlen = 0;
+
+	/* A NULL type keeps the digest fetched at init: re-fetching MD5 per key is slow. */
+	if (!EVP_DigestInit_ex(g->md, NULL, NULL) ||
+	    !EVP_DigestUpdate(g->md, in, 8) || !EVP_DigestFinal_ex(g->md, md, &mdlen) ||
+	    mdlen != 16)
+		HB_BUG("MD5 is not available");
+}
+
 size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -106,7 +129,6 @@ size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 	switch (g->kind) {
 	case HB_KEYGEN_MD5: {
 		unsigned char in[8], md[EVP_MAX_MD_SIZE];
-		unsigned int mdlen = 0;
 		uint32_t lo_id = (uint32_t)(uint64_t)id, lo_ts;
 
 		/* currentTime += random.nextInt(1000) happens before the key is made. */
@@ -116,8 +138,7 @@ size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 			in[i] = (unsigned char)(lo_id >> (24 - 8 * i));
 			in[4 + i] = (unsigned char)(lo_ts >> (24 - 8 * i));
 		}
-		if (!EVP_Digest(in, sizeof(in), md, &mdlen, EVP_md5(), NULL) || mdlen < 4)
-			HB_BUG("MD5 is not available");
+		md5_8(g, in, md);
 		for (i = 0; i < 4; i++) {
 			out[2 * i] = (unsigned char)hex[md[i] >> 4];
 			out[2 * i + 1] = (unsigned char)hex[md[i] & 15];

@@ -35,15 +35,19 @@ struct hb_keygen {
 	int64_t id;      /* the next id (starts at 1) */
 	int64_t ts;      /* MD5: the current time in ms */
 	struct hb_jrandom rnd;
+	void *md; /* MD5: the reused digest context (EVP_MD_CTX) */
 };
 
 /*
  * Sets up a generator from its name: "md5" (alias "hash"), "partition[:N]", "sequential",
  * "hex8". seed seeds java.util.Random; start_time is the md5 generator's first
- * currentTimeMillis. HB_EINVAL with a message for an unknown name or a bad N.
+ * currentTimeMillis. g must be fresh or released; release it with hb_keygen_release.
+ * HB_EINVAL with a message for an unknown name or a bad N, HB_ENOMEM.
  */
 int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t start_time,
 		   struct hb_error *err);
+/* Frees the generator's digest context; the generator must be set up again before reuse. */
+void hb_keygen_release(struct hb_keygen *g);
 /* Writes the next key into out (HB_KEYGEN_MAX_KEY bytes) and returns its length. */
 size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out);
 /* Appends count keys to out. HB_ENOMEM. */

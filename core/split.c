@@ -414,13 +414,24 @@ static int split_be_ints(struct hb_keys *out, long n, int width, struct hb_error
 	return 0;
 }
 
+struct key_ref {
+	const unsigned char *p;
+	size_t len;
+};
+
+static int cmp_key_ref(const void *a, const void *b)
+{
+	const struct key_ref *x = a, *y = b;
+
+	return hb_key_cmp(x->p, x->len, y->p, y->len);
+}
+
 /* HashChoreWoker.calcSplitKeys (§7.2): sorted distinct sample, every base-th key. */
 static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 			 struct hb_error *err)
 {
-	struct hb_keys sorted;
-	size_t i, pos = 0, want, base, prev_len = 0;
-	const unsigned char *prev = NULL;
+	struct key_ref *refs;
+	size_t i, n, pos = 0, want, base;
 	long s = spec->sample_draws;
 	int rc = 0;
 
@@ -428,41 +439,30 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		return hb_error_set(err, HB_EINVAL, "the key sample is empty");
 	if (s <= 0)
 		s = (long)spec->sample->n;
-	base = (size_t)(s / spec->n);
 	if (spec->n == 1)
 		return 0;
+	base = (size_t)(s / spec->n);
 	if (base == 0)
 		return hb_error_set(err, HB_EINVAL,
 				    "a sample of %ld keys is too small for %ld regions (it needs at "
 				    "least %ld keys)",
 				    s, spec->n, spec->n);
 	want = (size_t)(spec->n - 1);
-	hb_keys_init(&sorted);
-	for (i = 0; i < spec->sample->n; i++) {
-		size_t len;
-		const unsigned char *k = hb_keys_at(spec->sample, i, &len);
-
-		if (hb_keys_push(&sorted, k, len)) {
-			hb_keys_release(&sorted);
-			return nomem(err);
-		}
-	}
-	if (hb_keys_sort(&sorted)) {
-		hb_keys_release(&sorted);
+	/* Sort references, not copies: the sample may hold millions of keys. */
+	n = spec->sample->n;
+	refs = malloc(n * sizeof(*refs));
+	if (!refs)
 		return nomem(err);
-	}
-	for (i = 0; i < sorted.n && out->n < want; i++) {
-		size_t len;
-		const unsigned char *k = hb_keys_at(&sorted, i, &len);
-
-		if (prev && hb_key_cmp(prev, prev_len, k, len) == 0)
+	for (i = 0; i < n; i++)
+		refs[i].p = hb_keys_at(spec->sample, i, &refs[i].len);
+	qsort(refs, n, sizeof(*refs), cmp_key_ref);
+	for (i = 0; i < n && out->n < want; i++) {
+		if (i && !cmp_key_ref(&refs[i - 1], &refs[i]))
 			continue; /* the TreeSet keeps one of each */
-		if (pos != 0 && pos % base == 0 && hb_keys_push(out, k, len)) {
+		if (pos != 0 && pos % base == 0 && hb_keys_push(out, refs[i].p, refs[i].len)) {
 			rc = nomem(err);
 			break;
 		}
-		prev = k;
-		prev_len = len;
 		pos++;
 	}
 	if (!rc && out->n < want)
@@ -470,7 +470,7 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 				  "the sample has only %zu distinct keys; %ld regions with a step of "
 				  "%zu need at least %zu",
 				  pos, spec->n, base, base * want + 1);
-	hb_keys_release(&sorted);
+	free(refs);
 	return rc;
 }
 

@@ -90,9 +90,12 @@ static void test_keygen__md5_key_follows_seed_formula(void)
 	hb_keygen_next(&g, k);
 	CHECK_EQ_INT(g.ts, 1337);
 	/* low 32 bits only: start time 2^32 + 0 gives the same keys */
+	hb_keygen_release(&g);
 	CHECK_EQ_INT(hb_keygen_init(&g, "hash", 0, 4294967296LL, NULL), 0);
 	hb_keygen_next(&g, k);
 	CHECK(!memcmp(k, "fc9ae8cf", 8));
+	hb_keygen_release(&g);
+	hb_keygen_release(&g); /* twice is harmless */
 }
 
 static void test_keygen__partition_sequential_and_hex8(void)
