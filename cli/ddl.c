@@ -349,28 +349,18 @@ int cli_ddl_json_plan(struct hb_buf *out, const struct hb_schema *s, const struc
 		size_t kl;
 		const unsigned char *key = hb_keys_at(splits, i, &kl);
 
-		rc = hb_buf_adds(out, i ? ",{\"key\":\"" : "{\"key\":\"");
-		/* toStringBinary is printable ASCII; only '"' needs a JSON escape */
+		rc = hb_buf_adds(out, i ? ",{\"key\":" : "{\"key\":");
 		{
 			struct hb_buf t = HB_BUF_INIT;
 
-			rc = hb_tsb_append(&t, key, kl);
 			if (!rc)
-				rc = hb_buf_adds(&t, "");
-			if (!rc) {
-				size_t j;
-
-				for (j = 0; !rc && j < t.len; j++) {
-					if (t.data[j] == '"')
-						rc = hb_buf_addc(out, '\\');
-					if (!rc)
-						rc = hb_buf_addc(out, t.data[j]);
-				}
-			}
+				rc = hb_tsb_append(&t, key, kl);
+			if (!rc)
+				rc = cli_json_str(out, t.data ? t.data : "", t.len);
 			hb_buf_release(&t);
 		}
 		if (!rc)
-			rc = hb_buf_adds(out, "\",\"base64\":\"");
+			rc = hb_buf_adds(out, ",\"base64\":\"");
 		if (!rc)
 			rc = hb_b64_encode(out, key, kl);
 		if (!rc)

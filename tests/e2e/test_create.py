@@ -1,0 +1,346 @@
+"""hbtab create end to end: thrift2, rest and print channels, idempotence, safety, metadata."""
+import base64
+import json
+import os
+import subprocess
+import tempfile
+import urllib.parse
+import urllib.request
+
+import hbtest
+from hbtest import b64, tsb, unb64
+
+# Split keys with 0x00, 0x5C, 0x27 and 0x20 at both ends, and 0x7F, 0x80, 0xFF inside.
+BINARY_KEYS = sorted([
+    b"\x00a\\",
+    b"\x00\x27",
+    b" lead-space",
+    b"'quoted'",
+    b"\\back\\",
+    b"mid\x7f\x80\xff",
+    b"trail-space ",
+    b"\x7f",
+    b"\x80\x00",
+    b"\xff\x27 ",
+    b"\xff\xff\\",
+])
+
+
+def write_splits_file(keys, directory=None):
+    fd, path = tempfile.mkstemp(prefix="hbtab-test-splits-", suffix=".txt", dir=directory)
+    with os.fdopen(fd, "w") as f:
+        for k in keys:
+            f.write(tsb(k) + "\n")
+    return path
+
+
+class CreateTestBase(hbtest.EmulatorTest):
+    def setUp(self):
+        super().setUp()
+        self.tmp = tempfile.mkdtemp(prefix="hbtab-create-")
+        self.splits_path = write_splits_file(BINARY_KEYS, self.tmp)
+
+    def tearDown(self):
+        subprocess.run(["rm", "-rf", self.tmp])
+
+    def table_state(self, name):
+        for t in self.emu.state()["tables"]:
+            if t["name"] == name:
+                return t
+        return None
+
+    def boundaries(self, name):
+        t = self.table_state(name)
+        if t is None:
+            return None
+        regs = [r for r in t["regions"] if not r["offline"] and not r["split"] and r["replica"] == 0]
+        regs.sort(key=lambda r: unb64(r["start"]))
+        return [unb64(r["start"]) for r in regs[1:]]
+
+    def rest_get(self, path):
+        req = urllib.request.Request(self.emu.rest + path, headers={"Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, None
+
+    def metadata(self, table, family="cf", row="totalPartition"):
+        st, body = self.rest_get("/%s/%s/%s" % (urllib.parse.quote(table, safe=""),
+                                                urllib.parse.quote(row, safe=""),
+                                                urllib.parse.quote(family, safe="")))
+        if st != 200:
+            return None
+        cells = {}
+        for c in body["Row"][0]["Cell"]:
+            cells[unb64(c["column"]).decode().split(":", 1)[1]] = unb64(c["$"]).decode()
+        return cells
+
+    def ddl_requests(self, server=None):
+        """Requests that could change a table: everything on thrift, writes on REST schema."""
+        out = []
+        for r in self.emu.requests():
+            if r["server"] == "thrift" and (server in (None, "thrift")):
+                out.append(r)
+            elif r["server"] == "rest" and r["method"] in ("PUT", "POST", "DELETE") \
+                    and "/schema" in r["path"] and server in (None, "rest"):
+                out.append(r)
+        return out
+
+    def create(self, *args, **kw):
+        return self.hb("create", *args, **kw)
+
+
+class CreateThrift2Test(CreateTestBase):
+    def test_create__thrift2_binary_keys_verified_and_metadata_written(self):
+        r = self.create("t1", "--splits-file", self.splits_path, "--family", "info:VERSIONS=3",
+                        "-o", "json")
+        self.assertOk(r)
+        j = r.json()
+        self.assertEqual(j["table"], "t1")
+        self.assertTrue(j["created"])
+        self.assertTrue(j["verified"])
+        self.assertEqual(j["regions"], len(BINARY_KEYS) + 1)
+        self.assertEqual(j["via"], "thrift2")
+        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
+        self.assertEqual(self.table_state("t1")["families"]["info"]["VERSIONS"], "3")
+        meta = self.metadata("t1", "info")
+        self.assertEqual(meta["N"], str(len(BINARY_KEYS) + 1))
+        self.assertTrue(meta["creator"].startswith("hbtab "))
+        self.assertRegex(meta["created"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        self.assertIn("--splits-file", meta["splits"])
+
+    def test_create__rerun_is_verified_noop_without_ddl(self):
+        self.assertOk(self.create("t1", "--hex-splits", "8"))
+        self.emu.clear_requests()
+        r = self.create("t1", "--hex-splits", "8", "-o", "json")
+        self.assertOk(r)
+        j = r.json()
+        self.assertFalse(j["created"])
+        self.assertTrue(j["verified"])
+        self.assertEqual(j["metadata"], "present")
+        self.assertEqual(self.ddl_requests(), [])
+
+    def test_create__text_summary_on_stdout(self):
+        r = self.create("t1", "--hex-splits", "4")
+        self.assertOk(r)
+        self.assertIn("created table 't1' with 4 regions via thrift2", r.out)
+        self.assertEqual(r.err, "")
+
+    def test_create__namespace_table_and_family_attributes_reach_the_server(self):
+        self.emu.control("POST", "/control/reset")
+        # the namespace must exist: create it over REST
+        req = urllib.request.Request(self.emu.rest + "/namespaces/ns1", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(req, timeout=30).read()
+        r = self.create("ns1:t2", "--decimal-splits", "5", "--family",
+                        "d:VERSIONS=2,COMPRESSION=gz,BLOOMFILTER=rowcol,IN_MEMORY=true,TTL=86400,"
+                        "MY_KEY=v",
+                        "--family", "e", "--attr", "MAX_FILESIZE=1073741824", "-o", "json")
+        self.assertOk(r)
+        fam = self.table_state("ns1:t2")["families"]["d"]
+        self.assertEqual(fam["VERSIONS"], "2")
+        self.assertEqual(fam["COMPRESSION"], "GZ")
+        self.assertEqual(fam["BLOOMFILTER"], "ROWCOL")
+        self.assertEqual(fam["IN_MEMORY"], "true")
+        self.assertEqual(fam["TTL"], "86400")
+        self.assertEqual(fam["MY_KEY"], "v")
+        self.assertIn("e", self.table_state("ns1:t2")["families"])
+        self.assertEqual(self.table_state("ns1:t2")["attrs"]["MAX_FILESIZE"], "1073741824")
+        self.assertEqual(self.metadata("ns1:t2", "d")["N"], "5")
+
+    def test_create__existing_table_with_other_boundaries_exit5_untouched(self):
+        self.emu.create("t1", splits=[b"m"])
+        before = self.table_state("t1")
+        self.emu.clear_requests()
+        r = self.create("t1", "--hex-splits", "4")
+        self.assertFails(r, 5, "already exists with other region boundaries")
+        self.assertIn("missing boundary '40000000'", r.err)
+        self.assertIn("unexpected boundary 'm'", r.err)
+        self.assertEqual(self.table_state("t1"), before)
+        self.assertEqual(self.ddl_requests(), [])
+        self.assertIsNone(self.metadata("t1"))
+
+    def test_create__existing_table_with_other_families_exit5_untouched(self):
+        self.emu.create("t1", splits=[b"40000000", b"80000000", b"c0000000"], families=("x",))
+        before = self.table_state("t1")
+        self.emu.clear_requests()
+        r = self.create("t1", "--hex-splits", "4", "--family", "cf")
+        self.assertFails(r, 5, "other families")
+        self.assertIn("missing family 'cf'", r.err)
+        self.assertIn("unexpected family 'x'", r.err)
+        self.assertEqual(self.table_state("t1"), before)
+        self.assertEqual(self.ddl_requests(), [])
+
+    def test_create__existing_table_without_metadata_is_completed(self):
+        self.emu.create("t1", splits=[b"40000000", b"80000000", b"c0000000"])
+        r = self.create("t1", "--hex-splits", "4", "-o", "json")
+        self.assertOk(r)
+        self.assertFalse(r.json()["created"])
+        self.assertEqual(r.json()["metadata"], "written")
+        self.assertEqual(self.metadata("t1")["N"], "4")
+
+    def test_create__different_n_in_metadata_row_is_never_overwritten(self):
+        self.emu.create("t1", splits=[b"40000000", b"80000000", b"c0000000"])
+        st, body = self.emu.control("POST", "/control/put", {"table": "t1", "rows": [
+            {"key": b64("totalPartition"), "cells": [{"column": b64("cf:N"), "value": b64("9")}]}]})
+        self.assertIn(st, (200, 201), body)
+        r = self.create("t1", "--hex-splits", "4")
+        self.assertFails(r, 5, "already holds N = '9'")
+        self.assertEqual(self.metadata("t1")["N"], "9")
+
+    def test_create__race_table_appears_between_check_and_ddl(self):
+        self.emu.control("POST", "/control/race", {"table": "t1"})
+        r = self.create("t1", "--splits-file", self.splits_path, "-o", "json")
+        self.assertOk(r)
+        self.assertIn("exists now", r.err)
+        j = r.json()
+        self.assertFalse(j["created"])
+        self.assertTrue(j["verified"])
+        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
+        for q in self.emu.requests():
+            if q["server"] == "rest" and q["method"] != "GET":
+                self.assertNotIn("/schema", q["path"])
+        self.assertEqual(len([q for q in self.emu.requests() if q["server"] == "thrift"]), 1)
+
+    def test_create__keyspace_reports_unreachable_regions(self):
+        r = self.create("t1", "--hex-splits", "4", "--keyspace", "dec{8}", "-o", "json")
+        self.assertEqual(r.rc, 1, r)
+        j = r.json()
+        self.assertTrue(j["verified"])
+        self.assertEqual(j["unreachable"], [3])
+        self.assertEqual(self.metadata("t1")["keyspace"], "dec{8}")
+        r = self.create("t2", "--hex-splits", "4", "--keyspace", "hex{8}", "-o", "json")
+        self.assertOk(r)
+        self.assertTrue(r.json()["reachable"])
+
+    def test_create__metadata_family_and_row_options(self):
+        r = self.create("t1", "--hex-splits", "2", "--family", "a", "--family", "m",
+                        "--metadata-family", "m", "--metadata-row", "meta")
+        self.assertOk(r)
+        self.assertEqual(self.metadata("t1", "m", "meta")["N"], "2")
+        self.assertIsNone(self.metadata("t1", "a", "totalPartition"))
+
+    def test_create__no_metadata(self):
+        r = self.create("t1", "--hex-splits", "2", "--no-metadata", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(r.json()["metadata"], "skipped")
+        self.assertIsNone(self.metadata("t1"))
+
+
+class CreateRestAndPrintTest(CreateTestBase):
+    def test_create__rest_single_region(self):
+        r = self.create("t1", "--via", "rest", "-o", "json")
+        self.assertOk(r)
+        j = r.json()
+        self.assertTrue(j["created"])
+        self.assertEqual(j["regions"], 1)
+        self.assertEqual(j["via"], "rest")
+        self.assertEqual(self.boundaries("t1"), [])
+        self.assertEqual(self.metadata("t1")["N"], "1")
+        # the schema PUT came after an exists check
+        reqs = [(q["method"], q["path"]) for q in self.emu.requests() if q["server"] == "rest"]
+        put = [i for i, (m, p) in enumerate(reqs) if m in ("PUT", "POST") and p.endswith("/schema")]
+        ex = [i for i, (m, p) in enumerate(reqs) if p.endswith("/exists")]
+        self.assertEqual(len(put), 1)
+        self.assertTrue(ex and ex[0] < put[0])
+
+    def test_create__rest_existing_table_gets_no_schema_put(self):
+        self.emu.create("t1", families=("cf", "other"))
+        self.emu.clear_requests()
+        r = self.create("t1", "--via", "rest")
+        self.assertFails(r, 5, "other families")
+        self.assertEqual(self.ddl_requests(), [])
+        self.assertIn("other", self.table_state("t1")["families"])
+
+    def test_create__rest_race_is_not_harmful(self):
+        self.emu.control("POST", "/control/race", {"table": "t1"})
+        r = self.create("t1", "--via", "rest", "-o", "json")
+        self.assertOk(r)
+        self.assertFalse(r.json()["created"])
+        self.assertTrue(r.json()["verified"])
+
+    def test_create__rest_refuses_presplit_with_exit2(self):
+        r = self.create("t1", "--via", "rest", "--hex-splits", "4")
+        self.assertFails(r, 2, "REST gateway")
+        self.assertIn("--via print", r.err)
+        self.assertEqual(self.emu.requests(), [])
+        self.assertIsNone(self.table_state("t1"))
+
+    def test_create__auto_without_thrift_or_shell_fails_with_exit2(self):
+        r = hbtest.run(["--rest", self.emu.rest, "--hbase-shell", "no-such-hbase-cmd shell -n",
+                        "create", "t1", "--hex-splits", "4"])
+        self.assertFails(r, 2, "cannot create a pre-split table")
+        self.assertIn("--via print", r.err)
+        self.assertIn("single region", r.err)
+        self.assertEqual(self.emu.requests(), [])
+
+    def test_create__print_script_accepted_by_standin_then_noop(self):
+        r = self.create("t1", "--splits-file", self.splits_path, "--family",
+                        "info:VERSIONS=3,NOTE=it's a \\ test", "--attr", "OWNER=o'hara",
+                        "--via", "print")
+        self.assertOk(r)
+        self.assertEqual(self.emu.requests(), [])
+        self.assertTrue(r.out.rstrip().endswith("exit"))
+        script = os.path.join(self.tmp, "create.rb")
+        with open(script, "wb") as f:
+            f.write(r.out_bytes)
+        env = dict(os.environ, HBEMU_CONTROL=self.emu.control_url)
+        p = subprocess.run(["ruby", hbtest.SHELL_STANDIN, "-n", script], env=env,
+                           capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
+        self.assertEqual(self.table_state("t1")["families"]["info"]["NOTE"], "it's a \\ test")
+        self.assertEqual(self.table_state("t1")["attrs"]["OWNER"], "o'hara")
+        self.emu.clear_requests()
+        r = self.create("t1", "--splits-file", self.splits_path, "--family",
+                        "info:VERSIONS=3,NOTE=it's a \\ test", "--attr", "OWNER=o'hara",
+                        "-o", "json")
+        self.assertOk(r)
+        self.assertFalse(r.json()["created"])
+        self.assertTrue(r.json()["verified"])
+        self.assertEqual(self.ddl_requests(), [])
+        self.assertEqual(self.metadata("t1", "info")["N"], str(len(BINARY_KEYS) + 1))
+
+    def test_create__print_json_plan(self):
+        r = self.create("t1", "--splits-file", self.splits_path, "--via", "print", "-o", "json")
+        self.assertOk(r)
+        j = r.json()
+        self.assertEqual(j["table"], "t1")
+        self.assertEqual(j["regions"], len(BINARY_KEYS) + 1)
+        self.assertEqual([unb64(s["base64"]) for s in j["splits"]], BINARY_KEYS)
+        self.assertEqual([s["key"] for s in j["splits"]], [tsb(k) for k in BINARY_KEYS])
+        self.assertEqual(j["families"], [{"name": "cf", "attrs": {}}])
+        self.assertEqual(self.emu.requests(), [])
+
+
+class CreateOfflineValidationTest(CreateTestBase):
+    def check_refused(self, pattern, *args):
+        r = self.create(*args)
+        self.assertFails(r, 2, pattern)
+        self.assertEqual(self.emu.requests(), [])
+
+    def test_create__bad_names_refused_before_any_request(self):
+        self.check_refused("invalid table name", ".bad", "--hex-splits", "4")
+        self.check_refused("invalid table name", "a b", "--hex-splits", "4")
+        self.check_refused("reserved", "zookeeper", "--hex-splits", "4")
+        self.check_refused("system tables", "hbase:x", "--hex-splits", "4")
+        self.check_refused("invalid family name", "t", "--hex-splits", "4", "--family", "a/b")
+        self.check_refused("invalid family name", "t", "--hex-splits", "4", "--family", ".x")
+
+    def test_create__bad_family_attributes_refused(self):
+        self.check_refused("COMPRESSION", "t", "--family", "cf:COMPRESSION=LZMA")
+        self.check_refused("VERSIONS", "t", "--family", "cf:VERSIONS=0")
+        self.check_refused("given twice", "t", "--family", "cf", "--family", "cf")
+        self.check_refused("not a table attribute", "t", "--attr", "SPLITS=a")
+
+    def test_create__bad_split_keys_refused(self):
+        dup = write_splits_file([b"a", b"a"], self.tmp)
+        self.check_refused("not greater|duplicate", "t", "--splits-file", dup)
+        self.check_refused(".", "t", "--hex-splits", "0")
+        self.check_refused("metadata-family", "t", "--metadata-family", "nope")
+        self.check_refused("wait", "t", "--wait", "-1")
+
+
+if __name__ == "__main__":
+    hbtest.main()
