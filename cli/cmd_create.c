@@ -136,15 +136,17 @@ static int parse_wait(const char *s, double *out)
 	return 0;
 }
 
-/* The shell command's argv[0] on PATH? */
+/* The shell command's argv[0] on PATH? -1 (message printed) for an unusable command. */
 static int shell_available(void)
 {
 	struct hb_argv av;
 	struct hb_error err = {0};
 	int found;
 
-	if (hb_argv_split(&av, cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n", &err))
-		return 0;
+	if (hb_argv_split(&av, cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n", &err)) {
+		cli_fail(&err);
+		return -1;
+	}
 	found = hb_shell_command_found(av.v[0]);
 	hb_argv_release(&av);
 	return found;
@@ -155,9 +157,13 @@ static int pick_via(struct create *c, const char *via)
 	size_t n = c->splits.n + 1;
 
 	if (!via || !strcmp(via, "auto")) {
+		int sh = cli_g.thrift_url && *cli_g.thrift_url ? 0 : shell_available();
+
+		if (sh < 0)
+			return HB_EINVAL;
 		if (cli_g.thrift_url && *cli_g.thrift_url)
 			c->via = VIA_THRIFT2;
-		else if (shell_available())
+		else if (sh)
 			c->via = VIA_SHELL;
 		else if (n == 1)
 			c->via = VIA_REST;

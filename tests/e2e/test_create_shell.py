@@ -1,0 +1,124 @@
+"""hbtab create through the hbase shell channel, tested with the emulator's Ruby stand-in."""
+import os
+import sys
+import time
+
+import hbtest
+from test_create import BINARY_KEYS, CreateTestBase, write_splits_file
+
+STANDIN = "ruby %s -n" % hbtest.SHELL_STANDIN
+
+
+class CreateShellTest(CreateTestBase):
+    def shell(self, *args, env=None, shell_cmd=STANDIN):
+        e = {"HBEMU_CONTROL": self.emu.control_url}
+        if env:
+            e.update(env)
+        return hbtest.run(["--rest", self.emu.rest, "--no-progress", "--hbase-shell", shell_cmd,
+                           "create"] + list(args), env=e)
+
+    def test_create__shell_binary_keys_verified(self):
+        r = self.shell("t1", "--splits-file", self.splits_path, "--family",
+                       "info:VERSIONS=3,COMPRESSION=snappy,NOTE=it's", "--attr",
+                       "SPLIT_POLICY=org.apache.hadoop.hbase.regionserver.KeyPrefixRegionSplitPolicy",
+                       "--attr", "KeyPrefixRegionSplitPolicy.prefix_length=2", "-o", "json")
+        self.assertOk(r)
+        j = r.json()
+        self.assertTrue(j["created"])
+        self.assertTrue(j["verified"])
+        self.assertEqual(j["via"], "shell")
+        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
+        t = self.table_state("t1")
+        self.assertEqual(t["families"]["info"]["VERSIONS"], "3")
+        self.assertEqual(t["families"]["info"]["COMPRESSION"], "SNAPPY")
+        self.assertEqual(t["families"]["info"]["NOTE"], "it's")
+        self.assertEqual(t["attrs"]["KeyPrefixRegionSplitPolicy.prefix_length"], "2")
+        self.assertEqual(self.metadata("t1", "info")["N"], str(len(BINARY_KEYS) + 1))
+
+    def test_create__auto_picks_shell_when_no_thrift(self):
+        r = self.shell("t1", "--hex-splits", "4", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(r.json()["via"], "shell")
+        self.assertEqual([q for q in self.emu.requests() if q["server"] == "thrift"], [])
+
+    def large_keys(self):
+        # more than 1000 keys: the shell channel switches to SPLITS_FILE
+        keys = set(BINARY_KEYS)
+        for i in range(1200):
+            keys.add(b"k%05d" % i)
+            if i % 100 == 0:
+                keys.add(b" k%05d " % i)
+        return sorted(keys)
+
+    def test_create__splits_file_for_large_sets_survives_strip_and_chomp(self):
+        keys = self.large_keys()
+        path = write_splits_file(keys, self.tmp)
+        for strip, table in (("0", "chomp"), ("1", "strip")):
+            r = self.shell(table, "--splits-file", path, "-o", "json",
+                           env={"HBEMU_SHELL_STRIP": strip})
+            self.assertOk(r)
+            self.assertEqual(r.json()["regions"], len(keys) + 1)
+            self.assertEqual(self.boundaries(table), keys)
+            # the shell stores the SPLITS_FILE path; the file was removed afterwards
+            f = self.table_state(table)["attrs"]["SPLITS_FILE"]
+            self.assertFalse(os.path.exists(f))
+
+    def test_create__shell_exit0_after_error_is_caught(self):
+        # the namespace does not exist: the stand-in prints ERROR and exits 0
+        r = self.shell("nons:t1", "--hex-splits", "4", "--wait", "2",
+                       env={"HBEMU_SHELL_EXIT0": "1"})
+        self.assertNotEqual(r.rc, 0, r)
+        self.assertTrue(r.err.startswith("hbtab: "), r)
+        self.assertIn("shell create 'nons:t1' failed (exit 0): ERROR:", r.err)
+        self.assertIn("Unknown namespace", r.err)
+
+    def test_create__shell_exit0_without_error_line_is_caught_by_verification(self):
+        # a "shell" that exits 0 and does nothing at all
+        cmd = "%s -c pass" % sys.executable
+        r = self.shell("t1", "--hex-splits", "4", "--wait", "1", shell_cmd=cmd)
+        self.assertEqual(r.rc, 1, r)
+        self.assertIn("does not exist after the shell create", r.err)
+
+    def test_create__shell_race_is_not_harmful(self):
+        self.emu.control("POST", "/control/race", {"table": "t1"})
+        r = self.shell("t1", "--splits-file", self.splits_path, "-o", "json")
+        self.assertOk(r)
+        self.assertFalse(r.json()["created"])
+        self.assertTrue(r.json()["verified"])
+        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
+
+    def test_create__shell_failure_shows_output_and_leaves_no_script(self):
+        probe = os.path.join(self.tmp, "probe.py")
+        with open(probe, "w") as f:
+            f.write("import os, stat, sys\n"
+                    "p = sys.argv[1]\n"
+                    "print('mode=%%o' %% stat.S_IMODE(os.stat(p).st_mode))\n"
+                    "open(%r, 'w').write(p)\n"
+                    "sys.exit(3)\n" % os.path.join(self.tmp, "path.txt"))
+        r = self.shell("t1", "--hex-splits", "4", shell_cmd="%s '%s'" % (sys.executable, probe))
+        self.assertEqual(r.rc, 4, r)
+        self.assertIn("failed (exit 3): mode=600", r.err)
+        with open(os.path.join(self.tmp, "path.txt")) as f:
+            self.assertFalse(os.path.exists(f.read()))
+        self.assertIsNone(self.table_state("t1"))
+
+    def test_create__shell_timeout_kills_the_process_group(self):
+        cmd = "%s -c \"import time, subprocess, sys; subprocess.Popen(['sleep', '60']); time.sleep(60)\"" \
+            % sys.executable
+        t0 = time.time()
+        r = self.shell("t1", "--hex-splits", "4", "--wait", "1", "--timeout", "1", shell_cmd=cmd)
+        self.assertEqual(r.rc, 3, r)
+        self.assertIn("timed out", r.err)
+        self.assertLess(time.time() - t0, 20)
+
+    def test_create__shell_command_quoting_and_missing_command(self):
+        r = self.shell("t1", "--hex-splits", "4", shell_cmd="'/no such/hbase' shell -n")
+        self.assertEqual(r.rc, 2, r)
+        self.assertIn("/no such/hbase", r.err)
+        r = self.shell("t1", "--hex-splits", "4", shell_cmd="hbase 'shell")
+        self.assertEqual(r.rc, 2, r)
+        self.assertIn("unterminated", r.err)
+
+
+if __name__ == "__main__":
+    hbtest.main()
