@@ -1,0 +1,154 @@
+"""End-to-end: every fault the emulator injects gives the documented message, exit status,
+number of attempts, and never a hang past the timeout."""
+import time
+
+import hbtest
+from hbtest import EmulatorTest
+
+
+class Faults(EmulatorTest):
+    def setUp(self):
+        super().setUp()
+        self.emu.create("t1", [b"g", b"p"])
+        self.emu.clear_requests()
+
+    def attempts(self, path_suffix, method="GET"):
+        return [q for q in self.emu.requests()
+                if q["method"] == method and q["path"].endswith(path_suffix)]
+
+    def timed(self, *args):
+        t = time.monotonic()
+        r = self.hb(*args)
+        return r, time.monotonic() - t
+
+    def test_refuse__exit_3_without_retries(self):
+        self.emu.fault(kind="refuse", seconds=1)
+        r, dt = self.timed("--retries", "0", "tables")
+        self.assertFails(r, 3, r"cannot GET http://127\.0\.0\.1:\d+/: connection refused")
+        self.assertLess(dt, 0.9)
+        time.sleep(1.5)  # let the gateway come back for the next test
+
+    def test_refuse__retries_reconnect_when_the_gateway_comes_back(self):
+        self.emu.fault(kind="refuse", seconds=0.4)
+        r = self.hb("--retries", "6", "tables")
+        self.assertOk(r)
+        self.assertEqual(r.out, "t1\n")
+        time.sleep(0.5)
+
+    def test_reset_headers__retried_once_then_ok(self):
+        self.emu.fault(kind="reset_headers", path="^/t1/regions", count=1)
+        r = self.hb("--retries", "2", "regions", "t1")
+        self.assertOk(r)
+        log = self.attempts("/t1/regions")
+        self.assertEqual([q["fault"] for q in log], ["reset_headers", None])
+
+    def test_reset_headers__exit_3_when_retries_run_out(self):
+        self.emu.fault(kind="reset_headers", path="^/t1/regions", count=-1)
+        r = self.hb("--retries", "2", "regions", "t1")
+        self.assertFails(r, 3, "connection reset")
+        self.assertIn("(3 attempts)", r.err)
+        self.assertEqual(len(self.attempts("/t1/regions")), 3)
+
+    def test_reset_body__retried_and_exit_3_when_persistent(self):
+        self.emu.fault(kind="reset_body", path="^/t1/regions", count=1)
+        self.assertOk(self.hb("--retries", "1", "regions", "t1"))
+        self.assertEqual(len(self.attempts("/t1/regions")), 2)
+        self.emu.clear_requests()
+        self.emu.fault(kind="reset_body", path="^/t1/regions", count=-1)
+        r = self.hb("--retries", "1", "regions", "t1")
+        self.assertFails(r, 3, "closed before the whole response|connection reset")
+        self.assertEqual(len(self.attempts("/t1/regions")), 2)
+
+    def test_delay__past_timeout_is_exit_3_and_does_not_hang(self):
+        self.emu.fault(kind="delay", path="^/t1/regions", seconds=3, count=-1)
+        r, dt = self.timed("--timeout", "0.5", "--retries", "1", "regions", "t1")
+        self.assertFails(r, 3, "timed out")
+        # two attempts of 0.5 s plus one backoff (< 0.2 s), nowhere near the 3 s delay
+        self.assertLess(dt, 2.0)
+        time.sleep(3.5)  # the emulator logs a request once its delay is over
+        self.assertEqual(len(self.attempts("/t1/regions")), 2)
+
+    def test_delay__shorter_than_timeout_is_fine(self):
+        self.emu.fault(kind="delay", path="^/t1/regions", seconds=0.3, count=1)
+        self.assertOk(self.hb("--timeout", "5", "regions", "t1"))
+
+    def test_500__not_retried_exit_4_first_line_only(self):
+        self.emu.fault(kind="500", path="^/t1/regions", count=-1)
+        r = self.hb("--retries", "3", "regions", "t1")
+        self.assertFails(r, 4, r"GET /t1/regions: HTTP 500 Internal Server Error$")
+        self.assertEqual(len(self.attempts("/t1/regions")), 1)
+
+    def test_503_retry_after__honoured_then_ok(self):
+        self.emu.fault(kind="503", path="^/t1/regions", count=1, retry_after=1)
+        r, dt = self.timed("--retries", "2", "regions", "t1")
+        self.assertOk(r)
+        self.assertGreaterEqual(dt, 0.95)
+        self.assertEqual([q["status"] for q in self.attempts("/t1/regions")], [503, 200])
+
+    def test_503__exit_4_after_retries(self):
+        self.emu.fault(kind="503", path="^/t1/regions", count=-1, retry_after=0)
+        r = self.hb("--retries", "2", "regions", "t1")
+        self.assertFails(r, 4, "GET /t1/regions: HTTP 503 Unavailable")
+        self.assertEqual(len(self.attempts("/t1/regions")), 3)
+
+    def test_504__retried(self):
+        self.emu.fault(kind="504", path="^/t1/regions", count=2)
+        self.assertOk(self.hb("--retries", "2", "regions", "t1"))
+        self.assertEqual([q["status"] for q in self.attempts("/t1/regions")], [504, 504, 200])
+
+    def test_retries_0__means_one_attempt(self):
+        self.emu.fault(kind="504", path="^/t1/regions", count=-1)
+        self.assertFails(self.hb("--retries", "0", "regions", "t1"), 4, "HTTP 504")
+        self.assertEqual(len(self.attempts("/t1/regions")), 1)
+
+    def test_truncated_json__malformed_exit_4_not_retried(self):
+        self.emu.fault(kind="truncated_json", path="^/t1/regions", count=1)
+        r = self.hb("--retries", "2", "regions", "t1")
+        self.assertFails(r, 4, r"malformed response from GET /t1/regions: invalid JSON")
+        self.assertEqual(len(self.attempts("/t1/regions")), 1)
+
+    def test_invalid_json__malformed_exit_4(self):
+        self.emu.fault(kind="invalid_json", path="^/$", count=1)
+        self.assertFails(self.hb("tables"), 4, r"malformed response from GET /: invalid JSON")
+
+    def test_wrong_ctype__exit_4_names_the_content_type(self):
+        self.emu.fault(kind="wrong_ctype", path="^/status/cluster", count=1)
+        self.assertFails(self.hb("status"), 4, "unexpected content type 'text/html")
+
+    def test_drip__slower_than_timeout_is_exit_3(self):
+        self.emu.fault(kind="drip", path="^/t1/regions", seconds=0.05, count=-1)
+        r, dt = self.timed("--timeout", "1", "--retries", "0", "regions", "t1")
+        self.assertFails(r, 3, "timed out")
+        self.assertLess(dt, 2.0)
+
+    def test_404__message_has_no_stack_trace(self):
+        r = self.hb("describe", "nope")
+        self.assertFails(r, 4)
+        self.assertEqual(len(r.err.strip().splitlines()), 1, r.err)
+        self.assertNotIn("Exception", r.err)
+
+    def test_scanner_create__post_is_not_retried(self):
+        self.emu.fault(kind="503", method="POST", path="/scanner$", count=-1)
+        r = self.hb("--retries", "3", "regions", "t1", "--source", "meta")
+        self.assertFails(r, 4, "POST /hbase%3Ameta/scanner: HTTP 503")
+        self.assertEqual(len(self.attempts("/scanner", "POST")), 1)
+
+    def test_scanner_get_reset__scan_reopens_and_loses_nothing(self):
+        want = self.hb("-o", "json", "regions", "t1", "--source", "meta").json()
+        self.emu.clear_requests()
+        self.emu.fault(kind="reset_body", method="GET", path="/scanner/", count=1)
+        r = self.hb("-o", "json", "regions", "t1", "--source", "meta")
+        self.assertOk(r)
+        self.assertEqual(r.json(), want)
+        self.assertEqual(len(self.attempts("/scanner", "POST")), 2)
+        # every scanner that was opened was deleted
+        self.assertEqual(len([q for q in self.emu.requests() if q["method"] == "DELETE"]), 2)
+
+    def test_read_only_gateway__scanner_and_write_refused_with_403(self):
+        self.emu.control("POST", "/control/readonly", {"on": True})
+        self.assertFails(self.hb("meta", "set", "t1", "4"), 4, "403")
+        self.assertOk(self.hb("regions", "t1"))
+
+
+if __name__ == "__main__":
+    hbtest.main()
