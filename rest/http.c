@@ -358,12 +358,14 @@ static int setup(struct hb_rest *c, const char *method, const char *url,
 		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_NEGOTIATE);
 		SET(CURLOPT_USERPWD, ":");
 	} else {
-		if (c->user)
+		/* Without a password, ~/.netrc supplies login and password for the host: libcurl
+		 * 7.88 does not look the password up when CURLOPT_USERNAME is set as well. */
+		if (c->user && c->password) {
 			SET(CURLOPT_USERNAME, c->user);
-		if (c->password)
 			SET(CURLOPT_PASSWORD, c->password);
-		else
+		} else {
 			SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		}
 		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 	}
 	if (c->trace) {

@@ -1,0 +1,146 @@
+"""End-to-end: TLS verification (CA made at test time with openssl), basic auth, and secrets
+kept out of argv, -v traces and error messages."""
+import base64
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import hbtest
+from hbtest import Emulator, EmulatorTest, run
+
+PASSWORD = "s3cr3t-Pw-4711"
+
+
+def openssl(*args, cwd):
+    subprocess.run(["openssl"] + list(args), cwd=cwd, check=True, capture_output=True)
+
+
+def make_ca(d, name):
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + name,
+            "-keyout", name + ".key", "-out", name + ".pem", cwd=d)
+
+
+def make_server_cert(d, ca):
+    with open(os.path.join(d, "ext.cnf"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+            "-keyout", "server.key", "-out", "server.csr", cwd=d)
+    openssl("x509", "-req", "-in", "server.csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
+            "-CAcreateserial", "-days", "2", "-extfile", "ext.cnf", "-out", "server.pem", cwd=d)
+
+
+class Tls(EmulatorTest):
+    @classmethod
+    def setUpClass(cls):
+        cls.pki = tempfile.mkdtemp(prefix="hbtab-pki-")
+        make_ca(cls.pki, "ca")
+        make_ca(cls.pki, "otherca")
+        make_server_cert(cls.pki, "ca")
+        cls.emulator_args = ("--tls-cert", os.path.join(cls.pki, "server.pem"),
+                             "--tls-key", os.path.join(cls.pki, "server.key"))
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.pki, ignore_errors=True)
+
+    def setUp(self):
+        super().setUp()
+        self.emu.create("t1", [b"m"])
+        self.assertTrue(self.emu.rest.startswith("https://"))
+
+    def test_tls__unknown_ca_fails_with_exit_3(self):
+        r = self.hb("--retries", "0", "tables")
+        self.assertFails(r, 3, "certificate")
+
+    def test_tls__wrong_ca_fails_with_exit_3(self):
+        r = self.hb("--retries", "0", "--cacert", os.path.join(self.pki, "otherca.pem"), "tables")
+        self.assertFails(r, 3, "certificate")
+
+    def test_tls__right_ca_passes(self):
+        r = self.hb("--cacert", os.path.join(self.pki, "ca.pem"), "-o", "json", "regions", "t1",
+                    "--source", "meta")
+        self.assertOk(r)
+        self.assertEqual(len(r.json()["regions"]), 2)
+
+    def test_tls__insecure_passes(self):
+        r = self.hb("--insecure", "tables")
+        self.assertOk(r)
+        self.assertEqual(r.out, "t1\n")
+
+
+class BasicAuth(EmulatorTest):
+    emulator_args = ("--basic-auth", "alice:" + PASSWORD)
+
+    def setUp(self):
+        super().setUp()
+        self.emu.create("t1", [b"m"])
+
+    def assertNoSecret(self, r):
+        token = base64.b64encode(("alice:" + PASSWORD).encode()).decode()
+        for text in (r.out, r.err):
+            self.assertNotIn(PASSWORD, text)
+            self.assertNotIn(token, text)
+
+    def test_auth__no_password_is_401_exit_4(self):
+        r = self.hb("--user", "alice", "tables")
+        self.assertFails(r, 4, "HTTP 401")
+
+    def test_auth__password_from_environment(self):
+        r = self.hb("--user", "alice", "tables", env={"HBTAB_PASSWORD": PASSWORD})
+        self.assertOk(r)
+        self.assertEqual(r.out, "t1\n")
+
+    def test_auth__wrong_password_is_exit_4_without_echoing_it(self):
+        r = self.hb("--user", "alice", "tables", env={"HBTAB_PASSWORD": "nope-" + PASSWORD})
+        self.assertFails(r, 4, "HTTP 401")
+        self.assertNoSecret(r)
+
+    def test_auth__password_from_netrc(self):
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        try:
+            netrc = os.path.join(home, ".netrc")
+            with open(netrc, "w") as f:
+                f.write("machine 127.0.0.1 login alice password %s\n" % PASSWORD)
+            os.chmod(netrc, 0o600)
+            r = run(["--rest", self.emu.rest, "--user", "alice", "--no-progress", "tables"],
+                    home=home)
+            self.assertOk(r)
+            self.assertEqual(r.out, "t1\n")
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+
+    def test_auth__verbose_trace_redacts_authorization(self):
+        r = self.hb("-v", "--user", "alice", "-o", "json", "regions", "t1", "--source", "meta",
+                    env={"HBTAB_PASSWORD": PASSWORD})
+        self.assertOk(r)
+        self.assertIn("Authorization: <redacted>", r.err)
+        self.assertIn("> POST /hbase%3Ameta/scanner", r.err)
+        self.assertNoSecret(r)
+
+    def test_auth__password_not_in_argv_of_running_process(self):
+        self.emu.fault(kind="delay", path="^/$", seconds=1.5, count=1)
+        env = hbtest.clean_env(tempfile.gettempdir(), {"HBTAB_PASSWORD": PASSWORD})
+        p = subprocess.Popen([hbtest.HBTAB, "--rest", self.emu.rest, "--user", "alice", "tables"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            time.sleep(0.5)
+            with open("/proc/%d/cmdline" % p.pid, "rb") as f:
+                argv = f.read()
+            self.assertIn(b"alice", argv)
+            self.assertNotIn(PASSWORD.encode(), argv)
+            ps = subprocess.run(["ps", "-ww", "-o", "args=", "-p", str(p.pid)],
+                                capture_output=True, text=True)
+            if ps.returncode == 0:
+                self.assertNotIn(PASSWORD, ps.stdout)
+        finally:
+            out, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertNotIn(PASSWORD.encode(), out + err)
+
+
+if __name__ == "__main__":
+    hbtest.main()
