@@ -574,6 +574,180 @@ int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, stru
 	return rc;
 }
 
+/* convertToBigInteger: the row as number text in the radix, the empty row as 0. */
+static int row_to_mpz(mpz_t v, const void *row, size_t len, int radix, const char *what,
+		      struct hb_error *err)
+{
+	char *text;
+	int rc;
+
+	if (len == 0) {
+		mpz_set_ui(v, 0);
+		return 0;
+	}
+	text = malloc(len + 1);
+	if (!text)
+		return nomem(err);
+	memcpy(text, row, len);
+	text[len] = '\0';
+	if (strlen(text) != len)
+		rc = hb_error_set(err, HB_EINVAL, "%s row holds a NUL byte", what);
+	else
+		rc = parse_bigint(v, text, radix, what, err);
+	free(text);
+	return rc;
+}
+
+static int number_width(const struct hb_split_spec *spec, int radix, mpz_t last,
+			struct hb_error *err)
+{
+	const char *l = spec->last ? spec->last : (radix == 16 ? "FFFFFFFF" : "99999999");
+	int rc = parse_bigint(last, l, radix, "--last", err);
+
+	return rc ? rc : (int)strlen(l);
+}
+
+static int push_number(struct hb_keys *out, const mpz_t v, int radix, size_t width)
+{
+	char *buf = malloc(2 * width + mpz_sizeinbase(v, radix) + 3);
+	int rc;
+
+	if (!buf)
+		return HB_ENOMEM;
+	if (mpz_sgn(v) < 0) { /* leftPad of "-5" is "000-5" */
+		char *t = mpz_get_str(NULL, radix, v);
+		size_t n = t ? strlen(t) : 0, pad = n < width ? width - n : 0;
+
+		rc = t ? 0 : HB_ENOMEM;
+		if (t) {
+			memset(buf, '0', pad);
+			memcpy(buf + pad, t, n);
+			rc = hb_keys_push(out, buf, pad + n);
+			free(t);
+		}
+	} else {
+		rc = push_padded(out, v, radix, width, buf);
+	}
+	free(buf);
+	return rc;
+}
+
+int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, const void *start,
+		      size_t slen, const void *end, size_t elen, int hbase_29472,
+		      struct hb_error *err)
+{
+	int radix = spec->algo == HB_SPLIT_HEX ? 16 : 10, width, rc;
+	struct hb_keys ks;
+	size_t len;
+	mpz_t s, e, last;
+
+	hb_keys_init(&ks);
+	if (spec->algo == HB_SPLIT_UNIFORM) {
+		rc = hb_bytes_split(&ks, start, slen, end, elen, 0, 1, err);
+	} else if (spec->algo == HB_SPLIT_HEX || spec->algo == HB_SPLIT_DECIMAL) {
+		mpz_inits(s, e, last, NULL);
+		width = number_width(spec, radix, last, err);
+		rc = width < 0 ? width : row_to_mpz(s, start, slen, radix, "start", err);
+		if (!rc)
+			rc = row_to_mpz(e, end, elen, radix, "end", err);
+		if (!rc && mpz_sgn(e) == 0)
+			rc = hb_error_set(err, HB_EINVAL, "the end row must not be 0");
+		if (!rc) {
+			if (hbase_29472 && mpz_cmp(e, last) == 0)
+				mpz_add_ui(e, e, 1);
+			mpz_add(s, s, e);
+			mpz_tdiv_q_ui(s, s, 2); /* BigInteger.divide truncates; then abs() */
+			mpz_abs(s, s);
+			if (push_number(&ks, s, radix, (size_t)width))
+				rc = nomem(err);
+		}
+		mpz_clears(s, e, last, NULL);
+	} else {
+		rc = hb_error_set(err, HB_EINVAL, "--%s has no midpoint split",
+				  hb_split_algo_flag(spec->algo));
+	}
+	if (!rc) {
+		const unsigned char *k = hb_keys_at(&ks, spec->algo == HB_SPLIT_UNIFORM ? 1 : 0, &len);
+
+		if (hb_buf_add(out, k, len))
+			rc = nomem(err);
+	}
+	hb_keys_release(&ks);
+	return rc;
+}
+
+int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, const void *start,
+		     size_t slen, const void *end, size_t elen, long num_splits, int inclusive,
+		     struct hb_error *err)
+{
+	int radix = spec->algo == HB_SPLIT_HEX ? 16 : 10, width, rc;
+	mpz_t s, e, last, range, step, cur;
+	long i;
+
+	if (num_splits < 1 || num_splits > HB_SPLIT_MAX_REGIONS)
+		return hb_error_set(err, HB_EINVAL, "the number of splits must be 1 to %ld",
+				    HB_SPLIT_MAX_REGIONS);
+	if (spec->algo == HB_SPLIT_UNIFORM) {
+		static const unsigned char ff8[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+		struct hb_buf m1 = HB_BUF_INIT, m2 = HB_BUF_INIT;
+
+		if (slen == 0) {
+			start = spec->start ? spec->start : (const unsigned char *)"";
+			slen = spec->start ? spec->start_len : 0;
+		}
+		if (elen == 0) {
+			end = spec->end ? spec->end : ff8;
+			elen = spec->end ? spec->end_len : 8;
+		}
+		if (hb_key_cmp(end, elen, start, slen) <= 0) {
+			tsb_msg(&m1, end, elen);
+			tsb_msg(&m2, start, slen);
+			rc = hb_error_set(err, HB_EINVAL,
+					  "last row (%s) is configured less than first row (%s)",
+					  hb_buf_str(&m1), hb_buf_str(&m2));
+			hb_buf_release(&m1);
+			hb_buf_release(&m2);
+			return rc;
+		}
+		return bytes_split(out, start, slen, end, elen, 1, num_splits - 1, inclusive, err);
+	}
+	if (spec->algo != HB_SPLIT_HEX && spec->algo != HB_SPLIT_DECIMAL)
+		return hb_error_set(err, HB_EINVAL, "--%s has no range split",
+				    hb_split_algo_flag(spec->algo));
+	mpz_inits(s, e, last, range, step, cur, NULL);
+	width = number_width(spec, radix, last, err);
+	rc = width < 0 ? width : row_to_mpz(s, start, slen, radix, "start", err);
+	if (!rc)
+		rc = row_to_mpz(e, end, elen, radix, "end", err);
+	if (!rc && mpz_cmp(e, s) <= 0)
+		rc = hb_error_set(err, HB_EINVAL, "the end row is not greater than the start row");
+	if (!rc) {
+		mpz_sub(range, e, s);
+		mpz_add_ui(range, range, 1);
+		if (mpz_cmp_ui(range, (unsigned long)num_splits) < 0)
+			rc = hb_error_set(err, HB_EINVAL,
+					  "split granularity (%ld) is greater than the range",
+					  num_splits);
+	}
+	if (!rc && check_total(num_splits + 1, (size_t)width, err))
+		rc = HB_EINVAL;
+	if (!rc) {
+		mpz_fdiv_q_ui(step, range, (unsigned long)num_splits);
+		if (inclusive && push_number(out, s, radix, (size_t)width))
+			rc = nomem(err);
+		mpz_set(cur, s);
+		for (i = 1; !rc && i < num_splits; i++) {
+			mpz_add(cur, cur, step);
+			if (push_number(out, cur, radix, (size_t)width))
+				rc = nomem(err);
+		}
+		if (!rc && inclusive && push_number(out, e, radix, (size_t)width))
+			rc = nomem(err);
+	}
+	mpz_clears(s, e, last, range, step, cur, NULL);
+	return rc;
+}
+
 int hb_split_verify(const struct hb_keys *keys, struct hb_error *err)
 {
 	struct hb_keys sorted;

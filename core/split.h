@@ -48,6 +48,25 @@ int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
 		   const unsigned char *b, size_t blen, int inclusive, long num,
 		   struct hb_error *err);
 
+/*
+ * RegionSplitter's two-argument split(start, end), the rolling-split midpoint, for HEX,
+ * DECIMAL (rows are number text, empty = 0; (s + e) / 2 padded to the width of spec->last;
+ * with hbase_29472 the end gets +1 when it equals the last row) and UNIFORM
+ * (Bytes.split(start, end, 1)[1]). Appends the key to out. HB_EINVAL, HB_ENOMEM.
+ */
+int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, const void *start,
+		      size_t slen, const void *end, size_t elen, int hbase_29472,
+		      struct hb_error *err);
+
+/*
+ * RegionSplitter's split(start, end, numSplits, inclusive), the multi-mapper helper, for HEX,
+ * DECIMAL and UNIFORM (empty rows mean the spec's first / last row). Appends numSplits - 1
+ * keys, or numSplits + 1 with the two ends when inclusive. HB_EINVAL, HB_ENOMEM.
+ */
+int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, const void *start,
+		     size_t slen, const void *end, size_t elen, long num_splits, int inclusive,
+		     struct hb_error *err);
+
 /* Name of an algorithm as its hbtab flag ("hex-splits", ...), for messages. */
 const char *hb_split_algo_flag(enum hb_split_algo algo);
 

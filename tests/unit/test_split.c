@@ -23,6 +23,16 @@ static char *joined(const struct hb_keys *ks)
 	return (char *)hb_buf_str(&b);
 }
 
+static char *joined_one(const void *k, size_t n)
+{
+	static struct hb_buf b = HB_BUF_INIT;
+
+	hb_buf_reset(&b);
+	hb_buf_adds(&b, "");
+	hb_tsb_append(&b, k, n);
+	return (char *)hb_buf_str(&b);
+}
+
 static struct hb_error last_err;
 
 /* Runs one spec and returns the joined keys, or "ERR: <message>". */
@@ -385,6 +395,82 @@ static void test_split__range_narrow_endpoints_are_zero_extended(void)
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "a", 1, "a\0", 2, 10), "ERR: b <= a");
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "", 0, "a", 1, 3),
 		     "ERR: Empty split key must not be passed in the split keys.");
+}
+
+/* ---- two-argument split and the multi-mapper helper (TestRegionSplitter) ---- */
+
+static char *mid(enum hb_split_algo algo, const char *a, size_t al, const char *b, size_t bl,
+		 int fix)
+{
+	static char out[2048];
+	struct hb_split_spec s = {0};
+	struct hb_buf k = HB_BUF_INIT;
+	struct hb_error err = {0};
+
+	s.algo = algo;
+	if (hb_split_midpoint(&k, &s, a, al, b, bl, fix, &err))
+		snprintf(out, sizeof(out), "ERR: %s", err.msg);
+	else
+		snprintf(out, sizeof(out), "%s", joined_one(k.data, k.len));
+	hb_buf_release(&k);
+	return out;
+}
+
+static char *between(enum hb_split_algo algo, const char *a, const char *b, long n, int incl)
+{
+	static char out[4096];
+	struct hb_split_spec s = {0};
+	struct hb_keys ks;
+	struct hb_error err = {0};
+
+	s.algo = algo;
+	hb_keys_init(&ks);
+	if (hb_split_between(&ks, &s, a, strlen(a), b, strlen(b), n, incl, &err))
+		snprintf(out, sizeof(out), "ERR: %s", err.msg);
+	else
+		snprintf(out, sizeof(out), "%s", joined(&ks));
+	hb_keys_release(&ks);
+	return out;
+}
+
+static void test_split__midpoints_match_regionsplitter(void)
+{
+	int fix;
+
+	for (fix = 0; fix <= 1; fix++) {
+		CHECK_EQ_STR(mid(HB_SPLIT_HEX, "10000000", 8, "30000000", 8, fix), "20000000");
+		CHECK_EQ_STR(mid(HB_SPLIT_HEX, "00000000", 8, "20000000", 8, fix), "10000000");
+		CHECK_EQ_STR(mid(HB_SPLIT_HEX, "dfffffff", 8, "ffffffff", 8, fix), "efffffff");
+		CHECK_EQ_STR(mid(HB_SPLIT_DECIMAL, "10000000", 8, "30000000", 8, fix), "20000000");
+		CHECK_EQ_STR(mid(HB_SPLIT_DECIMAL, "00000000", 8, "20000000", 8, fix), "10000000");
+		CHECK_EQ_STR(mid(HB_SPLIT_DECIMAL, "00000000", 8, "19999999", 8, fix), "09999999");
+		CHECK_EQ_STR(mid(HB_SPLIT_DECIMAL, "79999999", 8, "99999999", 8, fix), "89999999");
+	}
+	/* HBASE-29472: the last row counts as inclusive only with the fix */
+	CHECK_EQ_STR(mid(HB_SPLIT_HEX, "fffffffd", 8, "ffffffff", 8, 0), "fffffffe");
+	CHECK_EQ_STR(mid(HB_SPLIT_HEX, "fffffffe", 8, "ffffffff", 8, 0), "fffffffe");
+	CHECK_EQ_STR(mid(HB_SPLIT_HEX, "fffffffe", 8, "ffffffff", 8, 1), "ffffffff");
+	CHECK_EQ_STR(mid(HB_SPLIT_HEX, "", 0, "", 0, 0), "ERR: the end row must not be 0");
+	CHECK_EQ_STR(mid(HB_SPLIT_UNIFORM, "\x10", 1, "\x30", 1, 0), " "); /* 0x20 */
+	CHECK_EQ_STR(mid(HB_SPLIT_UNIFORM, "", 0, "\x20", 1, 0), "\\x10");
+	CHECK_EQ_STR(mid(HB_SPLIT_UNIFORM, "\xdf\xff\xff\xff\xff\xff\xff\xff", 8,
+			 "\xff\xff\xff\xff\xff\xff\xff\xff", 8, 0),
+		     "\\xEF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF");
+	CHECK_EQ_STR(mid(HB_SPLIT_UNIFORM, "aaa", 3, "aab", 3, 0), "aaa\\x80");
+}
+
+static void test_split__multi_mapper_splits_match_regionsplitter(void)
+{
+	CHECK_EQ_STR(between(HB_SPLIT_HEX, "00000000", "30000000", 3, 0), "10000000 20000000");
+	CHECK_EQ_STR(between(HB_SPLIT_HEX, "00000000", "20000000", 2, 1),
+		     "00000000 10000000 20000000");
+	CHECK_EQ_STR(between(HB_SPLIT_DECIMAL, "00000000", "30000000", 3, 0), "10000000 20000000");
+	CHECK_EQ_STR(between(HB_SPLIT_DECIMAL, "00000000", "20000000", 2, 1),
+		     "00000000 10000000 20000000");
+	CHECK_EQ_STR(between(HB_SPLIT_UNIFORM, "aaa", "aad", 3, 0), "aab aac");
+	CHECK_EQ_STR(between(HB_SPLIT_UNIFORM, "aaa", "aae", 2, 1), "aaa aac aae");
+	CHECK(failed(between(HB_SPLIT_HEX, "30000000", "00000000", 3, 0)));
+	CHECK(failed(between(HB_SPLIT_UNIFORM, "b", "a", 3, 0)));
 }
 
 /* ---- the reference guide's getHexSplits (seed 001, §7.1) ---- */
@@ -808,6 +894,8 @@ int main(void)
 	RUN(test_split__range_matches_reference_guide_listing);
 	RUN(test_split__range_matches_async_admin_tests);
 	RUN(test_split__range_narrow_endpoints_are_zero_extended);
+	RUN(test_split__midpoints_match_regionsplitter);
+	RUN(test_split__multi_mapper_splits_match_regionsplitter);
 	RUN(test_split__book_hex_matches_seed_001);
 	RUN(test_split__partition_and_salt_prefixes);
 	RUN(test_split__sampled_takes_every_base_th_distinct_key);
