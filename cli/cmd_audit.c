@@ -172,21 +172,65 @@ static int print_json(const struct audit_run *r)
 	return rc;
 }
 
-static int cell_tsb(struct cli_table *t, const void *k, size_t n, struct hb_buf *tmp)
+/*
+ * Where region rows go: a cli_table on a terminal (aligned, with a header), else streamed as
+ * the same tab-separated lines cli_table prints, so 100,000s of rows need no table in memory.
+ */
+struct sink {
+	struct cli_table *t; /* NULL: stream to b */
+	struct hb_buf *b;
+	size_t col, ncols;
+};
+
+static int sink_add(struct sink *k, const char *s)
 {
-	hb_buf_reset(tmp);
-	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
-		return HB_ENOMEM;
-	return cli_table_add(t, tmp->data);
+	int rc = 0;
+
+	if (k->t)
+		return cli_table_add(k->t, s);
+	if (k->col)
+		rc = hb_buf_addc(k->b, '\t');
+	for (s = s ? s : "-"; !rc && *s; s++)
+		rc = *s == '\t' ? hb_buf_adds(k->b, "\\t")
+		     : *s == '\n' ? hb_buf_adds(k->b, "\\n")
+				  : hb_buf_addc(k->b, *s);
+	if (!rc && ++k->col == k->ncols) {
+		k->col = 0;
+		rc = hb_buf_addc(k->b, '\n');
+		if (!rc)
+			rc = flush(k->b, 0);
+	}
+	return rc;
 }
 
-static int cell_share(struct cli_table *t, double share, int reachable)
+static int sink_addf(struct sink *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int sink_addf(struct sink *k, const char *fmt, ...)
+{
+	char cell[64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cell, sizeof(cell), fmt, ap);
+	va_end(ap);
+	return sink_add(k, cell);
+}
+
+static int sink_tsb(struct sink *k, const void *key, size_t n, struct hb_buf *tmp)
+{
+	hb_buf_reset(tmp);
+	if (hb_tsb_append(tmp, key, n) || hb_buf_add(tmp, "", 0))
+		return HB_ENOMEM;
+	return sink_add(k, tmp->data);
+}
+
+static int sink_share(struct sink *k, double share, int reachable)
 {
 	if (reachable < 0)
-		return cli_table_add(t, NULL);
+		return sink_add(k, NULL);
 	if (share > 0 && share < 0.0001)
-		return cli_table_add(t, "<0.01%");
-	return cli_table_addf(t, "%.2f%%", 100.0 * share);
+		return sink_add(k, "<0.01%");
+	return sink_addf(k, "%.2f%%", 100.0 * share);
 }
 
 /* Findings first ("kind: message"), then (unless -q) a summary and every region. */
@@ -197,7 +241,8 @@ static int print_text(const struct audit_run *r)
 	const struct hb_findings *f = &r->a.findings;
 	struct hb_buf out = HB_BUF_INIT, tmp = HB_BUF_INIT;
 	struct cli_table t;
-	size_t i, ncols = 6;
+	struct sink k = {NULL, &out, 0, 6};
+	size_t i;
 	int rc = 0;
 
 	for (i = 0; !rc && i < f->n; i++) {
@@ -226,25 +271,34 @@ static int print_text(const struct audit_run *r)
 	if (rc || cli_g.quiet)
 		goto done;
 	if (r->table)
-		ncols = r->have_hot ? 9 : 7;
-	rc = cli_table_init(&t, ncols, hdr);
+		k.ncols = r->have_hot ? 9 : 7;
+	if (cli_stdout_tty()) {
+		rc = cli_table_init(&t, k.ncols, hdr);
+		if (rc)
+			goto done;
+		k.t = &t;
+	}
 	for (i = 0; !rc && i < r->rs.n; i++) {
 		const struct hb_region *g = &r->rs.v[i];
 		const struct hb_audit_region *ar = &r->a.r[i];
 
-		rc = cli_table_addf(&t, "%zu", i) || cell_tsb(&t, g->start, g->start_len, &tmp) ||
-		     cell_tsb(&t, g->end, g->end_len, &tmp) ||
-		     cli_table_add(&t, ar->reachable < 0 ? NULL : ar->reachable ? "yes" : "no") ||
-		     cell_share(&t, ar->share, ar->reachable) || cli_table_add(&t, ar->keys);
-		if (!rc && ncols > 6)
-			rc = cli_table_add(&t, g->server);
-		if (!rc && ncols > 7)
-			rc = cli_table_addf(&t, "%llu", (unsigned long long)r->hot.r[i].writes) ||
-			     cli_table_addf(&t, "%.2f%%", 100.0 * r->hot.r[i].write_share);
+		rc = sink_addf(&k, "%zu", i) || sink_tsb(&k, g->start, g->start_len, &tmp) ||
+		     sink_tsb(&k, g->end, g->end_len, &tmp) ||
+		     sink_add(&k, ar->reachable < 0 ? NULL : ar->reachable ? "yes" : "no") ||
+		     sink_share(&k, ar->share, ar->reachable) || sink_add(&k, ar->keys);
+		if (!rc && k.ncols > 6)
+			rc = sink_add(&k, g->server);
+		if (!rc && k.ncols > 7)
+			rc = sink_addf(&k, "%llu", (unsigned long long)r->hot.r[i].writes) ||
+			     sink_addf(&k, "%.2f%%", 100.0 * r->hot.r[i].write_share);
 	}
-	if (!rc)
-		rc = cli_table_print(&t, 0);
-	cli_table_release(&t);
+	if (k.t) {
+		if (!rc)
+			rc = cli_table_print(&t, 0);
+		cli_table_release(&t);
+	} else if (!rc) {
+		rc = flush(&out, 1);
+	}
 done:
 	hb_buf_release(&out);
 	hb_buf_release(&tmp);

@@ -202,7 +202,7 @@ static void char_text(char *out, size_t n, unsigned c)
 	if (c > 0x20 && c < 0x7f && c != '\\')
 		snprintf(out, n, "%c", (int)c);
 	else
-		snprintf(out, n, "\\x%02X", c);
+		snprintf(out, n, "\\x%02X", c & 0xffu);
 }
 
 /* One charset member at p->i: a printable character or an escape. */
@@ -261,7 +261,7 @@ static int parse_charset(struct ks_parser *p, struct ks_field *f)
 			if (parse_set_char(p, &b))
 				return HB_EINVAL;
 			if (b < a) {
-				char ta[8], tb[8], msg[64];
+				char ta[16], tb[16], msg[80];
 
 				char_text(ta, sizeof(ta), a);
 				char_text(tb, sizeof(tb), b);
