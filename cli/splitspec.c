@@ -134,12 +134,26 @@ static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error
 	return 0;
 }
 
+/* N as typed; the core checks the range of each algorithm. */
 static int parse_n(const char *v, const char *flag, long *out, struct hb_error *err)
 {
-	char what[64];
+	char *end;
+	long x;
 
-	snprintf(what, sizeof(what), "--%s", flag);
-	return cli_parse_long(v, -LONG_MAX, LONG_MAX, what, out, err);
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (!*v || *end || ((*v < '0' || *v > '9') && *v != '-'))
+		return hb_error_set(err, HB_EINVAL, "--%s must be a whole number, got '%s'", flag,
+				    v);
+	if (errno == ERANGE && *v == '-')
+		return hb_error_set(err, HB_EINVAL, "--%s needs at least 1 region, got '%s'", flag,
+				    v);
+	if (errno == ERANGE)
+		return hb_error_set(err, HB_EINVAL,
+				    "--%s: at most %ld regions are supported, got '%s'", flag,
+				    HB_SPLIT_MAX_REGIONS, v);
+	*out = x;
+	return 0;
 }
 
 static int parse_i64(const char *v, const char *what, int64_t *out, struct hb_error *err)
