@@ -712,7 +712,14 @@ static int write_metadata(struct create *c, struct hb_error *err)
 	if (rc)
 		goto done;
 	cur = found ? hb_row_cell(&row, colp[0]) : NULL;
-	if (!cur || cur->value_len != strlen(nbuf) || memcmp(cur->value, nbuf, cur->value_len)) {
+	if (!cur) {
+		rc = hb_error_set(err, HB_ESERVER,
+				  "the metadata row of '%s' is still absent after it was written (the "
+				  "gateway answered 200 but did not store it?)",
+				  c->table);
+		goto done;
+	}
+	if (cur->value_len != strlen(nbuf) || memcmp(cur->value, nbuf, cur->value_len)) {
 		rc = hb_error_set(err, HB_ESAFETY,
 				  "the metadata row of '%s' does not read back N = %s (written "
 				  "concurrently?)",
