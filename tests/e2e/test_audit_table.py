@@ -1,0 +1,183 @@
+"""End-to-end: hbtab audit TABLE against the emulator (chain defects, drift, hot-spots)."""
+import struct
+import subprocess
+import threading
+import time
+
+import hbtest
+from hbtest import EmulatorTest, b64, run
+
+HEX10 = [b"%08x" % (i * (2 ** 32 // 10)) for i in range(1, 10)]
+PART20 = [struct.pack(">q", i) for i in range(1, 20)]
+
+
+def kinds(doc):
+    return sorted((f["kind"], f["region"] if f["region"] is not None else -1)
+                  for f in doc["findings"])
+
+
+class AuditTable(EmulatorTest):
+    def put_meta(self, table, n=None, keyspace=None, splits=None, family="cf"):
+        cells = []
+        for q, v in (("N", n), ("keyspace", keyspace), ("splits", splits)):
+            if v is not None:
+                cells.append({"column": b64("%s:%s" % (family, q)), "value": b64(str(v))})
+        st, body = self.emu.control("POST", "/control/put", {
+            "table": table, "rows": [{"key": b64("totalPartition"), "cells": cells}]})
+        self.assertIn(st, (200, 201), body)
+
+    def put_rows(self, table, keys):
+        rows = [{"key": b64(k), "cells": [{"column": b64("cf:q"), "value": b64("v")}]}
+                for k in keys]
+        st, body = self.emu.control("POST", "/control/put", {"table": table, "rows": rows})
+        self.assertIn(st, (200, 201), body)
+
+    def audit(self, *args):
+        r = self.hb("-o", "json", "audit", *args)
+        self.assertIn(r.rc, (0, 1), repr(r))
+        doc = r.json()
+        self.assertEqual(doc["healthy"], r.rc == 0)
+        return r, doc
+
+    def test_audit_table__hex_table_with_metadata_is_healthy_from_rest_and_meta(self):
+        self.emu.create("t1", HEX10)
+        self.put_meta("t1", 10, "hex{8}", "--hex-splits 10")
+        for source in ("rest", "meta"):
+            r, doc = self.audit("t1", "--source", source)
+            self.assertEqual(r.rc, 0, repr(r))
+            self.assertEqual(doc["table"], "t1")
+            self.assertEqual(doc["source"], source)
+            self.assertEqual(doc["keyspace"], "hex{8}")
+            self.assertEqual(len(doc["regions"]), 10)
+            self.assertTrue(all(x["reachable"] for x in doc["regions"]))
+        r = self.hb("audit", "t1")
+        self.assertEqual(r.rc, 0, repr(r))
+        self.assertTrue(r.out.startswith("healthy: 10 regions, 0 findings, keyspace 'hex{8}'"))
+
+    def test_audit_table__stored_keyspace_finds_seed001_unreachable_regions(self):
+        keys = [hbtest.unb64(k["base64"]) for k in run(
+            ["-o", "json", "splits", "--range-splits", "10", "--start", "0000000000000000",
+             "--end", "ffffffffffffffff"]).json()["splits"]]
+        self.emu.create("t1", keys)
+        self.put_meta("t1", 10, "hex{16}")
+        r, doc = self.audit("t1")
+        self.assertEqual(r.rc, 1)
+        self.assertEqual(kinds(doc), [("unreachable", i) for i in (0, 3, 4, 5, 6, 7)])
+        # --keyspace overrides the stored one, and the difference is drift.
+        r, doc = self.audit("t1", "--keyspace", "hex{1,16}")
+        self.assertEqual(kinds(doc), [("drift", -1)] + [("unreachable", i) for i in range(3, 8)])
+
+    def test_audit_table__missing_metadata_and_n_drift(self):
+        self.emu.create("t1", HEX10)
+        r, doc = self.audit("t1", "--keyspace", "hex{8}")
+        self.assertEqual(r.rc, 1)
+        self.assertEqual(kinds(doc), [("missing_metadata", -1)])
+        self.put_meta("t1", 5, "hex{8}")
+        r, doc = self.audit("t1")
+        self.assertEqual(kinds(doc), [("drift", -1)])
+        self.assertIn("stored N is 5 but the table has 10 live regions",
+                      doc["findings"][0]["message"])
+
+    def test_audit_table__split_parent_is_reported_not_an_overlap(self):
+        self.emu.create("t1", HEX10)
+        self.put_meta("t1", 10, "hex{8}")
+        st, body = self.emu.control("POST", "/control/split",
+                                    {"table": "t1", "key": b64("40000000"), "leave_parent": True})
+        self.assertEqual(st, 200, body)
+        r, doc = self.audit("t1", "--source", "meta")
+        k = kinds(doc)
+        self.assertIn("split_parent", [x[0] for x in k])
+        for bad in ("overlap", "hole", "duplicate", "meta_rest_mismatch"):
+            self.assertNotIn(bad, [x[0] for x in k], repr(r))
+        self.assertIn(("drift", -1), k)  # 11 live regions, N = 10
+
+    def test_audit_table__offline_region_leaves_a_hole(self):
+        self.emu.create("t1", HEX10)
+        self.put_meta("t1", 10, "hex{8}")
+        self.emu.control("POST", "/control/offline", {"table": "t1", "index": 4})
+        r, doc = self.audit("t1", "--source", "meta")
+        k = [x[0] for x in kinds(doc)]
+        self.assertIn("offline", k, repr(r))
+        self.assertIn("hole", k, repr(r))
+        r, doc = self.audit("t1")  # REST does not list the offline region at all
+        self.assertIn("hole", [x[0] for x in kinds(doc)])
+
+    def test_audit_table__hole_and_overlap(self):
+        self.emu.create("t1", HEX10)
+        self.put_meta("t1", 10, "hex{8}")
+        self.emu.control("POST", "/control/hole", {"table": "t1", "index": 3})
+        r, doc = self.audit("t1")
+        self.assertIn(("hole", 3), kinds(doc), repr(r))
+        self.emu.reset()
+        self.emu.create("t1", HEX10)
+        self.put_meta("t1", 10, "hex{8}")
+        self.emu.control("POST", "/control/overlap",
+                         {"table": "t1", "start": b64("20000000"), "end": b64("50000000")})
+        r, doc = self.audit("t1", "--source", "meta")
+        self.assertIn("overlap", [x[0] for x in kinds(doc)], repr(r))
+
+    def test_audit_table__unassigned_region_has_no_server(self):
+        self.emu.create("t1", HEX10)
+        self.put_meta("t1", 10, "hex{8}")
+        self.emu.control("POST", "/control/unassign", {"table": "t1", "index": 2})
+        r, doc = self.audit("t1", "--source", "meta")
+        self.assertIn(("no_server", 2), kinds(doc), repr(r))
+        self.assertIn("cannot compare with REST", r.err)
+
+    def test_audit_table__partition_table_boundaries_and_split_drift(self):
+        self.emu.create("p", PART20)
+        self.put_meta("p", 20, "u64<20 byte{8}", "--partition-splits 20")
+        r, doc = self.audit("p")
+        self.assertEqual(r.rc, 0, repr(r))
+        self.emu.control("POST", "/control/split",
+                         {"table": "p", "key": b64(struct.pack(">qq", 7, 5))})
+        r, doc = self.audit("p")
+        k = kinds(doc)
+        self.assertIn(("drift", -1), k)
+        self.assertTrue(any(kind == "drift" and reg >= 0 for kind, reg in k), repr(r))
+
+    def test_audit_table__sequential_writes_are_named(self):
+        self.emu.create("t1", HEX10)
+        self.put_meta("t1", 10, "hex{8} *")
+        self.put_rows("t1", [b"f%07d" % i for i in range(600)])
+        self.put_rows("t1", [b"1%07d" % i for i in range(10)])
+        r, doc = self.audit("t1", "--hotspots", "--window", "0")
+        self.assertEqual(r.rc, 1, repr(r))
+        # The region, and the server holding it (3 servers: fair share 1/3).
+        self.assertEqual(kinds(doc), [("hotspot", -1), ("hotspot", 9)])
+        self.assertIn("sequential", doc["findings"][0]["message"])
+        self.assertRegex(doc["findings"][1]["message"], r"^server \S+ takes \d+\.\d% of the table.s writes")
+        self.assertEqual(doc["hotspots"]["sequential_region"], 9)
+        self.assertEqual(doc["hotspots"]["total_writes"], 610)
+        self.assertEqual(doc["regions"][9]["writes"], 600)
+
+    def test_audit_table__window_measures_only_writes_during_it(self):
+        self.emu.create("t1", HEX10)
+        self.put_meta("t1", 10, "hex{8} *")
+        self.put_rows("t1", [b"f%07d" % i for i in range(600)])  # before the window
+        args = [hbtest.HBTAB, "--rest", self.emu.rest, "--no-progress", "-o", "json",
+                "audit", "t1", "--hotspots", "--window", "3", "--hot-min-writes", "50"]
+        home = hbtest.tempfile.mkdtemp()
+        p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=hbtest.clean_env(home))
+        time.sleep(1.0)
+        self.put_rows("t1", [b"3%07d" % i for i in range(100)])  # region 1 [19999999, 33333332)
+        self.put_rows("t1", [b"8%07d" % i for i in range(10)])
+        out, err = p.communicate(timeout=60)
+        hbtest.shutil.rmtree(home, ignore_errors=True)
+        doc = hbtest.json.loads(out)
+        self.assertEqual(doc["hotspots"]["total_writes"], 110, err)
+        self.assertEqual(kinds(doc), [("hotspot", -1), ("hotspot", 1)])
+        self.assertIsNone(doc["hotspots"]["sequential_region"])
+
+    def test_audit_table__missing_table_and_bad_input(self):
+        r = self.hb("audit", "nope", "--keyspace", "hex{8}")
+        self.assertFails(r, 4, "not found")
+        r = self.hb("audit", "t1", "--keyspace", "hex{")
+        self.assertFails(r, 2, "column 5: expected a number")
+        r = self.hb("audit", "t1", "--window", "5")
+        self.assertFails(r, 2, "--window needs --hotspots")
+
+
+if __name__ == "__main__":
+    hbtest.main()
