@@ -1,0 +1,66 @@
+#!/bin/sh
+# Per-phase times (validate, absent, ddl, wait, verify, metadata) of 'hbtab create' making and
+# verifying a 10,000-region table against the emulator, through Thrift2 and through the
+# hbase shell stand-in, then of the verified no-op re-run.
+# Usage: tests/bench/bench_create.sh [HBTAB_BINARY] [EMU_GEN_DIR]
+# (or set HBTAB_BIN / HBEMU_GEN_DIR; the generated Thrift modules are in BUILD/emu_gen).
+set -eu
+
+HBTAB=${1:-${HBTAB_BIN:-}}
+GEN=${2:-${HBEMU_GEN_DIR:-}}
+if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ] || [ -z "$GEN" ]; then
+	echo "usage: $0 HBTAB_BINARY EMU_GEN_DIR  (or set HBTAB_BIN and HBEMU_GEN_DIR)" >&2
+	exit 2
+fi
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+PY=${HBTAB_PYTHON:-/usr/bin/python3}
+N=10000
+TMP=$(mktemp -d)
+EMU_PID=
+cleanup() {
+	[ -n "$EMU_PID" ] && kill "$EMU_PID" 2>/dev/null || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+"$PY" "$SRC/tests/emulator/hbemu.py" --servers 5 --gen-dir "$GEN" >"$TMP/ready" 2>"$TMP/emu.log" &
+EMU_PID=$!
+i=0
+while ! grep -q HBEMU-READY "$TMP/ready" 2>/dev/null; do
+	i=$((i + 1))
+	if [ "$i" -gt 300 ]; then
+		echo "bench_create: the emulator did not start" >&2
+		cat "$TMP/emu.log" >&2
+		exit 1
+	fi
+	sleep 0.1
+done
+port() { sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$TMP/ready"; }
+REST="http://127.0.0.1:$(port rest)"
+THRIFT="http://127.0.0.1:$(port thrift)/"
+export HBEMU_CONTROL="http://127.0.0.1:$(port control)"
+SHELL_CMD="ruby $SRC/tests/emulator/shell/hbase-shell.rb -n"
+
+# run LABEL ARGS...: one create with per-phase timings on stderr, summarized on one line.
+run() {
+	label=$1
+	shift
+	t0=$(date +%s%N)
+	rc=0
+	"$HBTAB" --rest "$REST" --no-progress "$@" --timings >"$TMP/out" 2>"$TMP/err" || rc=$?
+	t1=$(date +%s%N)
+	if [ "$rc" -ne 0 ]; then
+		echo "bench_create: $label failed (exit $rc)" >&2
+		cat "$TMP/err" >&2
+		exit 1
+	fi
+	printf '%-28s' "$label"
+	awk '/timing:/ { printf " %s=%ss", $3, $4 }' "$TMP/err"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  wall=%.3fs\n", (b - a) / 1e9 }'
+}
+
+echo "hbtab create, $N regions (--hex-splits $N), emulator with 5 servers"
+run "thrift2 create" --thrift "$THRIFT" create bench_t --hex-splits "$N" --via thrift2 --wait 300
+run "thrift2 re-run (no-op)" --thrift "$THRIFT" create bench_t --hex-splits "$N" --via thrift2
+run "shell create" --hbase-shell "$SHELL_CMD" create bench_s --hex-splits "$N" --via shell --wait 300
+run "shell re-run (no-op)" --hbase-shell "$SHELL_CMD" create bench_s --hex-splits "$N" --via shell
