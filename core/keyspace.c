@@ -11,7 +11,7 @@
 /* Evaluation limits: beyond them a (pathologically ambiguous) key space is refused. */
 #define KS_MAX_STATES (1u << 21)
 #define KS_MAX_POSITIONS (1u << 24) /* sum of subset sizes over all states */
-#define KS_MAX_LIMBS (1u << 24)	    /* GMP limbs held by counts (128 MiB on 64-bit) */
+#define KS_MAX_LIMBS (1u << 23)	    /* GMP limbs held by counts (64 MiB on 64-bit) */
 
 enum ks_kind { KS_CLASS, KS_UINT, KS_STAR };
 
@@ -751,6 +751,45 @@ static int hash_grow(struct ks_auto *a)
 	return 0;
 }
 
+/*
+ * Drops positions whose future keys are a subset of another position's in the same set, so
+ * ambiguous specs keep small states: in a class field every count c >= min accepts
+ * A^{0..max-c} then the rest, so only the smallest such c matters; in a uW<N field the
+ * "already below N" branch at a depth covers the "equal so far" one. The sorted positions
+ * of one field are adjacent, in increasing count. Returns the new size.
+ */
+static uint32_t prune(struct ks_auto *a, uint32_t n)
+{
+	uint32_t i, o = 0, last_field = UINT32_MAX;
+	int have_open = 0;
+
+	for (i = 0; i < n; i++) {
+		uint32_t q = a->tmp[i], fi, off;
+		const struct ks_field *f;
+
+		if (q >= a->base[a->nf]) {
+			a->tmp[o++] = q;
+			continue;
+		}
+		fi = a->pos_field[q];
+		f = &a->f[fi];
+		off = q - a->base[fi];
+		if (fi != last_field) {
+			last_field = fi;
+			have_open = 0;
+		}
+		if (f->kind == KS_CLASS && off >= f->min) {
+			if (have_open)
+				continue;
+			have_open = 1;
+		} else if (f->kind == KS_UINT && off % 2 == 0 && i + 1 < n && a->tmp[i + 1] == q + 1) {
+			continue; /* tight at this depth, and loose at the same depth is present */
+		}
+		a->tmp[o++] = q;
+	}
+	return o;
+}
+
 /* Interns the n positions in a->tmp (sorted here) as a state; *id = its index. */
 static int intern(struct ks_auto *a, uint32_t n, int32_t *id, struct hb_error *err)
 {
@@ -758,6 +797,7 @@ static int intern(struct ks_auto *a, uint32_t n, int32_t *id, struct hb_error *e
 	struct ks_state *s;
 
 	qsort(a->tmp, n, sizeof(uint32_t), cmp_u32);
+	n = prune(a, n);
 	if ((a->nst + 1) * 2 > a->hcap && hash_grow(a))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	h = hash_pos(a->tmp, n) & (a->hcap - 1);
