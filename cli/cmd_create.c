@@ -228,8 +228,10 @@ static int validate(struct create *c, const struct cli_splitspec *ss, struct cli
 	if (hb_schema_set_table(&c->schema, c->table))
 		return HB_ENOMEM;
 	for (i = 0; i < fams->n; i++)
-		if (cli_ddl_add_family(&c->schema, fams->items[i], &err))
-			return cli_fail(&err) ? HB_EINVAL : HB_EINVAL;
+		if (cli_ddl_add_family(&c->schema, fams->items[i], &err)) {
+			cli_fail(&err);
+			return err.code == HB_ENOMEM ? HB_ENOMEM : HB_EINVAL;
+		}
 	if (!c->schema.nfamilies && cli_ddl_add_family(&c->schema, CLI_DDL_DEFAULT_FAMILY, &err))
 		return HB_ENOMEM;
 	for (i = 0; i < attrs->n; i++)

@@ -203,6 +203,16 @@ class CreateThrift2Test(CreateTestBase):
                 self.assertNotIn("/schema", q["path"])
         self.assertEqual(len([q for q in self.emu.requests() if q["server"] == "thrift"]), 1)
 
+    def test_create__thrift_server_that_ignores_ddl_is_caught(self):
+        # branch-1 1.7.x: createTable returns success and does nothing
+        self.emu.control("POST", "/control/thrift-legacy-17", {"on": True})
+        r = self.create("t1", "--hex-splits", "4", "--wait", "1", "-o", "json")
+        self.emu.control("POST", "/control/thrift-legacy-17", {"on": False})
+        self.assertEqual(r.rc, 1, r)
+        self.assertIn("does not exist after the thrift2 create", r.err)
+        self.assertFalse(r.json()["verified"])
+        self.assertIsNone(self.table_state("t1"))
+
     def test_create__keyspace_reports_unreachable_regions(self):
         r = self.create("t1", "--hex-splits", "4", "--keyspace", "dec{8}", "-o", "json")
         self.assertEqual(r.rc, 1, r)
