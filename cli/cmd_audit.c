@@ -581,6 +581,8 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 		}
 	}
 	rc = hb_audit_reach(&r->a, r->ks, &r->rs, &err);
+	if (rc == HB_EINVAL)
+		hb_error_prefix(&err, rc, "keyspace '%s'", hb_buf_str(&r->ks_canon));
 	if (!rc)
 		rc = hb_audit_chain(&r->a.findings, &r->rs, meta);
 	if (rc)
@@ -635,6 +637,8 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 	hb_keys_release(&keys);
 	if (!rc)
 		rc = hb_audit_reach(&r->a, r->ks, &r->rs, &err);
+	if (rc == HB_EINVAL)
+		hb_error_prefix(&err, rc, "--keyspace '%s'", hb_buf_str(&r->ks_canon));
 	if (!rc && hb_audit_chain(&r->a.findings, &r->rs, 0))
 		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
 	if (rc)
