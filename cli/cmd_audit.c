@@ -1,14 +1,14 @@
-/* hbtab audit: reachability, region-chain integrity, drift and hot-spots of a table or split set. */
-#include "cli.h"
-#include "commands.h"
-#include "output.h"
-#include "rest_cli.h"
-#include "splitspec.h"
+/* hbtab audit: reachability, chain integrity, drift and hot-spots of a table or a split set. */
 #include "../core/audit.h"
 #include "../core/key.h"
 #include "../core/keyspace.h"
 #include "../core/schema.h"
 #include "../rest/hbase.h"
+#include "cli.h"
+#include "commands.h"
+#include "output.h"
+#include "rest_cli.h"
+#include "splitspec.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -18,15 +18,15 @@
 #include <time.h>
 
 static const char usage[] =
-	"audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window SEC]]\n"
-	"audit " CLI_SPLITSPEC_USAGE " --keyspace SPEC";
+    "audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window SEC]]\n"
+    "audit " CLI_SPLITSPEC_USAGE " --keyspace SPEC";
 
 #define DEFAULT_META_ROW "totalPartition"
-#define DEFAULT_WINDOW 10.0
-#define FLUSH_AT (1u << 16)
+#define DEFAULT_WINDOW   10.0
+#define FLUSH_AT         (1u << 16)
 
 struct audit_run {
-	const char *table; /* NULL for a planned split set */
+	const char *table;  /* NULL for a planned split set */
 	const char *source; /* "rest", "meta" or "splits" */
 	struct hb_regions rs;
 	struct hb_keyspace *ks;
@@ -87,8 +87,8 @@ static int print_json(const struct audit_run *r)
 	int rc;
 
 	rc = hb_buf_addf(&b, "{\"healthy\":%s,\"table\":", f->n ? "false" : "true") ||
-	     json_strn(&b, r->table) || hb_buf_addf(&b, ",\"source\":\"%s\",\"keyspace\":",
-						    r->source) ||
+	     json_strn(&b, r->table) ||
+	     hb_buf_addf(&b, ",\"source\":\"%s\",\"keyspace\":", r->source) ||
 	     json_strn(&b, r->ks ? hb_buf_str(&r->ks_canon) : NULL) ||
 	     hb_buf_adds(&b, ",\"total_keys\":") || json_strn(&b, r->a.total_keys) ||
 	     hb_buf_adds(&b, ",\"regions\":[");
@@ -101,24 +101,25 @@ static int print_json(const struct audit_run *r)
 		     json_tsb(&b, g->end, g->end_len, &tmp);
 		if (!rc)
 			rc = ar->reachable < 0
-				     ? hb_buf_adds(&b, ",\"reachable\":null,\"share\":null,\"keys\":null")
-				     : hb_buf_addf(&b, ",\"reachable\":%s,\"share\":%.17g,\"keys\":",
-						   ar->reachable ? "true" : "false", ar->share) ||
-					       json_strn(&b, ar->keys);
+			         ? hb_buf_adds(&b,
+			                       ",\"reachable\":null,\"share\":null,\"keys\":null")
+			         : hb_buf_addf(&b, ",\"reachable\":%s,\"share\":%.17g,\"keys\":",
+			                       ar->reachable ? "true" : "false", ar->share) ||
+			               json_strn(&b, ar->keys);
 		if (!rc && r->table) {
-			rc = hb_buf_addf(&b, ",\"live\":%s,\"name\":",
-					 hb_region_is_live(g) ? "true" : "false");
+			rc = hb_buf_addf(
+			    &b, ",\"live\":%s,\"name\":", hb_region_is_live(g) ? "true" : "false");
 			if (!rc)
 				rc = g->name ? json_tsb(&b, g->name, g->name_len, &tmp)
-					     : hb_buf_adds(&b, "null");
+				             : hb_buf_adds(&b, "null");
 			if (!rc)
 				rc = hb_buf_adds(&b, ",\"server\":") || json_strn(&b, g->server);
 		}
 		if (!rc && r->have_hot)
-			rc = hb_buf_addf(&b, ",\"writes\":%llu,\"reads\":%llu,\"write_share\":%.17g",
-					 (unsigned long long)r->hot.r[i].writes,
-					 (unsigned long long)r->hot.r[i].reads,
-					 r->hot.r[i].write_share);
+			rc = hb_buf_addf(
+			    &b, ",\"writes\":%llu,\"reads\":%llu,\"write_share\":%.17g",
+			    (unsigned long long)r->hot.r[i].writes,
+			    (unsigned long long)r->hot.r[i].reads, r->hot.r[i].write_share);
 		if (!rc)
 			rc = hb_buf_addc(&b, '}');
 		if (!rc)
@@ -130,7 +131,7 @@ static int print_json(const struct audit_run *r)
 		rc = hb_buf_addf(&b, "%s{\"kind\":\"%s\",\"region\":", i ? "," : "", f->v[i].kind);
 		if (!rc)
 			rc = f->v[i].region < 0 ? hb_buf_adds(&b, "null")
-						: hb_buf_addf(&b, "%ld", f->v[i].region);
+			                        : hb_buf_addf(&b, "%ld", f->v[i].region);
 		if (!rc)
 			rc = hb_buf_adds(&b, ",\"message\":") || json_strn(&b, f->v[i].message) ||
 			     hb_buf_addc(&b, '}');
@@ -139,14 +140,14 @@ static int print_json(const struct audit_run *r)
 		rc = hb_buf_addc(&b, ']');
 	if (!rc && r->have_hot) {
 		rc = hb_buf_addf(&b,
-				 ",\"hotspots\":{\"window\":%.17g,\"total_writes\":%llu,"
-				 "\"total_reads\":%llu,\"fair_share\":%.17g,\"sequential_region\":",
-				 r->window, (unsigned long long)r->hot.total_writes,
-				 (unsigned long long)r->hot.total_reads, r->hot.fair_share);
+		                 ",\"hotspots\":{\"window\":%.17g,\"total_writes\":%llu,"
+		                 "\"total_reads\":%llu,\"fair_share\":%.17g,\"sequential_region\":",
+		                 r->window, (unsigned long long)r->hot.total_writes,
+		                 (unsigned long long)r->hot.total_reads, r->hot.fair_share);
 		if (!rc)
 			rc = r->hot.sequential_region < 0
-				     ? hb_buf_adds(&b, "null")
-				     : hb_buf_addf(&b, "%ld", r->hot.sequential_region);
+			         ? hb_buf_adds(&b, "null")
+			         : hb_buf_addf(&b, "%ld", r->hot.sequential_region);
 		if (!rc)
 			rc = hb_buf_adds(&b, ",\"servers\":[");
 		for (i = 0; !rc && i < r->hot.ns; i++) {
@@ -155,10 +156,10 @@ static int print_json(const struct audit_run *r)
 			rc = hb_buf_adds(&b, i ? ",{\"name\":" : "{\"name\":") ||
 			     json_strn(&b, s->name) ||
 			     hb_buf_addf(&b,
-					 ",\"regions\":%zu,\"writes\":%llu,\"reads\":%llu,"
-					 "\"write_share\":%.17g}",
-					 s->regions, (unsigned long long)s->writes,
-					 (unsigned long long)s->reads, s->write_share);
+			                 ",\"regions\":%zu,\"writes\":%llu,\"reads\":%llu,"
+			                 "\"write_share\":%.17g}",
+			                 s->regions, (unsigned long long)s->writes,
+			                 (unsigned long long)s->reads, s->write_share);
 		}
 		if (!rc)
 			rc = hb_buf_adds(&b, "]}");
@@ -191,9 +192,9 @@ static int sink_add(struct sink *k, const char *s)
 	if (k->col)
 		rc = hb_buf_addc(k->b, '\t');
 	for (s = s ? s : "-"; !rc && *s; s++)
-		rc = *s == '\t' ? hb_buf_adds(k->b, "\\t")
+		rc = *s == '\t'   ? hb_buf_adds(k->b, "\\t")
 		     : *s == '\n' ? hb_buf_adds(k->b, "\\n")
-				  : hb_buf_addc(k->b, *s);
+		                  : hb_buf_addc(k->b, *s);
 	if (!rc && ++k->col == k->ncols) {
 		k->col = 0;
 		rc = hb_buf_addc(k->b, '\n');
@@ -236,8 +237,8 @@ static int sink_share(struct sink *k, double share, int reachable)
 /* Findings first ("kind: message"), then (unless -q) a summary and every region. */
 static int print_text(const struct audit_run *r)
 {
-	static const char *const hdr[] = {"INDEX", "START",  "END",	"REACHABLE", "SHARE",
-					  "KEYS",  "SERVER", "WRITES", "WRITE_SHARE"};
+	static const char *const hdr[] = {"INDEX", "START",  "END",    "REACHABLE",  "SHARE",
+	                                  "KEYS",  "SERVER", "WRITES", "WRITE_SHARE"};
 	const struct hb_findings *f = &r->a.findings;
 	struct hb_buf out = HB_BUF_INIT, tmp = HB_BUF_INIT;
 	struct cli_table t;
@@ -246,23 +247,23 @@ static int print_text(const struct audit_run *r)
 	int rc = 0;
 
 	for (i = 0; !rc && i < f->n; i++) {
-		rc = hb_buf_addf(&out, "%s: %s\n", f->v[i].kind, f->v[i].message) ||
-		     flush(&out, 0);
+		rc = hb_buf_addf(&out, "%s: %s\n", f->v[i].kind, f->v[i].message) || flush(&out, 0);
 	}
 	if (!rc && !cli_g.quiet) {
 		if (f->n)
 			rc = hb_buf_addc(&out, '\n');
 		if (!rc)
-			rc = hb_buf_addf(&out, "%s: %zu regions, %zu finding%s", f->n ? "unhealthy"
-										 : "healthy",
-					 r->rs.n, f->n, f->n == 1 ? "" : "s");
+			rc = hb_buf_addf(&out, "%s: %zu regions, %zu finding%s",
+			                 f->n ? "unhealthy" : "healthy", r->rs.n, f->n,
+			                 f->n == 1 ? "" : "s");
 		if (!rc && r->ks)
-			rc = hb_buf_addf(&out, ", keyspace '%s' (%s keys%s)", hb_buf_str(&r->ks_canon),
-					 r->a.total_keys ? r->a.total_keys : "?",
-					 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "");
+			rc = hb_buf_addf(&out, ", keyspace '%s' (%s keys%s)",
+			                 hb_buf_str(&r->ks_canon),
+			                 r->a.total_keys ? r->a.total_keys : "?",
+			                 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "");
 		if (!rc && r->have_hot)
 			rc = hb_buf_addf(&out, ", %llu writes in %.0f s",
-					 (unsigned long long)r->hot.total_writes, r->window);
+			                 (unsigned long long)r->hot.total_writes, r->window);
 		if (!rc)
 			rc = hb_buf_adds(&out, "\n\n");
 	}
@@ -284,7 +285,9 @@ static int print_text(const struct audit_run *r)
 
 		rc = sink_addf(&k, "%zu", i) || sink_tsb(&k, g->start, g->start_len, &tmp) ||
 		     sink_tsb(&k, g->end, g->end_len, &tmp) ||
-		     sink_add(&k, ar->reachable < 0 ? NULL : ar->reachable ? "yes" : "no") ||
+		     sink_add(&k, ar->reachable < 0 ? NULL
+		                  : ar->reachable   ? "yes"
+		                                    : "no") ||
 		     sink_share(&k, ar->share, ar->reachable) || sink_add(&k, ar->keys);
 		if (!rc && k.ncols > 6)
 			rc = sink_add(&k, g->server);
@@ -361,7 +364,7 @@ static int copy_cell(char **out, const struct hb_row *row, const char *family, c
 
 /* Reads the metadata row (family: --metadata-family, else the table's first family). */
 static int read_metadata(struct hb_rest *c, const char *table, const char *family_opt,
-			 const char *row_opt, struct meta_values *out, struct hb_error *err)
+                         const char *row_opt, struct meta_values *out, struct hb_error *err)
 {
 	struct hb_buf row = HB_BUF_INIT;
 	struct hb_schema s;
@@ -386,7 +389,8 @@ static int read_metadata(struct hb_rest *c, const char *table, const char *famil
 		if (rc)
 			goto done;
 		if (!s.nfamilies) {
-			rc = hb_error_set(err, HB_ESERVER, "table '%s' has no column family", table);
+			rc =
+			    hb_error_set(err, HB_ESERVER, "table '%s' has no column family", table);
 			goto done;
 		}
 		family = strdup(s.families[0].name);
@@ -402,8 +406,8 @@ static int read_metadata(struct hb_rest *c, const char *table, const char *famil
 		goto done;
 	out->present = found;
 	if (found && (copy_cell(&out->n, &cells, family, "N") ||
-		      copy_cell(&out->keyspace, &cells, family, "keyspace") ||
-		      copy_cell(&out->splits, &cells, family, "splits")))
+	              copy_cell(&out->keyspace, &cells, family, "keyspace") ||
+	              copy_cell(&out->splits, &cells, family, "splits")))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 done:
 	free(family);
@@ -449,7 +453,7 @@ static void sleep_seconds(double s)
 }
 
 static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_params *p,
-		    struct hb_error *err)
+                    struct hb_error *err)
 {
 	struct hb_cluster_status s0, s1;
 	struct hb_audit_load *l0 = NULL, *l1 = NULL;
@@ -500,7 +504,7 @@ done:
 
 struct table_opts {
 	const char *keyspace, *source, *window, *meta_family, *meta_row, *hot_factor,
-		*hot_min_writes;
+	    *hot_min_writes;
 	int hotspots;
 };
 
@@ -535,7 +539,7 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 		hp.factor = strtod(o->hot_factor, &end);
 		if (*end || end == o->hot_factor || errno || !(hp.factor >= 1) || hp.factor > 1e6)
 			return usage_fail("invalid --hot-factor '%s' (a number >= 1)",
-					  o->hot_factor);
+			                  o->hot_factor);
 	}
 	if (o->hot_min_writes) {
 		long v;
@@ -551,7 +555,7 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 	if (rc)
 		goto fail;
 	rc = meta ? hb_rest_meta_regions(c, r->table, &r->rs, &state, &err)
-		  : hb_rest_get_regions(c, r->table, &r->rs, &err);
+	          : hb_rest_get_regions(c, r->table, &r->rs, &err);
 	cli_progress_done();
 	if (!rc && meta && !r->rs.n && state < 0) {
 		cli_error("table '%s' not found in hbase:meta", r->table);
@@ -566,8 +570,8 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 	if (rc)
 		goto fail;
 	hb_regions_sort(&r->rs);
-	rc = read_metadata(c, r->table, o->meta_family, o->meta_row ? o->meta_row : DEFAULT_META_ROW,
-			   &md, &err);
+	rc = read_metadata(c, r->table, o->meta_family,
+	                   o->meta_row ? o->meta_row : DEFAULT_META_ROW, &md, &err);
 	if (rc)
 		goto fail;
 	if (!r->ks && md.keyspace && md.keyspace[0]) {
@@ -593,7 +597,7 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 		if (hb_rest_get_regions(c, r->table, &other, &oerr))
 			cli_warn("cannot compare with REST /regions: %s", oerr.msg);
 		else if (hb_audit_compare(&r->a.findings, &r->rs, "hbase:meta", &other,
-					  "REST /regions")) {
+		                          "REST /regions")) {
 			rc = HB_ENOMEM;
 			goto fail;
 		}
@@ -651,26 +655,26 @@ int cmd_audit(int argc, char **argv)
 	static struct cli_splitspec ss;
 	static struct table_opts o;
 	static const struct cli_option opts[] = {
-		CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
-			   "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
-			   "row's)"),
-		CLI_CHOICE(0, "source", &o.source, "SRC",
-			   "rest (/T/regions) or meta (hbase:meta scan, compared with REST)",
-			   "rest meta"),
-		CLI_FLAG(0, "hotspots", &o.hotspots,
-			 "measure write hot-spots from /status/cluster request counters"),
-		CLI_STRING(0, "window", &o.window, "SEC",
-			   "seconds between the two counter readings (10; 0 = since region open)"),
-		CLI_STRING(0, "hot-factor", &o.hot_factor, "X",
-			   "flag regions above X times their fair share of writes (2)"),
-		CLI_STRING(0, "hot-min-writes", &o.hot_min_writes, "N",
-			   "... and with at least N writes in the window (100)"),
-		CLI_STRING(0, "metadata-family", &o.meta_family, "F",
-			   "family of the metadata row (default: the table's first)"),
-		CLI_STRING(0, "metadata-row", &o.meta_row, "ROW",
-			   "metadata row key (default: totalPartition)"),
-		CLI_SPLITSPEC_OPTIONS(&ss),
-		CLI_END,
+	    CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
+	               "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
+	               "row's)"),
+	    CLI_CHOICE(0, "source", &o.source, "SRC",
+	               "rest (/T/regions) or meta (hbase:meta scan, compared with REST)",
+	               "rest meta"),
+	    CLI_FLAG(0, "hotspots", &o.hotspots,
+	             "measure write hot-spots from /status/cluster request counters"),
+	    CLI_STRING(0, "window", &o.window, "SEC",
+	               "seconds between the two counter readings (10; 0 = since region open)"),
+	    CLI_STRING(0, "hot-factor", &o.hot_factor, "X",
+	               "flag regions above X times their fair share of writes (2)"),
+	    CLI_STRING(0, "hot-min-writes", &o.hot_min_writes, "N",
+	               "... and with at least N writes in the window (100)"),
+	    CLI_STRING(0, "metadata-family", &o.meta_family, "F",
+	               "family of the metadata row (default: the table's first)"),
+	    CLI_STRING(0, "metadata-row", &o.meta_row, "ROW",
+	               "metadata row key (default: totalPartition)"),
+	    CLI_SPLITSPEC_OPTIONS(&ss),
+	    CLI_END,
 	};
 	struct hb_error err = {0};
 	struct audit_run r;
@@ -690,7 +694,7 @@ int cmd_audit(int argc, char **argv)
 		if (o.source || o.hotspots || o.window || o.meta_family || o.meta_row ||
 		    o.hot_factor || o.hot_min_writes)
 			return usage_fail("--source, --hotspots, --window, --hot-* and "
-					  "--metadata-* need a TABLE");
+			                  "--metadata-* need a TABLE");
 	}
 	memset(&r, 0, sizeof(r));
 	hb_regions_init(&r.rs);

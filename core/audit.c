@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_SHOW_MAX 48 /* bytes of a key quoted in a message before "..." */
+#define KEY_SHOW_MAX       48 /* bytes of a key quoted in a message before "..." */
 #define DRIFT_BOUNDARY_MAX 10
 
 void hb_findings_init(struct hb_findings *f)
@@ -81,8 +81,8 @@ void hb_findings_sort(struct hb_findings *f)
 
 					while (a < mid && b < hi)
 						tmp[o++] = finding_cmp(&f->v[b], &f->v[a]) < 0
-								   ? f->v[b++]
-								   : f->v[a++];
+						               ? f->v[b++]
+						               : f->v[a++];
 					while (a < mid)
 						tmp[o++] = f->v[a++];
 					while (b < hi)
@@ -186,7 +186,7 @@ void hb_audit_release(struct hb_audit *a)
 }
 
 int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_regions *rs,
-		   struct hb_error *err)
+                   struct hb_error *err)
 {
 	struct hb_buf msg = HB_BUF_INIT, first = HB_BUF_INIT;
 	mpz_t total, keys;
@@ -215,7 +215,7 @@ int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_r
 
 		hb_buf_reset(&first);
 		rc = hb_keyspace_region(ks, &reach, keys, &first, r->start, r->start_len, r->end,
-					r->end_len, err);
+		                        r->end_len, err);
 		if (rc)
 			break;
 		a->r[i].reachable = reach;
@@ -229,15 +229,16 @@ int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_r
 			continue;
 		rc = add_region(&msg, i, r);
 		if (!rc && first.len) {
-			rc = hb_buf_adds(&msg, ": no key of the key space falls in it; the smallest "
-					       "key at or after its start is ");
+			rc =
+			    hb_buf_adds(&msg, ": no key of the key space falls in it; the smallest "
+			                      "key at or after its start is ");
 			if (!rc)
 				rc = add_key(&msg, (const unsigned char *)first.data, first.len);
 			if (!rc)
 				rc = hb_buf_adds(&msg, ", not below its end");
 		} else if (!rc) {
 			rc = hb_buf_adds(&msg, ": no key of the key space falls in it; every key "
-					       "sorts before its start");
+			                       "sorts before its start");
 		}
 		if (!rc)
 			rc = add_msg(&a->findings, HB_FIND_UNREACHABLE, (long)i, &msg);
@@ -266,24 +267,25 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 	size_t i;
 	int rc = 0;
 
-#define ADD(kind, idx)                                                                     \
-	do {                                                                               \
-		if (rc || (rc = add_msg(out, (kind), (idx), &m)))                          \
-			goto done;                                                         \
+#define ADD(kind, idx)                                                                             \
+	do {                                                                                       \
+		if (rc || (rc = add_msg(out, (kind), (idx), &m)))                                  \
+			goto done;                                                                 \
 	} while (0)
-#define CAT(expr)                                                                          \
-	do {                                                                               \
-		if (!rc)                                                                   \
-			rc = (expr);                                                       \
+#define CAT(expr)                                                                                  \
+	do {                                                                                       \
+		if (!rc)                                                                           \
+			rc = (expr);                                                               \
 	} while (0)
 	for (i = 0; i < rs->n; i++) {
 		const struct hb_region *r = &rs->v[i];
 
 		if (r->split) {
 			CAT(add_region(&m, i, r));
-			CAT(hb_buf_adds(&m, " is a split parent left in hbase:meta (offline, split); "
-					    "its daughters serve its keys until the catalog janitor "
-					    "removes it"));
+			CAT(hb_buf_adds(&m,
+			                " is a split parent left in hbase:meta (offline, split); "
+			                "its daughters serve its keys until the catalog janitor "
+			                "removes it"));
 			ADD(HB_FIND_SPLIT_PARENT, (long)i);
 			continue;
 		}
@@ -314,7 +316,7 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 			if (r->start_len) {
 				CAT(add_region(&m, i, r));
 				CAT(hb_buf_adds(&m, " is the first region but its start key is not "
-						    "empty; keys before "));
+				                    "empty; keys before "));
 				CAT(add_key(&m, r->start, r->start_len));
 				CAT(hb_buf_adds(&m, " have no region"));
 				ADD(HB_FIND_BAD_FIRST_START, (long)i);
@@ -333,16 +335,17 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 				if (!from_meta && p->id && p->id == r->id)
 					continue; /* REST lists each replica with the same bounds */
 				CAT(add_region(&m, i, r));
-				CAT(hb_buf_addf(&m, " duplicates region %ld (same start and end key)",
-						dup_of));
+				CAT(hb_buf_addf(
+				    &m, " duplicates region %ld (same start and end key)", dup_of));
 				ADD(HB_FIND_DUPLICATE, (long)i);
 				continue;
 			}
 			if (!c->end_len) {
 				CAT(add_region(&m, i, r));
-				CAT(hb_buf_addf(&m, " overlaps region %ld, which runs to the end of "
-						    "the key space",
-						cover));
+				CAT(hb_buf_addf(&m,
+				                " overlaps region %ld, which runs to the end of "
+				                "the key space",
+				                cover));
 				ADD(HB_FIND_OVERLAP, (long)i);
 			} else {
 				int d = hb_key_cmp(r->start, r->start_len, c->end, c->end_len);
@@ -350,16 +353,17 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 				if (d < 0) {
 					CAT(add_region(&m, i, r));
 					CAT(hb_buf_addf(&m, " overlaps region %ld, which ends at ",
-							cover));
+					                cover));
 					CAT(add_key(&m, c->end, c->end_len));
 					ADD(HB_FIND_OVERLAP, (long)i);
 				} else if (d > 0) {
-					CAT(hb_buf_addf(&m, "hole before region %zu: keys in [", i));
+					CAT(hb_buf_addf(&m, "hole before region %zu: keys in [",
+					                i));
 					CAT(add_key(&m, c->end, c->end_len));
 					CAT(hb_buf_adds(&m, ", "));
 					CAT(add_key(&m, r->start, r->start_len));
-					CAT(hb_buf_addf(&m, ") have no region (region %ld ends there)",
-							cover));
+					CAT(hb_buf_addf(
+					    &m, ") have no region (region %ld ends there)", cover));
 					ADD(HB_FIND_HOLE, (long)i);
 				}
 			}
@@ -376,7 +380,7 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 
 		CAT(add_region(&m, (size_t)cover, c));
 		CAT(hb_buf_adds(&m, " is the last region but its end key is not empty; keys at "
-				    "or after "));
+		                    "or after "));
 		CAT(add_key(&m, c->end, c->end_len));
 		CAT(hb_buf_adds(&m, " have no region"));
 		ADD(HB_FIND_BAD_LAST_END, (long)cover);
@@ -411,8 +415,8 @@ static size_t next_live(const struct hb_regions *rs, size_t i, long *last)
 }
 
 int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
-		     const char *primary_name, const struct hb_regions *other,
-		     const char *other_name)
+                     const char *primary_name, const struct hb_regions *other,
+                     const char *other_name)
 {
 	struct hb_buf m = HB_BUF_INIT;
 	long la = -1, lb = -1;
@@ -439,7 +443,7 @@ int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
 			rc = add_region(&m, a, &primary->v[a]);
 			if (!rc)
 				rc = hb_buf_addf(&m, " is in %s but not in %s", primary_name,
-						 other_name);
+				                 other_name);
 			if (!rc)
 				rc = add_msg(out, HB_FIND_META_REST_MISMATCH, (long)a, &m);
 			a = next_live(primary, a + 1, &la);
@@ -455,7 +459,7 @@ int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
 				rc = add_key(&m, r->end, r->end_len);
 			if (!rc)
 				rc = hb_buf_addf(&m, ") is in %s but not in %s", other_name,
-						 primary_name);
+				                 primary_name);
 			if (!rc)
 				rc = add_msg(out, HB_FIND_META_REST_MISMATCH, -1, &m);
 			b = next_live(other, b + 1, &lb);
@@ -500,7 +504,7 @@ static int canon(struct hb_buf *out, const struct hb_keyspace *ks)
 }
 
 int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
-		   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err)
+                   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err)
 {
 	struct hb_keyspace *stored = NULL, *given = NULL;
 	struct hb_buf m = HB_BUF_INIT, c1 = HB_BUF_INIT, c2 = HB_BUF_INIT;
@@ -514,21 +518,21 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 		live++;
 	if (!md->present) {
 		rc = hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
-				     "the table has no metadata row: N and the key space are not "
-				     "recorded (hbtab meta set writes it)");
+		                     "the table has no metadata row: N and the key space are not "
+		                     "recorded (hbtab meta set writes it)");
 		goto done;
 	}
 	if (!md->n) {
 		rc = hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
-				     "the metadata row has no N qualifier");
+		                     "the metadata row has no N qualifier");
 	} else if (!(n = parse_count(md->n))) {
 		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-				     "the stored N '%.64s' is not a positive integer", md->n);
+		                     "the stored N '%.64s' is not a positive integer", md->n);
 	} else if (n != live) {
 		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-				     "the stored N is %llu but the table has %zu live regions "
-				     "(regions were split, merged or lost since N was written)",
-				     n, live);
+		                     "the stored N is %llu but the table has %zu live regions "
+		                     "(regions were split, merged or lost since N was written)",
+		                     n, live);
 	}
 	if (!rc && md->keyspace && hb_keyspace_parse(&stored, md->keyspace, &perr)) {
 		if (perr.code == HB_ENOMEM) {
@@ -536,8 +540,8 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 			goto done;
 		}
 		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-				     "the stored key space '%.200s' does not parse: %s",
-				     md->keyspace, perr.msg);
+		                     "the stored key space '%.200s' does not parse: %s",
+		                     md->keyspace, perr.msg);
 	}
 	if (!rc && given_keyspace) {
 		rc = hb_keyspace_parse(&given, given_keyspace, err);
@@ -548,18 +552,18 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 		rc = canon(&c1, stored) || canon(&c2, given) ? HB_ENOMEM : 0;
 		if (!rc)
 			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-					     "the stored key space '%.200s' differs from the given "
-					     "'%.200s'",
-					     hb_buf_str(&c1), hb_buf_str(&c2));
+			                     "the stored key space '%.200s' differs from the given "
+			                     "'%.200s'",
+			                     hb_buf_str(&c1), hb_buf_str(&c2));
 	}
 	/* Partition-style tables: boundaries must be the big-endian partition numbers. */
 	if (!rc && (given || stored) &&
 	    hb_keyspace_partitions(given ? given : stored, &parts, &width)) {
 		if (n && parts != n)
 			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-					     "the key space has %llu partitions (u%d<%llu) but the "
-					     "stored N is %llu",
-					     parts, 8 * width, parts, n);
+			                     "the key space has %llu partitions (u%d<%llu) but the "
+			                     "stored N is %llu",
+			                     parts, 8 * width, parts, n);
 	} else if (!rc && md->splits && n && strstr(md->splits, "--partition-splits")) {
 		parts = n;
 		width = 8;
@@ -571,10 +575,11 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 		size_t k = 0;
 
 		if (parts != live)
-			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-					     "the table is partitioned into %llu partitions but has %zu "
-					     "live regions",
-					     parts, live);
+			rc = hb_findings_add(
+			    out, HB_FIND_DRIFT, -1,
+			    "the table is partitioned into %llu partitions but has %zu "
+			    "live regions",
+			    parts, live);
 		last = -1;
 		for (i = next_live(rs, 0, &last); !rc && i < rs->n;
 		     i = next_live(rs, i + 1, &last), k++) {
@@ -585,8 +590,8 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 			if (k == 0 || k >= parts)
 				continue;
 			for (b = 0; b < width; b++)
-				want[b] = (unsigned char)((unsigned long long)k >>
-							  (8 * (width - 1 - b)));
+				want[b] =
+				    (unsigned char)((unsigned long long)k >> (8 * (width - 1 - b)));
 			if (!hb_key_cmp(r->start, r->start_len, want, (size_t)width))
 				continue;
 			wrong++;
@@ -599,14 +604,15 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 				rc = add_key(&m, want, (size_t)width);
 			if (!rc)
 				rc = hb_buf_adds(&m, width == 8 ? " (Bytes.toBytes((long) i))"
-							       : " (big-endian partition number)");
+				                                : " (big-endian partition number)");
 			if (!rc)
 				rc = add_msg(out, HB_FIND_DRIFT, (long)i, &m);
 		}
 		if (!rc && wrong > DRIFT_BOUNDARY_MAX)
-			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-					     "%zu more regions do not start at their partition number",
-					     wrong - DRIFT_BOUNDARY_MAX);
+			rc = hb_findings_add(
+			    out, HB_FIND_DRIFT, -1,
+			    "%zu more regions do not start at their partition number",
+			    wrong - DRIFT_BOUNDARY_MAX);
 	}
 done:
 	if (rc == HB_ENOMEM)
@@ -621,8 +627,8 @@ done:
 
 /* Splits a region name "table,start,id[_rep].enc." into its parts. 0 when malformed. */
 static int parse_region_name(const unsigned char *p, size_t n, const unsigned char **table,
-			     size_t *tlen, const unsigned char **start, size_t *slen,
-			     uint64_t *id, int *replica)
+                             size_t *tlen, const unsigned char **start, size_t *slen, uint64_t *id,
+                             int *replica)
 {
 	size_t first, lastc, j;
 
@@ -665,7 +671,7 @@ static size_t regions_lower(const struct hb_regions *rs, const unsigned char *k,
 }
 
 static void match_one(struct hb_region_counts *counts, const struct hb_regions *rs,
-		      const char *table, const struct hb_audit_load *l, size_t nl, int t1)
+                      const char *table, const struct hb_audit_load *l, size_t nl, int t1)
 {
 	size_t tl = strlen(table), i, j;
 
@@ -705,8 +711,8 @@ static void match_one(struct hb_region_counts *counts, const struct hb_regions *
 }
 
 int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
-			 const char *table, const struct hb_audit_load *l0, size_t n0,
-			 const struct hb_audit_load *l1, size_t n1)
+                         const char *table, const struct hb_audit_load *l0, size_t n0,
+                         const struct hb_audit_load *l1, size_t n1)
 {
 	memset(counts, 0, rs->n * sizeof(*counts));
 	match_one(counts, rs, table, l1, n1, 1);
@@ -741,8 +747,8 @@ static uint64_t window_delta(int have0, uint64_t v0, int have1, uint64_t v1)
 }
 
 int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
-		      const struct hb_region_counts *counts, const int *reachable,
-		      const struct hb_hot_params *p)
+                      const struct hb_region_counts *counts, const int *reachable,
+                      const struct hb_hot_params *p)
 {
 	struct hb_buf m = HB_BUF_INIT;
 	size_t i, live = 0, scap = 0;
@@ -800,13 +806,13 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 	out->fair_share = live ? 1.0 / (double)live : 0.0;
 	for (i = 0; i < out->ns; i++)
 		out->s[i].write_share =
-			out->total_writes ? (double)out->s[i].writes / (double)out->total_writes : 0;
+		    out->total_writes ? (double)out->s[i].writes / (double)out->total_writes : 0;
 	if (!out->total_writes)
 		return 0;
 	for (i = 0; i < rs->n; i++)
 		if (hb_region_is_live(&rs->v[i]))
 			out->r[i].write_share =
-				(double)out->r[i].writes / (double)out->total_writes;
+			    (double)out->r[i].writes / (double)out->total_writes;
 	/* The sequential-key pattern: (nearly) all writes go to the region at the end. */
 	if (live >= 2 && end_region >= 0 && out->total_writes >= p->min_writes &&
 	    out->r[end_region].write_share >= p->sequential) {
@@ -814,14 +820,15 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 		out->r[end_region].flagged = 1;
 		rc = add_region(&m, (size_t)end_region, &rs->v[end_region]);
 		if (!rc)
-			rc = hb_buf_addf(&m,
-					 " takes %.1f%% of the table's writes (%llu of %llu) and is "
-					 "the %s region: sequential row keys (timestamps, counters, "
-					 "monotonically increasing ids); salt or hash the key prefix",
-					 100.0 * out->r[end_region].write_share,
-					 (unsigned long long)out->r[end_region].writes,
-					 (unsigned long long)out->total_writes,
-					 end_region == last_live ? "last" : "last reachable");
+			rc = hb_buf_addf(
+			    &m,
+			    " takes %.1f%% of the table's writes (%llu of %llu) and is "
+			    "the %s region: sequential row keys (timestamps, counters, "
+			    "monotonically increasing ids); salt or hash the key prefix",
+			    100.0 * out->r[end_region].write_share,
+			    (unsigned long long)out->r[end_region].writes,
+			    (unsigned long long)out->total_writes,
+			    end_region == last_live ? "last" : "last reachable");
 		if (!rc)
 			rc = add_msg(f, HB_FIND_HOTSPOT, end_region, &m);
 	}
@@ -836,11 +843,11 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 		rc = add_region(&m, i, &rs->v[i]);
 		if (!rc)
 			rc = hb_buf_addf(&m,
-					 " takes %.1f%% of the table's writes (%llu of %llu), %.1f "
-					 "times its fair share of %.1f%%",
-					 100.0 * h->write_share, (unsigned long long)h->writes,
-					 (unsigned long long)out->total_writes,
-					 h->write_share / out->fair_share, 100.0 * out->fair_share);
+			                 " takes %.1f%% of the table's writes (%llu of %llu), %.1f "
+			                 "times its fair share of %.1f%%",
+			                 100.0 * h->write_share, (unsigned long long)h->writes,
+			                 (unsigned long long)out->total_writes,
+			                 h->write_share / out->fair_share, 100.0 * out->fair_share);
 		if (!rc)
 			rc = add_msg(f, HB_FIND_HOTSPOT, (long)i, &m);
 	}
@@ -849,11 +856,12 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 		double fair = 1.0 / (double)out->ns;
 
 		if (s->writes >= p->min_writes && s->write_share > p->factor * fair)
-			rc = hb_findings_add(f, HB_FIND_HOTSPOT, -1,
-					     "server %s takes %.1f%% of the table's writes over %zu "
-					     "regions, %.1f times its fair share of %.1f%%",
-					     s->name, 100.0 * s->write_share, s->regions,
-					     s->write_share / fair, 100.0 * fair);
+			rc =
+			    hb_findings_add(f, HB_FIND_HOTSPOT, -1,
+			                    "server %s takes %.1f%% of the table's writes over %zu "
+			                    "regions, %.1f times its fair share of %.1f%%",
+			                    s->name, 100.0 * s->write_share, s->regions,
+			                    s->write_share / fair, 100.0 * fair);
 	}
 	hb_buf_release(&m);
 	return rc ? HB_ENOMEM : 0;

@@ -11,24 +11,24 @@
 #include <stdint.h>
 
 /* Finding kinds (the exact strings of the JSON contract). */
-#define HB_FIND_UNREACHABLE "unreachable"
-#define HB_FIND_HOLE "hole"
-#define HB_FIND_OVERLAP "overlap"
-#define HB_FIND_DUPLICATE "duplicate"
-#define HB_FIND_OFFLINE "offline"
-#define HB_FIND_SPLIT_PARENT "split_parent"
-#define HB_FIND_NO_SERVER "no_server"
-#define HB_FIND_DRIFT "drift"
-#define HB_FIND_HOTSPOT "hotspot"
+#define HB_FIND_UNREACHABLE        "unreachable"
+#define HB_FIND_HOLE               "hole"
+#define HB_FIND_OVERLAP            "overlap"
+#define HB_FIND_DUPLICATE          "duplicate"
+#define HB_FIND_OFFLINE            "offline"
+#define HB_FIND_SPLIT_PARENT       "split_parent"
+#define HB_FIND_NO_SERVER          "no_server"
+#define HB_FIND_DRIFT              "drift"
+#define HB_FIND_HOTSPOT            "hotspot"
 #define HB_FIND_META_REST_MISMATCH "meta_rest_mismatch"
-#define HB_FIND_BAD_FIRST_START "bad_first_start"
-#define HB_FIND_BAD_LAST_END "bad_last_end"
-#define HB_FIND_MISSING_METADATA "missing_metadata"
+#define HB_FIND_BAD_FIRST_START    "bad_first_start"
+#define HB_FIND_BAD_LAST_END       "bad_last_end"
+#define HB_FIND_MISSING_METADATA   "missing_metadata"
 
 struct hb_finding {
 	const char *kind; /* one of HB_FIND_* (static) */
-	long region;	  /* index into the audited region list, or -1 */
-	char *message;	  /* owned; keys in toStringBinary form */
+	long region;      /* index into the audited region list, or -1 */
+	char *message;    /* owned; keys in toStringBinary form */
 };
 
 struct hb_findings {
@@ -40,7 +40,7 @@ void hb_findings_init(struct hb_findings *f);
 void hb_findings_release(struct hb_findings *f);
 /* Appends a finding with a printf-style message. HB_ENOMEM. */
 int hb_findings_add(struct hb_findings *f, const char *kind, long region, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 /* Stable sort: findings with a region first (by region), then the table-wide ones. */
 void hb_findings_sort(struct hb_findings *f);
 
@@ -75,7 +75,7 @@ void hb_audit_release(struct hb_audit *a);
  * large to evaluate), HB_ENOMEM.
  */
 int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_regions *rs,
-		   struct hb_error *err);
+                   struct hb_error *err);
 
 /*
  * Region-chain integrity over sorted rs: offline regions and split parents (reported as
@@ -88,8 +88,8 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 /* Compares the live regions of two sorted lists by bounds: each region in one and not the
  * other is a "meta_rest_mismatch" (region = index in primary, -1 for one only in other). */
 int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
-		     const char *primary_name, const struct hb_regions *other,
-		     const char *other_name);
+                     const char *primary_name, const struct hb_regions *other,
+                     const char *other_name);
 
 /* The metadata row's qualifiers as read (NULL = absent). */
 struct hb_audit_meta {
@@ -106,7 +106,7 @@ struct hb_audit_meta {
  * the W-byte big-endian i (Bytes.toBytes((long) i) for W = 8). given_keyspace may be NULL.
  */
 int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *m,
-		   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err);
+                   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err);
 
 /* One region's counters from /status/cluster (LiveNodes[].Region[]). */
 struct hb_audit_load {
@@ -129,20 +129,23 @@ struct hb_region_counts {
  * hold rs->n entries. HB_ENOMEM.
  */
 int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
-			 const char *table, const struct hb_audit_load *l0, size_t n0,
-			 const struct hb_audit_load *l1, size_t n1);
+                         const char *table, const struct hb_audit_load *l0, size_t n0,
+                         const struct hb_audit_load *l1, size_t n1);
 
 struct hb_hot_params {
-	double factor;	     /* flag a region above factor x its fair share (default 2.0) */
+	double factor;       /* flag a region above factor x its fair share (default 2.0) */
 	uint64_t min_writes; /* ... and with at least this many writes in the window (100) */
 	double sequential;   /* name the sequential-key pattern at this share (0.9) */
 };
 
-#define HB_HOT_PARAMS_DEFAULT {2.0, 100, 0.9}
+#define HB_HOT_PARAMS_DEFAULT                                                                      \
+	{                                                                                          \
+		2.0, 100, 0.9                                                                      \
+	}
 
 struct hb_hot_region {
 	uint64_t writes, reads; /* in the window (counter resets: the value after reset) */
-	double write_share;	/* of the live regions' writes, 0..1 */
+	double write_share;     /* of the live regions' writes, 0..1 */
 	int flagged;
 };
 
@@ -159,8 +162,8 @@ struct hb_hotspots {
 	struct hb_hot_server *s;
 	size_t ns;
 	uint64_t total_writes, total_reads;
-	double fair_share;	 /* 1 / live regions */
-	long sequential_region;	 /* the region that takes the sequential writes, or -1 */
+	double fair_share;      /* 1 / live regions */
+	long sequential_region; /* the region that takes the sequential writes, or -1 */
 };
 
 void hb_hotspots_init(struct hb_hotspots *h);
@@ -173,7 +176,7 @@ void hb_hotspots_release(struct hb_hotspots *h);
  * (or the last reachable one when reachable, per region, is given). HB_ENOMEM.
  */
 int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
-		      const struct hb_region_counts *counts, const int *reachable,
-		      const struct hb_hot_params *p);
+                      const struct hb_region_counts *counts, const int *reachable,
+                      const struct hb_hot_params *p);
 
 #endif

@@ -3,26 +3,26 @@
 #include "key.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Evaluation limits: beyond them a (pathologically ambiguous) key space is refused. */
-#define KS_MAX_STATES (1u << 21)
+#define KS_MAX_STATES    (1u << 21)
 #define KS_MAX_POSITIONS (1u << 24) /* sum of subset sizes over all states */
-#define KS_MAX_LIMBS (1u << 23)	    /* GMP limbs held by counts (64 MiB on 64-bit) */
+#define KS_MAX_LIMBS     (1u << 23) /* GMP limbs held by counts (64 MiB on 64-bit) */
 
 enum ks_kind { KS_CLASS, KS_UINT, KS_STAR };
 
 struct ks_field {
 	enum ks_kind kind;
-	int named;	     /* index into ks_classes, or -1 for a [...] charset */
+	int named;             /* index into ks_classes, or -1 for a [...] charset */
 	unsigned char set[32]; /* CLASS: byte bitmap */
-	unsigned min, max;   /* CLASS: length range; UINT: width, width */
-	int width;	     /* UINT: 1, 2, 4 or 8 */
-	unsigned char m[8];  /* UINT: N - 1, big-endian, width bytes */
-	size_t col;	     /* 1-based column of the field in the spec */
+	unsigned min, max;     /* CLASS: length range; UINT: width, width */
+	int width;             /* UINT: 1, 2, 4 or 8 */
+	unsigned char m[8];    /* UINT: N - 1, big-endian, width bytes */
+	size_t col;            /* 1-based column of the field in the spec */
 };
 
 struct ks_state {
@@ -73,8 +73,8 @@ static const struct {
 	const char *name;
 	const char *ranges; /* pairs lo,hi */
 } ks_classes[] = {
-	{"hex", "09af"}, {"HEX", "09AF"}, {"dec", "09"}, {"alnum", "09AZaz"},
-	{"print", " ~"}, {"byte", "\x01\xff"}, /* byte: 0x00 added below */
+    {"hex", "09af"},     {"HEX", "09AF"}, {"dec", "09"},
+    {"alnum", "09AZaz"}, {"print", " ~"}, {"byte", "\x01\xff"}, /* byte: 0x00 added below */
 };
 
 /* ---------------------------------------------------------------- bitmaps */
@@ -265,8 +265,8 @@ static int parse_charset(struct ks_parser *p, struct ks_field *f)
 
 				char_text(ta, sizeof(ta), a);
 				char_text(tb, sizeof(tb), b);
-				snprintf(msg, sizeof(msg), "bad range '%s-%s' (start after end)", ta,
-					 tb);
+				snprintf(msg, sizeof(msg), "bad range '%s-%s' (start after end)",
+				         ta, tb);
 				return perr(p, at, msg);
 			}
 		}
@@ -311,7 +311,7 @@ static int parse_uint(struct ks_parser *p, struct ks_field *f, int width)
 		char msg[96];
 
 		snprintf(msg, sizeof(msg), "the bound N is too large for u%d (at most 2^%d)",
-			 8 * width, 8 * width);
+		         8 * width, 8 * width);
 		rc = perr(p, at, msg);
 	} else {
 		int k;
@@ -370,16 +370,16 @@ static int parse_field(struct ks_parser *p, struct ks_field *f)
 	}
 	if (j == at)
 		return perr(p, at,
-			    "expected a field (hex, HEX, dec, alnum, print, byte, [...], u8<N, "
-			    "u16<N, u32<N, u64<N or *)");
+		            "expected a field (hex, HEX, dec, alnum, print, byte, [...], u8<N, "
+		            "u16<N, u32<N, u64<N or *)");
 	{
 		char name[64];
 
 		snprintf(name, sizeof(name), "%.*s", (int)(j - at > 40 ? 40 : j - at), p->s + at);
 		return hb_error_set(p->err, HB_EINVAL,
-				    "column %zu: unknown field '%s' (expected hex, HEX, dec, "
-				    "alnum, print, byte, [...], u8<N, u16<N, u32<N, u64<N or *)",
-				    at + 1, name);
+		                    "column %zu: unknown field '%s' (expected hex, HEX, dec, "
+		                    "alnum, print, byte, [...], u8<N, u16<N, u32<N, u64<N or *)",
+		                    at + 1, name);
 	}
 }
 
@@ -440,7 +440,7 @@ int hb_keyspace_parse(struct hb_keyspace **out, const char *spec, struct hb_erro
 			break;
 		if (ks->star) {
 			rc = hb_error_set(err, HB_EINVAL, "column %zu: '*' must be the last field",
-					  star_col);
+			                  star_col);
 			goto done;
 		}
 		if (ks->nf == cap) {
@@ -475,9 +475,9 @@ int hb_keyspace_parse(struct hb_keyspace **out, const char *spec, struct hb_erro
 	}
 	if (total_max > HB_MAX_ROW_LENGTH) {
 		rc = hb_error_set(err, HB_EINVAL,
-				  "column 1: keys can be %lu bytes long, more than HBase's maximum "
-				  "row length 32767",
-				  total_max);
+		                  "column 1: keys can be %lu bytes long, more than HBase's maximum "
+		                  "row length 32767",
+		                  total_max);
 		goto done;
 	}
 	if (total_max == 0 && !ks->star) {
@@ -530,7 +530,7 @@ static int format_field(struct hb_buf *out, const struct ks_field *f)
 				full = 0;
 		if (full)
 			return f->width == 1 ? hb_buf_adds(out, "byte")
-					     : hb_buf_addf(out, "byte{%d}", f->width);
+			                     : hb_buf_addf(out, "byte{%d}", f->width);
 		mpz_init(n);
 		mpz_import(n, (size_t)f->width, 1, 1, 1, 0, f->m);
 		mpz_add_ui(n, n, 1);
@@ -621,8 +621,7 @@ int hb_keyspace_has_star(const struct hb_keyspace *ks)
 	return ks->star;
 }
 
-int hb_keyspace_partitions(const struct hb_keyspace *ks, unsigned long long *n_out,
-			   int *width_out)
+int hb_keyspace_partitions(const struct hb_keyspace *ks, unsigned long long *n_out, int *width_out)
 {
 	const struct ks_field *f = &ks->f[0];
 	unsigned long long v = 0;
@@ -682,7 +681,7 @@ void hb_keyspace_free(struct hb_keyspace *ks)
 static int limit_err(struct hb_error *err)
 {
 	return hb_error_set(err, HB_EINVAL,
-			    "key space is too large or too ambiguous to evaluate exactly");
+	                    "key space is too large or too ambiguous to evaluate exactly");
 }
 
 /* Adds position q and everything reachable from it without input to a->tmp (deduplicated). */
@@ -782,7 +781,8 @@ static uint32_t prune(struct ks_auto *a, uint32_t n)
 			if (have_open)
 				continue;
 			have_open = 1;
-		} else if (f->kind == KS_UINT && off % 2 == 0 && i + 1 < n && a->tmp[i + 1] == q + 1) {
+		} else if (f->kind == KS_UINT && off % 2 == 0 && i + 1 < n &&
+		           a->tmp[i + 1] == q + 1) {
 			continue; /* tight at this depth, and loose at the same depth is present */
 		}
 		a->tmp[o++] = q;
@@ -838,7 +838,7 @@ static int intern(struct ks_auto *a, uint32_t n, int32_t *id, struct hb_error *e
 		uint32_t q = s->pos[i];
 
 		if (q < a->base[a->nf] ? a->f[a->pos_field[q]].kind == KS_STAR
-				       : q == a->base[a->nf])
+		                       : q == a->base[a->nf])
 			s->accept = 1;
 	}
 	if (s->pos[n - 1] == a->npositions) /* the initial marker: no empty rows in HBase */
@@ -851,8 +851,7 @@ static int intern(struct ks_auto *a, uint32_t n, int32_t *id, struct hb_error *e
 	return 0;
 }
 
-static int auto_build(struct ks_auto *a, const struct ks_field *f, size_t nf,
-		      struct hb_error *err)
+static int auto_build(struct ks_auto *a, const struct ks_field *f, size_t nf, struct hb_error *err)
 {
 	unsigned char bnd[257];
 	uint32_t np = 0, i, n;
@@ -980,22 +979,22 @@ static int count_state(struct ks_auto *a, int32_t id, struct hb_error *err)
 
 	if (a->st[id].counted == 2)
 		return 0;
-#define PUSH(x)                                                                            \
-	do {                                                                               \
-		if (sp == cap) {                                                           \
-			size_t nc = cap ? cap * 2 : 64;                                    \
-			struct frame *ns = realloc(stk, nc * sizeof(*ns));                 \
-			if (!ns) {                                                         \
-				rc = hb_error_set(err, HB_ENOMEM, "out of memory");        \
-				goto done;                                                 \
-			}                                                                  \
-			stk = ns;                                                          \
-			cap = nc;                                                          \
-		}                                                                          \
-		stk[sp].id = (x);                                                          \
-		stk[sp].k = 0;                                                             \
-		sp++;                                                                      \
-		a->st[(x)].counted = 1;                                                    \
+#define PUSH(x)                                                                                    \
+	do {                                                                                       \
+		if (sp == cap) {                                                                   \
+			size_t nc = cap ? cap * 2 : 64;                                            \
+			struct frame *ns = realloc(stk, nc * sizeof(*ns));                         \
+			if (!ns) {                                                                 \
+				rc = hb_error_set(err, HB_ENOMEM, "out of memory");                \
+				goto done;                                                         \
+			}                                                                          \
+			stk = ns;                                                                  \
+			cap = nc;                                                                  \
+		}                                                                                  \
+		stk[sp].id = (x);                                                                  \
+		stk[sp].k = 0;                                                                     \
+		sp++;                                                                              \
+		a->st[(x)].counted = 1;                                                            \
 	} while (0)
 	PUSH(id);
 	while (sp) {
@@ -1021,7 +1020,7 @@ static int count_state(struct ks_auto *a, int32_t id, struct hb_error *err)
 			for (k = 0; k < a->nint; k++)
 				if (s->next[k] >= 0)
 					mpz_addmul_ui(s->count, a->st[s->next[k]].count,
-						      (unsigned long)(a->ilo[k + 1] - a->ilo[k]));
+					              (unsigned long)(a->ilo[k + 1] - a->ilo[k]));
 			s->counted = 2;
 			a->total_limbs += mpz_size(s->count) + 1;
 			if (a->total_limbs > KS_MAX_LIMBS) {
@@ -1059,7 +1058,7 @@ static int below_state(struct ks_auto *a, int32_t id, struct hb_error *err)
 		mpz_init_set(s->below[k + 1], s->below[k]);
 		if (s->next[k] >= 0)
 			mpz_addmul_ui(s->below[k + 1], a->st[s->next[k]].count,
-				      (unsigned long)(a->ilo[k + 1] - a->ilo[k]));
+			              (unsigned long)(a->ilo[k + 1] - a->ilo[k]));
 	}
 	a->total_limbs += ((size_t)a->nint + 1) * (mpz_size(s->count) + 1);
 	if (a->total_limbs > KS_MAX_LIMBS)
@@ -1114,7 +1113,7 @@ static int min_completion(struct ks_auto *a, int32_t id, struct hb_buf *out, str
 }
 
 int hb_keyspace_first_at_or_after(struct hb_keyspace *ks, struct hb_buf *out, int *found,
-				  const void *sv, size_t n, struct hb_error *err)
+                                  const void *sv, size_t n, struct hb_error *err)
 {
 	const unsigned char *s = sv;
 	struct ks_auto *a = &ks->reach;
@@ -1181,7 +1180,7 @@ done:
 }
 
 int hb_keyspace_count_below(struct hb_keyspace *ks, mpz_t out, const void *xv, size_t n,
-			    struct hb_error *err)
+                            struct hb_error *err)
 {
 	const unsigned char *x = xv;
 	struct ks_auto *a = &ks->cnt;
@@ -1227,7 +1226,7 @@ int hb_keyspace_total(struct hb_keyspace *ks, mpz_t out, struct hb_error *err)
 
 /* count_below with a one-entry cache: a chain's end bound is the next region's start. */
 static int count_cached(struct hb_keyspace *ks, mpz_t out, const void *x, size_t n,
-			struct hb_error *err)
+                        struct hb_error *err)
 {
 	int rc;
 
@@ -1249,8 +1248,8 @@ static int count_cached(struct hb_keyspace *ks, mpz_t out, const void *x, size_t
 }
 
 int hb_keyspace_region(struct hb_keyspace *ks, int *reachable, mpz_t keys, struct hb_buf *first,
-		       const void *start, size_t start_len, const void *end, size_t end_len,
-		       struct hb_error *err)
+                       const void *start, size_t start_len, const void *end, size_t end_len,
+                       struct hb_error *err)
 {
 	mpz_t lo;
 	int found, rc;
@@ -1268,7 +1267,7 @@ int hb_keyspace_region(struct hb_keyspace *ks, int *reachable, mpz_t keys, struc
 	rc = count_cached(ks, lo, start, start_len, err);
 	if (!rc)
 		rc = end_len ? count_cached(ks, keys, end, end_len, err)
-			     : hb_keyspace_total(ks, keys, err);
+		             : hb_keyspace_total(ks, keys, err);
 	if (!rc) {
 		mpz_sub(keys, keys, lo);
 		if (mpz_sgn(keys) < 0) /* an inverted region [start > end) holds nothing */

@@ -45,17 +45,16 @@ int hb_keyspace_has_star(const struct hb_keyspace *ks);
 
 /* When the first field is uW<N (a partition prefix), stores N (if it fits) in *n_out and
  * the width in *width_out and returns 1; else returns 0. */
-int hb_keyspace_partitions(const struct hb_keyspace *ks, unsigned long long *n_out,
-			   int *width_out);
+int hb_keyspace_partitions(const struct hb_keyspace *ks, unsigned long long *n_out, int *width_out);
 
 /* Smallest key k of K with k >= s (HBase order). Sets *found; on found, appends k to out.
  * HB_EINVAL when the key space is too ambiguous to evaluate within memory limits. */
 int hb_keyspace_first_at_or_after(struct hb_keyspace *ks, struct hb_buf *out, int *found,
-				  const void *s, size_t n, struct hb_error *err);
+                                  const void *s, size_t n, struct hb_error *err);
 
 /* out = #{k in K : k < x} (keys counted by prefix for a '*' tail). HB_EINVAL (limits). */
 int hb_keyspace_count_below(struct hb_keyspace *ks, mpz_t out, const void *x, size_t n,
-			    struct hb_error *err);
+                            struct hb_error *err);
 
 /* out = #K (prefixes for a '*' tail). HB_EINVAL (limits). */
 int hb_keyspace_total(struct hb_keyspace *ks, mpz_t out, struct hb_error *err);
@@ -67,8 +66,8 @@ int hb_keyspace_total(struct hb_keyspace *ks, mpz_t out, struct hb_error *err);
  * bound, so auditing a sorted chain costs one walk per boundary.
  */
 int hb_keyspace_region(struct hb_keyspace *ks, int *reachable, mpz_t keys, struct hb_buf *first,
-		       const void *start, size_t start_len, const void *end, size_t end_len,
-		       struct hb_error *err);
+                       const void *start, size_t start_len, const void *end, size_t end_len,
+                       struct hb_error *err);
 
 /* a / b as a double, exact up to rounding even for numbers beyond double's range; 0 if b=0. */
 double hb_mpz_ratio(const mpz_t a, const mpz_t b);

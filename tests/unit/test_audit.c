@@ -52,7 +52,7 @@ static const char *kinds(const struct hb_findings *f)
 	out[0] = 0;
 	for (i = 0; i < f->n && o < sizeof(out) - 64; i++)
 		o += (size_t)snprintf(out + o, sizeof(out) - o, "%s%s@%ld", i ? " " : "",
-				      f->v[i].kind, f->v[i].region);
+		                      f->v[i].kind, f->v[i].region);
 	return out;
 }
 
@@ -73,9 +73,8 @@ static const char *chain(const struct rdef *d, size_t n, int from_meta)
 
 static void test_audit__healthy_chain_has_no_findings(void)
 {
-	static const struct rdef d[] = {{"", "a", NULL, 1, "rs1:1"},
-					{"a", "b", NULL, 1, "rs1:1"},
-					{"b", "", NULL, 1, "rs2:1"}};
+	static const struct rdef d[] = {
+	    {"", "a", NULL, 1, "rs1:1"}, {"a", "b", NULL, 1, "rs1:1"}, {"b", "", NULL, 1, "rs2:1"}};
 
 	CHECK_EQ_STR(chain(d, 3, 1), "");
 	CHECK_EQ_STR(chain(d, 1, 0), "bad_last_end@0");
@@ -86,9 +85,9 @@ static void test_audit__hole_overlap_duplicate_and_bad_ends(void)
 	static const struct rdef hole[] = {{"", "a", NULL, 1, "s"}, {"b", "", NULL, 1, "s"}};
 	static const struct rdef ovl[] = {{"", "b", NULL, 1, "s"}, {"a", "", NULL, 1, "s"}};
 	static const struct rdef dup[] = {{"", "a", NULL, 1, "s"},
-					  {"a", "b", NULL, 1, "s"},
-					  {"a", "b", NULL, 2, "s"},
-					  {"b", "", NULL, 1, "s"}};
+	                                  {"a", "b", NULL, 1, "s"},
+	                                  {"a", "b", NULL, 2, "s"},
+	                                  {"b", "", NULL, 1, "s"}};
 	static const struct rdef ends[] = {{"a", "b", NULL, 1, "s"}, {"b", "c", NULL, 1, "s"}};
 	static const struct rdef after_inf[] = {{"", "", NULL, 1, "s"}, {"m", "", NULL, 1, "s"}};
 
@@ -103,9 +102,9 @@ static void test_audit__split_parents_and_offline_regions_leave_the_chain(void)
 {
 	/* The parent [∅,∅) stays in meta beside its daughters until the janitor runs. */
 	static const struct rdef d[] = {{"", "", "os", 1, NULL},
-					{"", "m", NULL, 2, "rs1:1"},
-					{"m", "", NULL, 2, "rs2:1"},
-					{"m", "x", "o", 3, NULL}};
+	                                {"", "m", NULL, 2, "rs1:1"},
+	                                {"m", "", NULL, 2, "rs2:1"},
+	                                {"m", "x", "o", 3, NULL}};
 
 	/* Sorted: [∅,m) [∅,∅) [m,x) [m,∅). */
 	CHECK_EQ_STR(chain(d, 4, 1), "split_parent@1 offline@2");
@@ -121,12 +120,10 @@ static void test_audit__meta_flags_regions_without_server(void)
 
 static void test_audit__rest_replica_entries_are_not_duplicates(void)
 {
-	static const struct rdef d[] = {{"", "a", NULL, 7, "rs1:1"},
-					{"", "a", NULL, 7, "rs2:1"},
-					{"a", "", NULL, 7, "rs1:1"}};
-	static const struct rdef m[] = {{"", "a", NULL, 7, "rs1:1"},
-					{"", "a", "r", 7, "rs2:1"},
-					{"a", "", NULL, 7, "rs1:1"}};
+	static const struct rdef d[] = {
+	    {"", "a", NULL, 7, "rs1:1"}, {"", "a", NULL, 7, "rs2:1"}, {"a", "", NULL, 7, "rs1:1"}};
+	static const struct rdef m[] = {
+	    {"", "a", NULL, 7, "rs1:1"}, {"", "a", "r", 7, "rs2:1"}, {"a", "", NULL, 7, "rs1:1"}};
 
 	CHECK_EQ_STR(chain(d, 3, 0), "");
 	CHECK_EQ_STR(chain(m, 3, 1), "");
@@ -135,9 +132,9 @@ static void test_audit__rest_replica_entries_are_not_duplicates(void)
 static void test_audit__compare_reports_regions_in_only_one_list(void)
 {
 	static const struct rdef meta[] = {{"", "a", NULL, 1, "s"},
-					   {"a", "b", NULL, 1, "s"},
-					   {"b", "", NULL, 1, "s"},
-					   {"", "", "os", 1, NULL}};
+	                                   {"a", "b", NULL, 1, "s"},
+	                                   {"b", "", NULL, 1, "s"},
+	                                   {"", "", "os", 1, NULL}};
 	static const struct rdef rest[] = {{"", "a", NULL, 1, "s"}, {"a", "", NULL, 1, "s"}};
 	struct hb_regions a, b;
 	struct hb_findings f;
@@ -177,7 +174,7 @@ static void partition_regions(struct hb_regions *rs, int n, int broken)
 }
 
 static const char *drift(const struct hb_audit_meta *m, const struct hb_regions *rs,
-			 const char *given)
+                         const char *given)
 {
 	struct hb_findings f;
 	const char *k;
@@ -220,15 +217,15 @@ static void test_audit__drift_checks_n_keyspace_and_partition_boundaries(void)
 static void test_audit__reach_flags_seed001_regions(void)
 {
 	static const char *const split_tsb[] = {
-		"0000000000000000",
-		"6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6",
-		"=\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBC",
-		"D\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x82",
-		"KKKKKKKKKKKKKKKH",
-		"R\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x0E",
-		"X\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD4",
-		"_\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9A",
-		"ffffffffffffffff",
+	    "0000000000000000",
+	    "6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6",
+	    "=\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBC",
+	    "D\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x82",
+	    "KKKKKKKKKKKKKKKH",
+	    "R\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x0E",
+	    "X\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD4",
+	    "_\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9A",
+	    "ffffffffffffffff",
 	};
 	struct hb_keys k;
 	struct hb_regions rs;
@@ -251,7 +248,7 @@ static void test_audit__reach_flags_seed001_regions(void)
 	hb_audit_init(&a);
 	CHECK_EQ_INT(hb_audit_reach(&a, ks, &rs, &err), 0);
 	CHECK_EQ_STR(kinds(&a.findings), "unreachable@0 unreachable@3 unreachable@4 "
-					 "unreachable@5 unreachable@6 unreachable@7");
+	                                 "unreachable@5 unreachable@6 unreachable@7");
 	CHECK_EQ_STR(a.total_keys, "18446744073709551616");
 	CHECK_EQ_STR(a.r[9].keys, "1");
 	CHECK(fabs(a.r[2].share - 3.0 / 16) < 1e-12);
@@ -312,10 +309,10 @@ static void region_name(struct hb_buf *b, const char *table, const char *start_t
 
 static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 {
-	static const struct rdef d[] = {{"", "1", NULL, 5, "rs1:1"},  {"1", "2", NULL, 5, "rs1:1"},
-					{"2", "3", NULL, 5, "rs2:1"}, {"3", "4", NULL, 5, "rs2:1"},
-					{"4", "5,x", NULL, 5, "rs1:1"},
-					{"5,x", "", NULL, 5, "rs2:1"}};
+	static const struct rdef d[] = {
+	    {"", "1", NULL, 5, "rs1:1"},    {"1", "2", NULL, 5, "rs1:1"},
+	    {"2", "3", NULL, 5, "rs2:1"},   {"3", "4", NULL, 5, "rs2:1"},
+	    {"4", "5,x", NULL, 5, "rs1:1"}, {"5,x", "", NULL, 5, "rs2:1"}};
 	static const char *const starts[] = {"", "1", "2", "3", "4", "5,x"};
 	struct hb_buf names[6];
 	struct hb_audit_load l0[7], l1[7];
@@ -339,7 +336,7 @@ static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 		l1[i].writes = 1010; /* 10 writes each in the window... */
 	}
 	l1[5].writes = 1000 + 2000; /* ...except the last region: 2000 */
-	l0[6] = l0[0];		    /* another table's region is ignored */
+	l0[6] = l0[0];              /* another table's region is ignored */
 	l0[6].name = (const unsigned char *)"t2,,5.x.";
 	l0[6].name_len = 8;
 	l1[6] = l0[6];
@@ -419,8 +416,9 @@ static void test_audit__findings_sort_puts_table_wide_last(void)
 			long a = f.v[i - 1].region, b = f.v[i].region;
 
 			if (a < 0 ? b >= 0
-				  : (b >= 0 && (a > b || (a == b && strtol(f.v[i - 1].message, NULL, 10) >
-								 strtol(f.v[i].message, NULL, 10)))))
+			          : (b >= 0 &&
+			             (a > b || (a == b && strtol(f.v[i - 1].message, NULL, 10) >
+			                                      strtol(f.v[i].message, NULL, 10)))))
 				bad++;
 		}
 		CHECK_EQ_INT(f.n, 500);

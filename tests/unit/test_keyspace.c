@@ -47,12 +47,22 @@ static char *canon(const char *spec)
 
 static void test_keyspace__accepts_the_documented_examples(void)
 {
-	static const char *ok[] = {"hex{16}",	     "hex{1,16}",      "hex{8} byte{8}",
-				   "u64<20 *",	     "u64<20 byte{8}", "u8<16 *",
-				   "dec{6} dec{8} dec{6}", "HEX{8}", "alnum{0,4} print",
-				   "[0-9a-z_]{4}",   "[\\x00-\\x1F\\]\\\\\\-]", "*",
-				   "u64<0x14",	     "u64<18446744073709551616", "u8<256",
-				   "  hex{2}   dec  "};
+	static const char *ok[] = {"hex{16}",
+	                           "hex{1,16}",
+	                           "hex{8} byte{8}",
+	                           "u64<20 *",
+	                           "u64<20 byte{8}",
+	                           "u8<16 *",
+	                           "dec{6} dec{8} dec{6}",
+	                           "HEX{8}",
+	                           "alnum{0,4} print",
+	                           "[0-9a-z_]{4}",
+	                           "[\\x00-\\x1F\\]\\\\\\-]",
+	                           "*",
+	                           "u64<0x14",
+	                           "u64<18446744073709551616",
+	                           "u8<256",
+	                           "  hex{2}   dec  "};
 	size_t i;
 
 	for (i = 0; i < HB_ARRAY_LEN(ok); i++)
@@ -65,33 +75,36 @@ static void test_keyspace__rejects_bad_specs_with_column_and_expectation(void)
 	CHECK_EQ_STR(parse_error(""), "column 1: empty key space (expected a field)");
 	CHECK_EQ_STR(parse_error("   "), "column 1: empty key space (expected a field)");
 	CHECK_EQ_STR(parse_error("hex{8} foo{2}"),
-		     "column 8: unknown field 'foo' (expected hex, HEX, dec, alnum, print, byte, "
-		     "[...], u8<N, u16<N, u32<N, u64<N or *)");
-	CHECK_EQ_STR(parse_error("hex{5,3}"), "column 5: minimum length is larger than the maximum");
+	             "column 8: unknown field 'foo' (expected hex, HEX, dec, alnum, print, byte, "
+	             "[...], u8<N, u16<N, u32<N, u64<N or *)");
+	CHECK_EQ_STR(parse_error("hex{5,3}"),
+	             "column 5: minimum length is larger than the maximum");
 	CHECK_EQ_STR(parse_error("hex{0}"), "column 5: length must be at least 1");
 	CHECK_EQ_STR(parse_error("hex{0,0}"), "column 7: maximum length must be at least 1");
 	CHECK_EQ_STR(parse_error("* hex"), "column 1: '*' must be the last field");
 	CHECK_EQ_STR(parse_error("[z-a]"), "column 2: bad range 'z-a' (start after end)");
 	CHECK_EQ_STR(parse_error("[]"), "column 1: empty charset");
 	CHECK_EQ_STR(parse_error("[ab"), "column 4: expected ']'");
-	CHECK_EQ_STR(parse_error("[a\\q]"), "column 3: unknown escape (expected \\xHH, \\], \\\\ or \\-)");
+	CHECK_EQ_STR(parse_error("[a\\q]"),
+	             "column 3: unknown escape (expected \\xHH, \\], \\\\ or \\-)");
 	CHECK_EQ_STR(parse_error("[\\xG0]"), "column 2: expected two hex digits after '\\x'");
 	CHECK_EQ_STR(parse_error("[-a]"),
-		     "column 2: '-' must stand between two characters or be escaped as \\-");
+	             "column 2: '-' must stand between two characters or be escaped as \\-");
 	CHECK_EQ_STR(parse_error("u8<0"), "column 4: the bound N must be at least 1");
-	CHECK_EQ_STR(parse_error("u8<257"), "column 4: the bound N is too large for u8 (at most 2^8)");
+	CHECK_EQ_STR(parse_error("u8<257"),
+	             "column 4: the bound N is too large for u8 (at most 2^8)");
 	CHECK_EQ_STR(parse_error("u64<18446744073709551617"),
-		     "column 5: the bound N is too large for u64 (at most 2^64)");
+	             "column 5: the bound N is too large for u64 (at most 2^64)");
 	CHECK_EQ_STR(parse_error("u16<"), "column 5: expected a number");
 	CHECK_EQ_STR(parse_error("u12<3"),
-		     "column 1: unknown field 'u12' (expected hex, HEX, dec, alnum, print, byte, "
-		     "[...], u8<N, u16<N, u32<N, u64<N or *)");
+	             "column 1: unknown field 'u12' (expected hex, HEX, dec, alnum, print, byte, "
+	             "[...], u8<N, u16<N, u32<N, u64<N or *)");
 	CHECK_EQ_STR(parse_error("hex{8}byte{8}"), "column 7: expected a space between fields");
 	CHECK_EQ_STR(parse_error("byte{32767} byte"),
-		     "column 1: keys can be 32768 bytes long, more than HBase's maximum row length "
-		     "32767");
+	             "column 1: keys can be 32768 bytes long, more than HBase's maximum row length "
+	             "32767");
 	CHECK_EQ_STR(parse_error("hex{40000}"),
-		     "column 5: length exceeds HBase's maximum row length 32767");
+	             "column 5: length exceeds HBase's maximum row length 32767");
 	CHECK_EQ_STR(parse_error("hex{1 }"), "column 6: expected ',' or '}'");
 }
 
@@ -144,32 +157,41 @@ struct bf_case {
 	int nf;
 };
 
-#define C(a, lo, hi) {BF_CLASS, (a), sizeof(a) - 1, (lo), (hi), 0, 0}
-#define U(w, n) {BF_UINT, NULL, 0, 0, 0, (w), (n)}
-#define S {BF_STAR, NULL, 0, 0, 0, 0, 0}
+#define C(a, lo, hi)                                                                               \
+	{                                                                                          \
+		BF_CLASS, (a), sizeof(a) - 1, (lo), (hi), 0, 0                                     \
+	}
+#define U(w, n)                                                                                    \
+	{                                                                                          \
+		BF_UINT, NULL, 0, 0, 0, (w), (n)                                                   \
+	}
+#define S                                                                                          \
+	{                                                                                          \
+		BF_STAR, NULL, 0, 0, 0, 0, 0                                                       \
+	}
 
 static const struct bf_case bf_cases[] = {
-	{"[ab]{1,3} [0-2]{0,2}", {C("ab", 1, 3), C("012", 0, 2)}, 2},
-	{"u8<5", {U(1, 5)}, 1},
-	{"u16<7", {U(2, 7)}, 1},
-	{"u16<300", {U(2, 300)}, 1},
-	{"[ab]{1,2} [a-c]{0,2}", {C("ab", 1, 2), C("abc", 0, 2)}, 2},
-	{"[ab]{0,2} [ab]{1,2}", {C("ab", 0, 2), C("ab", 1, 2)}, 2},
-	{"[0-2]{0,2} *", {C("012", 0, 2), S}, 2},
-	{"u8<5 *", {U(1, 5), S}, 2},
-	{"u8<3 [ab]{0,2} *", {U(1, 3), C("ab", 0, 2), S}, 3},
-	{"[\\x00\\xFF]{1,3}", {C("\x00\xff", 1, 3)}, 1},
-	{"u8<5 [a-c]{1,2} u8<2", {U(1, 5), C("abc", 1, 2), U(1, 2)}, 3},
-	{"[a-c]{0,1} [bc]{0,1} [ab]{1,2}", {C("abc", 0, 1), C("bc", 0, 1), C("ab", 1, 2)}, 3},
-	{"byte [ab]{0,1}", {C("", 1, 1), C("ab", 0, 1)}, 2}, /* "" = all 256 bytes */
-	{"*", {S}, 1},
-	{"[a1]{0,2} *", {C("a1", 0, 2), S}, 2},
-	{"u16<7 u8<3", {U(2, 7), U(1, 3)}, 2},
-	{"[ab]{0,3}", {C("ab", 0, 3)}, 1},
-	{"u16<300 [ab]{0,1} u8<2", {U(2, 300), C("ab", 0, 1), U(1, 2)}, 3},
-	{"[a-c]{1,3} [ab]{1,3} [bc]{0,2}", {C("abc", 1, 3), C("ab", 1, 3), C("bc", 0, 2)}, 3},
-	{"[ab]{2,4} [a\\x00]{0,3} *", {C("ab", 2, 4), C("a\x00", 0, 3), S}, 3},
-	{"u8<3 u16<260 [\\x00-\\x02]{0,2}", {U(1, 3), U(2, 260), C("\x00\x01\x02", 0, 2)}, 3},
+    {"[ab]{1,3} [0-2]{0,2}", {C("ab", 1, 3), C("012", 0, 2)}, 2},
+    {"u8<5", {U(1, 5)}, 1},
+    {"u16<7", {U(2, 7)}, 1},
+    {"u16<300", {U(2, 300)}, 1},
+    {"[ab]{1,2} [a-c]{0,2}", {C("ab", 1, 2), C("abc", 0, 2)}, 2},
+    {"[ab]{0,2} [ab]{1,2}", {C("ab", 0, 2), C("ab", 1, 2)}, 2},
+    {"[0-2]{0,2} *", {C("012", 0, 2), S}, 2},
+    {"u8<5 *", {U(1, 5), S}, 2},
+    {"u8<3 [ab]{0,2} *", {U(1, 3), C("ab", 0, 2), S}, 3},
+    {"[\\x00\\xFF]{1,3}", {C("\x00\xff", 1, 3)}, 1},
+    {"u8<5 [a-c]{1,2} u8<2", {U(1, 5), C("abc", 1, 2), U(1, 2)}, 3},
+    {"[a-c]{0,1} [bc]{0,1} [ab]{1,2}", {C("abc", 0, 1), C("bc", 0, 1), C("ab", 1, 2)}, 3},
+    {"byte [ab]{0,1}", {C("", 1, 1), C("ab", 0, 1)}, 2}, /* "" = all 256 bytes */
+    {"*", {S}, 1},
+    {"[a1]{0,2} *", {C("a1", 0, 2), S}, 2},
+    {"u16<7 u8<3", {U(2, 7), U(1, 3)}, 2},
+    {"[ab]{0,3}", {C("ab", 0, 3)}, 1},
+    {"u16<300 [ab]{0,1} u8<2", {U(2, 300), C("ab", 0, 1), U(1, 2)}, 3},
+    {"[a-c]{1,3} [ab]{1,3} [bc]{0,2}", {C("abc", 1, 3), C("ab", 1, 3), C("bc", 0, 2)}, 3},
+    {"[ab]{2,4} [a\\x00]{0,3} *", {C("ab", 2, 4), C("a\x00", 0, 3), S}, 3},
+    {"u8<3 u16<260 [\\x00-\\x02]{0,2}", {U(1, 3), U(2, 260), C("\x00\x01\x02", 0, 2)}, 3},
 };
 
 struct bf_key {
@@ -214,7 +236,7 @@ static void bf_gen(struct bf_set *s, const struct bf_case *c, int fi, unsigned c
 		for (v = 0; v < f->n; v++) {
 			for (k = 0; k < f->width; k++)
 				buf[n + (size_t)k] =
-					(unsigned char)(v >> (8 * (f->width - 1 - k)) & 0xff);
+				    (unsigned char)(v >> (8 * (f->width - 1 - k)) & 0xff);
 			bf_gen(s, c, fi + 1, buf, n + (size_t)f->width);
 		}
 		return;
@@ -226,7 +248,7 @@ static void bf_gen(struct bf_set *s, const struct bf_case *c, int fi, unsigned c
 		for (;;) {
 			for (k = 0; k < len; k++)
 				buf[n + (size_t)k] = f->alen ? (unsigned char)f->alpha[idx[k]]
-							     : (unsigned char)idx[k];
+				                             : (unsigned char)idx[k];
 			bf_gen(s, c, fi + 1, buf, n + (size_t)len);
 			for (k = len - 1; k >= 0; k--) {
 				if (++idx[k] < alen)
@@ -323,8 +345,8 @@ static unsigned long rnd(unsigned long n)
 
 static void check_case(const struct bf_case *c, int rounds)
 {
-	static const unsigned char uni[] = {0x00, 0x01, 0x02, 0x04, 0x06, 0x2b, 0x2c, '0', '1',
-					    '2',  '3',  'a',  'b',  'c',  'd',  0x7f, 0xfe, 0xff};
+	static const unsigned char uni[] = {0x00, 0x01, 0x02, 0x04, 0x06, 0x2b, 0x2c, '0',  '1',
+	                                    '2',  '3',  'a',  'b',  'c',  'd',  0x7f, 0xfe, 0xff};
 	struct hb_keyspace *ks = ks_new(c->spec);
 	struct bf_set s;
 	mpz_t got, total;
@@ -338,7 +360,8 @@ static void check_case(const struct bf_case *c, int rounds)
 	mpz_init(total);
 	CHECK_EQ_INT(hb_keyspace_total(ks, total, &err), 0);
 	if (mpz_cmp_ui(total, s.n)) {
-		fprintf(stderr, "%s: total %lu, brute force %zu\n", c->spec, mpz_get_ui(total), s.n);
+		fprintf(stderr, "%s: total %lu, brute force %zu\n", c->spec, mpz_get_ui(total),
+		        s.n);
 		CHECK(0);
 	}
 	for (r = 0; r < rounds; r++) {
@@ -362,7 +385,8 @@ static void check_case(const struct bf_case *c, int rounds)
 				sp[o++] = sp[i];
 		nsp = o;
 		for (i = 0; i <= nsp; i++) {
-			const unsigned char *st = i ? sp[i - 1].b : NULL, *en = i < nsp ? sp[i].b : NULL;
+			const unsigned char *st = i ? sp[i - 1].b : NULL,
+			                    *en = i < nsp ? sp[i].b : NULL;
 			size_t sl = i ? sp[i - 1].n : 0, el = i < nsp ? sp[i].n : 0;
 			size_t lo = bf_lower(&s, st, sl), hi = en ? bf_lower(&s, en, el) : s.n;
 			struct bf_key fk;
@@ -371,8 +395,8 @@ static void check_case(const struct bf_case *c, int rounds)
 			struct hb_buf first = HB_BUF_INIT;
 			int reach = -1;
 
-			CHECK_EQ_INT(hb_keyspace_region(ks, &reach, got, &first, st, sl, en, el, &err),
-				     0);
+			CHECK_EQ_INT(
+			    hb_keyspace_region(ks, &reach, got, &first, st, sl, en, el, &err), 0);
 			if (reach != want_reach || mpz_cmp_ui(got, hi - lo) ||
 			    (has && hb_key_cmp(first.data, first.len, fk.b, fk.n)) ||
 			    (!has && first.len)) {
@@ -383,9 +407,10 @@ static void check_case(const struct bf_case *c, int rounds)
 				hb_tsb_append(&t, en, el);
 				hb_buf_adds(&t, " first ");
 				hb_tsb_append(&t, first.data, first.len);
-				fprintf(stderr, "%s: region [%s): reach %d want %d, keys %lu want %zu\n",
-					c->spec, hb_buf_str(&t), reach, want_reach, mpz_get_ui(got),
-					hi - lo);
+				fprintf(stderr,
+				        "%s: region [%s): reach %d want %d, keys %lu want %zu\n",
+				        c->spec, hb_buf_str(&t), reach, want_reach, mpz_get_ui(got),
+				        hi - lo);
 				hb_buf_release(&t);
 				CHECK(0);
 			}
@@ -416,7 +441,7 @@ struct region_out {
 };
 
 static int audit_splits(struct region_out *out, const char *spec, const char *const *tsb,
-			size_t nsplits, struct hb_keys *raw)
+                        size_t nsplits, struct hb_keys *raw)
 {
 	struct hb_keyspace *ks = ks_new(spec);
 	struct hb_keys keys;
@@ -448,7 +473,8 @@ static int audit_splits(struct region_out *out, const char *spec, const char *co
 		const unsigned char *en = i < keys.n ? hb_keys_at(&keys, i, &el) : NULL;
 
 		mpz_init(out->keys[i]);
-		if (hb_keyspace_region(ks, &out->reach[i], out->keys[i], NULL, st, sl, en, el, &err))
+		if (hb_keyspace_region(ks, &out->reach[i], out->keys[i], NULL, st, sl, en, el,
+		                       &err))
 			return -1;
 	}
 	hb_keys_release(&keys);
@@ -466,15 +492,15 @@ static void region_out_release(struct region_out *o)
 }
 
 static const char *const seed001[] = {
-	"0000000000000000",
-	"6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6",
-	"=\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBC",
-	"D\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x82",
-	"KKKKKKKKKKKKKKKH",
-	"R\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x0E",
-	"X\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD4",
-	"_\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9A",
-	"ffffffffffffffff",
+    "0000000000000000",
+    "6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6",
+    "=\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBC",
+    "D\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x82",
+    "KKKKKKKKKKKKKKKH",
+    "R\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x0E",
+    "X\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD4",
+    "_\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9A",
+    "ffffffffffffffff",
 };
 
 static void test_keyspace__seed001_createtable_regions_unreachable_for_hex16(void)
@@ -558,8 +584,8 @@ static void test_keyspace__uniform_n10_vs_md5_prefix_key(void)
 static void test_keyspace__hexstringsplit_n10_vs_upper_case_keys(void)
 {
 	static const char *const hex10[] = {"19999999", "33333332", "4ccccccb",
-					    "66666664", "7ffffffd", "99999996",
-					    "b333332f", "ccccccc8", "e6666661"};
+	                                    "66666664", "7ffffffd", "99999996",
+	                                    "b333332f", "ccccccc8", "e6666661"};
 	static const double want[10] = {10, 10, 11.25, 8.75, 10, 10, 40, 0, 0, 0};
 	struct region_out o;
 	int i;
@@ -569,7 +595,8 @@ static void test_keyspace__hexstringsplit_n10_vs_upper_case_keys(void)
 		double share = 100.0 * hb_mpz_ratio(o.keys[i], o.total);
 
 		if (fabs(share - want[i]) > 0.01) {
-			fprintf(stderr, "region %d: share %.6f%%, want %.2f%%\n", i, share, want[i]);
+			fprintf(stderr, "region %d: share %.6f%%, want %.2f%%\n", i, share,
+			        want[i]);
 			CHECK(0);
 		}
 		CHECK_EQ_INT(o.reach[i], want[i] > 0);
