@@ -25,9 +25,9 @@
 #define HB_VERSION "0.0.0"
 #endif
 
-#define USAGE                                                                                  \
-	"create TABLE SPLITSPEC [--family NAME[:ATTR=VAL,...]]... [--attr KEY=VAL]... "        \
-	"[--via auto|thrift2|shell|rest|print] [--keyspace SPEC] [--no-metadata] "             \
+#define USAGE                                                                                      \
+	"create TABLE SPLITSPEC [--family NAME[:ATTR=VAL,...]]... [--attr KEY=VAL]... "            \
+	"[--via auto|thrift2|shell|rest|print] [--keyspace SPEC] [--no-metadata] "                 \
 	"[--metadata-family F] [--metadata-row R] [--wait SEC]"
 
 /* Lines of a boundary diff shown on stderr / in JSON. */
@@ -37,8 +37,8 @@ enum via { VIA_THRIFT2, VIA_SHELL, VIA_REST, VIA_PRINT };
 static const char *const via_names[] = {"thrift2", "shell", "rest", "print"};
 
 enum phase { PH_VALIDATE, PH_ABSENT, PH_DDL, PH_WAIT, PH_VERIFY, PH_METADATA, PH_REACH, PH_N };
-static const char *const phase_names[] = {"validate", "absent", "ddl", "wait",
-					  "verify",   "metadata", "reach"};
+static const char *const phase_names[] = {"validate", "absent",   "ddl",  "wait",
+                                          "verify",   "metadata", "reach"};
 
 struct create {
 	const char *table;
@@ -168,14 +168,16 @@ static int pick_via(struct create *c, const char *via)
 		else if (n == 1)
 			c->via = VIA_REST;
 		else {
-			cli_error("cannot create a pre-split table: no Thrift2 server is configured "
-				  "(--thrift URL) and the hbase shell command '%s' is not on PATH",
-				  cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n");
-			cli_error("the REST gateway always creates a single region (it has no split "
-				  "keys), so it cannot make %zu regions",
-				  n);
+			cli_error(
+			    "cannot create a pre-split table: no Thrift2 server is configured "
+			    "(--thrift URL) and the hbase shell command '%s' is not on PATH",
+			    cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n");
+			cli_error(
+			    "the REST gateway always creates a single region (it has no split "
+			    "keys), so it cannot make %zu regions",
+			    n);
 			cli_error("use '--via print' to get a script for 'hbase shell', or set "
-				  "--thrift / --hbase-shell");
+			          "--thrift / --hbase-shell");
 			return HB_EINVAL;
 		}
 		return 0;
@@ -189,27 +191,28 @@ static int pick_via(struct create *c, const char *via)
 	else if (!strcmp(via, "print"))
 		c->via = VIA_PRINT;
 	else
-		return cli_usage_error("create", "invalid --via '%s' (expected auto, thrift2, "
-						 "shell, rest or print)",
-				       via);
+		return cli_usage_error("create",
+		                       "invalid --via '%s' (expected auto, thrift2, "
+		                       "shell, rest or print)",
+		                       via);
 	if (c->via == VIA_THRIFT2 && !(cli_g.thrift_url && *cli_g.thrift_url)) {
 		cli_error("--via thrift2 needs the Thrift2 server's URL (--thrift URL, "
-			  "HBTAB_THRIFT or the config file)");
+		          "HBTAB_THRIFT or the config file)");
 		return HB_EINVAL;
 	}
 	if (c->via == VIA_REST && n > 1) {
 		cli_error("--via rest cannot create %zu regions: the REST gateway's schema "
-			  "resource always creates a single region and no REST resource splits",
-			  n);
+		          "resource always creates a single region and no REST resource splits",
+		          n);
 		cli_error("use '--via thrift2' (HBase >= 2.2 with --thrift URL), '--via shell', "
-			  "or '--via print' for a script to run in 'hbase shell'");
+		          "or '--via print' for a script to run in 'hbase shell'");
 		return HB_EINVAL;
 	}
 	return 0;
 }
 
 static int validate(struct create *c, const struct cli_splitspec *ss, struct cli_strlist *fams,
-		    struct cli_strlist *attrs, const char *via, const char *meta_row)
+                    struct cli_strlist *attrs, const char *via, const char *meta_row)
 {
 	struct hb_error err = {0};
 	struct hb_tname tn;
@@ -224,7 +227,7 @@ static int validate(struct create *c, const struct cli_splitspec *ss, struct cli
 		return HB_EINVAL;
 	if (tn.too_long)
 		cli_warn("table name '%s' is longer than %d bytes; HDFS may refuse it", c->table,
-			 HB_TNAME_WARN_BYTES);
+		         HB_TNAME_WARN_BYTES);
 	if (hb_schema_set_table(&c->schema, c->table))
 		return HB_ENOMEM;
 	for (i = 0; i < fams->n; i++)
@@ -268,7 +271,7 @@ static int validate(struct create *c, const struct cli_splitspec *ss, struct cli
 	}
 	if (c->meta_family && !hb_schema_family(&c->schema, c->meta_family)) {
 		cli_error("--metadata-family '%s' is not one of the table's families",
-			  c->meta_family);
+		          c->meta_family);
 		return HB_EINVAL;
 	}
 	if (!c->meta_family)
@@ -280,7 +283,7 @@ static int validate(struct create *c, const struct cli_splitspec *ss, struct cli
 		}
 		if (!c->meta_row.len || c->meta_row.len > HB_MAX_ROW_LENGTH) {
 			cli_error("invalid --metadata-row '%s': a row is 1 to %d bytes", meta_row,
-				  HB_MAX_ROW_LENGTH);
+			          HB_MAX_ROW_LENGTH);
 			return HB_EINVAL;
 		}
 	} else if (hb_buf_adds(&c->meta_row, "totalPartition")) {
@@ -351,7 +354,7 @@ static int ddl_shell(struct create *c, int *race, struct hb_error *err)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct hb_buf script = HB_BUF_INIT, splits = HB_BUF_INIT, spath = HB_BUF_INIT,
-		      fpath = HB_BUF_INIT;
+	              fpath = HB_BUF_INIT;
 	struct hb_argv av = {NULL, 0};
 	struct hb_shell_result res;
 	char line[512];
@@ -392,22 +395,23 @@ static int ddl_shell(struct create *c, int *race, struct hb_error *err)
 	if (rc)
 		goto done;
 	cli_verbose("shell ended after %.2f s (exit %d, signal %d)", res.seconds, res.status,
-		    res.signal);
+	            res.signal);
 	if (res.timed_out) {
-		rc = hb_error_set(err, HB_ENET, "shell create '%s' timed out after %.0f s and was "
-						"killed",
-				  c->table, cli_g.timeout + c->wait);
+		rc = hb_error_set(err, HB_ENET,
+		                  "shell create '%s' timed out after %.0f s and was "
+		                  "killed",
+		                  c->table, cli_g.timeout + c->wait);
 	} else if (hb_shell_error_line(&res, line, sizeof(line))) {
 		/* The shell may exit 0 after an error: its ERROR line decides. */
 		rc = hb_error_set(err, HB_ESERVER, "shell create '%s' failed (exit %d): %s",
-				  c->table, res.exited ? res.status : 128 + res.signal, line);
+		                  c->table, res.exited ? res.status : 128 + res.signal, line);
 		*race = 1;
 	} else if (!res.exited || res.status) {
 		if (!hb_shell_last_line(&res, line, sizeof(line)))
 			memcpy(line, "(no output)", 12);
-		rc = hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s",
-				  c->table, res.exited ? "exit" : "signal",
-				  res.exited ? res.status : res.signal, line);
+		rc = hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s", c->table,
+		                  res.exited ? "exit" : "signal",
+		                  res.exited ? res.status : res.signal, line);
 		*race = 1;
 	}
 done:
@@ -442,10 +446,11 @@ static void dedupe_replicas(struct hb_regions *rs)
 	size_t i, o = 0;
 
 	for (i = 0; i < rs->n; i++) {
-		if (o && !hb_key_cmp(rs->v[o - 1].start, rs->v[o - 1].start_len, rs->v[i].start,
-				     rs->v[i].start_len) &&
+		if (o &&
+		    !hb_key_cmp(rs->v[o - 1].start, rs->v[o - 1].start_len, rs->v[i].start,
+		                rs->v[i].start_len) &&
 		    !hb_key_cmp(rs->v[o - 1].end, rs->v[o - 1].end_len, rs->v[i].end,
-				rs->v[i].end_len)) {
+		                rs->v[i].end_len)) {
 			hb_region_release(&rs->v[i]);
 			continue;
 		}
@@ -463,7 +468,7 @@ static int chain_complete(const struct hb_regions *rs)
 		return 0;
 	for (i = 0; i + 1 < rs->n; i++)
 		if (!rs->v[i].end_len || hb_key_cmp(rs->v[i].end, rs->v[i].end_len,
-						   rs->v[i + 1].start, rs->v[i + 1].start_len))
+		                                    rs->v[i + 1].start, rs->v[i + 1].start_len))
 			return 0;
 	return 1;
 }
@@ -528,7 +533,7 @@ static void bounds_diff(struct create *c, const struct hb_regions *rs)
 	}
 	if (!chain_complete(rs))
 		diff_line(c, "the region chain has holes or overlaps (regions offline or in "
-			     "transition?)");
+		             "transition?)");
 	if (c->ndiff > DIFF_MAX_LINES)
 		hb_buf_addf(&c->diff, "... and %zu more differences\n", c->ndiff - DIFF_MAX_LINES);
 	free(ends);
@@ -539,8 +544,7 @@ static void bounds_diff(struct create *c, const struct hb_regions *rs)
  * Reads /T/regions until the chain is complete (regions online) or --wait runs out.
  * *absent = 1 when the table never appeared.
  */
-static int wait_regions(struct create *c, struct hb_regions *rs, int *absent,
-			struct hb_error *err)
+static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, struct hb_error *err)
 {
 	double deadline = now_s() + c->wait, delay = 0.05;
 	size_t planned = c->splits.n + 1;
@@ -598,8 +602,8 @@ static int families_match(struct create *c, const struct hb_schema *have)
 
 			if (!attr_equal(w->attrs.v[k].value, hv)) {
 				diff_line(c, "~ family '%s' %s is '%s', requested '%s'", w->name,
-					  w->attrs.v[k].key, hv ? hv : "(unset)",
-					  w->attrs.v[k].value);
+				          w->attrs.v[k].key, hv ? hv : "(unset)",
+				          w->attrs.v[k].value);
 				ok = 0;
 			}
 		}
@@ -614,8 +618,8 @@ static int families_match(struct create *c, const struct hb_schema *have)
 
 		if (!hv || strcmp(hv, c->schema.attrs.v[k].value)) {
 			diff_line(c, "~ table attribute %s is '%s', requested '%s'",
-				  c->schema.attrs.v[k].key, hv ? hv : "(unset)",
-				  c->schema.attrs.v[k].value);
+			          c->schema.attrs.v[k].key, hv ? hv : "(unset)",
+			          c->schema.attrs.v[k].value);
 			ok = 0;
 		}
 	}
@@ -657,7 +661,7 @@ static int write_metadata(struct create *c, struct hb_error *err)
 	colp[5] = NULL;
 	snprintf(nbuf, sizeof(nbuf), "%zu", c->splits.n + 1);
 	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
-			     &found, err);
+	                     &found, err);
 	if (rc)
 		goto done;
 	cur = found ? hb_row_cell(&row, colp[0]) : NULL;
@@ -666,11 +670,12 @@ static int write_metadata(struct create *c, struct hb_error *err)
 			struct hb_buf t = HB_BUF_INIT;
 
 			tsb_str(&t, cur->value, cur->value_len);
-			rc = hb_error_set(err, HB_ESAFETY,
-					  "the metadata row of '%s' already holds N = '%s' but the "
-					  "table has %s regions; left unchanged (use 'hbtab meta set' "
-					  "to change it)",
-					  c->table, hb_buf_str(&t), nbuf);
+			rc = hb_error_set(
+			    err, HB_ESAFETY,
+			    "the metadata row of '%s' already holds N = '%s' but the "
+			    "table has %s regions; left unchanged (use 'hbtab meta set' "
+			    "to change it)",
+			    c->table, hb_buf_str(&t), nbuf);
 			hb_buf_release(&t);
 			goto done;
 		}
@@ -679,10 +684,10 @@ static int write_metadata(struct create *c, struct hb_error *err)
 			const struct hb_cell *k = hb_row_cell(&row, colp[1]);
 
 			if (k && (k->value_len != c->ks_canon.len ||
-				  memcmp(k->value, c->ks_canon.data, k->value_len)))
+			          memcmp(k->value, c->ks_canon.data, k->value_len)))
 				cli_warn("the metadata row holds another keyspace than '%s'; left "
-					 "unchanged",
-					 hb_buf_str(&c->ks_canon));
+				         "unchanged",
+				         hb_buf_str(&c->ks_canon));
 		}
 		goto done;
 	}
@@ -710,22 +715,23 @@ static int write_metadata(struct create *c, struct hb_error *err)
 	hb_row_release(&row);
 	hb_row_init(&row);
 	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
-			     &found, err);
+	                     &found, err);
 	if (rc)
 		goto done;
 	cur = found ? hb_row_cell(&row, colp[0]) : NULL;
 	if (!cur) {
-		rc = hb_error_set(err, HB_ESERVER,
-				  "the metadata row of '%s' is still absent after it was written (the "
-				  "gateway answered 200 but did not store it?)",
-				  c->table);
+		rc = hb_error_set(
+		    err, HB_ESERVER,
+		    "the metadata row of '%s' is still absent after it was written (the "
+		    "gateway answered 200 but did not store it?)",
+		    c->table);
 		goto done;
 	}
 	if (cur->value_len != strlen(nbuf) || memcmp(cur->value, nbuf, cur->value_len)) {
 		rc = hb_error_set(err, HB_ESAFETY,
-				  "the metadata row of '%s' does not read back N = %s (written "
-				  "concurrently?)",
-				  c->table, nbuf);
+		                  "the metadata row of '%s' does not read back N = %s (written "
+		                  "concurrently?)",
+		                  c->table, nbuf);
 		goto done;
 	}
 	c->metadata = "written";
@@ -805,7 +811,7 @@ static int print_summary(const struct create *c, const char *error)
 			arr = cJSON_AddArrayToObject(o, "unreachable");
 			for (i = 0; arr && i < c->nunreachable; i++)
 				cJSON_AddItemToArray(arr,
-						     cJSON_CreateNumber((double)c->unreachable[i]));
+				                     cJSON_CreateNumber((double)c->unreachable[i]));
 		}
 		if (c->diff.len) {
 			const char *p = hb_buf_str(&c->diff);
@@ -856,7 +862,7 @@ static int print_summary(const struct create *c, const char *error)
 			for (i = 0; i < c->nunreachable && i < 50; i++) {
 				size_t idx = c->unreachable[i], sl = 0;
 				const unsigned char *s =
-					idx ? hb_keys_at(&c->splits, idx - 1, &sl) : NULL;
+				    idx ? hb_keys_at(&c->splits, idx - 1, &sl) : NULL;
 
 				tsb_str(&t, s, sl);
 				printf("  region %zu starting at '%s'\n", idx, hb_buf_str(&t));
@@ -927,7 +933,8 @@ static int run(struct create *c)
 		}
 		phase_end(c, PH_DDL);
 		if (rc && rc != HB_EINVAL && rc != HB_ENOMEM) {
-			/* Did the table appear anyway (a race, or a reply lost after the create)? */
+			/* Did the table appear anyway (a race, or a reply lost after the create)?
+			 */
 			struct hb_error e2 = {0};
 			int now_exists = 0;
 
@@ -935,9 +942,10 @@ static int run(struct create *c)
 			    now_exists) {
 				cli_warn("%s", err.msg);
 				cli_warn("table '%s' exists now (%s); verifying it instead",
-					 c->table,
-					 race ? "created concurrently" : "the create may have "
-									 "succeeded");
+				         c->table,
+				         race ? "created concurrently"
+				              : "the create may have "
+				                "succeeded");
 				rc = 0;
 				c->existed = 1;
 			}
@@ -956,9 +964,9 @@ static int run(struct create *c)
 	}
 	if (absent) {
 		hb_error_set(&err, HB_EFINDING,
-			     "table '%s' does not exist after the %s create (waited %.0f s); the "
-			     "channel reported success but nothing was created",
-			     c->table, via_names[c->via], c->wait);
+		             "table '%s' does not exist after the %s create (waited %.0f s); the "
+		             "channel reported success but nothing was created",
+		             c->table, via_names[c->via], c->wait);
 		c->created = 0;
 		st = fail_with(c, &err);
 		goto done;
@@ -969,13 +977,13 @@ static int run(struct create *c)
 		phase_end(c, PH_VERIFY);
 		if (c->created)
 			hb_error_set(&err, HB_EFINDING,
-				     "table '%s' was created but its regions differ from the plan:",
-				     c->table);
+			             "table '%s' was created but its regions differ from the plan:",
+			             c->table);
 		else
 			hb_error_set(&err, HB_ESAFETY,
-				     "table '%s' already exists with other region boundaries; left "
-				     "untouched:",
-				     c->table);
+			             "table '%s' already exists with other region boundaries; left "
+			             "untouched:",
+			             c->table);
 		cli_error("%s", err.msg);
 		print_diff(c);
 		print_summary(c, err.msg);
@@ -992,14 +1000,14 @@ static int run(struct create *c)
 	if (!c->families_ok) {
 		if (c->created)
 			hb_error_set(&err, HB_EFINDING,
-				     "table '%s' was created but its families differ from the "
-				     "request:",
-				     c->table);
+			             "table '%s' was created but its families differ from the "
+			             "request:",
+			             c->table);
 		else
 			hb_error_set(&err, HB_ESAFETY,
-				     "table '%s' already exists with other families or attributes; "
-				     "left untouched:",
-				     c->table);
+			             "table '%s' already exists with other families or attributes; "
+			             "left untouched:",
+			             c->table);
 		cli_error("%s", err.msg);
 		print_diff(c);
 		print_summary(c, err.msg);
@@ -1024,7 +1032,7 @@ static int run(struct create *c)
 		}
 		if (c->nunreachable) {
 			cli_error("%zu of %zu regions cannot hold any key of keyspace '%s'",
-				  c->nunreachable, c->splits.n + 1, hb_buf_str(&c->ks_canon));
+			          c->nunreachable, c->splits.n + 1, hb_buf_str(&c->ks_canon));
 			st = 1;
 		}
 	}
@@ -1044,29 +1052,29 @@ int cmd_create(int argc, char **argv)
 	static const char *via, *keyspace, *meta_family, *meta_row, *wait;
 	static int no_metadata, timings;
 	static const struct cli_option opts[] = {
-		CLI_SPLITSPEC_OPTIONS(&ss),
-		CLI_GROUP("Table"),
-		CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
-			 "a column family with attributes (repeatable; default 'cf')"),
-		CLI_LIST(0, "attr", &attrs, "KEY=VAL",
-			 "a table attribute such as SPLIT_POLICY or MAX_FILESIZE (repeatable)"),
-		CLI_GROUP("Creation"),
-		CLI_CHOICE(0, "via", &via, "CHANNEL",
-			   "auto (default), thrift2, shell, rest (1 region only) or print",
-			   "auto thrift2 shell rest print"),
-		CLI_STRING(0, "wait", &wait, "SEC",
-			   "how long to wait for every region to be online (60)"),
-		CLI_STRING(0, "keyspace", &keyspace, "SPEC",
-			   "row-key space: every region must be reachable; stored in the "
-			   "metadata row"),
-		CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
-		CLI_STRING(0, "metadata-family", &meta_family, "F",
-			   "family of the metadata row (default: the first family)"),
-		CLI_STRING(0, "metadata-row", &meta_row, "R",
-			   "metadata row key, toStringBinary (default totalPartition)"),
-		{CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
-		 CLI_OPT_HIDDEN},
-		CLI_END,
+	    CLI_SPLITSPEC_OPTIONS(&ss),
+	    CLI_GROUP("Table"),
+	    CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
+	             "a column family with attributes (repeatable; default 'cf')"),
+	    CLI_LIST(0, "attr", &attrs, "KEY=VAL",
+	             "a table attribute such as SPLIT_POLICY or MAX_FILESIZE (repeatable)"),
+	    CLI_GROUP("Creation"),
+	    CLI_CHOICE(0, "via", &via, "CHANNEL",
+	               "auto (default), thrift2, shell, rest (1 region only) or print",
+	               "auto thrift2 shell rest print"),
+	    CLI_STRING(0, "wait", &wait, "SEC",
+	               "how long to wait for every region to be online (60)"),
+	    CLI_STRING(0, "keyspace", &keyspace, "SPEC",
+	               "row-key space: every region must be reachable; stored in the "
+	               "metadata row"),
+	    CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
+	    CLI_STRING(0, "metadata-family", &meta_family, "F",
+	               "family of the metadata row (default: the first family)"),
+	    CLI_STRING(0, "metadata-row", &meta_row, "R",
+	               "metadata row key, toStringBinary (default totalPartition)"),
+	    {CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
+	     CLI_OPT_HIDDEN},
+	    CLI_END,
 	};
 	struct create c;
 	int n = cli_parse(argc, argv, opts, USAGE);

@@ -21,8 +21,8 @@ static int check_text(const char *what, const char *s, struct hb_error *err)
 
 		if (c < 0x20 || c == 0x7f)
 			return hb_error_set(err, HB_EINVAL,
-					    "invalid %s: control character \\x%02X at byte %zu", what,
-					    c, i);
+			                    "invalid %s: control character \\x%02X at byte %zu",
+			                    what, c, i);
 		if (c >= 0x80) {
 			if ((c & 0xE0) == 0xC0 && c >= 0xC2)
 				need = 1;
@@ -31,13 +31,13 @@ static int check_text(const char *what, const char *s, struct hb_error *err)
 			else if ((c & 0xF8) == 0xF0 && c <= 0xF4)
 				need = 3;
 			else
-				return hb_error_set(err, HB_EINVAL, "invalid %s: not UTF-8 at byte %zu",
-						    what, i);
+				return hb_error_set(err, HB_EINVAL,
+				                    "invalid %s: not UTF-8 at byte %zu", what, i);
 			for (j = 1; j <= need; j++)
 				if ((u[i + j] & 0xC0) != 0x80)
 					return hb_error_set(err, HB_EINVAL,
-							    "invalid %s: not UTF-8 at byte %zu", what,
-							    i);
+					                    "invalid %s: not UTF-8 at byte %zu",
+					                    what, i);
 		}
 		i += need + 1;
 	}
@@ -83,17 +83,19 @@ int cli_ddl_add_family(struct hb_schema *s, const char *spec, struct hb_error *e
 			*comma = 0;
 		eq = strchr(p, '=');
 		if (!eq || eq == p) {
-			rc = hb_error_set(err, HB_EINVAL,
-					  "invalid --family '%s': expected NAME:ATTR=VALUE,... but got "
-					  "'%s'",
-					  spec, p);
+			rc = hb_error_set(
+			    err, HB_EINVAL,
+			    "invalid --family '%s': expected NAME:ATTR=VALUE,... but got "
+			    "'%s'",
+			    spec, p);
 			break;
 		}
 		*eq = 0;
 		if (strlen(p) >= sizeof(key)) {
-			rc = hb_error_set(err, HB_EINVAL, "invalid --family '%s': attribute name too "
-							  "long",
-					  spec);
+			rc = hb_error_set(err, HB_EINVAL,
+			                  "invalid --family '%s': attribute name too "
+			                  "long",
+			                  spec);
 			break;
 		}
 		memcpy(key, p, strlen(p) + 1);
@@ -107,9 +109,9 @@ int cli_ddl_add_family(struct hb_schema *s, const char *spec, struct hb_error *e
 		}
 		if (!strcmp(key, "NAME") || !strcmp(key, "METADATA") ||
 		    !strcmp(key, "CONFIGURATION")) {
-			rc = hb_error_set(err, HB_EINVAL,
-					  "invalid --family '%s': attribute '%s' cannot be set here",
-					  spec, key);
+			rc = hb_error_set(
+			    err, HB_EINVAL,
+			    "invalid --family '%s': attribute '%s' cannot be set here", spec, key);
 			break;
 		}
 		rc = check_text("family attribute name", key, err);
@@ -117,7 +119,7 @@ int cli_ddl_add_family(struct hb_schema *s, const char *spec, struct hb_error *e
 			rc = check_text("family attribute value", eq + 1, err);
 		if (!rc && hb_attrs_get(&f->attrs, key))
 			rc = hb_error_set(err, HB_EINVAL, "invalid --family '%s': '%s' given twice",
-					  spec, key);
+			                  spec, key);
 		if (!rc && hb_attrs_set(&f->attrs, key, eq + 1))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		p = comma ? comma + 1 : NULL;
@@ -132,24 +134,25 @@ done:
 
 int cli_ddl_add_attr(struct hb_schema *s, const char *spec, struct hb_error *err)
 {
-	static const char *const reserved[] = {"SPLITS", "SPLITS_FILE", "NUMREGIONS", "SPLITALGO",
-					       "NAME", "METADATA", "CONFIGURATION"};
+	static const char *const reserved[] = {"SPLITS", "SPLITS_FILE", "NUMREGIONS",   "SPLITALGO",
+	                                       "NAME",   "METADATA",    "CONFIGURATION"};
 	const char *eq = strchr(spec, '=');
 	char *key;
 	size_t i;
 	int rc = 0;
 
 	if (!eq || eq == spec)
-		return hb_error_set(err, HB_EINVAL, "invalid --attr '%s': expected KEY=VALUE", spec);
+		return hb_error_set(err, HB_EINVAL, "invalid --attr '%s': expected KEY=VALUE",
+		                    spec);
 	key = strndup(spec, (size_t)(eq - spec));
 	if (!key)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (i = 0; i < HB_ARRAY_LEN(reserved); i++)
 		if (!strcmp(key, reserved[i]))
 			rc = hb_error_set(err, HB_EINVAL,
-					  "invalid --attr '%s': '%s' is not a table attribute (use "
-					  "the split-specification flags)",
-					  spec, key);
+			                  "invalid --attr '%s': '%s' is not a table attribute (use "
+			                  "the split-specification flags)",
+			                  spec, key);
 	if (!rc)
 		rc = check_text("table attribute name", key, err);
 	if (!rc)
@@ -209,7 +212,7 @@ static int add_metadata(struct hb_buf *out, const struct hb_attrs *a, int skip_k
 }
 
 int cli_ddl_shell_script(struct hb_buf *out, const struct hb_schema *s,
-			 const struct hb_keys *splits, const char *splits_path)
+                         const struct hb_keys *splits, const char *splits_path)
 {
 	size_t i, k;
 	int rc;

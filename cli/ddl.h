@@ -35,7 +35,7 @@ int cli_ddl_ruby_str(struct hb_buf *out, const char *s);
  * escaped, so Ruby quoting, strip() and toBytesBinary give back the exact bytes.
  */
 int cli_ddl_shell_script(struct hb_buf *out, const struct hb_schema *s,
-			 const struct hb_keys *splits, const char *splits_path);
+                         const struct hb_keys *splits, const char *splits_path);
 
 /* Appends the SPLITS_FILE body: one key per line (see cli_splitspec_file_key), '\n' ended. */
 int cli_ddl_splits_file(struct hb_buf *out, const struct hb_keys *splits);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define STRICT_VERSION 0x80010000u
-#define VERSION_MASK 0xffff0000u
+#define VERSION_MASK   0xffff0000u
 
 /* ---- reading ---- */
 
@@ -21,9 +21,10 @@ void hb_thrift_rd_init(struct hb_thrift_rd *r, const void *p, size_t len)
 
 static int truncated(struct hb_thrift_rd *r, size_t need, struct hb_error *err)
 {
-	return hb_error_set(err, HB_ESERVER,
-			    "malformed thrift reply: truncated at byte %zu (need %zu more, %zu left)",
-			    r->pos, need, r->len - r->pos);
+	return hb_error_set(
+	    err, HB_ESERVER,
+	    "malformed thrift reply: truncated at byte %zu (need %zu more, %zu left)", r->pos, need,
+	    r->len - r->pos);
 }
 
 static int need(struct hb_thrift_rd *r, size_t n, struct hb_error *err)
@@ -87,7 +88,7 @@ int hb_thrift_read_bool(struct hb_thrift_rd *r, int *out, struct hb_error *err)
 }
 
 int hb_thrift_read_binary(struct hb_thrift_rd *r, const unsigned char **p, size_t *n,
-			  struct hb_error *err)
+                          struct hb_error *err)
 {
 	int32_t len;
 
@@ -95,8 +96,8 @@ int hb_thrift_read_binary(struct hb_thrift_rd *r, const unsigned char **p, size_
 		return HB_ESERVER;
 	if (len < 0)
 		return hb_error_set(err, HB_ESERVER,
-				    "malformed thrift reply: negative length %ld at byte %zu",
-				    (long)len, r->pos - 4);
+		                    "malformed thrift reply: negative length %ld at byte %zu",
+		                    (long)len, r->pos - 4);
 	if (need(r, (size_t)len, err))
 		return HB_ESERVER;
 	*p = r->p + r->pos;
@@ -106,7 +107,7 @@ int hb_thrift_read_binary(struct hb_thrift_rd *r, const unsigned char **p, size_
 }
 
 int hb_thrift_read_msg_begin(struct hb_thrift_rd *r, const unsigned char **name, size_t *name_len,
-			     int *type, int32_t *seqid, struct hb_error *err)
+                             int *type, int32_t *seqid, struct hb_error *err)
 {
 	int32_t v;
 
@@ -114,9 +115,9 @@ int hb_thrift_read_msg_begin(struct hb_thrift_rd *r, const unsigned char **name,
 		return HB_ESERVER;
 	if (((uint32_t)v & VERSION_MASK) != STRICT_VERSION)
 		return hb_error_set(err, HB_ESERVER,
-				    "malformed thrift reply: bad protocol version 0x%08lx (not a "
-				    "strict TBinaryProtocol message)",
-				    (unsigned long)(uint32_t)v);
+		                    "malformed thrift reply: bad protocol version 0x%08lx (not a "
+		                    "strict TBinaryProtocol message)",
+		                    (unsigned long)(uint32_t)v);
 	*type = (int)((uint32_t)v & 0xff);
 	if (hb_thrift_read_binary(r, name, name_len, err))
 		return HB_ESERVER;
@@ -165,11 +166,11 @@ static size_t min_size(int t)
 static int bad_type(struct hb_thrift_rd *r, int t, struct hb_error *err)
 {
 	return hb_error_set(err, HB_ESERVER, "malformed thrift reply: unknown type %d at byte %zu",
-			    t, r->pos);
+	                    t, r->pos);
 }
 
 int hb_thrift_read_list_begin(struct hb_thrift_rd *r, int *elem_type, uint32_t *count,
-			      struct hb_error *err)
+                              struct hb_error *err)
 {
 	unsigned t;
 	int32_t c;
@@ -180,16 +181,16 @@ int hb_thrift_read_list_begin(struct hb_thrift_rd *r, int *elem_type, uint32_t *
 		return bad_type(r, (int)t, err);
 	if (c < 0 || (uint64_t)(uint32_t)c * min_size((int)t) > r->len - r->pos)
 		return hb_error_set(err, HB_ESERVER,
-				    "malformed thrift reply: list of %ld elements does not fit in "
-				    "the %zu bytes left",
-				    (long)c, r->len - r->pos);
+		                    "malformed thrift reply: list of %ld elements does not fit in "
+		                    "the %zu bytes left",
+		                    (long)c, r->len - r->pos);
 	*elem_type = (int)t;
 	*count = (uint32_t)c;
 	return 0;
 }
 
 int hb_thrift_read_map_begin(struct hb_thrift_rd *r, int *ktype, int *vtype, uint32_t *count,
-			     struct hb_error *err)
+                             struct hb_error *err)
 {
 	unsigned kt, vt;
 	int32_t c;
@@ -202,10 +203,11 @@ int hb_thrift_read_map_begin(struct hb_thrift_rd *r, int *ktype, int *vtype, uin
 		return bad_type(r, (int)vt, err);
 	if (c < 0 ||
 	    (uint64_t)(uint32_t)c * (min_size((int)kt) + min_size((int)vt)) > r->len - r->pos)
-		return hb_error_set(err, HB_ESERVER,
-				    "malformed thrift reply: map of %ld entries does not fit in the "
-				    "%zu bytes left",
-				    (long)c, r->len - r->pos);
+		return hb_error_set(
+		    err, HB_ESERVER,
+		    "malformed thrift reply: map of %ld entries does not fit in the "
+		    "%zu bytes left",
+		    (long)c, r->len - r->pos);
 	*ktype = (int)kt;
 	*vtype = (int)vt;
 	*count = (uint32_t)c;
@@ -282,7 +284,7 @@ int hb_thrift_write_i32(struct hb_buf *out, int32_t v)
 {
 	uint32_t u = (uint32_t)v;
 	unsigned char b[4] = {(unsigned char)(u >> 24), (unsigned char)(u >> 16),
-			      (unsigned char)(u >> 8), (unsigned char)u};
+	                      (unsigned char)(u >> 8), (unsigned char)u};
 
 	return hb_buf_add(out, b, 4);
 }
@@ -363,12 +365,12 @@ struct cf_enum {
 };
 
 static const struct cf_enum bloom_enum[] = {
-	{"NONE", 0}, {"ROW", 1}, {"ROWCOL", 2}, {"ROWPREFIX_FIXED_LENGTH", 3}, {NULL, 0}};
-static const struct cf_enum compression_enum[] = {
-	{"LZO", 0},   {"GZ", 1},    {"NONE", 2}, {"SNAPPY", 3},
-	{"LZ4", 4},   {"BZIP2", 5}, {"ZSTD", 6}, {NULL, 0}};
-static const struct cf_enum encoding_enum[] = {
-	{"NONE", 0}, {"PREFIX", 2}, {"DIFF", 3}, {"FAST_DIFF", 4}, {"ROW_INDEX_V1", 7}, {NULL, 0}};
+    {"NONE", 0}, {"ROW", 1}, {"ROWCOL", 2}, {"ROWPREFIX_FIXED_LENGTH", 3}, {NULL, 0}};
+static const struct cf_enum compression_enum[] = {{"LZO", 0},    {"GZ", 1},  {"NONE", 2},
+                                                  {"SNAPPY", 3}, {"LZ4", 4}, {"BZIP2", 5},
+                                                  {"ZSTD", 6},   {NULL, 0}};
+static const struct cf_enum encoding_enum[] = {{"NONE", 0},      {"PREFIX", 2},       {"DIFF", 3},
+                                               {"FAST_DIFF", 4}, {"ROW_INDEX_V1", 7}, {NULL, 0}};
 static const struct cf_enum kdc_enum[] = {{"FALSE", 0}, {"TRUE", 1}, {"TTL", 2}, {NULL, 0}};
 
 struct cf_field {
@@ -381,17 +383,17 @@ struct cf_field {
 
 /* TColumnFamilyDescriptor fields (hbase-wire.md §8.2) in field-id order. */
 static const struct cf_field cf_fields[] = {
-	{"BLOCKSIZE", 4, CF_INT, 1, NULL},
-	{"BLOOMFILTER", 5, CF_ENUM, 0, bloom_enum},
-	{"COMPRESSION", 6, CF_ENUM, 0, compression_enum},
-	{"DATA_BLOCK_ENCODING", 8, CF_ENUM, 0, encoding_enum},
-	{"KEEP_DELETED_CELLS", 9, CF_ENUM, 0, kdc_enum},
-	{"VERSIONS", 10, CF_INT, 1, NULL},
-	{"MIN_VERSIONS", 11, CF_INT, 0, NULL},
-	{"REPLICATION_SCOPE", 12, CF_INT, 0, NULL},
-	{"TTL", 13, CF_TTL, 1, NULL},
-	{"BLOCKCACHE", 14, CF_BOOL, 0, NULL},
-	{"IN_MEMORY", 20, CF_BOOL, 0, NULL},
+    {"BLOCKSIZE", 4, CF_INT, 1, NULL},
+    {"BLOOMFILTER", 5, CF_ENUM, 0, bloom_enum},
+    {"COMPRESSION", 6, CF_ENUM, 0, compression_enum},
+    {"DATA_BLOCK_ENCODING", 8, CF_ENUM, 0, encoding_enum},
+    {"KEEP_DELETED_CELLS", 9, CF_ENUM, 0, kdc_enum},
+    {"VERSIONS", 10, CF_INT, 1, NULL},
+    {"MIN_VERSIONS", 11, CF_INT, 0, NULL},
+    {"REPLICATION_SCOPE", 12, CF_INT, 0, NULL},
+    {"TTL", 13, CF_TTL, 1, NULL},
+    {"BLOCKCACHE", 14, CF_BOOL, 0, NULL},
+    {"IN_MEMORY", 20, CF_BOOL, 0, NULL},
 };
 
 static const struct cf_field *cf_field_by_attr(const char *key)
@@ -438,7 +440,7 @@ static int parse_i32(const char *s, long min, int32_t *out)
 
 /* The field's wire value (int32 / bool) and canonical text. */
 static int cf_value(const struct cf_field *f, const char *val, int32_t *out, const char **canon,
-		    const char *family, struct hb_error *err)
+                    const char *family, struct hb_error *err)
 {
 	size_t i;
 
@@ -454,10 +456,10 @@ static int cf_value(const struct cf_field *f, const char *val, int32_t *out, con
 	case CF_INT:
 		if (parse_i32(val, f->min, out))
 			return hb_error_set(err, HB_EINVAL,
-					    "invalid %s '%s' for family '%s': a whole number from "
-					    "%ld to 2147483647%s expected",
-					    f->attr, val, family, f->min,
-					    f->kind == CF_TTL ? " (seconds) or FOREVER" : "");
+			                    "invalid %s '%s' for family '%s': a whole number from "
+			                    "%ld to 2147483647%s expected",
+			                    f->attr, val, family, f->min,
+			                    f->kind == CF_TTL ? " (seconds) or FOREVER" : "");
 		return 0;
 	case CF_BOOL:
 		if (ascii_upper_eq(val, "TRUE")) {
@@ -471,8 +473,8 @@ static int cf_value(const struct cf_field *f, const char *val, int32_t *out, con
 			return 0;
 		}
 		return hb_error_set(err, HB_EINVAL,
-				    "invalid %s '%s' for family '%s': true or false expected", f->attr,
-				    val, family);
+		                    "invalid %s '%s' for family '%s': true or false expected",
+		                    f->attr, val, family);
 	case CF_ENUM:
 		for (i = 0; f->values[i].name; i++)
 			if (ascii_upper_eq(val, f->values[i].name)) {
@@ -497,8 +499,8 @@ static int cf_value(const struct cf_field *f, const char *val, int32_t *out, con
 				used += l;
 			}
 			return hb_error_set(err, HB_EINVAL,
-					    "invalid %s '%s' for family '%s': expected one of %s",
-					    f->attr, val, family, list);
+			                    "invalid %s '%s' for family '%s': expected one of %s",
+			                    f->attr, val, family, list);
 		}
 	}
 	return HB_EINVAL;
@@ -624,7 +626,7 @@ static int enc_fail(int rc, struct hb_error *err)
 }
 
 int hb_thrift_encode_create_table(struct hb_buf *out, int32_t seqid, const struct hb_schema *s,
-				  const struct hb_keys *splits, struct hb_error *err)
+                                  const struct hb_keys *splits, struct hb_error *err)
 {
 	size_t i;
 	int rc;
@@ -665,7 +667,7 @@ int hb_thrift_encode_create_table(struct hb_buf *out, int32_t seqid, const struc
 }
 
 int hb_thrift_encode_table_call(struct hb_buf *out, const char *method, int32_t seqid,
-				const char *table, struct hb_error *err)
+                                const char *table, struct hb_error *err)
 {
 	int rc = hb_thrift_write_msg_begin(out, method, HB_TMSG_CALL, seqid);
 
@@ -677,7 +679,7 @@ int hb_thrift_encode_table_call(struct hb_buf *out, const char *method, int32_t 
 }
 
 int hb_thrift_encode_region_locations(struct hb_buf *out, int32_t seqid, const char *table,
-				      struct hb_error *err)
+                                      struct hb_error *err)
 {
 	int rc = hb_thrift_write_msg_begin(out, "getAllRegionLocations", HB_TMSG_CALL, seqid);
 
@@ -694,8 +696,8 @@ int hb_thrift_encode_region_locations(struct hb_buf *out, int32_t seqid, const c
 
 static int wrong_type(const char *what, int got, int want, struct hb_error *err)
 {
-	return hb_error_set(err, HB_ESERVER,
-			    "malformed thrift reply: %s has type %d, expected %d", what, got, want);
+	return hb_error_set(err, HB_ESERVER, "malformed thrift reply: %s has type %d, expected %d",
+	                    what, got, want);
 }
 
 static char *dup_span(const unsigned char *p, size_t n)
@@ -712,18 +714,18 @@ static char *dup_span(const unsigned char *p, size_t n)
 
 /* Copies binary bytes into a C string; NUL bytes would truncate it, so they are refused. */
 static int span_cstr(char **out, const unsigned char *p, size_t n, const char *what,
-		     struct hb_error *err)
+                     struct hb_error *err)
 {
 	if (memchr(p, 0, n))
 		return hb_error_set(err, HB_ESERVER, "malformed thrift reply: NUL byte in %s",
-				    what);
+		                    what);
 	*out = dup_span(p, n);
 	return *out ? 0 : hb_error_set(err, HB_ENOMEM, "out of memory");
 }
 
 /* Reads a struct with optional `1: string message` and (TIOError) `2: bool canRetry`. */
 static int read_exception(struct hb_thrift_rd *r, struct hb_thrift_reply *out, int app,
-			  struct hb_error *err)
+                          struct hb_error *err)
 {
 	int t, b;
 	int16_t id;
@@ -769,7 +771,7 @@ void hb_thrift_reply_release(struct hb_thrift_reply *r)
 }
 
 int hb_thrift_reply_parse(struct hb_thrift_reply *out, const void *p, size_t n, const char *method,
-			  int32_t seqid, struct hb_error *err)
+                          int32_t seqid, struct hb_error *err)
 {
 	struct hb_thrift_rd r;
 	const unsigned char *name;
@@ -790,15 +792,16 @@ int hb_thrift_reply_parse(struct hb_thrift_reply *out, const void *p, size_t n, 
 	}
 	if (type != HB_TMSG_REPLY)
 		return hb_error_set(err, HB_ESERVER,
-				    "malformed thrift reply: message type %d, expected REPLY", type);
+		                    "malformed thrift reply: message type %d, expected REPLY",
+		                    type);
 	if (name_len != strlen(method) || memcmp(name, method, name_len))
-		return hb_error_set(err, HB_ESERVER,
-				    "malformed thrift reply: answers method '%.*s', expected '%s'",
-				    (int)(name_len > 64 ? 64 : name_len), (const char *)name, method);
+		return hb_error_set(
+		    err, HB_ESERVER, "malformed thrift reply: answers method '%.*s', expected '%s'",
+		    (int)(name_len > 64 ? 64 : name_len), (const char *)name, method);
 	if (sid != seqid)
 		return hb_error_set(err, HB_ESERVER,
-				    "malformed thrift reply: sequence id %ld, expected %ld",
-				    (long)sid, (long)seqid);
+		                    "malformed thrift reply: sequence id %ld, expected %ld",
+		                    (long)sid, (long)seqid);
 	out->outcome = HB_TR_VOID;
 	for (;;) {
 		size_t start;
@@ -831,17 +834,16 @@ int hb_thrift_reply_parse(struct hb_thrift_reply *out, const void *p, size_t n, 
 const char *hb_thrift_app_type_name(int32_t type)
 {
 	static const char *const names[] = {
-		"UNKNOWN",	       "UNKNOWN_METHOD", "INVALID_MESSAGE_TYPE", "WRONG_METHOD_NAME",
-		"BAD_SEQUENCE_ID",   "MISSING_RESULT", "INTERNAL_ERROR",	 "PROTOCOL_ERROR",
-		"INVALID_TRANSFORM", "INVALID_PROTOCOL", "UNSUPPORTED_CLIENT_TYPE"};
+	    "UNKNOWN",           "UNKNOWN_METHOD",   "INVALID_MESSAGE_TYPE",   "WRONG_METHOD_NAME",
+	    "BAD_SEQUENCE_ID",   "MISSING_RESULT",   "INTERNAL_ERROR",         "PROTOCOL_ERROR",
+	    "INVALID_TRANSFORM", "INVALID_PROTOCOL", "UNSUPPORTED_CLIENT_TYPE"};
 
 	if (type < 0 || (size_t)type >= HB_ARRAY_LEN(names))
 		return "UNKNOWN";
 	return names[type];
 }
 
-int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method,
-			  struct hb_error *err)
+int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method, struct hb_error *err)
 {
 	const char *msg = r->message && r->message[0] ? r->message : "(no message)";
 
@@ -851,22 +853,23 @@ int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method,
 		return 0;
 	case HB_TR_IOERROR:
 		return hb_error_set(err, HB_ESERVER, "thrift2 %s: server error (TIOError%s): %s",
-				    method,
-				    r->can_retry == 1   ? ", retryable"
-				    : r->can_retry == 0 ? ", not retryable"
-							: "",
-				    msg);
+		                    method,
+		                    r->can_retry == 1   ? ", retryable"
+		                    : r->can_retry == 0 ? ", not retryable"
+		                                        : "",
+		                    msg);
 	case HB_TR_ILLEGAL_ARG:
 		return hb_error_set(err, HB_ESERVER, "thrift2 %s: illegal argument: %s", method,
-				    msg);
+		                    msg);
 	case HB_TR_APP_EXCEPTION:
 		if (r->app_type == 1)
-			return hb_error_set(err, HB_ESERVER,
-					    "thrift2 %s: the server does not know this method (%s); "
-					    "Thrift2 DDL needs HBase 2.2 or later",
-					    method, msg);
+			return hb_error_set(
+			    err, HB_ESERVER,
+			    "thrift2 %s: the server does not know this method (%s); "
+			    "Thrift2 DDL needs HBase 2.2 or later",
+			    method, msg);
 		return hb_error_set(err, HB_ESERVER, "thrift2 %s: %s: %s", method,
-				    hb_thrift_app_type_name(r->app_type), msg);
+		                    hb_thrift_app_type_name(r->app_type), msg);
 	}
 	return hb_error_set(err, HB_ESERVER, "thrift2 %s: unexpected reply", method);
 }
@@ -912,7 +915,7 @@ static int read_server(struct hb_thrift_rd *r, struct hb_region *reg, struct hb_
 
 		if (memchr(p, 0, n))
 			return hb_error_set(err, HB_ESERVER,
-					    "malformed thrift reply: NUL byte in a host name");
+			                    "malformed thrift reply: NUL byte in a host name");
 		rc = hb_buf_add(&b, p, n);
 		if (!rc && port >= 0)
 			rc = hb_buf_addf(&b, ":%ld", (long)port);
@@ -927,7 +930,7 @@ static int read_server(struct hb_thrift_rd *r, struct hb_region *reg, struct hb_
 }
 
 static int set_span(unsigned char **dst, size_t *dlen, const unsigned char *p, size_t n,
-		    struct hb_error *err)
+                    struct hb_error *err)
 {
 	unsigned char *c = malloc(n ? n : 1);
 
@@ -962,7 +965,7 @@ static int read_region_info(struct hb_thrift_rd *r, struct hb_region *reg, struc
 			rc = hb_thrift_read_binary(r, &p, &n, err);
 			if (!rc)
 				rc = id == 3 ? set_span(&reg->start, &reg->start_len, p, n, err)
-					     : set_span(&reg->end, &reg->end_len, p, n, err);
+				             : set_span(&reg->end, &reg->end_len, p, n, err);
 		} else if ((id == 5 || id == 6) && t == HB_TT_BOOL) {
 			rc = hb_thrift_read_bool(r, &b, err);
 			if (id == 5)
@@ -981,7 +984,7 @@ static int read_region_info(struct hb_thrift_rd *r, struct hb_region *reg, struc
 }
 
 int hb_thrift_reply_regions(const struct hb_thrift_reply *r, struct hb_regions *out,
-			    struct hb_error *err)
+                            struct hb_error *err)
 {
 	struct hb_thrift_rd rd;
 	uint32_t count, i;
@@ -1160,8 +1163,9 @@ static int read_tname(struct hb_thrift_rd *r, struct hb_schema *s, struct hb_err
 		}
 	}
 	if (!q)
-		return hb_error_set(err, HB_ESERVER, "malformed thrift reply: table name without "
-						     "a qualifier");
+		return hb_error_set(err, HB_ESERVER,
+		                    "malformed thrift reply: table name without "
+		                    "a qualifier");
 	rc = 0;
 	if (ns && nsl && !(nsl == 7 && !memcmp(ns, "default", 7))) {
 		rc = hb_buf_add(&b, ns, nsl);
@@ -1209,13 +1213,14 @@ static int read_table_desc(struct hb_thrift_rd *r, struct hb_schema *s, struct h
 			break;
 	}
 	if (!rc && !s->table)
-		rc = hb_error_set(err, HB_ESERVER, "malformed thrift reply: descriptor without a "
-						   "table name");
+		rc = hb_error_set(err, HB_ESERVER,
+		                  "malformed thrift reply: descriptor without a "
+		                  "table name");
 	return rc;
 }
 
 int hb_thrift_reply_table_desc(const struct hb_thrift_reply *r, struct hb_schema *out,
-			       struct hb_error *err)
+                               struct hb_error *err)
 {
 	struct hb_thrift_rd rd;
 
@@ -1227,8 +1232,8 @@ int hb_thrift_reply_table_desc(const struct hb_thrift_reply *r, struct hb_schema
 	return read_table_desc(&rd, out, err);
 }
 
-int hb_thrift_decode_create_table_call(struct hb_schema *s, struct hb_keys *splits,
-				       const void *p, size_t n, struct hb_error *err)
+int hb_thrift_decode_create_table_call(struct hb_schema *s, struct hb_keys *splits, const void *p,
+                                       size_t n, struct hb_error *err)
 {
 	struct hb_thrift_rd r;
 	const unsigned char *name, *k;
@@ -1266,6 +1271,6 @@ int hb_thrift_decode_create_table_call(struct hb_schema *s, struct hb_keys *spli
 	}
 	if (!rc && r.pos != r.len)
 		rc = hb_error_set(err, HB_ESERVER, "%zu trailing bytes after the call",
-				  r.len - r.pos);
+		                  r.len - r.pos);
 	return rc;
 }

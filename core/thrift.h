@@ -43,7 +43,7 @@ struct hb_thrift_rd {
 void hb_thrift_rd_init(struct hb_thrift_rd *r, const void *p, size_t len);
 /* Reads a strict message header; name is a span into the input. HB_ESERVER when malformed. */
 int hb_thrift_read_msg_begin(struct hb_thrift_rd *r, const unsigned char **name, size_t *name_len,
-			     int *type, int32_t *seqid, struct hb_error *err);
+                             int *type, int32_t *seqid, struct hb_error *err);
 /* Reads a field header; *type == HB_TT_STOP ends the struct (id is then 0). */
 int hb_thrift_read_field(struct hb_thrift_rd *r, int *type, int16_t *id, struct hb_error *err);
 int hb_thrift_read_bool(struct hb_thrift_rd *r, int *out, struct hb_error *err);
@@ -52,12 +52,12 @@ int hb_thrift_read_i32(struct hb_thrift_rd *r, int32_t *out, struct hb_error *er
 int hb_thrift_read_i64(struct hb_thrift_rd *r, int64_t *out, struct hb_error *err);
 /* A binary/string value as a span into the input. */
 int hb_thrift_read_binary(struct hb_thrift_rd *r, const unsigned char **p, size_t *n,
-			  struct hb_error *err);
+                          struct hb_error *err);
 /* List/set header; the count is checked against the bytes left. */
 int hb_thrift_read_list_begin(struct hb_thrift_rd *r, int *elem_type, uint32_t *count,
-			      struct hb_error *err);
+                              struct hb_error *err);
 int hb_thrift_read_map_begin(struct hb_thrift_rd *r, int *ktype, int *vtype, uint32_t *count,
-			     struct hb_error *err);
+                             struct hb_error *err);
 /* Skips one value of the given type (nested up to HB_THRIFT_MAX_DEPTH). */
 int hb_thrift_skip(struct hb_thrift_rd *r, int type, struct hb_error *err);
 
@@ -90,18 +90,18 @@ int hb_thrift_family_attr_known(const char *key);
  * TTableDescriptor.attributes, every split key as binary. HB_EINVAL for a bad attribute.
  */
 int hb_thrift_encode_create_table(struct hb_buf *out, int32_t seqid, const struct hb_schema *s,
-				  const struct hb_keys *splits, struct hb_error *err);
+                                  const struct hb_keys *splits, struct hb_error *err);
 /* Encodes a CALL whose only argument is `1: TTableName` (tableExists, deleteTable,
  * disableTable, enableTable, getTableDescriptor, isTableEnabled...). table is "ns:q" or "q". */
 int hb_thrift_encode_table_call(struct hb_buf *out, const char *method, int32_t seqid,
-				const char *table, struct hb_error *err);
+                                const char *table, struct hb_error *err);
 /* Encodes getAllRegionLocations(1: binary table). */
 int hb_thrift_encode_region_locations(struct hb_buf *out, int32_t seqid, const char *table,
-				      struct hb_error *err);
+                                      struct hb_error *err);
 
 /* Decodes a createTable CALL back into a schema and split keys (tests, tools). HB_ESERVER. */
-int hb_thrift_decode_create_table_call(struct hb_schema *s, struct hb_keys *splits,
-				       const void *p, size_t n, struct hb_error *err);
+int hb_thrift_decode_create_table_call(struct hb_schema *s, struct hb_keys *splits, const void *p,
+                                       size_t n, struct hb_error *err);
 
 enum hb_thrift_outcome {
 	HB_TR_VOID = 0,      /* REPLY with an empty result struct */
@@ -113,10 +113,10 @@ enum hb_thrift_outcome {
 
 struct hb_thrift_reply {
 	enum hb_thrift_outcome outcome;
-	char *message;  /* exception message (NUL-terminated copy), NULL when none */
-	int can_retry;  /* TIOError.canRetry: 0/1, -1 when absent */
-	int32_t app_type; /* TApplicationException.type, -1 when absent */
-	int success_type; /* wire type of field 0 */
+	char *message;                /* exception message (NUL-terminated copy), NULL when none */
+	int can_retry;                /* TIOError.canRetry: 0/1, -1 when absent */
+	int32_t app_type;             /* TApplicationException.type, -1 when absent */
+	int success_type;             /* wire type of field 0 */
 	const unsigned char *success; /* field 0's value: a span into the parsed input */
 	size_t success_len;
 };
@@ -130,20 +130,20 @@ void hb_thrift_reply_release(struct hb_thrift_reply *r);
  * points into p, which must outlive r. HB_ESERVER "malformed thrift reply: ..." ; HB_ENOMEM.
  */
 int hb_thrift_reply_parse(struct hb_thrift_reply *r, const void *p, size_t n, const char *method,
-			  int32_t seqid, struct hb_error *err);
+                          int32_t seqid, struct hb_error *err);
 /* Name of a TApplicationException type ("INTERNAL_ERROR"), "UNKNOWN" when out of range. */
 const char *hb_thrift_app_type_name(int32_t type);
 /* 0 for VOID/SUCCESS; otherwise HB_ESERVER with "thrift2 METHOD: TIOError: msg" etc. */
 int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method,
-			  struct hb_error *err);
+                          struct hb_error *err);
 /* Field 0 as a bool (tableExists). HB_ESERVER when absent or of another type. */
 int hb_thrift_reply_bool(const struct hb_thrift_reply *r, int *out, struct hb_error *err);
 /* Field 0 as list<THRegionLocation> (getAllRegionLocations), appended to out unsorted. */
 int hb_thrift_reply_regions(const struct hb_thrift_reply *r, struct hb_regions *out,
-			    struct hb_error *err);
+                            struct hb_error *err);
 /* Field 0 as TTableDescriptor (getTableDescriptor) into an empty schema; enum fields come
  * back as HBase's attribute names (COMPRESSION => SNAPPY, ...). */
 int hb_thrift_reply_table_desc(const struct hb_thrift_reply *r, struct hb_schema *out,
-			       struct hb_error *err);
+                               struct hb_error *err);
 
 #endif

@@ -49,13 +49,13 @@ static long utf8_next(const unsigned char *s, size_t n, size_t *i)
 static int is_letter_or_digit(long cp)
 {
 	static const long not_letters[][2] = {
-		{0x80, 0xA9},     {0xAB, 0xB4},     {0xB6, 0xB9},     {0xBB, 0xBF},
-		{0xD7, 0xD7},     {0xF7, 0xF7},     {0x2000, 0x206F}, {0x20A0, 0x20CF},
-		{0x2100, 0x2101}, {0x2190, 0x23FF}, {0x2400, 0x245F}, {0x2500, 0x27BF},
-		{0x27C0, 0x2BFF}, {0x2E00, 0x2E7F}, {0x3000, 0x3004}, {0x3008, 0x3020},
-		{0xD800, 0xF8FF}, {0xFE10, 0xFE1F}, {0xFE30, 0xFE6F}, {0xFEFF, 0xFEFF},
-		{0xFF00, 0xFF0F}, {0xFF1A, 0xFF20}, {0xFF3B, 0xFF40}, {0xFF5B, 0xFF65},
-		{0xFFF0, 0xFFFF}, {0x1F000, 0x1FAFF}, {0xE0000, 0x10FFFF},
+	    {0x80, 0xA9},     {0xAB, 0xB4},       {0xB6, 0xB9},        {0xBB, 0xBF},
+	    {0xD7, 0xD7},     {0xF7, 0xF7},       {0x2000, 0x206F},    {0x20A0, 0x20CF},
+	    {0x2100, 0x2101}, {0x2190, 0x23FF},   {0x2400, 0x245F},    {0x2500, 0x27BF},
+	    {0x27C0, 0x2BFF}, {0x2E00, 0x2E7F},   {0x3000, 0x3004},    {0x3008, 0x3020},
+	    {0xD800, 0xF8FF}, {0xFE10, 0xFE1F},   {0xFE30, 0xFE6F},    {0xFEFF, 0xFEFF},
+	    {0xFF00, 0xFF0F}, {0xFF1A, 0xFF20},   {0xFF3B, 0xFF40},    {0xFF5B, 0xFF65},
+	    {0xFFF0, 0xFFFF}, {0x1F000, 0x1FAFF}, {0xE0000, 0x10FFFF},
 	};
 	size_t k;
 
@@ -70,42 +70,45 @@ static int is_letter_or_digit(long cp)
 
 /* Checks one part; qual = 1 for the qualifier rules. */
 static int check_part(const char *what, const char *full, const char *s, size_t n, int qual,
-		      struct hb_error *err)
+                      struct hb_error *err)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
 
 	if (n == 0)
-		return hb_error_set(err, HB_EINVAL, "invalid table name '%s': empty %s", full, what);
+		return hb_error_set(err, HB_EINVAL, "invalid table name '%s': empty %s", full,
+		                    what);
 	if (qual && (s[0] == '.' || s[0] == '-'))
 		return hb_error_set(err, HB_EINVAL,
-				    "invalid table name '%s': the %s cannot start with '%c'", full,
-				    what, s[0]);
+		                    "invalid table name '%s': the %s cannot start with '%c'", full,
+		                    what, s[0]);
 	while (i < n) {
 		size_t at = i;
 		long cp = utf8_next(u, n, &i);
 
 		if (cp < 0)
 			return hb_error_set(err, HB_EINVAL,
-					    "invalid table name '%s': not UTF-8 at byte %zu", full,
-					    (size_t)(s - full) + at);
+			                    "invalid table name '%s': not UTF-8 at byte %zu", full,
+			                    (size_t)(s - full) + at);
 		if (cp == '_' || is_letter_or_digit(cp))
 			continue;
 		if (qual && (cp == '-' || cp == '.'))
 			continue;
 		if (cp >= 0x20 && cp < 0x7F)
-			return hb_error_set(err, HB_EINVAL,
-					    "invalid table name '%s': character '%c' is not allowed "
-					    "in the %s (letters, digits, '_'%s)",
-					    full, (int)cp, what, qual ? ", '-', '.'" : "");
+			return hb_error_set(
+			    err, HB_EINVAL,
+			    "invalid table name '%s': character '%c' is not allowed "
+			    "in the %s (letters, digits, '_'%s)",
+			    full, (int)cp, what, qual ? ", '-', '.'" : "");
 		return hb_error_set(err, HB_EINVAL,
-				    "invalid table name '%s': character U+%04lX is not allowed in "
-				    "the %s",
-				    full, (unsigned long)cp, what);
+		                    "invalid table name '%s': character U+%04lX is not allowed in "
+		                    "the %s",
+		                    full, (unsigned long)cp, what);
 	}
 	if (n == 9 && !memcmp(s, "zookeeper", 9))
 		return hb_error_set(err, HB_EINVAL,
-				    "invalid table name '%s': 'zookeeper' is a reserved %s", full, what);
+		                    "invalid table name '%s': 'zookeeper' is a reserved %s", full,
+		                    what);
 	return 0;
 }
 
@@ -154,9 +157,9 @@ int hb_tname_check_create(struct hb_tname *out, const char *name, struct hb_erro
 		return rc;
 	if (t.ns_len == 5 && !memcmp(t.ns, "hbase", 5))
 		return hb_error_set(err, HB_EINVAL,
-				    "refusing to create '%s': the 'hbase' namespace holds system "
-				    "tables",
-				    name);
+		                    "refusing to create '%s': the 'hbase' namespace holds system "
+		                    "tables",
+		                    name);
 	if (out)
 		*out = t;
 	return 0;
@@ -171,20 +174,20 @@ int hb_family_check(const char *name, struct hb_error *err)
 		return hb_error_set(err, HB_EINVAL, "invalid family name '': empty");
 	if (name[0] == '.')
 		return hb_error_set(err, HB_EINVAL,
-				    "invalid family name '%s': cannot start with '.'", name);
+		                    "invalid family name '%s': cannot start with '.'", name);
 	for (i = 0; u[i]; i++) {
 		if (u[i] < 0x20 || u[i] == 0x7F)
 			return hb_error_set(err, HB_EINVAL,
-					    "invalid family name: control character \\x%02X at "
-					    "byte %zu",
-					    u[i], i);
+			                    "invalid family name: control character \\x%02X at "
+			                    "byte %zu",
+			                    u[i], i);
 		if (u[i] == ':' || u[i] == '\\' || u[i] == '/')
-			return hb_error_set(err, HB_EINVAL,
-					    "invalid family name '%s': character '%c' is not allowed",
-					    name, u[i]);
+			return hb_error_set(
+			    err, HB_EINVAL,
+			    "invalid family name '%s': character '%c' is not allowed", name, u[i]);
 	}
 	if (!strcmp(name, "recovered.edits"))
-		return hb_error_set(err, HB_EINVAL,
-				    "invalid family name '%s': reserved by HBase", name);
+		return hb_error_set(err, HB_EINVAL, "invalid family name '%s': reserved by HBase",
+		                    name);
 	return 0;
 }

@@ -11,12 +11,12 @@
 
 /* A table name split into its parts; pointers into the caller's string (not NUL-terminated). */
 struct hb_tname {
-	const char *ns;   /* "default" when the name has no namespace */
+	const char *ns; /* "default" when the name has no namespace */
 	size_t ns_len;
 	const char *qual;
 	size_t qual_len;
-	int has_ns;       /* 1 when the name was written "ns:qual" */
-	int too_long;     /* 1 when ns or qualifier exceeds HB_TNAME_WARN_BYTES */
+	int has_ns;   /* 1 when the name was written "ns:qual" */
+	int too_long; /* 1 when ns or qualifier exceeds HB_TNAME_WARN_BYTES */
 };
 
 /*

@@ -65,10 +65,11 @@ int hb_argv_split(struct hb_argv *out, const char *cmd, struct hb_error *err)
 				const char *q = strchr(p + 1, '\'');
 
 				if (!q) {
-					rc = hb_error_set(err, HB_EINVAL,
-							  "invalid shell command '%s': unterminated "
-							  "single quote",
-							  cmd);
+					rc =
+					    hb_error_set(err, HB_EINVAL,
+					                 "invalid shell command '%s': unterminated "
+					                 "single quote",
+					                 cmd);
 					goto done;
 				}
 				rc = hb_buf_add(&w, p + 1, (size_t)(q - p - 1));
@@ -83,10 +84,11 @@ int hb_argv_split(struct hb_argv *out, const char *cmd, struct hb_error *err)
 						break;
 				}
 				if (!rc && !*p) {
-					rc = hb_error_set(err, HB_EINVAL,
-							  "invalid shell command '%s': unterminated "
-							  "double quote",
-							  cmd);
+					rc =
+					    hb_error_set(err, HB_EINVAL,
+					                 "invalid shell command '%s': unterminated "
+					                 "double quote",
+					                 cmd);
 					goto done;
 				}
 				p++;
@@ -150,14 +152,14 @@ int hb_shell_command_found(const char *name)
 }
 
 int hb_shell_write_temp(char *tmpl, size_t suffix_len, const void *data, size_t len,
-			struct hb_error *err)
+                        struct hb_error *err)
 {
 	const char *p = data;
 	int fd = mkstemps(tmpl, (int)suffix_len);
 
 	if (fd < 0)
 		return hb_error_set(err, HB_EINVAL, "cannot create a temporary file '%s': %s", tmpl,
-				    strerror(errno));
+		                    strerror(errno));
 	if (fchmod(fd, 0600))
 		goto fail;
 	while (len) {
@@ -175,15 +177,14 @@ int hb_shell_write_temp(char *tmpl, size_t suffix_len, const void *data, size_t 
 		goto fail;
 	}
 	return 0;
-fail:
-	{
-		int e = errno;
+fail : {
+	int e = errno;
 
-		if (fd >= 0)
-			close(fd);
-		unlink(tmpl);
-		return hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", tmpl, strerror(e));
-	}
+	if (fd >= 0)
+		close(fd);
+	unlink(tmpl);
+	return hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", tmpl, strerror(e));
+}
 }
 
 void hb_shell_result_init(struct hb_shell_result *r)
@@ -219,7 +220,7 @@ static void keep(struct hb_shell_result *r, struct hb_buf *b, const char *p, siz
 }
 
 int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_result *res,
-		 struct hb_error *err)
+                 struct hb_error *err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;

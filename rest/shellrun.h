@@ -35,16 +35,16 @@ int hb_shell_command_found(const char *name);
  * behind on failure.
  */
 int hb_shell_write_temp(char *tmpl, size_t suffix_len, const void *data, size_t len,
-			struct hb_error *err);
+                        struct hb_error *err);
 
 struct hb_shell_result {
-	int exited;      /* 1 when the process exited normally */
-	int status;      /* its exit status */
-	int signal;      /* the signal that ended it, or 0 */
-	int timed_out;   /* 1 when it was killed after the timeout */
+	int exited;             /* 1 when the process exited normally */
+	int status;             /* its exit status */
+	int signal;             /* the signal that ended it, or 0 */
+	int timed_out;          /* 1 when it was killed after the timeout */
 	struct hb_buf out, err; /* captured, each at most HB_SHELL_MAX_OUTPUT bytes */
-	size_t dropped;  /* bytes not kept */
-	double seconds;  /* wall time */
+	size_t dropped;         /* bytes not kept */
+	double seconds;         /* wall time */
 };
 
 void hb_shell_result_init(struct hb_shell_result *r);
@@ -58,7 +58,7 @@ void hb_shell_result_release(struct hb_shell_result *r);
  * not executable), HB_ENOMEM.
  */
 int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_result *res,
-		 struct hb_error *err);
+                 struct hb_error *err);
 
 /*
  * Copies the first line of the captured output (stderr first, then stdout) that starts with

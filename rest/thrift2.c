@@ -23,7 +23,8 @@ struct hb_thrift2 {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
-static void tracef(struct hb_thrift2 *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tracef(struct hb_thrift2 *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void tracef(struct hb_thrift2 *c, const char *fmt, ...)
 {
 	char line[1024];
@@ -56,13 +57,14 @@ int hb_thrift2_new(struct hb_thrift2 **out, const struct hb_thrift2_opts *o, str
 
 	*out = NULL;
 	if (!o->url || (strncasecmp(o->url, "http://", 7) && strncasecmp(o->url, "https://", 8)))
-		return hb_error_set(err, HB_EINVAL,
-				    "invalid Thrift2 URL '%s': expected http://HOST:PORT/ or https://",
-				    o->url ? o->url : "");
+		return hb_error_set(
+		    err, HB_EINVAL,
+		    "invalid Thrift2 URL '%s': expected http://HOST:PORT/ or https://",
+		    o->url ? o->url : "");
 	if (strchr(o->url, '@'))
 		return hb_error_set(err, HB_EINVAL,
-				    "invalid Thrift2 URL: credentials in the URL are not allowed "
-				    "(use --user and HBTAB_PASSWORD)");
+		                    "invalid Thrift2 URL: credentials in the URL are not allowed "
+		                    "(use --user and HBTAB_PASSWORD)");
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return hb_error_set(err, HB_ENOMEM, "cannot initialise libcurl");
 	c = calloc(1, sizeof(*c));
@@ -137,10 +139,10 @@ static int setup(struct hb_thrift2 *c, struct curl_slist *hdrs, const void *msg,
 	CURLcode e = CURLE_OK;
 
 	curl_easy_reset(h);
-#define SET(opt, val)                                                                      \
-	do {                                                                               \
-		if (e == CURLE_OK)                                                         \
-			e = curl_easy_setopt(h, opt, val);                                 \
+#define SET(opt, val)                                                                              \
+	do {                                                                                       \
+		if (e == CURLE_OK)                                                                 \
+			e = curl_easy_setopt(h, opt, val);                                         \
 	} while (0)
 	SET(CURLOPT_URL, c->url);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
@@ -220,8 +222,8 @@ static int transient(CURLcode e)
 }
 
 int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, const void *msg,
-		    size_t len, int idempotent, struct hb_buf *reply_body,
-		    struct hb_thrift_reply *r, struct hb_error *err)
+                    size_t len, int idempotent, struct hb_buf *reply_body,
+                    struct hb_thrift_reply *r, struct hb_error *err)
 {
 	struct curl_slist *hdrs = NULL, *t;
 	long status = 0;
@@ -246,7 +248,7 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		c->errbuf[0] = 0;
 		if (setup(c, hdrs, msg, len)) {
 			rc = hb_error_set(err, HB_EINVAL, "thrift2 %s: cannot set up the request",
-					  method);
+			                  method);
 			goto done;
 		}
 		tracef(c, "thrift2 %s: POST %s (%zu bytes, attempt %d)", method, c->url, len,
@@ -256,12 +258,13 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		if (e == CURLE_OK)
 			break;
 		if (c->overflow) {
-			rc = hb_error_set(err, HB_ESERVER,
-					  "thrift2 %s: reply larger than %zu bytes", method,
-					  c->o.max_body);
+			rc =
+			    hb_error_set(err, HB_ESERVER, "thrift2 %s: reply larger than %zu bytes",
+			                 method, c->o.max_body);
 			goto done;
 		}
-		/* A refused connection never reached the server, so even createTable may be resent. */
+		/* A refused connection never reached the server, so even createTable may be resent.
+		 */
 		if (attempt < c->o.retries && transient(e) &&
 		    (idempotent || e == CURLE_COULDNT_CONNECT)) {
 			double wait = 0.2 * (double)(1 << (attempt < 4 ? attempt : 4));
@@ -272,7 +275,7 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 			continue;
 		}
 		rc = hb_error_set(err, HB_ENET, "thrift2 %s: cannot POST %s: %s", method, c->url,
-				  reason(e, c->errbuf));
+		                  reason(e, c->errbuf));
 		goto done;
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
@@ -289,15 +292,15 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		first[n] = 0;
 		if (status == 401)
 			rc = hb_error_set(err, HB_ESERVER,
-					  "thrift2 %s: HTTP 401: authentication failed%s%s", method,
-					  n ? ": " : "", first);
+			                  "thrift2 %s: HTTP 401: authentication failed%s%s", method,
+			                  n ? ": " : "", first);
 		else
 			rc = hb_error_set(err, HB_ESERVER, "thrift2 %s: HTTP %ld%s%s", method,
-					  status, n ? ": " : "", first);
+			                  status, n ? ": " : "", first);
 		goto done;
 	}
 	rc = hb_thrift_reply_parse(r, reply_body->data ? reply_body->data : "", reply_body->len,
-				   method, seqid, err);
+	                           method, seqid, err);
 	if (rc)
 		hb_error_prefix(err, rc, "thrift2 %s", method);
 done:
@@ -306,8 +309,8 @@ done:
 }
 
 int hb_thrift2_create_table(struct hb_thrift2 *c, const struct hb_schema *s,
-			    const struct hb_keys *splits, enum hb_thrift_outcome *outcome,
-			    struct hb_error *err)
+                            const struct hb_keys *splits, enum hb_thrift_outcome *outcome,
+                            struct hb_error *err)
 {
 	struct hb_buf msg = HB_BUF_INIT, body = HB_BUF_INIT;
 	struct hb_thrift_reply r;
@@ -331,7 +334,7 @@ int hb_thrift2_create_table(struct hb_thrift2 *c, const struct hb_schema *s,
 
 /* Runs a one-TTableName call (or getAllRegionLocations) and leaves the reply in r/body. */
 static int table_call(struct hb_thrift2 *c, const char *method, const char *table,
-		      struct hb_buf *body, struct hb_thrift_reply *r, struct hb_error *err)
+                      struct hb_buf *body, struct hb_thrift_reply *r, struct hb_error *err)
 {
 	struct hb_buf msg = HB_BUF_INIT;
 	int32_t seqid = hb_thrift2_next_seqid(c);
@@ -350,7 +353,7 @@ static int table_call(struct hb_thrift2 *c, const char *method, const char *tabl
 }
 
 int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists,
-			    struct hb_error *err)
+                            struct hb_error *err)
 {
 	struct hb_buf body = HB_BUF_INIT;
 	struct hb_thrift_reply r;
@@ -366,7 +369,7 @@ int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists
 }
 
 int hb_thrift2_region_locations(struct hb_thrift2 *c, const char *table, struct hb_regions *out,
-				struct hb_error *err)
+                                struct hb_error *err)
 {
 	struct hb_buf body = HB_BUF_INIT;
 	struct hb_thrift_reply r;
@@ -384,7 +387,7 @@ int hb_thrift2_region_locations(struct hb_thrift2 *c, const char *table, struct 
 }
 
 int hb_thrift2_table_descriptor(struct hb_thrift2 *c, const char *table, struct hb_schema *out,
-				struct hb_error *err)
+                                struct hb_error *err)
 {
 	struct hb_buf body = HB_BUF_INIT;
 	struct hb_thrift_reply r;

@@ -12,14 +12,14 @@
 struct hb_thrift2;
 
 struct hb_thrift2_opts {
-	const char *url;  /* e.g. http://host:9090/ (the servlet answers on any path) */
-	double timeout;   /* seconds per request; createTable may need long */
-	long retries;     /* extra attempts for read-only calls on transport faults */
+	const char *url; /* e.g. http://host:9090/ (the servlet answers on any path) */
+	double timeout;  /* seconds per request; createTable may need long */
+	long retries;    /* extra attempts for read-only calls on transport faults */
 	const char *cacert, *cert, *key;
 	int insecure;
 	const char *user, *password; /* basic auth (password never traced) */
 	int negotiate;
-	size_t max_body;  /* reply size cap; 0 = 64 MiB */
+	size_t max_body; /* reply size cap; 0 = 64 MiB */
 	hb_rest_trace_fn trace;
 	void *trace_ctx;
 };
@@ -38,8 +38,8 @@ int32_t hb_thrift2_next_seqid(struct hb_thrift2 *c);
  * HB_ESERVER. Thrift-level exceptions are NOT errors here: inspect r->outcome.
  */
 int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, const void *msg,
-		    size_t len, int idempotent, struct hb_buf *reply_body,
-		    struct hb_thrift_reply *r, struct hb_error *err);
+                    size_t len, int idempotent, struct hb_buf *reply_body,
+                    struct hb_thrift_reply *r, struct hb_error *err);
 
 /*
  * createTable(desc, splitKeys). *outcome (may be NULL) receives the reply outcome so callers
@@ -47,16 +47,16 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
  * success; HB_ESERVER "thrift2 createTable: ..." for Thrift exceptions; HB_ENET; HB_EINVAL.
  */
 int hb_thrift2_create_table(struct hb_thrift2 *c, const struct hb_schema *s,
-			    const struct hb_keys *splits, enum hb_thrift_outcome *outcome,
-			    struct hb_error *err);
+                            const struct hb_keys *splits, enum hb_thrift_outcome *outcome,
+                            struct hb_error *err);
 /* tableExists(table). */
 int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists,
-			    struct hb_error *err);
+                            struct hb_error *err);
 /* getAllRegionLocations(table) appended to an initialised list, sorted by start key. */
 int hb_thrift2_region_locations(struct hb_thrift2 *c, const char *table, struct hb_regions *out,
-				struct hb_error *err);
+                                struct hb_error *err);
 /* getTableDescriptor(table) into an initialised schema. */
 int hb_thrift2_table_descriptor(struct hb_thrift2 *c, const char *table, struct hb_schema *out,
-				struct hb_error *err);
+                                struct hb_error *err);
 
 #endif

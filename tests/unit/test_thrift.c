@@ -20,16 +20,16 @@ static int same(const struct hb_buf *b, const unsigned char *want, size_t n)
 static void test_thrift__table_exists_call_matches_worked_example(void)
 {
 	static const char want[] = "\x80\x01\x00\x01"
-				   "\x00\x00\x00\x0b"
-				   "tableExists"
-				   "\x00\x00\x00\x01"
-				   "\x0c\x00\x01"
-				   "\x0b\x00\x01\x00\x00\x00\x07"
-				   "default"
-				   "\x0b\x00\x02\x00\x00\x00\x02"
-				   "t1"
-				   "\x00"
-				   "\x00";
+	                           "\x00\x00\x00\x0b"
+	                           "tableExists"
+	                           "\x00\x00\x00\x01"
+	                           "\x0c\x00\x01"
+	                           "\x0b\x00\x01\x00\x00\x00\x07"
+	                           "default"
+	                           "\x0b\x00\x02\x00\x00\x00\x02"
+	                           "t1"
+	                           "\x00"
+	                           "\x00";
 	struct hb_buf b = HB_BUF_INIT;
 	struct hb_error err = {0};
 
@@ -45,49 +45,49 @@ static void test_thrift__table_exists_call_matches_worked_example(void)
 static void test_thrift__reply_true_decodes(void)
 {
 	static const char reply[] = "\x80\x01\x00\x02"
-				    "\x00\x00\x00\x0b"
-				    "tableExists"
-				    "\x00\x00\x00\x01"
-				    "\x02\x00\x00\x01"
-				    "\x00";
+	                            "\x00\x00\x00\x0b"
+	                            "tableExists"
+	                            "\x00\x00\x00\x01"
+	                            "\x02\x00\x00\x01"
+	                            "\x00";
 	struct hb_thrift_reply r;
 	struct hb_error err = {0};
 	int v = -1;
 
 	hb_thrift_reply_init(&r);
 	CHECK_EQ_INT(hb_thrift_reply_parse(&r, reply, sizeof(reply) - 1, "tableExists", 1, &err),
-		     0);
+	             0);
 	CHECK_EQ_INT(r.outcome, HB_TR_SUCCESS);
 	CHECK_EQ_INT(hb_thrift_reply_error(&r, "tableExists", &err), 0);
 	CHECK_EQ_INT(hb_thrift_reply_bool(&r, &v, &err), 0);
 	CHECK_EQ_INT(v, 1);
 	/* wrong seqid and wrong method are refused */
 	CHECK_EQ_INT(hb_thrift_reply_parse(&r, reply, sizeof(reply) - 1, "tableExists", 2, &err),
-		     HB_ESERVER);
+	             HB_ESERVER);
 	CHECK(strstr(err.msg, "sequence id") != NULL);
 	CHECK_EQ_INT(hb_thrift_reply_parse(&r, reply, sizeof(reply) - 1, "createTable", 1, &err),
-		     HB_ESERVER);
+	             HB_ESERVER);
 	hb_thrift_reply_release(&r);
 }
 
 static void test_thrift__create_table_tioerror_reply_decodes(void)
 {
 	static const char reply[] = "\x80\x01\x00\x02"
-				    "\x00\x00\x00\x0b"
-				    "createTable"
-				    "\x00\x00\x00\x05"
-				    "\x0c\x00\x01"
-				    "\x0b\x00\x01\x00\x00\x00\x04"
-				    "boom"
-				    "\x02\x00\x02\x00"
-				    "\x00"
-				    "\x00";
+	                            "\x00\x00\x00\x0b"
+	                            "createTable"
+	                            "\x00\x00\x00\x05"
+	                            "\x0c\x00\x01"
+	                            "\x0b\x00\x01\x00\x00\x00\x04"
+	                            "boom"
+	                            "\x02\x00\x02\x00"
+	                            "\x00"
+	                            "\x00";
 	struct hb_thrift_reply r;
 	struct hb_error err = {0};
 
 	hb_thrift_reply_init(&r);
 	CHECK_EQ_INT(hb_thrift_reply_parse(&r, reply, sizeof(reply) - 1, "createTable", 5, &err),
-		     0);
+	             0);
 	CHECK_EQ_INT(r.outcome, HB_TR_IOERROR);
 	CHECK_EQ_STR(r.message, "boom");
 	CHECK_EQ_INT(r.can_retry, 0);
@@ -99,27 +99,27 @@ static void test_thrift__create_table_tioerror_reply_decodes(void)
 static void test_thrift__application_exception_and_illegal_argument(void)
 {
 	static const char exc[] = "\x80\x01\x00\x03"
-				  "\x00\x00\x00\x0b"
-				  "createTable"
-				  "\x00\x00\x00\x01"
-				  "\x0b\x00\x01\x00\x00\x00\x1c"
-				  "Internal error processing ct"
-				  "\x08\x00\x02\x00\x00\x00\x06"
-				  "\x00";
+	                          "\x00\x00\x00\x0b"
+	                          "createTable"
+	                          "\x00\x00\x00\x01"
+	                          "\x0b\x00\x01\x00\x00\x00\x1c"
+	                          "Internal error processing ct"
+	                          "\x08\x00\x02\x00\x00\x00\x06"
+	                          "\x00";
 	static const char ia[] = "\x80\x01\x00\x02"
-				 "\x00\x00\x00\x0b"
-				 "createTable"
-				 "\x00\x00\x00\x01"
-				 "\x0c\x00\x02"
-				 "\x0b\x00\x01\x00\x00\x00\x03"
-				 "bad"
-				 "\x00"
-				 "\x00";
+	                         "\x00\x00\x00\x0b"
+	                         "createTable"
+	                         "\x00\x00\x00\x01"
+	                         "\x0c\x00\x02"
+	                         "\x0b\x00\x01\x00\x00\x00\x03"
+	                         "bad"
+	                         "\x00"
+	                         "\x00";
 	static const char voidok[] = "\x80\x01\x00\x02"
-				     "\x00\x00\x00\x0b"
-				     "createTable"
-				     "\x00\x00\x00\x01"
-				     "\x00";
+	                             "\x00\x00\x00\x0b"
+	                             "createTable"
+	                             "\x00\x00\x00\x01"
+	                             "\x00";
 	struct hb_thrift_reply r;
 	struct hb_error err = {0};
 
@@ -133,7 +133,7 @@ static void test_thrift__application_exception_and_illegal_argument(void)
 	CHECK_EQ_INT(r.outcome, HB_TR_ILLEGAL_ARG);
 	CHECK_EQ_STR(r.message, "bad");
 	CHECK_EQ_INT(hb_thrift_reply_parse(&r, voidok, sizeof(voidok) - 1, "createTable", 1, &err),
-		     0);
+	             0);
 	CHECK_EQ_INT(r.outcome, HB_TR_VOID);
 	CHECK(r.message == NULL);
 	CHECK_EQ_INT(hb_thrift_reply_error(&r, "createTable", &err), 0);
@@ -144,22 +144,22 @@ static void test_thrift__unknown_fields_are_skipped(void)
 {
 	/* result with an unknown field 9 (a map of lists) before the success bool */
 	static const char reply[] = "\x80\x01\x00\x02"
-				    "\x00\x00\x00\x0b"
-				    "tableExists"
-				    "\x00\x00\x00\x07"
-				    "\x0d\x00\x09\x0b\x0f\x00\x00\x00\x01"
-				    "\x00\x00\x00\x01k"
-				    "\x08\x00\x00\x00\x02\x00\x00\x00\x01\x00\x00\x00\x02"
-				    "\x04\x00\x0a\x01\x02\x03\x04\x05\x06\x07\x08"
-				    "\x02\x00\x00\x00"
-				    "\x00";
+	                            "\x00\x00\x00\x0b"
+	                            "tableExists"
+	                            "\x00\x00\x00\x07"
+	                            "\x0d\x00\x09\x0b\x0f\x00\x00\x00\x01"
+	                            "\x00\x00\x00\x01k"
+	                            "\x08\x00\x00\x00\x02\x00\x00\x00\x01\x00\x00\x00\x02"
+	                            "\x04\x00\x0a\x01\x02\x03\x04\x05\x06\x07\x08"
+	                            "\x02\x00\x00\x00"
+	                            "\x00";
 	struct hb_thrift_reply r;
 	struct hb_error err = {0};
 	int v = -1;
 
 	hb_thrift_reply_init(&r);
 	CHECK_EQ_INT(hb_thrift_reply_parse(&r, reply, sizeof(reply) - 1, "tableExists", 7, &err),
-		     0);
+	             0);
 	CHECK_EQ_INT(hb_thrift_reply_bool(&r, &v, &err), 0);
 	CHECK_EQ_INT(v, 0);
 	hb_thrift_reply_release(&r);
@@ -168,15 +168,15 @@ static void test_thrift__unknown_fields_are_skipped(void)
 static void test_thrift__every_truncation_is_an_error_not_a_crash(void)
 {
 	static const char reply[] = "\x80\x01\x00\x02"
-				    "\x00\x00\x00\x0b"
-				    "createTable"
-				    "\x00\x00\x00\x05"
-				    "\x0c\x00\x01"
-				    "\x0b\x00\x01\x00\x00\x00\x04"
-				    "boom"
-				    "\x02\x00\x02\x00"
-				    "\x00"
-				    "\x00";
+	                            "\x00\x00\x00\x0b"
+	                            "createTable"
+	                            "\x00\x00\x00\x05"
+	                            "\x0c\x00\x01"
+	                            "\x0b\x00\x01\x00\x00\x00\x04"
+	                            "boom"
+	                            "\x02\x00\x02\x00"
+	                            "\x00"
+	                            "\x00";
 	struct hb_thrift_reply r;
 	struct hb_error err = {0};
 	size_t n;
@@ -198,40 +198,40 @@ static void test_thrift__every_truncation_is_an_error_not_a_crash(void)
 static void test_thrift__huge_lengths_and_bad_types_are_refused(void)
 {
 	static const char huge_name[] = "\x80\x01\x00\x02\x7f\xff\xff\xff"
-					"abc";
+	                                "abc";
 	static const char neg_str[] = "\x80\x01\x00\x02"
-				      "\x00\x00\x00\x0b"
-				      "createTable"
-				      "\x00\x00\x00\x05"
-				      "\x0c\x00\x01"
-				      "\x0b\x00\x01\xff\xff\xff\xfe"
-				      "\x00\x00";
+	                              "\x00\x00\x00\x0b"
+	                              "createTable"
+	                              "\x00\x00\x00\x05"
+	                              "\x0c\x00\x01"
+	                              "\x0b\x00\x01\xff\xff\xff\xfe"
+	                              "\x00\x00";
 	static const char huge_list[] = "\x80\x01\x00\x02"
-					"\x00\x00\x00\x15"
-					"getAllRegionLocations"
-					"\x00\x00\x00\x01"
-					"\x0f\x00\x00\x0c\x7f\xff\xff\xff"
-					"\x00\x00";
+	                                "\x00\x00\x00\x15"
+	                                "getAllRegionLocations"
+	                                "\x00\x00\x00\x01"
+	                                "\x0f\x00\x00\x0c\x7f\xff\xff\xff"
+	                                "\x00\x00";
 	static const char huge_map[] = "\x80\x01\x00\x02"
-				       "\x00\x00\x00\x0b"
-				       "tableExists"
-				       "\x00\x00\x00\x01"
-				       "\x0d\x00\x05\x0b\x0b\x10\x00\x00\x00"
-				       "\x00";
+	                               "\x00\x00\x00\x0b"
+	                               "tableExists"
+	                               "\x00\x00\x00\x01"
+	                               "\x0d\x00\x05\x0b\x0b\x10\x00\x00\x00"
+	                               "\x00";
 	static const char bad_type[] = "\x80\x01\x00\x02"
-				       "\x00\x00\x00\x0b"
-				       "tableExists"
-				       "\x00\x00\x00\x01"
-				       "\x07\x00\x05\x00"
-				       "\x00";
+	                               "\x00\x00\x00\x0b"
+	                               "tableExists"
+	                               "\x00\x00\x00\x01"
+	                               "\x07\x00\x05\x00"
+	                               "\x00";
 	static const char not_strict[] = "\x00\x00\x00\x0b"
-					 "tableExists"
-					 "\x02\x00\x00\x00\x01\x00";
+	                                 "tableExists"
+	                                 "\x02\x00\x00\x00\x01\x00";
 	static const char call_type[] = "\x80\x01\x00\x01"
-					"\x00\x00\x00\x0b"
-					"tableExists"
-					"\x00\x00\x00\x01"
-					"\x00";
+	                                "\x00\x00\x00\x0b"
+	                                "tableExists"
+	                                "\x00\x00\x00\x01"
+	                                "\x00";
 	struct hb_thrift_reply r;
 	struct hb_error err = {0};
 	struct hb_regions regs;
@@ -239,40 +239,40 @@ static void test_thrift__huge_lengths_and_bad_types_are_refused(void)
 
 	hb_thrift_reply_init(&r);
 	CHECK_EQ_INT(hb_thrift_reply_parse(&r, huge_name, sizeof(huge_name) - 1, "x", 1, &err),
-		     HB_ESERVER);
-	CHECK_EQ_INT(hb_thrift_reply_parse(&r, neg_str, sizeof(neg_str) - 1, "createTable", 5,
-					   &err),
-		     HB_ESERVER);
+	             HB_ESERVER);
+	CHECK_EQ_INT(
+	    hb_thrift_reply_parse(&r, neg_str, sizeof(neg_str) - 1, "createTable", 5, &err),
+	    HB_ESERVER);
 	CHECK(strstr(err.msg, "negative length") != NULL);
 	/* the list header parses lazily: reply_parse skips field 0, which must fail */
 	CHECK_EQ_INT(hb_thrift_reply_parse(&r, huge_list, sizeof(huge_list) - 1,
-					   "getAllRegionLocations", 1, &err),
-		     HB_ESERVER);
+	                                   "getAllRegionLocations", 1, &err),
+	             HB_ESERVER);
 	CHECK(strstr(err.msg, "does not fit") != NULL);
-	CHECK_EQ_INT(hb_thrift_reply_parse(&r, huge_map, sizeof(huge_map) - 1, "tableExists", 1,
-					   &err),
-		     HB_ESERVER);
-	CHECK_EQ_INT(hb_thrift_reply_parse(&r, bad_type, sizeof(bad_type) - 1, "tableExists", 1,
-					   &err),
-		     HB_ESERVER);
+	CHECK_EQ_INT(
+	    hb_thrift_reply_parse(&r, huge_map, sizeof(huge_map) - 1, "tableExists", 1, &err),
+	    HB_ESERVER);
+	CHECK_EQ_INT(
+	    hb_thrift_reply_parse(&r, bad_type, sizeof(bad_type) - 1, "tableExists", 1, &err),
+	    HB_ESERVER);
 	CHECK(strstr(err.msg, "unknown type 7") != NULL);
-	CHECK_EQ_INT(hb_thrift_reply_parse(&r, not_strict, sizeof(not_strict) - 1, "tableExists",
-					   1, &err),
-		     HB_ESERVER);
-	CHECK_EQ_INT(hb_thrift_reply_parse(&r, call_type, sizeof(call_type) - 1, "tableExists", 1,
-					   &err),
-		     HB_ESERVER);
+	CHECK_EQ_INT(
+	    hb_thrift_reply_parse(&r, not_strict, sizeof(not_strict) - 1, "tableExists", 1, &err),
+	    HB_ESERVER);
+	CHECK_EQ_INT(
+	    hb_thrift_reply_parse(&r, call_type, sizeof(call_type) - 1, "tableExists", 1, &err),
+	    HB_ESERVER);
 	/* a reply without field 0 cannot be read as bool or regions */
 	{
 		static const char voidok[] = "\x80\x01\x00\x02"
-					     "\x00\x00\x00\x0b"
-					     "tableExists"
-					     "\x00\x00\x00\x01"
-					     "\x00";
+		                             "\x00\x00\x00\x0b"
+		                             "tableExists"
+		                             "\x00\x00\x00\x01"
+		                             "\x00";
 
-		CHECK_EQ_INT(hb_thrift_reply_parse(&r, voidok, sizeof(voidok) - 1, "tableExists", 1,
-						   &err),
-			     0);
+		CHECK_EQ_INT(
+		    hb_thrift_reply_parse(&r, voidok, sizeof(voidok) - 1, "tableExists", 1, &err),
+		    0);
 		CHECK_EQ_INT(hb_thrift_reply_bool(&r, &v, &err), HB_ESERVER);
 		hb_regions_init(&regs);
 		CHECK_EQ_INT(hb_thrift_reply_regions(&r, &regs, &err), HB_ESERVER);
@@ -326,15 +326,17 @@ static void test_thrift__create_table_round_trips_with_binary_keys(void)
 	hb_schema_add_family(&s, "d", &f);
 	hb_attrs_set(&f->attrs, "DATA_BLOCK_ENCODING", "FAST_DIFF");
 	hb_attrs_set(&f->attrs, "KEEP_DELETED_CELLS", "ttl");
-	hb_attrs_set(&s.attrs, "SPLIT_POLICY", "org.apache.hadoop.hbase.regionserver."
-					       "KeyPrefixRegionSplitPolicy");
+	hb_attrs_set(&s.attrs, "SPLIT_POLICY",
+	             "org.apache.hadoop.hbase.regionserver."
+	             "KeyPrefixRegionSplitPolicy");
 	hb_keys_push(&splits, k0, 4);
 	hb_keys_push(&splits, k1, 7);
 	CHECK_EQ_INT(hb_thrift_encode_create_table(&b, 3, &s, &splits, &err), 0);
 	/* starts with the strict CALL header */
-	CHECK(!memcmp(b.data, "\x80\x01\x00\x01\x00\x00\x00\x0b"
-			      "createTable\x00\x00\x00\x03\x0c\x00\x01\x0c\x00\x01",
-		      26));
+	CHECK(!memcmp(b.data,
+	              "\x80\x01\x00\x01\x00\x00\x00\x0b"
+	              "createTable\x00\x00\x00\x03\x0c\x00\x01\x0c\x00\x01",
+	              26));
 	CHECK_EQ_INT(hb_thrift_decode_create_table_call(&back, &ks, b.data, b.len, &err), 0);
 	CHECK_EQ_STR(back.table, "ns:t1");
 	CHECK_EQ_INT(back.nfamilies, 2);
@@ -348,7 +350,7 @@ static void test_thrift__create_table_round_trips_with_binary_keys(void)
 	CHECK_EQ_STR(hb_attrs_get(&back.families[1].attrs, "DATA_BLOCK_ENCODING"), "FAST_DIFF");
 	CHECK_EQ_STR(hb_attrs_get(&back.families[1].attrs, "KEEP_DELETED_CELLS"), "TTL");
 	CHECK_EQ_STR(hb_attrs_get(&back.attrs, "SPLIT_POLICY"),
-		     "org.apache.hadoop.hbase.regionserver.KeyPrefixRegionSplitPolicy");
+	             "org.apache.hadoop.hbase.regionserver.KeyPrefixRegionSplitPolicy");
 	CHECK_EQ_INT(ks.n, 2);
 	k = hb_keys_at(&ks, 0, &l);
 	CHECK(l == 4 && !memcmp(k, k0, 4));
@@ -378,10 +380,17 @@ static void test_thrift__family_values_are_validated(void)
 	struct hb_family *f;
 	struct hb_error err = {0};
 	static const char *bad[][2] = {
-		{"VERSIONS", "0"},	   {"VERSIONS", "x"},	     {"TTL", "-1"},
-		{"COMPRESSION", "LZMA"},   {"BLOOMFILTER", "YES"},   {"IN_MEMORY", "1"},
-		{"BLOCKSIZE", "99999999999"}, {"DATA_BLOCK_ENCODING", "PREFIX_TREE"},
-		{"KEEP_DELETED_CELLS", "maybe"}, {"MIN_VERSIONS", "-2"}, {"BLOCKCACHE", ""},
+	    {"VERSIONS", "0"},
+	    {"VERSIONS", "x"},
+	    {"TTL", "-1"},
+	    {"COMPRESSION", "LZMA"},
+	    {"BLOOMFILTER", "YES"},
+	    {"IN_MEMORY", "1"},
+	    {"BLOCKSIZE", "99999999999"},
+	    {"DATA_BLOCK_ENCODING", "PREFIX_TREE"},
+	    {"KEEP_DELETED_CELLS", "maybe"},
+	    {"MIN_VERSIONS", "-2"},
+	    {"BLOCKCACHE", ""},
 	};
 	size_t i;
 

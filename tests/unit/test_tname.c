@@ -11,11 +11,11 @@ static int ok(const char *name)
 
 static void test_tname__ascii_rules_match_tablename(void)
 {
-	static const char *good[] = {"t", "user", "a-b.c_d", "_x", "0abc", "ns:t", "ns_1:t-2",
-				     "default:t", "T1.2-3"};
-	static const char *bad[] = {"", ".t", "-t", "t/x", "t x", "ns:", ":t", "n-s:t",
-				    "n.s:t", "a:b:c", "t$", "t,x", "zookeeper", "zookeeper:t",
-				    "-ROOT-", ".META.", "t\x01"};
+	static const char *good[] = {"t",    "user",     "a-b.c_d",   "_x",    "0abc",
+	                             "ns:t", "ns_1:t-2", "default:t", "T1.2-3"};
+	static const char *bad[] = {
+	    "",      ".t", "-t",  "t/x",       "t x",         "ns:",    ":t",     "n-s:t", "n.s:t",
+	    "a:b:c", "t$", "t,x", "zookeeper", "zookeeper:t", "-ROOT-", ".META.", "t\x01"};
 	size_t i;
 
 	for (i = 0; i < HB_ARRAY_LEN(good); i++) {
@@ -32,7 +32,7 @@ static void test_tname__ascii_rules_match_tablename(void)
 
 static void test_tname__unicode_letters_accepted_symbols_refused(void)
 {
-	CHECK(ok("t\xc3\xa9st"));            /* é */
+	CHECK(ok("t\xc3\xa9st"));              /* é */
 	CHECK(ok("\xe7\x94\xa8\xe6\x88\xb7")); /* 用户 */
 	CHECK(ok("\xd0\xbd\xd1\x81:t"));       /* Cyrillic namespace */
 	CHECK(ok("t\xd9\xa3"));                /* Arabic-Indic digit three */
