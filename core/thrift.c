@@ -776,8 +776,8 @@ int hb_thrift_reply_parse(struct hb_thrift_reply *out, const void *p, size_t n, 
 	struct hb_thrift_rd r;
 	const unsigned char *name;
 	size_t name_len;
-	int type, t;
-	int32_t sid;
+	int type = 0, t;
+	int32_t sid = 0;
 	int16_t id;
 
 	hb_thrift_reply_release(out);
@@ -948,10 +948,10 @@ static int read_region_info(struct hb_thrift_rd *r, struct hb_region *reg, struc
 {
 	const unsigned char *p;
 	size_t n;
-	int t, rc, b;
+	int t, rc, b = 0;
 	int16_t id;
-	int64_t v64;
-	int32_t v32;
+	int64_t v64 = 0;
+	int32_t v32 = 0;
 
 	for (;;) {
 		if (hb_thrift_read_field(r, &t, &id, err))
@@ -1238,8 +1238,8 @@ int hb_thrift_decode_create_table_call(struct hb_schema *s, struct hb_keys *spli
 	struct hb_thrift_rd r;
 	const unsigned char *name, *k;
 	size_t name_len, kl;
-	int type, t, et, rc = 0;
-	int32_t sid;
+	int type = 0, t, et, rc = 0;
+	int32_t sid = 0;
 	int16_t id;
 	uint32_t c, i;
 
