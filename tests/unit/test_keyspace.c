@@ -222,7 +222,8 @@ static void bf_gen(struct bf_set *s, const struct bf_case *c, int fi, unsigned c
 	const struct bf_field *f;
 	int len;
 
-	if (fi == c->nf || c->f[fi].kind == BF_STAR) {
+	/* The bound on the array size also tells GCC's bounds analysis that fi stays in range. */
+	if (fi >= c->nf || fi >= (int)(sizeof(c->f) / sizeof(c->f[0])) || c->f[fi].kind == BF_STAR) {
 		if (fi < c->nf)
 			s->star = 1;
 		bf_push(s, buf, n);
