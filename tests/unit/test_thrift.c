@@ -467,6 +467,160 @@ static void test_thrift__region_locations_decode(void)
 	hb_buf_release(&b);
 }
 
+static void test_thrift__other_table_calls_share_the_ttablename_argument(void)
+{
+	static const char *const methods[] = {"deleteTable", "disableTable", "getTableDescriptor"};
+	static const char tail[] = "\x00\x00\x00\x09\x0c\x00\x01"
+	                           "\x0b\x00\x01\x00\x00\x00\x02ns"
+	                           "\x0b\x00\x02\x00\x00\x00\x01q"
+	                           "\x00\x00";
+	struct hb_buf b = HB_BUF_INIT, want = HB_BUF_INIT;
+	struct hb_error err = {0};
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(methods); i++) {
+		hb_buf_reset(&b);
+		hb_buf_reset(&want);
+		CHECK_EQ_INT(hb_thrift_encode_table_call(&b, methods[i], 9, "ns:q", &err), 0);
+		hb_buf_add(&want, "\x80\x01\x00\x01", 4);
+		hb_thrift_write_binary(&want, methods[i], strlen(methods[i]));
+		hb_buf_add(&want, tail, sizeof(tail) - 1);
+		CHECK(same(&b, (const unsigned char *)want.data, want.len));
+	}
+	hb_buf_reset(&b);
+	CHECK_EQ_INT(hb_thrift_encode_region_locations(&b, 2, "ns:q", &err), 0);
+	CHECK(same(&b, S("\x80\x01\x00\x01\x00\x00\x00\x15getAllRegionLocations\x00\x00\x00\x02"
+	                 "\x0b\x00\x01\x00\x00\x00\x04ns:q\x00")));
+	hb_buf_release(&b);
+	hb_buf_release(&want);
+}
+
+static void test_thrift__table_descriptor_reply_decodes_with_every_cf_field(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_thrift_reply r;
+	struct hb_schema s;
+	struct hb_error err = {0};
+
+	hb_thrift_write_msg_begin(&b, "getTableDescriptor", HB_TMSG_REPLY, 3);
+	hb_thrift_write_field(&b, HB_TT_STRUCT, 0);
+	hb_thrift_write_field(&b, HB_TT_STRUCT, 1);
+	hb_thrift_write_field(&b, HB_TT_STRING, 1);
+	hb_thrift_write_binary(&b, "default", 7);
+	hb_thrift_write_field(&b, HB_TT_STRING, 2);
+	hb_thrift_write_binary(&b, "t1", 2);
+	hb_thrift_write_stop(&b);
+	hb_thrift_write_field(&b, HB_TT_LIST, 2);
+	hb_thrift_write_list_begin(&b, HB_TT_STRUCT, 1);
+	hb_thrift_write_field(&b, HB_TT_STRING, 1);
+	hb_thrift_write_binary(&b, "cf", 2);
+	hb_thrift_write_field(&b, HB_TT_MAP, 3); /* configuration: skipped */
+	hb_thrift_write_map_begin(&b, HB_TT_STRING, HB_TT_STRING, 1);
+	hb_thrift_write_binary(&b, "k", 1);
+	hb_thrift_write_binary(&b, "v", 1);
+	hb_thrift_write_field(&b, HB_TT_I32, 4);
+	hb_thrift_write_i32(&b, 65536);
+	hb_thrift_write_field(&b, HB_TT_I32, 5);
+	hb_thrift_write_i32(&b, 1);
+	hb_thrift_write_field(&b, HB_TT_I32, 6);
+	hb_thrift_write_i32(&b, 2);
+	hb_thrift_write_field(&b, HB_TT_I16, 7); /* dfsReplication: skipped */
+	hb_thrift_write_i16(&b, 3);
+	hb_thrift_write_field(&b, HB_TT_I32, 8);
+	hb_thrift_write_i32(&b, 99); /* an enum value this client does not know */
+	hb_thrift_write_field(&b, HB_TT_BOOL, 15);
+	hb_thrift_write_bool(&b, 1);
+	hb_thrift_write_field(&b, HB_TT_BOOL, 20);
+	hb_thrift_write_bool(&b, 0);
+	hb_thrift_write_stop(&b);
+	hb_thrift_write_field(&b, HB_TT_I32, 4); /* durability */
+	hb_thrift_write_i32(&b, 0);
+	hb_thrift_write_stop(&b);
+	hb_thrift_write_stop(&b);
+	hb_thrift_reply_init(&r);
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_thrift_reply_parse(&r, b.data, b.len, "getTableDescriptor", 3, &err), 0);
+	CHECK_EQ_INT(hb_thrift_reply_table_desc(&r, &s, &err), 0);
+	CHECK_EQ_STR(s.table, "t1");
+	CHECK_EQ_INT(s.nfamilies, 1);
+	if (s.nfamilies == 1) {
+		CHECK_EQ_STR(hb_attrs_get(&s.families[0].attrs, "BLOCKSIZE"), "65536");
+		CHECK_EQ_STR(hb_attrs_get(&s.families[0].attrs, "BLOOMFILTER"), "ROW");
+		CHECK_EQ_STR(hb_attrs_get(&s.families[0].attrs, "COMPRESSION"), "NONE");
+		CHECK_EQ_STR(hb_attrs_get(&s.families[0].attrs, "DATA_BLOCK_ENCODING"), "99");
+		CHECK_EQ_STR(hb_attrs_get(&s.families[0].attrs, "IN_MEMORY"), "false");
+		CHECK(hb_attrs_get(&s.families[0].attrs, "k") == NULL);
+	}
+	hb_schema_release(&s);
+	hb_thrift_reply_release(&r);
+	hb_buf_release(&b);
+}
+
+/* Random byte flips and truncations of valid messages: every outcome is a clean return. */
+static void test_thrift__mutated_messages_never_crash(void)
+{
+	struct hb_buf call = HB_BUF_INIT;
+	struct hb_schema s;
+	struct hb_keys ks;
+	struct hb_family *f;
+	struct hb_error err = {0};
+	unsigned seed = 12345;
+	int i, bad = 0;
+
+	hb_schema_init(&s);
+	hb_keys_init(&ks);
+	hb_schema_set_table(&s, "ns:t");
+	hb_schema_add_family(&s, "cf", &f);
+	hb_attrs_set(&f->attrs, "VERSIONS", "2");
+	hb_attrs_set(&f->attrs, "X", "y");
+	hb_keys_push(&ks, "a", 1);
+	hb_keys_push(&ks, "b\xff", 2);
+	hb_thrift_encode_create_table(&call, 1, &s, &ks, &err);
+	for (i = 0; i < 20000; i++) {
+		size_t n = call.len, j;
+		unsigned char *m = malloc(n);
+		struct hb_schema out;
+		struct hb_keys ok;
+		struct hb_thrift_reply r;
+		struct hb_regions rs;
+		int rc, v;
+
+		memcpy(m, call.data, n);
+		for (j = 0; j < (size_t)(1 + i % 4); j++) {
+			seed = seed * 1103515245u + 12345u;
+			m[(seed >> 8) % n] = (unsigned char)(seed >> 20);
+		}
+		if (i % 3 == 0) {
+			seed = seed * 1103515245u + 12345u;
+			n = (seed >> 8) % (n + 1);
+		}
+		hb_schema_init(&out);
+		hb_keys_init(&ok);
+		rc = hb_thrift_decode_create_table_call(&out, &ok, m, n, &err);
+		bad += rc != 0 && rc != HB_ESERVER;
+		/* the same bytes as a reply, with its type forced to REPLY */
+		if (n > 4)
+			m[3] = 2;
+		hb_thrift_reply_init(&r);
+		hb_regions_init(&rs);
+		rc = hb_thrift_reply_parse(&r, m, n, "createTable", 1, &err);
+		bad += rc != 0 && rc != HB_ESERVER;
+		if (!rc) {
+			hb_thrift_reply_bool(&r, &v, &err);
+			hb_thrift_reply_regions(&r, &rs, &err);
+		}
+		hb_regions_release(&rs);
+		hb_thrift_reply_release(&r);
+		hb_schema_release(&out);
+		hb_keys_release(&ok);
+		free(m);
+	}
+	CHECK_EQ_INT(bad, 0);
+	hb_buf_release(&call);
+	hb_schema_release(&s);
+	hb_keys_release(&ks);
+}
+
 int main(void)
 {
 	RUN(test_thrift__table_exists_call_matches_worked_example);
@@ -480,5 +634,8 @@ int main(void)
 	RUN(test_thrift__create_table_round_trips_with_binary_keys);
 	RUN(test_thrift__family_values_are_validated);
 	RUN(test_thrift__region_locations_decode);
+	RUN(test_thrift__other_table_calls_share_the_ttablename_argument);
+	RUN(test_thrift__table_descriptor_reply_decodes_with_every_cf_field);
+	RUN(test_thrift__mutated_messages_never_crash);
 	return TEST_DONE();
 }
