@@ -3,6 +3,7 @@
 #include "core/key.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <math.h>
@@ -588,68 +589,456 @@ int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error
 	return *out ? 0 : oom(err);
 }
 
-/* ---- /T/regions ---- */
+/* ---- /T/regions ----
+ * A table can have 100,000s of regions, so this body is read with a small pull parser
+ * instead of a cJSON tree (which would cost several times the body in memory). It accepts
+ * exactly RFC 8259 JSON, skips unknown members of any type, and reports the same errors. */
+
+struct jr {
+	const char *p, *end;
+	int bad; /* set on any syntax error */
+};
+
+#define JR_MAX_DEPTH 64
+
+static void jr_ws(struct jr *j)
+{
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+		j->p++;
+}
+
+static int jr_peek(struct jr *j)
+{
+	jr_ws(j);
+	return j->p < j->end ? (unsigned char)*j->p : -1;
+}
+
+static int jr_lit(struct jr *j, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(j->end - j->p) < n || memcmp(j->p, lit, n))
+		return j->bad = 1, -1;
+	j->p += n;
+	return 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int jr_hex4(struct jr *j, unsigned *out)
+{
+	int i, v;
+
+	*out = 0;
+	if (j->end - j->p < 4)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		if ((v = hexval((unsigned char)j->p[i])) < 0)
+			return -1;
+		*out = *out << 4 | (unsigned)v;
+	}
+	j->p += 4;
+	return 0;
+}
+
+/* Reads a string (at '"') into out (decoded, UTF-8) or just skips it when out is NULL. */
+static int jr_string(struct jr *j, struct hb_buf *out)
+{
+	if (out)
+		hb_buf_reset(out);
+	if (jr_peek(j) != '"')
+		return j->bad = 1, -1;
+	j->p++;
+	for (;;) {
+		const char *s = j->p;
+
+		while (j->p < j->end && *j->p != '"' && *j->p != '\\' && (unsigned char)*j->p >= 0x20)
+			j->p++;
+		if (out && j->p > s && hb_buf_add(out, s, (size_t)(j->p - s)))
+			return HB_ENOMEM;
+		if (j->p >= j->end || (unsigned char)*j->p < 0x20)
+			return j->bad = 1, -1;
+		if (*j->p == '"') {
+			j->p++;
+			return out && hb_buf_add(out, "", 0) ? HB_ENOMEM : 0;
+		}
+		j->p++; /* backslash */
+		if (j->p >= j->end)
+			return j->bad = 1, -1;
+		{
+			char c = *j->p++, one = 0;
+			unsigned cp, lo;
+			char u[4];
+			size_t n = 0;
+
+			switch (c) {
+			case '"': case '\\': case '/': one = c; break;
+			case 'b': one = '\b'; break;
+			case 'f': one = '\f'; break;
+			case 'n': one = '\n'; break;
+			case 'r': one = '\r'; break;
+			case 't': one = '\t'; break;
+			case 'u':
+				if (jr_hex4(j, &cp))
+					return j->bad = 1, -1;
+				if (cp >= 0xD800 && cp <= 0xDBFF && j->end - j->p >= 6 && j->p[0] == '\\' &&
+				    j->p[1] == 'u') {
+					j->p += 2;
+					if (jr_hex4(j, &lo))
+						return j->bad = 1, -1;
+					if (lo >= 0xDC00 && lo <= 0xDFFF)
+						cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+					else
+						cp = 0xFFFD;
+				} else if (cp >= 0xD800 && cp <= 0xDFFF) {
+					cp = 0xFFFD;
+				}
+				if (cp < 0x80) {
+					u[n++] = (char)cp;
+				} else if (cp < 0x800) {
+					u[n++] = (char)(0xC0 | cp >> 6);
+					u[n++] = (char)(0x80 | (cp & 0x3F));
+				} else if (cp < 0x10000) {
+					u[n++] = (char)(0xE0 | cp >> 12);
+					u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+					u[n++] = (char)(0x80 | (cp & 0x3F));
+				} else {
+					u[n++] = (char)(0xF0 | cp >> 18);
+					u[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+					u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+					u[n++] = (char)(0x80 | (cp & 0x3F));
+				}
+				if (out && hb_buf_add(out, u, n))
+					return HB_ENOMEM;
+				continue;
+			default:
+				return j->bad = 1, -1;
+			}
+			if (out && hb_buf_addc(out, one))
+				return HB_ENOMEM;
+		}
+	}
+}
+
+/* A number token; *is_int when it has no fraction or exponent. */
+static int jr_number(struct jr *j, double *d, long long *ll, int *is_int)
+{
+	const char *s = j->p;
+	char tmp[64];
+	size_t n;
+
+	jr_ws(j);
+	s = j->p;
+	if (j->p < j->end && *j->p == '-')
+		j->p++;
+	if (j->p >= j->end || *j->p < '0' || *j->p > '9')
+		return j->bad = 1, -1;
+	if (*j->p == '0')
+		j->p++;
+	else
+		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+			j->p++;
+	*is_int = 1;
+	if (j->p < j->end && *j->p == '.') {
+		*is_int = 0;
+		j->p++;
+		if (j->p >= j->end || *j->p < '0' || *j->p > '9')
+			return j->bad = 1, -1;
+		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+			j->p++;
+	}
+	if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+		*is_int = 0;
+		j->p++;
+		if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
+			j->p++;
+		if (j->p >= j->end || *j->p < '0' || *j->p > '9')
+			return j->bad = 1, -1;
+		while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+			j->p++;
+	}
+	n = (size_t)(j->p - s);
+	if (n >= sizeof(tmp)) {
+		*is_int = 0;
+		n = sizeof(tmp) - 1;
+	}
+	memcpy(tmp, s, n);
+	tmp[n] = '\0';
+	*d = strtod(tmp, NULL);
+	if (*is_int) {
+		errno = 0;
+		*ll = strtoll(tmp, NULL, 10);
+		if (errno)
+			*is_int = 0;
+	}
+	return 0;
+}
+
+static int jr_skip(struct jr *j, int depth)
+{
+	double d;
+	long long ll;
+	int isint, c = jr_peek(j);
+
+	if (depth > JR_MAX_DEPTH)
+		return j->bad = 1, -1;
+	switch (c) {
+	case '"':
+		return jr_string(j, NULL);
+	case 't':
+		return jr_lit(j, "true");
+	case 'f':
+		return jr_lit(j, "false");
+	case 'n':
+		return jr_lit(j, "null");
+	case '[':
+	case '{':
+		j->p++;
+		if (jr_peek(j) == (c == '[' ? ']' : '}')) {
+			j->p++;
+			return 0;
+		}
+		for (;;) {
+			if (c == '{') {
+				if (jr_string(j, NULL) || jr_peek(j) != ':')
+					return j->bad = 1, -1;
+				j->p++;
+			}
+			if (jr_skip(j, depth + 1))
+				return -1;
+			switch (jr_peek(j)) {
+			case ',':
+				j->p++;
+				continue;
+			case ']':
+				if (c != '[')
+					return j->bad = 1, -1;
+				j->p++;
+				return 0;
+			case '}':
+				if (c != '{')
+					return j->bad = 1, -1;
+				j->p++;
+				return 0;
+			default:
+				return j->bad = 1, -1;
+			}
+		}
+	default:
+		return jr_number(j, &d, &ll, &isint);
+	}
+}
+
+/* Member separator after a value: 1 = another member follows, 0 = the container closed. */
+static int jr_next(struct jr *j, int close)
+{
+	int c = jr_peek(j);
+
+	if (c == ',') {
+		j->p++;
+		return 1;
+	}
+	if (c == close) {
+		j->p++;
+		return 0;
+	}
+	j->bad = 1;
+	return -1;
+}
+
+static int jr_invalid(struct jr *j, const char *json, const char *what, struct hb_error *err)
+{
+	return BAD("invalid JSON near byte %zu of %zu", (size_t)(j->p - json),
+		   (size_t)(j->end - json));
+}
+
+static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_buf *sk,
+			 struct hb_buf *ek, struct hb_buf *loc, struct hb_buf *name,
+			 struct hb_regions *out, const char *json, const char *what,
+			 struct hb_error *err)
+{
+	struct hb_region r;
+	int has_s = 0, has_e = 0, has_loc = 0, has_name = 0, more, rc;
+	long long id = 0;
+
+	if (jr_peek(j) != '{') {
+		if (jr_skip(j, 2))
+			return jr_invalid(j, json, what, err);
+		return BAD("Region[%zu] is not an object", i);
+	}
+	j->p++;
+	more = jr_peek(j) == '}' ? (j->p++, 0) : 1;
+	while (more == 1) {
+		int c;
+
+		if ((rc = jr_string(j, key)) || jr_peek(j) != ':')
+			return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+		j->p++;
+		c = jr_peek(j);
+		if (!strcmp(key->data, "startKey") || !strcmp(key->data, "endKey")) {
+			struct hb_buf *dst = key->data[0] == 's' ? sk : ek;
+			int *has = key->data[0] == 's' ? &has_s : &has_e;
+			const char *field = key->data[0] == 's' ? "startKey" : "endKey";
+
+			if (c == 'n') {
+				if (jr_lit(j, "null"))
+					return jr_invalid(j, json, what, err);
+			} else if (c != '"') {
+				if (jr_skip(j, 3))
+					return jr_invalid(j, json, what, err);
+				return BAD("Region[%zu].%s is not a string", i, field);
+			} else {
+				if ((rc = jr_string(j, loc)))
+					return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+				hb_buf_reset(dst);
+				rc = hb_b64_decode(dst, loc->data, loc->len);
+				if (rc == HB_ENOMEM || hb_buf_add(dst, "", 0))
+					return oom(err);
+				if (rc)
+					return BAD("Region[%zu].%s is not valid base64", i, field);
+				*has = 1;
+			}
+		} else if (!strcmp(key->data, "location") || !strcmp(key->data, "name")) {
+			int is_loc = key->data[0] == 'l';
+
+			if (c == 'n') {
+				if (jr_lit(j, "null"))
+					return jr_invalid(j, json, what, err);
+			} else if (c != '"') {
+				if (jr_skip(j, 3))
+					return jr_invalid(j, json, what, err);
+				return BAD("Region[%zu].%s is not a string", i, is_loc ? "location" : "name");
+			} else {
+				if ((rc = jr_string(j, is_loc ? loc : name)))
+					return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+				*(is_loc ? &has_loc : &has_name) = 1;
+			}
+		} else if (!strcmp(key->data, "id")) {
+			double d;
+			int isint;
+
+			if (c == '"') {
+				char *end;
+
+				if ((rc = jr_string(j, key)))
+					return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+				errno = 0;
+				id = strtoll(key->data, &end, 10);
+				if (!key->len || *end || errno)
+					return BAD("Region[%zu].id is not a number", i);
+			} else if (c == '-' || (c >= '0' && c <= '9')) {
+				if (jr_number(j, &d, &id, &isint))
+					return jr_invalid(j, json, what, err);
+				if (!isint) {
+					if (!(d >= -9.3e18 && d <= 9.3e18))
+						return BAD("Region[%zu].id is not a number", i);
+					id = (long long)d;
+				}
+			} else if (c == 'n') {
+				if (jr_lit(j, "null"))
+					return jr_invalid(j, json, what, err);
+			} else {
+				if (jr_skip(j, 3))
+					return jr_invalid(j, json, what, err);
+				return BAD("Region[%zu].id is not a number", i);
+			}
+		} else if (jr_skip(j, 3)) {
+			return jr_invalid(j, json, what, err);
+		}
+		more = jr_next(j, '}');
+	}
+	if (more < 0)
+		return jr_invalid(j, json, what, err);
+	if (!has_s || !has_e)
+		return BAD("Region[%zu].%s is missing", i, has_s ? "endKey" : "startKey");
+	memset(&r, 0, sizeof(r));
+	r.start = (unsigned char *)sk->data;
+	r.start_len = sk->len;
+	r.end = (unsigned char *)ek->data;
+	r.end_len = ek->len;
+	if (has_name) {
+		r.name = (unsigned char *)name->data;
+		r.name_len = name->len;
+	}
+	r.server = has_loc && loc->len && !memchr(loc->data, 0, loc->len) ? loc->data : NULL;
+	r.id = (uint64_t)id;
+	return hb_regions_push(out, &r) ? oom(err) : 0;
+}
 
 int hb_rest_decode_regions(const char *json, size_t len, const char *what,
 			   struct hb_regions *out, struct hb_error *err)
 {
-	struct hb_buf sk = HB_BUF_INIT, ek = HB_BUF_INIT;
-	const cJSON *arr, *x;
-	cJSON *root = parse(json, len, what, err);
+	struct hb_buf key = HB_BUF_INIT, sk = HB_BUF_INIT, ek = HB_BUF_INIT, loc = HB_BUF_INIT,
+		      name = HB_BUF_INIT;
+	struct jr j;
+	int rc = 0, more;
 	size_t i = 0;
-	int rc = 0;
 
-	if (!root)
-		return HB_ESERVER;
-	if (!cJSON_IsObject(root)) {
-		rc = BAD("not a JSON object");
-		goto done;
+	if (!json || !len)
+		return BAD("empty body");
+	j.p = json;
+	j.end = json + len;
+	j.bad = 0;
+	if (jr_peek(&j) != '{') {
+		if (jr_skip(&j, 0) || jr_peek(&j) != -1)
+			return jr_invalid(&j, json, what, err);
+		return BAD("not a JSON object");
 	}
-	arr = get_array(root, "Region", 0, "", what, err, &rc);
-	if (rc || !arr)
-		goto done; /* HBase omits an empty list */
-	cJSON_ArrayForEach(x, arr)
-	{
-		struct hb_region r;
-		const char *loc, *name;
-		char ctx[48];
-		int64_t id;
-		int has_s, has_e;
+	j.p++;
+	more = jr_peek(&j) == '}' ? (j.p++, 0) : 1;
+	while (more == 1) {
+		if ((rc = jr_string(&j, &key)) || jr_peek(&j) != ':') {
+			rc = rc == HB_ENOMEM ? oom(err) : jr_invalid(&j, json, what, err);
+			goto done;
+		}
+		j.p++;
+		if (strcmp(key.data, "Region") || jr_peek(&j) == 'n') {
+			if (jr_skip(&j, 1)) {
+				rc = jr_invalid(&j, json, what, err);
+				goto done;
+			}
+		} else if (jr_peek(&j) != '[') {
+			if (jr_skip(&j, 1))
+				rc = jr_invalid(&j, json, what, err);
+			else
+				rc = BAD("Region is not an array");
+			goto done;
+		} else {
+			int m;
 
-		snprintf(ctx, sizeof(ctx), "Region[%zu].", i);
-		if (!cJSON_IsObject(x)) {
-			rc = BAD("Region[%zu] is not an object", i);
-			goto done;
+			j.p++;
+			m = jr_peek(&j) == ']' ? (j.p++, 0) : 1;
+			while (m == 1) {
+				rc = decode_region(&j, i++, &key, &sk, &ek, &loc, &name, out, json, what,
+						   err);
+				if (rc)
+					goto done;
+				m = jr_next(&j, ']');
+			}
+			if (m < 0) {
+				rc = jr_invalid(&j, json, what, err);
+				goto done;
+			}
 		}
-		if ((rc = get_b64(x, "startKey", &sk, &has_s, ctx, what, err)) ||
-		    (rc = get_b64(x, "endKey", &ek, &has_e, ctx, what, err)) ||
-		    (rc = get_str(x, "location", &loc, ctx, what, err)) ||
-		    (rc = get_str(x, "name", &name, ctx, what, err)) ||
-		    (rc = get_i64(x, "id", &id, 0, ctx, what, err)))
-			goto done;
-		if (!has_s || !has_e) {
-			rc = BAD("%s%s is missing", ctx, has_s ? "endKey" : "startKey");
-			goto done;
-		}
-		memset(&r, 0, sizeof(r));
-		r.start = (unsigned char *)sk.data;
-		r.start_len = sk.len;
-		r.end = (unsigned char *)ek.data;
-		r.end_len = ek.len;
-		r.name = (unsigned char *)name;
-		r.name_len = name ? strlen(name) : 0;
-		r.server = (char *)(loc && *loc ? loc : NULL);
-		r.id = (uint64_t)id;
-		if (hb_regions_push(out, &r)) {
-			rc = oom(err);
-			goto done;
-		}
-		i++;
+		more = jr_next(&j, '}');
 	}
+	if (more < 0 || jr_peek(&j) != -1)
+		rc = jr_invalid(&j, json, what, err);
 done:
+	hb_buf_release(&key);
 	hb_buf_release(&sk);
 	hb_buf_release(&ek);
-	cJSON_Delete(root);
+	hb_buf_release(&loc);
+	hb_buf_release(&name);
 	return rc;
 }
 

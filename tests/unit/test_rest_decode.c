@@ -80,6 +80,43 @@ static void test_decode__regions_absent_list_is_empty_and_no_location_is_null(vo
 	hb_regions_release(&rs);
 }
 
+static void test_decode__regions_pull_parser_handles_escapes_nesting_and_garbage(void)
+{
+	static const char ok[] =
+		" {\"x\":{\"a\":[1,-2.5e3,true,false,null,\"q\\\"\"]},\"Region\":[{\"skip\":[[{}]],"
+		"\"startKey\":\"\\u0062Q==\",\"endKey\":\"YQ\\u003d=\",\"id\":\"42\","
+		"\"location\":\"h\\u00e9:1\",\"name\":null}],\"Region2\":{}} ";
+	static const char *const bad[] = {
+		"{\"Region\":[]} x", "{\"Region\":[],}", "{\"Region\":[{\"startKey\":\"\",}]}",
+		"{\"a\":01}", "{\"a\":\"\\x\"}", "{\"a\":tru}", "{\"a\" 1}", "{\"a\":[1 2]}",
+		"{\"a\":\"\x01\"}", "{\"a\":1.}",
+		"{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+	};
+	struct hb_regions rs;
+	struct hb_error err = {0};
+	size_t i;
+
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D(ok), "g", &rs, &err), 0);
+	CHECK_EQ_INT(rs.n, 1);
+	if (rs.n == 1) {
+		CHECK(rs.v[0].start_len == 1 && rs.v[0].start[0] == 'm');
+		CHECK(rs.v[0].end_len == 1 && rs.v[0].end[0] == 'a');
+		CHECK_EQ_INT(rs.v[0].id, 42);
+		CHECK_EQ_STR(rs.v[0].server, "h\xc3\xa9:1");
+		CHECK(rs.v[0].name == NULL);
+	}
+	hb_regions_release(&rs);
+	for (i = 0; i < HB_ARRAY_LEN(bad); i++) {
+		hb_regions_init(&rs);
+		CHECK_EQ_INT(hb_rest_decode_regions(D(bad[i]), "g", &rs, &err), HB_ESERVER);
+		if (!strstr(err.msg, "invalid JSON"))
+			fprintf(stderr, "bad case %zu: %s\n", i, err.msg);
+		CHECK(strstr(err.msg, "invalid JSON") != NULL);
+		hb_regions_release(&rs);
+	}
+}
+
 static void test_decode__status_reads_counters_leniently(void)
 {
 	static const char body[] =
@@ -287,6 +324,7 @@ int main(void)
 	RUN(test_decode__regions_healthy_body);
 	RUN(test_decode__regions_missing_and_mistyped_fields);
 	RUN(test_decode__regions_absent_list_is_empty_and_no_location_is_null);
+	RUN(test_decode__regions_pull_parser_handles_escapes_nesting_and_garbage);
 	RUN(test_decode__status_reads_counters_leniently);
 	RUN(test_decode__status_rejects_bad_names);
 	RUN(test_decode__schema_attributes_and_families);
