@@ -128,6 +128,24 @@ class ReadCommands(EmulatorTest):
         self.assertIn("\toffline,split\n", r.out)
         self.assertIn("\toffline\n", r.out)
 
+    def test_regions__meta_rows_split_across_scanner_responses_are_merged(self):
+        # 2500 regions x ~5 meta cells spans several 10000-cell responses; a split parent
+        # (7 cells) near the start shifts the rows so that one is cut between two responses.
+        self.emu.create("big", [b"k%05d" % i for i in range(1, 2500)])
+        self.emu.control("POST", "/control/split", {"table": "big", "key": b64("k00001x"),
+                                                    "leave_parent": True})
+        self.emu.clear_requests()
+        meta = self.hb("-o", "json", "regions", "big", "--source", "meta").json()["regions"]
+        gets = [q for q in self.emu.requests() if q["method"] == "GET" and "/scanner/" in q["path"]]
+        self.assertGreaterEqual(len([q for q in gets if q["status"] == 200]), 2)
+        rest = self.hb("-o", "json", "regions", "big").json()["regions"]
+        key = lambda x: (x["start"], x["end"], x["name"], x["server"])
+        live = [x for x in meta if not x["split"]]
+        self.assertEqual([key(x) for x in live], [key(x) for x in rest])
+        self.assertEqual(len(meta), len(rest) + 1)
+        self.assertEqual(len({x["name"] for x in meta}), len(meta))
+        self.assertTrue(all(x["state"] and x["encoded"] for x in live))
+
     def test_regions__missing_table_exits_4_for_both_sources(self):
         self.assertFails(self.hb("regions", "nope"), 4, "table 'nope' not found")
         self.assertFails(self.hb("regions", "nope", "--source", "meta"), 4, "not found")
