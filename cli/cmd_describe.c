@@ -1,9 +1,9 @@
 /* hbtab describe: a table's attributes and column families as the REST schema reports them. */
+#include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
 #include "rest_cli.h"
-#include "../rest/hbase.h"
 
 static const char usage[] = "describe TABLE";
 
@@ -24,7 +24,8 @@ static int print_json(const struct hb_schema *s)
 	size_t i;
 	int rc = HB_ENOMEM;
 
-	if (!cli_json_add_str(root, "table", s->table) || !attrs_json(root, "attributes", &s->attrs) ||
+	if (!cli_json_add_str(root, "table", s->table) ||
+	    !attrs_json(root, "attributes", &s->attrs) ||
 	    !(fams = cJSON_AddArrayToObject(root, "families")))
 		goto done;
 	for (i = 0; i < s->nfamilies; i++) {
@@ -80,7 +81,7 @@ int cmd_describe(int argc, char **argv)
 		return n == CLI_PARSE_EXIT ? 0 : 2;
 	if (n != 2) {
 		cli_usage_error(argv[0], n < 2 ? "missing TABLE" : "unexpected argument '%s'",
-				argv[n < 2 ? 0 : 2]);
+		                argv[n < 2 ? 0 : 2]);
 		return 2;
 	}
 	if (cli_check_table(argv[0], argv[1]))

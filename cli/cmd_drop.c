@@ -1,10 +1,10 @@
 /* hbtab drop: disable and delete a table through DELETE /T/schema, only with --yes. */
+#include "../core/tname.h"
+#include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
 #include "rest_cli.h"
-#include "../core/tname.h"
-#include "../rest/hbase.h"
 
 #include <string.h>
 
@@ -14,8 +14,8 @@ int cmd_drop(int argc, char **argv)
 {
 	static int yes;
 	static const struct cli_option opts[] = {
-		CLI_FLAG(0, "yes", &yes, "really disable and delete the table and its data"),
-		CLI_END,
+	    CLI_FLAG(0, "yes", &yes, "really disable and delete the table and its data"),
+	    CLI_END,
 	};
 	struct hb_error err = {0};
 	struct hb_rest *c = NULL;
@@ -26,7 +26,7 @@ int cmd_drop(int argc, char **argv)
 		return n == CLI_PARSE_EXIT ? 0 : 2;
 	if (n != 2) {
 		cli_usage_error(argv[0], n < 2 ? "missing TABLE" : "unexpected argument '%s'",
-				argv[n < 2 ? 0 : 2]);
+		                argv[n < 2 ? 0 : 2]);
 		return 2;
 	}
 	if (cli_check_table(argv[0], argv[1]))
@@ -38,7 +38,7 @@ int cmd_drop(int argc, char **argv)
 	}
 	if (!yes) {
 		cli_error("refusing to drop table '%s' without --yes (this deletes all its data)",
-			  argv[1]);
+		          argv[1]);
 		return 5;
 	}
 	rc = cli_rest_open(&c, &err);
@@ -57,9 +57,9 @@ int cmd_drop(int argc, char **argv)
 		cJSON *root = cJSON_CreateObject();
 
 		rc = cli_json_add_str(root, "table", argv[1]) &&
-				     cJSON_AddTrueToObject(root, "dropped")
-			     ? cli_json_print(root)
-			     : HB_ENOMEM;
+		             cJSON_AddTrueToObject(root, "dropped")
+		         ? cli_json_print(root)
+		         : HB_ENOMEM;
 		cJSON_Delete(root);
 	} else {
 		rc = printf("dropped %s\n", argv[1]) < 0 ? HB_EINVAL : 0;

@@ -1,17 +1,17 @@
 /* hbtab meta get/set: the partition-count metadata row (row totalPartition, qualifier N). */
+#include "../core/key.h"
+#include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
 #include "rest_cli.h"
-#include "../core/key.h"
-#include "../rest/hbase.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage[] = "meta get TABLE [--metadata-family F] [--metadata-row R]\n"
-			    "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]";
+                            "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]";
 
 #define DEFAULT_ROW "totalPartition"
 
@@ -19,7 +19,7 @@ static const char *const fields[] = {"N", "keyspace", "splits", "created", "crea
 
 struct meta_ctx {
 	const char *table;
-	char *family; /* malloc'ed */
+	char *family;      /* malloc'ed */
 	struct hb_buf row; /* raw row key */
 	struct hb_buf row_tsb;
 	struct hb_rest *c;
@@ -39,7 +39,8 @@ static int resolve(struct meta_ctx *m, const char *family, const char *row, stru
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (family) {
 		if (!*family || strchr(family, ':'))
-			return hb_error_set(err, HB_EINVAL, "invalid --metadata-family '%s'", family);
+			return hb_error_set(err, HB_EINVAL, "invalid --metadata-family '%s'",
+			                    family);
 		m->family = strdup(family);
 		return m->family ? 0 : hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
@@ -63,12 +64,11 @@ static int read_row(struct meta_ctx *m, struct hb_row *out, int *found, struct h
 
 	if (rc == HB_ENOTFOUND)
 		rc = hb_error_set(err, HB_ENOTFOUND, "table '%s' or family '%s' not found",
-				  m->table, m->family);
+		                  m->table, m->family);
 	return rc;
 }
 
-static const struct hb_cell *field(const struct meta_ctx *m, const struct hb_row *r,
-				   const char *q)
+static const struct hb_cell *field(const struct meta_ctx *m, const struct hb_row *r, const char *q)
 {
 	char col[512];
 
@@ -111,24 +111,25 @@ static int meta_get(struct meta_ctx *m, struct hb_error *err)
 	if (rc)
 		goto done;
 	if (!found) {
-		rc = hb_error_set(err, HB_EFINDING, "no metadata row '%s' in table '%s' (family '%s')",
-				  m->row_tsb.data, m->table, m->family);
+		rc = hb_error_set(err, HB_EFINDING,
+		                  "no metadata row '%s' in table '%s' (family '%s')",
+		                  m->row_tsb.data, m->table, m->family);
 		goto done;
 	}
 	nc = field(m, &r, "N");
 	if (nc && parse_n(nc->value, nc->value_len, &nval)) {
 		hb_tsb_append(&tmp, nc->value, nc->value_len);
 		cli_warn("metadata row of table '%s' holds an invalid N '%s'", m->table,
-			 hb_buf_str(&tmp));
+		         hb_buf_str(&tmp));
 		hb_buf_reset(&tmp);
 	}
 	if (cli_g.output == CLI_OUT_JSON) {
 		cJSON *root = cJSON_CreateObject();
 		int ok = cli_json_add_str(root, "table", m->table) &&
-			 cli_json_add_str(root, "family", m->family) &&
-			 cli_json_add_str(root, "row", m->row_tsb.data) &&
-			 (nval ? cJSON_AddNumberToObject(root, "N", (double)nval)
-			       : cJSON_AddNullToObject(root, "N"));
+		         cli_json_add_str(root, "family", m->family) &&
+		         cli_json_add_str(root, "row", m->row_tsb.data) &&
+		         (nval ? cJSON_AddNumberToObject(root, "N", (double)nval)
+		               : cJSON_AddNullToObject(root, "N"));
 
 		for (i = 1; ok && i < HB_ARRAY_LEN(fields); i++) {
 			const struct hb_cell *c = field(m, &r, fields[i]);
@@ -155,8 +156,9 @@ static int meta_get(struct meta_ctx *m, struct hb_error *err)
 			if (!c)
 				continue;
 			hb_buf_reset(&tmp);
-			rc = hb_tsb_append(&tmp, c->value, c->value_len) || hb_buf_add(&tmp, "", 0) ||
-			     cli_table_add(&t, fields[i]) || cli_table_add(&t, tmp.data);
+			rc = hb_tsb_append(&tmp, c->value, c->value_len) ||
+			     hb_buf_add(&tmp, "", 0) || cli_table_add(&t, fields[i]) ||
+			     cli_table_add(&t, tmp.data);
 		}
 		if (!rc)
 			rc = cli_table_print(&t, 0);
@@ -177,11 +179,11 @@ static int print_set(const struct meta_ctx *m, long n, const char *prev, int cha
 		int rc;
 
 		rc = cli_json_add_str(root, "table", m->table) &&
-				     cJSON_AddNumberToObject(root, "N", (double)n) &&
-				     cli_json_add_str(root, "previous", prev) &&
-				     cJSON_AddBoolToObject(root, "changed", changed)
-			     ? cli_json_print(root)
-			     : HB_ENOMEM;
+		             cJSON_AddNumberToObject(root, "N", (double)n) &&
+		             cli_json_add_str(root, "previous", prev) &&
+		             cJSON_AddBoolToObject(root, "changed", changed)
+		         ? cli_json_print(root)
+		         : HB_ENOMEM;
 		cJSON_Delete(root);
 		return rc;
 	}
@@ -235,19 +237,21 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 			goto done;
 		}
 		if (!force) {
-			rc = hb_error_set(err, HB_ESAFETY,
-					  "table '%s' already stores N=%s in metadata row '%s'; use "
-					  "--force to change it",
-					  m->table, prev.data, m->row_tsb.data);
+			rc =
+			    hb_error_set(err, HB_ESAFETY,
+			                 "table '%s' already stores N=%s in metadata row '%s'; use "
+			                 "--force to change it",
+			                 m->table, prev.data, m->row_tsb.data);
 			goto done;
 		}
 		rc = hb_rest_check_and_put(m->c, m->table, m->row.data, m->row.len, &cell, 1,
-					   col.data, nc->value, nc->value_len, &applied, err);
+		                           col.data, nc->value, nc->value_len, &applied, err);
 		if (!rc && !applied)
-			rc = hb_error_set(err, HB_ESAFETY,
-					  "N of table '%s' changed while it was being set (it was %s); "
-					  "nothing written, run 'hbtab meta get %s' and retry",
-					  m->table, prev.data, m->table);
+			rc = hb_error_set(
+			    err, HB_ESAFETY,
+			    "N of table '%s' changed while it was being set (it was %s); "
+			    "nothing written, run 'hbtab meta get %s' and retry",
+			    m->table, prev.data, m->table);
 	} else {
 		rc = hb_rest_put_row(m->c, m->table, m->row.data, m->row.len, &cell, 1, err);
 	}
@@ -265,12 +269,12 @@ int cmd_meta(int argc, char **argv)
 	static const char *family, *row;
 	static int force;
 	static const struct cli_option opts[] = {
-		CLI_STRING(0, "metadata-family", &family, "F",
-			   "family of the metadata row (default: the table's first family)"),
-		CLI_STRING(0, "metadata-row", &row, "R",
-			   "row key of the metadata row, toStringBinary (default totalPartition)"),
-		CLI_FLAG(0, "force", &force, "meta set: replace a different stored N"),
-		CLI_END,
+	    CLI_STRING(0, "metadata-family", &family, "F",
+	               "family of the metadata row (default: the table's first family)"),
+	    CLI_STRING(0, "metadata-row", &row, "R",
+	               "row key of the metadata row, toStringBinary (default totalPartition)"),
+	    CLI_FLAG(0, "force", &force, "meta set: replace a different stored N"),
+	    CLI_END,
 	};
 	struct hb_error err = {0};
 	struct meta_ctx m;
@@ -285,7 +289,7 @@ int cmd_meta(int argc, char **argv)
 	set = !strcmp(argv[1], "set");
 	if (!set && strcmp(argv[1], "get")) {
 		cli_usage_error(argv[0], "unknown meta subcommand '%s' (expected get or set)",
-				argv[1]);
+		                argv[1]);
 		return 2;
 	}
 	if (n != (set ? 4 : 3)) {

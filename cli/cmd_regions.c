@@ -1,11 +1,11 @@
 /* hbtab regions: a table's regions from REST /T/regions or from a scan of hbase:meta. */
+#include "../core/key.h"
+#include "../core/regioninfo.h"
+#include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
 #include "rest_cli.h"
-#include "../core/key.h"
-#include "../core/regioninfo.h"
-#include "../rest/hbase.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -46,7 +46,7 @@ static int print_json(const char *table, int meta, int state, const struct hb_re
 		rc = hb_buf_adds(&b, ",\"table_state\":");
 		if (!rc)
 			rc = state < 0 ? hb_buf_adds(&b, "null")
-				       : hb_buf_addf(&b, "\"%s\"", hb_tablestate_name(state));
+			               : hb_buf_addf(&b, "\"%s\"", hb_tablestate_name(state));
 	}
 	if (!rc)
 		rc = hb_buf_adds(&b, ",\"regions\":[");
@@ -54,35 +54,36 @@ static int print_json(const char *table, int meta, int state, const struct hb_re
 		const struct hb_region *r = &rs->v[i];
 
 		rc = hb_buf_adds(&b, i ? ",{\"start\":" : "{\"start\":") ||
-		     add_tsb_json(&b, r->start, r->start_len, &tmp) || hb_buf_adds(&b, ",\"end\":") ||
-		     add_tsb_json(&b, r->end, r->end_len, &tmp) || hb_buf_adds(&b, ",\"name\":");
+		     add_tsb_json(&b, r->start, r->start_len, &tmp) ||
+		     hb_buf_adds(&b, ",\"end\":") || add_tsb_json(&b, r->end, r->end_len, &tmp) ||
+		     hb_buf_adds(&b, ",\"name\":");
 		if (!rc)
 			rc = r->name ? add_tsb_json(&b, r->name, r->name_len, &tmp)
-				     : hb_buf_adds(&b, "null");
+			             : hb_buf_adds(&b, "null");
 		if (!rc)
 			rc = hb_buf_adds(&b, ",\"server\":");
 		if (!rc)
 			rc = r->server ? cli_json_str(&b, r->server, strlen(r->server))
-				       : hb_buf_adds(&b, "null");
+			               : hb_buf_adds(&b, "null");
 		if (!rc)
 			rc = hb_buf_addf(&b, ",\"id\":%" PRIu64, r->id);
 		if (!rc && meta) {
 			rc = hb_buf_adds(&b, ",\"encoded\":");
 			if (!rc)
 				rc = r->encoded ? cli_json_str(&b, r->encoded, strlen(r->encoded))
-						: hb_buf_adds(&b, "null");
+				                : hb_buf_adds(&b, "null");
 			if (!rc)
 				rc = hb_buf_adds(&b, ",\"state\":");
 			if (!rc)
 				rc = r->state ? cli_json_str(&b, r->state, strlen(r->state))
-					      : hb_buf_adds(&b, "null");
+				              : hb_buf_adds(&b, "null");
 			if (!rc)
 				rc = hb_buf_addf(&b,
-						 ",\"start_code\":%" PRId64
-						 ",\"replica_id\":%d,\"offline\":%s,\"split\":%s",
-						 r->start_code, r->replica_id,
-						 r->offline ? "true" : "false",
-						 r->split ? "true" : "false");
+				                 ",\"start_code\":%" PRId64
+				                 ",\"replica_id\":%d,\"offline\":%s,\"split\":%s",
+				                 r->start_code, r->replica_id,
+				                 r->offline ? "true" : "false",
+				                 r->split ? "true" : "false");
 		}
 		if (!rc)
 			rc = hb_buf_addc(&b, '}');
@@ -108,8 +109,8 @@ static int add_tsb_cell(struct cli_table *t, const void *k, size_t n, struct hb_
 
 static int print_text(int meta, const struct hb_regions *rs)
 {
-	static const char *const hdr[] = {"START", "END",   "NAME",    "SERVER",
-					  "ENCODED", "ID", "STATE", "FLAGS"};
+	static const char *const hdr[] = {"START",   "END", "NAME",  "SERVER",
+	                                  "ENCODED", "ID",  "STATE", "FLAGS"};
 	struct hb_buf tmp = HB_BUF_INIT;
 	struct cli_table t;
 	size_t i;
@@ -122,16 +123,16 @@ static int print_text(int meta, const struct hb_regions *rs)
 		     add_tsb_cell(&t, r->end, r->end_len, &tmp);
 		if (!rc)
 			rc = r->name ? add_tsb_cell(&t, r->name, r->name_len, &tmp)
-				     : cli_table_add(&t, NULL);
+			             : cli_table_add(&t, NULL);
 		if (!rc)
 			rc = cli_table_add(&t, r->server);
 		if (!rc && meta)
-			rc = cli_table_add(&t, r->encoded) || cli_table_addf(&t, "%" PRIu64, r->id) ||
-			     cli_table_add(&t, r->state) ||
+			rc = cli_table_add(&t, r->encoded) ||
+			     cli_table_addf(&t, "%" PRIu64, r->id) || cli_table_add(&t, r->state) ||
 			     cli_table_add(&t, r->offline && r->split ? "offline,split"
-					       : r->offline	      ? "offline"
-					       : r->split	      ? "split"
-								      : "-");
+			                       : r->offline           ? "offline"
+			                       : r->split             ? "split"
+			                                              : "-");
 	}
 	if (!rc)
 		rc = cli_table_print(&t, 0);
@@ -144,10 +145,10 @@ int cmd_regions(int argc, char **argv)
 {
 	static const char *source;
 	static const struct cli_option opts[] = {
-		CLI_CHOICE(0, "source", &source, "SRC",
-			   "rest (/T/regions, online regions only) or meta (hbase:meta scan)",
-			   "rest meta"),
-		CLI_END,
+	    CLI_CHOICE(0, "source", &source, "SRC",
+	               "rest (/T/regions, online regions only) or meta (hbase:meta scan)",
+	               "rest meta"),
+	    CLI_END,
 	};
 	struct hb_error err = {0};
 	struct hb_rest *c = NULL;
@@ -158,7 +159,7 @@ int cmd_regions(int argc, char **argv)
 		return n == CLI_PARSE_EXIT ? 0 : 2;
 	if (n != 2) {
 		cli_usage_error(argv[0], n < 2 ? "missing TABLE" : "unexpected argument '%s'",
-				argv[n < 2 ? 0 : 2]);
+		                argv[n < 2 ? 0 : 2]);
 		return 2;
 	}
 	if (source && !strcmp(source, "meta"))
@@ -173,7 +174,7 @@ int cmd_regions(int argc, char **argv)
 	rc = cli_rest_open(&c, &err);
 	if (!rc)
 		rc = meta ? hb_rest_meta_regions(c, argv[1], &rs, &state, &err)
-			  : hb_rest_get_regions(c, argv[1], &rs, &err);
+		          : hb_rest_get_regions(c, argv[1], &rs, &err);
 	cli_progress_done();
 	if (!rc && meta && !rs.n && state < 0) {
 		cli_error("table '%s' not found in hbase:meta", argv[1]);
@@ -190,7 +191,7 @@ int cmd_regions(int argc, char **argv)
 		goto done;
 	}
 	rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(argv[1], meta, state, &rs)
-						   : print_text(meta, &rs));
+	                                           : print_text(meta, &rs));
 done:
 	hb_regions_release(&rs);
 	hb_rest_free(c);

@@ -1,9 +1,9 @@
 /* hbtab status: cluster and REST versions, live and dead servers, regions and requests. */
+#include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
 #include "rest_cli.h"
-#include "../rest/hbase.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 static const char usage[] = "status";
 
 static int print_json(const char *cv, const struct hb_rest_version *v,
-		      const struct hb_cluster_status *st)
+                      const struct hb_cluster_status *st)
 {
 	cJSON *root = cJSON_CreateObject(), *live, *dead;
 	size_t i;
@@ -49,7 +49,7 @@ done:
 }
 
 static int print_text(const char *cv, const struct hb_rest_version *v,
-		      const struct hb_cluster_status *st)
+                      const struct hb_cluster_status *st)
 {
 	static const char *const kv_h[] = {"FIELD", "VALUE"};
 	static const char *const srv_h[] = {"SERVER", "STATE", "REGIONS", "REQUESTS"};

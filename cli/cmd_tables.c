@@ -1,9 +1,9 @@
 /* hbtab tables: the user tables the REST gateway lists (system tables are not listed). */
+#include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
 #include "rest_cli.h"
-#include "../rest/hbase.h"
 
 static const char usage[] = "tables";
 

@@ -1,7 +1,7 @@
 /* Text tables (aligned on a terminal, tab-separated when piped) and JSON output helpers. */
 #include "output.h"
-#include "cli.h"
 #include "../core/key.h"
+#include "cli.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -63,10 +63,10 @@ int cli_table_add(struct cli_table *t, const char *s)
 		s = "-";
 	/* Keep one row per line whatever the data holds. */
 	for (; *s; s++) {
-		int rc = *s == '\t' ? hb_buf_adds(&b, "\\t")
-			 : *s == '\n' ? hb_buf_adds(&b, "\\n")
-			 : *s == '\r' ? hb_buf_adds(&b, "\\r")
-				      : hb_buf_addc(&b, *s);
+		int rc = *s == '\t'   ? hb_buf_adds(&b, "\\t")
+		         : *s == '\n' ? hb_buf_adds(&b, "\\n")
+		         : *s == '\r' ? hb_buf_adds(&b, "\\r")
+		                      : hb_buf_addc(&b, *s);
 
 		if (rc) {
 			hb_buf_release(&b);

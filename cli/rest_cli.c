@@ -1,7 +1,7 @@
 /* The REST client as the commands see it: settings from cli_g, traces, progress, table names. */
 #include "rest_cli.h"
-#include "cli.h"
 #include "../core/tname.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +80,8 @@ int cli_rest_open(struct hb_rest **out, struct hb_error *err)
 	o.negotiate = cli_g.negotiate;
 	if (pw && *pw) {
 		if (!cli_g.user)
-			cli_warn("HBTAB_PASSWORD is set but --user is not; the password is not used");
+			cli_warn(
+			    "HBTAB_PASSWORD is set but --user is not; the password is not used");
 		else
 			o.password = pw;
 	}
@@ -108,11 +109,11 @@ int cli_check_table(const char *cmd, const char *name)
 		return HB_EINVAL;
 	}
 	/* JAX-RS literal routes win over /{table} (hbase-wire.md §0). */
-	if (!tn.has_ns && (!strcmp(name, "version") || !strcmp(name, "status") ||
-			   !strcmp(name, "namespaces"))) {
+	if (!tn.has_ns &&
+	    (!strcmp(name, "version") || !strcmp(name, "status") || !strcmp(name, "namespaces"))) {
 		cli_error("table '%s' cannot be reached over REST (the name collides with a REST "
-			  "resource); use 'default:%s'",
-			  name, name);
+		          "resource); use 'default:%s'",
+		          name, name);
 		return HB_EINVAL;
 	}
 	return 0;

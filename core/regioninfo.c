@@ -7,9 +7,9 @@
 
 /* Protobuf wire types. */
 #define WT_VARINT 0
-#define WT_I64 1
-#define WT_LEN 2
-#define WT_I32 5
+#define WT_I64    1
+#define WT_LEN    2
+#define WT_I32    5
 
 void hb_regioninfo_init(struct hb_regioninfo *ri)
 {
@@ -78,7 +78,7 @@ static int skip_field(const unsigned char *p, size_t n, size_t *pos, unsigned wt
 
 /* Reads a length-delimited value: a view [*out, *out + *len) inside p. */
 static int read_len(const unsigned char *p, size_t n, size_t *pos, const unsigned char **out,
-		    size_t *len)
+                    size_t *len)
 {
 	uint64_t v;
 
@@ -107,7 +107,7 @@ static int dup_view(unsigned char **dst, size_t *dst_len, const unsigned char *p
 }
 
 static int decode_table_name(struct hb_regioninfo *ri, const unsigned char *p, size_t n,
-			     struct hb_error *err)
+                             struct hb_error *err)
 {
 	size_t pos = 0;
 	int have_ns = 0, have_q = 0;
@@ -122,7 +122,7 @@ static int decode_table_name(struct hb_regioninfo *ri, const unsigned char *p, s
 		if ((tag >> 3) == 1 || (tag >> 3) == 2) {
 			if ((tag & 7) != WT_LEN || read_len(p, n, &pos, &v, &vl))
 				return hb_error_set(err, HB_EINVAL, "bad TableName field %u",
-						    (unsigned)(tag >> 3));
+				                    (unsigned)(tag >> 3));
 			if ((tag >> 3) == 1) {
 				if (dup_view(&ri->ns, &ri->ns_len, v, vl))
 					return hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -138,12 +138,12 @@ static int decode_table_name(struct hb_regioninfo *ri, const unsigned char *p, s
 	}
 	if (!have_ns || !have_q)
 		return hb_error_set(err, HB_EINVAL, "TableName without %s",
-				    have_ns ? "qualifier" : "namespace");
+		                    have_ns ? "qualifier" : "namespace");
 	return 0;
 }
 
 int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
-			 struct hb_error *err)
+                         struct hb_error *err)
 {
 	const unsigned char *p = data;
 	size_t pos = 4;
@@ -170,8 +170,8 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 		}
 		if (field == 1 || (field >= 5 && field <= 7)) {
 			if (wt != WT_VARINT || hb_pb_varint(p, n, &pos, &v)) {
-				rc = hb_error_set(err, HB_EINVAL, "bad varint field %u in RegionInfo",
-						  field);
+				rc = hb_error_set(err, HB_EINVAL,
+				                  "bad varint field %u in RegionInfo", field);
 				goto fail;
 			}
 			if (field == 1) {
@@ -187,7 +187,8 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 		} else if (field >= 2 && field <= 4) {
 			if (wt != WT_LEN || read_len(p, n, &pos, &view, &vl)) {
 				rc = hb_error_set(err, HB_EINVAL,
-						  "bad length-delimited field %u in RegionInfo", field);
+				                  "bad length-delimited field %u in RegionInfo",
+				                  field);
 				goto fail;
 			}
 			if (field == 2) {
@@ -196,7 +197,8 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 					goto fail;
 				out->has_table = 1;
 			} else if (dup_view(field == 3 ? &out->start : &out->end,
-					    field == 3 ? &out->start_len : &out->end_len, view, vl)) {
+			                    field == 3 ? &out->start_len : &out->end_len, view,
+			                    vl)) {
 				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 				goto fail;
 			}
@@ -210,14 +212,14 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 			free(out->encoded);
 			out->encoded = (char *)s;
 		} else if (skip_field(p, n, &pos, wt)) {
-			rc = hb_error_set(err, HB_EINVAL, "bad unknown field %u (wire type %u)", field,
-					  wt);
+			rc = hb_error_set(err, HB_EINVAL, "bad unknown field %u (wire type %u)",
+			                  field, wt);
 			goto fail;
 		}
 	}
 	if (!out->has_region_id || !out->has_table) {
 		rc = hb_error_set(err, HB_EINVAL, "RegionInfo without %s",
-				  out->has_region_id ? "table_name" : "region_id");
+		                  out->has_region_id ? "table_name" : "region_id");
 		goto fail;
 	}
 	if ((!out->start && dup_view(&out->start, &out->start_len, p, 0)) ||
@@ -278,7 +280,7 @@ int hb_be64_decode(int64_t *out, const void *data, size_t n)
 }
 
 int hb_region_name_parse(struct hb_region_name *out, const void *row, size_t n,
-			 struct hb_error *err)
+                         struct hb_error *err)
 {
 	const unsigned char *p = row, *first, *last, *q, *idend;
 	uint64_t id = 0;
@@ -321,7 +323,8 @@ int hb_region_name_parse(struct hb_region_name *out, const void *row, size_t n,
 			else if (c >= 'a' && c <= 'f')
 				d = c - 'a' + 10;
 			else
-				return hb_error_set(err, HB_EINVAL, "bad replica id in region name");
+				return hb_error_set(err, HB_EINVAL,
+				                    "bad replica id in region name");
 			rep = rep * 16 + d;
 		}
 		idend = h + 4;

@@ -9,10 +9,10 @@
 #include <stdint.h>
 
 /* TableState.State values (hbase-wire.md §6.3). */
-#define HB_TABLE_ENABLED 0
-#define HB_TABLE_DISABLED 1
+#define HB_TABLE_ENABLED   0
+#define HB_TABLE_DISABLED  1
 #define HB_TABLE_DISABLING 2
-#define HB_TABLE_ENABLING 3
+#define HB_TABLE_ENABLING  3
 
 /* A decoded hbase.pb.RegionInfo; byte fields are malloc'ed, NUL-terminated copies. */
 struct hb_regioninfo {
@@ -35,8 +35,7 @@ void hb_regioninfo_release(struct hb_regioninfo *ri);
  * bounds-checked, unknown fields are skipped, required fields (region_id, table_name) must be
  * present. HB_EINVAL with a message on any malformed input; HB_ENOMEM.
  */
-int hb_regioninfo_decode(struct hb_regioninfo *out, const void *p, size_t n,
-			 struct hb_error *err);
+int hb_regioninfo_decode(struct hb_regioninfo *out, const void *p, size_t n, struct hb_error *err);
 
 /* Decodes a raw TableState (no magic) into *state (HB_TABLE_*). HB_EINVAL if malformed. */
 int hb_tablestate_decode(int *state, const void *p, size_t n, struct hb_error *err);
@@ -61,7 +60,7 @@ struct hb_region_name {
 	int replica_id;
 };
 int hb_region_name_parse(struct hb_region_name *out, const void *row, size_t n,
-			 struct hb_error *err);
+                         struct hb_error *err);
 
 /* Writes the 32-char lower-case MD5 hex encoded name of a region name prefix
  * ("table,start,id[_rep]") into out (33 bytes with NUL). */

@@ -14,7 +14,7 @@ void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
 
 /* "/" + escaped table + suffix into *path. */
 static int table_path(struct hb_buf *path, const char *table, const char *suffix,
-		      struct hb_error *err)
+                      struct hb_error *err)
 {
 	hb_buf_reset(path);
 	if (hb_buf_addc(path, '/') || hb_rest_path_escape(path, table) ||
@@ -25,19 +25,20 @@ static int table_path(struct hb_buf *path, const char *table, const char *suffix
 
 /* A 2xx JSON body is expected: anything else (a proxy's HTML page) is a server error. */
 static int expect_json(const char *method, const char *path, const struct hb_rest_resp *r,
-		       struct hb_error *err)
+                       struct hb_error *err)
 {
 	if (strncmp(r->content_type, JSON, strlen(JSON)))
-		return hb_error_set(err, HB_ESERVER,
-				    "unexpected content type '%s' from %s %s (expected %s; is --rest "
-				    "pointing at an HBase REST gateway?)",
-				    r->content_type[0] ? r->content_type : "none", method, path, JSON);
+		return hb_error_set(
+		    err, HB_ESERVER,
+		    "unexpected content type '%s' from %s %s (expected %s; is --rest "
+		    "pointing at an HBase REST gateway?)",
+		    r->content_type[0] ? r->content_type : "none", method, path, JSON);
 	return 0;
 }
 
 /* GET path expecting 200 + JSON; what receives "GET path" for decoder messages. */
 static int get_json(struct hb_rest *c, const char *path, struct hb_rest_resp *r, char *what,
-		    size_t what_cap, struct hb_error *err)
+                    size_t what_cap, struct hb_error *err)
 {
 	int rc = hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
 
@@ -108,8 +109,7 @@ int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error
 	return rc;
 }
 
-int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists,
-			 struct hb_error *err)
+int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists, struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;
 	struct hb_rest_resp r;
@@ -132,7 +132,7 @@ int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists,
 }
 
 int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *out,
-		       struct hb_error *err)
+                       struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;
 	struct hb_rest_resp r;
@@ -168,9 +168,10 @@ int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct h
 		rc = hb_rest_request(c, "PUT", path.data, JSON, body, strlen(body), 0, &r, err);
 	if (!rc) {
 		if (r.status == 304)
-			rc = hb_error_set(err, HB_ESAFETY,
-					  "PUT %s: table '%s' was created by someone else meanwhile",
-					  path.data, s->table);
+			rc =
+			    hb_error_set(err, HB_ESAFETY,
+			                 "PUT %s: table '%s' was created by someone else meanwhile",
+			                 path.data, s->table);
 		else if (r.status != 201 && r.status != 200)
 			rc = hb_rest_status_error("PUT", path.data, &r, err);
 	}
@@ -244,7 +245,7 @@ nomem:
 }
 
 int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
-			struct hb_error *err)
+                        struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;
 	struct hb_rest_resp r;
@@ -310,8 +311,8 @@ static int on_fragment(void *ctx, struct hb_row *frag, struct hb_error *err)
 	    !memcmp(st->pending.key, frag->key, frag->key_len)) {
 		for (i = 0; i < frag->ncells; i++)
 			if (hb_row_add_cell(&st->pending, frag->cells[i].column,
-					    frag->cells[i].column_len, frag->cells[i].value,
-					    frag->cells[i].value_len, frag->cells[i].timestamp))
+			                    frag->cells[i].column_len, frag->cells[i].value,
+			                    frag->cells[i].value_len, frag->cells[i].timestamp))
 				return hb_error_set(err, HB_ENOMEM, "out of memory");
 		return 0;
 	}
@@ -336,7 +337,7 @@ static int b64_field(cJSON *o, const char *name, const void *p, size_t n)
 }
 
 static int scanner_body(const struct hb_scan_spec *spec, const void *start, size_t start_len,
-			char **out)
+                        char **out)
 {
 	cJSON *o = cJSON_CreateObject(), *cols;
 	size_t i;
@@ -358,9 +359,10 @@ static int scanner_body(const struct hb_scan_spec *spec, const void *start, size
 			hb_buf_release(&b);
 		}
 	}
-	ok = ok && cJSON_AddNumberToObject(o, "batch", (double)(spec->batch > 0 ? spec->batch : 1000));
-	ok = ok && cJSON_AddNumberToObject(o, "maxVersions",
-					   (double)(spec->max_versions > 0 ? spec->max_versions : 1));
+	ok = ok &&
+	     cJSON_AddNumberToObject(o, "batch", (double)(spec->batch > 0 ? spec->batch : 1000));
+	ok = ok && cJSON_AddNumberToObject(
+	               o, "maxVersions", (double)(spec->max_versions > 0 ? spec->max_versions : 1));
 	if (ok)
 		*out = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -406,8 +408,8 @@ static void scanner_delete(struct hb_rest *c, const char *path)
 /* One scanner from start to the end (or a failure). *resumable = 1 when a transport fault
  * hit a GET, so the caller may reopen from where this one stopped. */
 static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
-		     const void *start, size_t start_len, struct scan_state *st, int *resumable,
-		     struct hb_error *err)
+                     const void *start, size_t start_len, struct scan_state *st, int *resumable,
+                     struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT, spath = HB_BUF_INIT;
 	struct hb_rest_resp r;
@@ -430,8 +432,8 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 	}
 	if (location_path(&spath, r.location, path.data)) {
 		rc = hb_error_set(err, HB_ESERVER,
-				  "malformed response from POST %s: bad scanner Location '%.200s'",
-				  path.data, r.location);
+		                  "malformed response from POST %s: bad scanner Location '%.200s'",
+		                  path.data, r.location);
 		goto done;
 	}
 	open = 1;
@@ -470,7 +472,7 @@ done:
 }
 
 int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
-		 hb_scan_row_fn fn, void *ctx, struct hb_error *err)
+                 hb_scan_row_fn fn, void *ctx, struct hb_error *err)
 {
 	struct scan_state st;
 	struct hb_buf start = HB_BUF_INIT;
@@ -492,14 +494,13 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 		hb_row_release(&st.pending);
 		st.have_pending = 0;
 		hb_buf_reset(&start);
-		if (st.have_done &&
-		    (hb_buf_add(&start, st.last_done.data, st.last_done.len) ||
-		     hb_buf_addc(&start, 0))) {
+		if (st.have_done && (hb_buf_add(&start, st.last_done.data, st.last_done.len) ||
+		                     hb_buf_addc(&start, 0))) {
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 			break;
 		}
-		if (!st.have_done &&
-		    hb_buf_add(&start, spec->start ? spec->start : "", spec->start ? spec->start_len : 0)) {
+		if (!st.have_done && hb_buf_add(&start, spec->start ? spec->start : "",
+		                                spec->start ? spec->start_len : 0)) {
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 			break;
 		}
@@ -528,16 +529,16 @@ static int take_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 		return 0; /* cannot happen with [row, row+\0); ignore defensively */
 	for (i = 0; i < row->ncells; i++)
 		if (hb_row_add_cell(o->out, row->cells[i].column, row->cells[i].column_len,
-				    row->cells[i].value, row->cells[i].value_len,
-				    row->cells[i].timestamp))
+		                    row->cells[i].value, row->cells[i].value_len,
+		                    row->cells[i].timestamp))
 			return hb_error_set(err, HB_ENOMEM, "out of memory");
 	o->found = row->ncells > 0;
 	return 0;
 }
 
 int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
-		    const char *const *columns, struct hb_row *out, int *found,
-		    struct hb_error *err)
+                    const char *const *columns, struct hb_row *out, int *found,
+                    struct hb_error *err)
 {
 	struct hb_scan_spec spec;
 	struct hb_buf end = HB_BUF_INIT;
@@ -576,9 +577,8 @@ int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_
 	return rc;
 }
 
-static int cellset_body(const void *row, size_t row_len, const struct hb_cell *cells,
-			size_t ncells, const char *check_col, const void *check_val,
-			size_t check_len, char **out)
+static int cellset_body(const void *row, size_t row_len, const struct hb_cell *cells, size_t ncells,
+                        const char *check_col, const void *check_val, size_t check_len, char **out)
 {
 	cJSON *root = cJSON_CreateObject(), *rows, *r, *arr;
 	size_t i;
@@ -619,9 +619,8 @@ static int cellset_body(const void *row, size_t row_len, const struct hb_cell *c
 
 /* PUT /T/<dummy>[?check=put]: the dummy path row is overridden by the body key (§0.1). */
 static int put_common(struct hb_rest *c, const char *table, const void *row, size_t row_len,
-		      const struct hb_cell *cells, size_t ncells, const char *check_col,
-		      const void *check_val, size_t check_len, int *applied,
-		      struct hb_error *err)
+                      const struct hb_cell *cells, size_t ncells, const char *check_col,
+                      const void *check_val, size_t check_len, int *applied, struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;
 	struct hb_rest_resp r;
@@ -632,13 +631,13 @@ static int put_common(struct hb_rest *c, const char *table, const void *row, siz
 		return hb_error_set(err, HB_EINVAL, "a put needs a row key and at least one cell");
 	hb_rest_resp_init(&r);
 	rc = table_path(&path, table, check_col ? "/hbtab-row?check=put" : "/hbtab-row", err);
-	if (!rc && cellset_body(row, row_len, cells, ncells, check_col, check_val, check_len,
-				&body))
+	if (!rc &&
+	    cellset_body(row, row_len, cells, ncells, check_col, check_val, check_len, &body))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	/* A plain put is idempotent; a check-and-put is not (a lost 200 would read as 304). */
 	if (!rc)
-		rc = hb_rest_request(c, "PUT", path.data, JSON, body, strlen(body), !check_col,
-				     &r, err);
+		rc = hb_rest_request(c, "PUT", path.data, JSON, body, strlen(body), !check_col, &r,
+		                     err);
 	if (!rc) {
 		if (r.status == 200 || r.status == 201)
 			*applied = 1;
@@ -654,23 +653,23 @@ static int put_common(struct hb_rest *c, const char *table, const void *row, siz
 }
 
 int hb_rest_put_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
-		    const struct hb_cell *cells, size_t ncells, struct hb_error *err)
+                    const struct hb_cell *cells, size_t ncells, struct hb_error *err)
 {
 	int applied = 0;
 
 	return put_common(c, table, row, row_len, cells, ncells, NULL, NULL, 0, &applied, err);
 }
 
-int hb_rest_check_and_put(struct hb_rest *c, const char *table, const void *row,
-			  size_t row_len, const struct hb_cell *cells, size_t ncells,
-			  const char *check_col, const void *check_val, size_t check_len,
-			  int *applied, struct hb_error *err)
+int hb_rest_check_and_put(struct hb_rest *c, const char *table, const void *row, size_t row_len,
+                          const struct hb_cell *cells, size_t ncells, const char *check_col,
+                          const void *check_val, size_t check_len, int *applied,
+                          struct hb_error *err)
 {
 	*applied = 0;
 	if (!check_col || !strchr(check_col, ':'))
 		return hb_error_set(err, HB_EINVAL, "check column must be family:qualifier");
 	return put_common(c, table, row, row_len, cells, ncells, check_col, check_val, check_len,
-			  applied, err);
+	                  applied, err);
 }
 
 /* ---- hbase:meta ---- */
@@ -711,8 +710,9 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 		return 0; /* HBase's own visitor skips rows without a RegionInfo too */
 	if ((rc = hb_regioninfo_decode(&ri, ri_cell->value, ri_cell->value_len, err))) {
 		hb_tsb_append(&tsb, row->key, row->key_len);
-		rc = hb_error_prefix(err, HB_ESERVER, "malformed info:regioninfo in hbase:meta row '%s'",
-				     hb_buf_str(&tsb));
+		rc = hb_error_prefix(err, HB_ESERVER,
+		                     "malformed info:regioninfo in hbase:meta row '%s'",
+		                     hb_buf_str(&tsb));
 		hb_buf_release(&tsb);
 		return rc;
 	}
@@ -753,11 +753,11 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 }
 
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
-			 int *state_out, struct hb_error *err)
+                         int *state_out, struct hb_error *err)
 {
 	static const char *const cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
-					   "info:state", "info:sn", "info:splitA", "info:splitB",
-					   "table:state", NULL};
+	                                   "info:state",      "info:sn",     "info:splitA",
+	                                   "info:splitB",     "table:state", NULL};
 	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT;
 	struct hb_scan_spec spec;
 	struct meta_state ms;

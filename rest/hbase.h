@@ -66,11 +66,11 @@ struct hb_row {
 struct hb_scan_spec {
 	const void *start; /* NULL/0 = from the first row */
 	size_t start_len;
-	const void *end;   /* exclusive; NULL/0 = to the last row */
+	const void *end; /* exclusive; NULL/0 = to the last row */
 	size_t end_len;
 	const char *const *columns; /* "family" or "family:qualifier", NULL-terminated, or NULL */
-	long batch;        /* cells per GET; 0 = 1000 */
-	int max_versions;  /* 0 = 1 */
+	long batch;                 /* cells per GET; 0 = 1000 */
+	int max_versions;           /* 0 = 1 */
 };
 
 /* Called once per complete row, in key order; a non-zero return stops the scan with it. */
@@ -86,7 +86,7 @@ void hb_row_init(struct hb_row *r);
 void hb_row_release(struct hb_row *r);
 /* Appends a copy of a cell to r. HB_ENOMEM. */
 int hb_row_add_cell(struct hb_row *r, const void *col, size_t col_len, const void *val,
-		    size_t val_len, int64_t ts);
+                    size_t val_len, int64_t ts);
 /* The first cell of r whose column equals col (bytes), or NULL. */
 const struct hb_cell *hb_row_cell(const struct hb_row *r, const char *col);
 
@@ -101,11 +101,10 @@ int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct 
 /* GET /: user table names ("ns:t" outside default), sorted; out must be initialised. */
 int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err);
 /* GET /T/exists: *exists = 1/0 (404 is not an error here). */
-int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists,
-			 struct hb_error *err);
+int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists, struct hb_error *err);
 /* GET /T/schema into an initialised schema. HB_ENOTFOUND when the table does not exist. */
 int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *out,
-		       struct hb_error *err);
+                       struct hb_error *err);
 /*
  * PUT /T/schema creating a single-region table. DANGER: on an existing table PUT replaces
  * the descriptor and drops unlisted families, so call this ONLY after verifying absence
@@ -116,7 +115,7 @@ int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct h
 int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *err);
 /* GET /T/regions into an initialised list, sorted by start key. HB_ENOTFOUND when absent. */
 int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
-			struct hb_error *err);
+                        struct hb_error *err);
 /*
  * Scans hbase:meta from "T,," to "T ,," (batch by batch, with the client's progress callback)
  * into an initialised list in key order, with encoded name, id, server, state and the
@@ -124,50 +123,50 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
  * TableState (HB_TABLE_* from core/regioninfo.h) or -1 when there was no state row.
  */
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
-			 int *state_out, struct hb_error *err);
+                         int *state_out, struct hb_error *err);
 /* Stateful scanner over [start, end) calling fn per complete row; the scanner is always
  * deleted afterwards. Creation is not retried (POST is not idempotent). */
 int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
-		 hb_scan_row_fn fn, void *ctx, struct hb_error *err);
+                 hb_scan_row_fn fn, void *ctx, struct hb_error *err);
 /* Reads one row (binary-safe: a scanner over [row, row+"\0")) restricted to columns (may be
  * NULL = all). *found = 0 and out empty when the row has no cells. out must be initialised. */
 int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
-		    const char *const *columns, struct hb_row *out, int *found,
-		    struct hb_error *err);
+                    const char *const *columns, struct hb_row *out, int *found,
+                    struct hb_error *err);
 /* Writes cells to one row; the key goes in the JSON body (dummy path row). */
 int hb_rest_put_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
-		    const struct hb_cell *cells, size_t ncells, struct hb_error *err);
+                    const struct hb_cell *cells, size_t ncells, struct hb_error *err);
 /*
  * checkAndPut (?check=put): writes cells if column check_col currently holds exactly
  * check_val. cells must include a cell for check_col. *applied = 1 on 200, 0 on 304.
  */
-int hb_rest_check_and_put(struct hb_rest *c, const char *table, const void *row,
-			  size_t row_len, const struct hb_cell *cells, size_t ncells,
-			  const char *check_col, const void *check_val, size_t check_len,
-			  int *applied, struct hb_error *err);
+int hb_rest_check_and_put(struct hb_rest *c, const char *table, const void *row, size_t row_len,
+                          const struct hb_cell *cells, size_t ncells, const char *check_col,
+                          const void *check_val, size_t check_len, int *applied,
+                          struct hb_error *err);
 
 /* ---- JSON decoders (pure; exposed for tests). what names the request in messages, e.g.
  * "GET /t/regions"; malformed input gives HB_ESERVER "malformed response from WHAT: ...". */
 
 int hb_rest_decode_version(const char *json, size_t len, const char *what,
-			   struct hb_rest_version *out, struct hb_error *err);
+                           struct hb_rest_version *out, struct hb_error *err);
 /* A bare JSON string ("2.5.8"); a plain-text body is accepted too. */
 int hb_rest_decode_cluster_version(const char *json, size_t len, const char *what, char **out,
-				   struct hb_error *err);
+                                   struct hb_error *err);
 int hb_rest_decode_status(const char *json, size_t len, const char *what,
-			  struct hb_cluster_status *out, struct hb_error *err);
+                          struct hb_cluster_status *out, struct hb_error *err);
 int hb_rest_decode_tables(const char *json, size_t len, const char *what, struct hb_names *out,
-			  struct hb_error *err);
-int hb_rest_decode_schema(const char *json, size_t len, const char *what,
-			  struct hb_schema *out, struct hb_error *err);
+                          struct hb_error *err);
+int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct hb_schema *out,
+                          struct hb_error *err);
 /* Appends the regions of a /T/regions body to out (not sorted). */
-int hb_rest_decode_regions(const char *json, size_t len, const char *what,
-			   struct hb_regions *out, struct hb_error *err);
+int hb_rest_decode_regions(const char *json, size_t len, const char *what, struct hb_regions *out,
+                           struct hb_error *err);
 /* Calls fn for every Row fragment of a CellSet body (rows split across bodies are not
  * merged here). */
 int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
-			   int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
-			   void *ctx, struct hb_error *err);
+                           int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
+                           void *ctx, struct hb_error *err);
 /* Encodes a schema as TableSchema JSON (malloc'ed, NUL-terminated) into *out. */
 int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error *err);
 

@@ -10,10 +10,10 @@
 #include <strings.h>
 #include <time.h>
 
-#define DEFAULT_MAX_BODY ((size_t)256 << 20)
+#define DEFAULT_MAX_BODY        ((size_t)256 << 20)
 #define DEFAULT_RETRY_AFTER_CAP 30.0
-#define BACKOFF_BASE 0.2
-#define BACKOFF_MAX 5.0
+#define BACKOFF_BASE            0.2
+#define BACKOFF_MAX             5.0
 
 struct hb_rest {
 	CURL *h;
@@ -76,8 +76,8 @@ static int check_base_url(const char *u, struct hb_error *err)
 	at = memchr(auth, '@', (size_t)(end - auth));
 	if (at)
 		return hb_error_set(err, HB_EINVAL,
-				    "credentials in the REST URL are not allowed; use --user with "
-				    "HBTAB_PASSWORD or ~/.netrc");
+		                    "credentials in the REST URL are not allowed; use --user with "
+		                    "HBTAB_PASSWORD or ~/.netrc");
 	if (end == auth)
 		return hb_error_set(err, HB_EINVAL, "REST URL without a host");
 	return 0;
@@ -197,8 +197,8 @@ int hb_rest_path_escape(struct hb_buf *out, const char *s)
 		unsigned char ch = (unsigned char)*s;
 		int rc;
 
-		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-		    ch == '-' || ch == '.' || ch == '_' || ch == '~')
+		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+		    (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == '_' || ch == '~')
 			rc = hb_buf_addc(out, ch);
 		else
 			rc = hb_buf_addf(out, "%%%c%c", hex[ch >> 4], hex[ch & 15]);
@@ -308,7 +308,7 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t size, void *
 		    (len >= 20 && !strncasecmp(line, "Proxy-Authorization:", 20)))
 			tracef(c, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
 		else if ((len >= 7 && !strncasecmp(line, "Cookie:", 7)) ||
-			 (len >= 11 && !strncasecmp(line, "Set-Cookie:", 11)))
+		         (len >= 11 && !strncasecmp(line, "Set-Cookie:", 11)))
 			tracef(c, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
 		else
 			tracef(c, "%s%.*s", dir, (int)(len > 900 ? 900 : len), line);
@@ -316,18 +316,18 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t size, void *
 	return 0;
 }
 
-static int setup(struct hb_rest *c, const char *method, const char *url,
-		 struct curl_slist *hdrs, const void *body, size_t len)
+static int setup(struct hb_rest *c, const char *method, const char *url, struct curl_slist *hdrs,
+                 const void *body, size_t len)
 {
 	CURL *h = c->h;
 	long tmo_ms = (long)(c->timeout * 1000.0), conn_ms = tmo_ms < 10000 ? tmo_ms : 10000;
 	CURLcode e = CURLE_OK;
 
 	curl_easy_reset(h);
-#define SET(opt, val)                                                                      \
-	do {                                                                               \
-		if (e == CURLE_OK)                                                         \
-			e = curl_easy_setopt(h, opt, val);                                 \
+#define SET(opt, val)                                                                              \
+	do {                                                                                       \
+		if (e == CURLE_OK)                                                                 \
+			e = curl_easy_setopt(h, opt, val);                                         \
 	} while (0)
 	SET(CURLOPT_URL, url);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
@@ -460,8 +460,8 @@ static const char *reason(CURLcode e, const char *errbuf)
 }
 
 int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
-		    const char *content_type, const void *body, size_t len, int idempotent,
-		    struct hb_rest_resp *resp, struct hb_error *err)
+                    const char *content_type, const void *body, size_t len, int idempotent,
+                    struct hb_rest_resp *resp, struct hb_error *err)
 {
 	struct curl_slist *hdrs = NULL, *t;
 	struct hb_buf url = HB_BUF_INIT, ct = HB_BUF_INIT;
@@ -521,12 +521,13 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		}
 		if (c->overflow) {
 			rc = hb_error_set(err, HB_ESERVER,
-					  "response to %s %s is larger than %zu bytes", method, path,
-					  c->max_body);
+			                  "response to %s %s is larger than %zu bytes", method,
+			                  path, c->max_body);
 			goto done;
 		}
 		/* A refused connection never reached the server, so even a POST may be resent. */
-		if (attempt < c->retries && transient(e) && (idempotent || e == CURLE_COULDNT_CONNECT)) {
+		if (attempt < c->retries && transient(e) &&
+		    (idempotent || e == CURLE_COULDNT_CONNECT)) {
 			wait = backoff(c, attempt, -1);
 			tracef(c, "%s; retrying in %.2f s", reason(e, c->errbuf), wait);
 			sleep_s(wait);
@@ -534,10 +535,10 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		}
 		if (attempt)
 			rc = hb_error_set(err, HB_ENET, "cannot %s %s%s: %s (%d attempts)", method,
-					  c->base, path, reason(e, c->errbuf), attempt + 1);
+			                  c->base, path, reason(e, c->errbuf), attempt + 1);
 		else
 			rc = hb_error_set(err, HB_ENET, "cannot %s %s%s: %s", method, c->base, path,
-					  reason(e, c->errbuf));
+			                  reason(e, c->errbuf));
 		hb_rest_resp_release(resp);
 		goto done;
 	}
@@ -549,7 +550,7 @@ done:
 }
 
 int hb_rest_status_error(const char *method, const char *path, const struct hb_rest_resp *r,
-			 struct hb_error *err)
+                         struct hb_error *err)
 {
 	const char *b = hb_buf_str(&r->body);
 	size_t n = strcspn(b, "\r\n"), i;
@@ -563,10 +564,11 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 		first[i] = (b[i] >= 0x20 && b[i] < 0x7f) ? b[i] : '?';
 	first[n] = '\0';
 	if (r->status == 403 && strcmp(method, "GET"))
-		return hb_error_set(err, code,
-				    "%s %s: HTTP 403 %s (the REST gateway refuses writes; it may be "
-				    "read-only or you may lack permission)",
-				    method, path, n ? first : "Forbidden");
-	return hb_error_set(err, code, "%s %s: HTTP %ld%s%s", method, path, r->status,
-			    n ? " " : "", first);
+		return hb_error_set(
+		    err, code,
+		    "%s %s: HTTP 403 %s (the REST gateway refuses writes; it may be "
+		    "read-only or you may lack permission)",
+		    method, path, n ? first : "Forbidden");
+	return hb_error_set(err, code, "%s %s: HTTP %ld%s%s", method, path, r->status, n ? " " : "",
+	                    first);
 }

@@ -1,19 +1,19 @@
 /* JSON decoders for the REST resources: lenient about extra fields, strict about bad data. */
-#include "rest/hbase.h"
 #include "core/key.h"
+#include "rest/hbase.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BAD(...) bad(err, what, __VA_ARGS__)
 
 static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
 {
 	char detail[512];
@@ -50,7 +50,7 @@ static cJSON *parse(const char *json, size_t len, const char *what, struct hb_er
 
 /* A string member: *out is borrowed (NULL when missing). Error when present but not a string. */
 static int get_str(const cJSON *obj, const char *key, const char **out, const char *ctx,
-		   const char *what, struct hb_error *err)
+                   const char *what, struct hb_error *err)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
@@ -64,8 +64,8 @@ static int get_str(const cJSON *obj, const char *key, const char **out, const ch
 }
 
 /* A numeric member; missing or mistyped counters read as 0 when lenient. */
-static int get_i64(const cJSON *obj, const char *key, int64_t *out, int lenient,
-		   const char *ctx, const char *what, struct hb_error *err)
+static int get_i64(const cJSON *obj, const char *key, int64_t *out, int lenient, const char *ctx,
+                   const char *what, struct hb_error *err)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	double d;
@@ -96,7 +96,7 @@ static int get_i64(const cJSON *obj, const char *key, int64_t *out, int lenient,
 
 /* base64 string member → bytes; missing gives *present = 0. */
 static int get_b64(const cJSON *obj, const char *key, struct hb_buf *out, int *present,
-		   const char *ctx, const char *what, struct hb_error *err)
+                   const char *ctx, const char *what, struct hb_error *err)
 {
 	const char *s;
 	int rc = get_str(obj, key, &s, ctx, what, err);
@@ -114,8 +114,8 @@ static int get_b64(const cJSON *obj, const char *key, struct hb_buf *out, int *p
 	return hb_buf_add(out, "", 0) ? oom(err) : 0;
 }
 
-static const cJSON *get_array(const cJSON *obj, const char *key, int required,
-			      const char *ctx, const char *what, struct hb_error *err, int *rc)
+static const cJSON *get_array(const cJSON *obj, const char *key, int required, const char *ctx,
+                              const char *what, struct hb_error *err, int *rc)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
@@ -145,7 +145,7 @@ void hb_rest_version_release(struct hb_rest_version *v)
 }
 
 int hb_rest_decode_version(const char *json, size_t len, const char *what,
-			   struct hb_rest_version *out, struct hb_error *err)
+                           struct hb_rest_version *out, struct hb_error *err)
 {
 	static const char *const keys[] = {"REST", "JVM", "OS", "Server", "Jersey"};
 	char **dst[5];
@@ -181,7 +181,7 @@ done:
 }
 
 int hb_rest_decode_cluster_version(const char *json, size_t len, const char *what, char **out,
-				   struct hb_error *err)
+                                   struct hb_error *err)
 {
 	cJSON *root;
 	size_t i;
@@ -231,7 +231,7 @@ void hb_cluster_status_release(struct hb_cluster_status *s)
 }
 
 static int decode_node(const cJSON *jn, struct hb_node *node, size_t idx, const char *what,
-		       struct hb_error *err)
+                       struct hb_error *err)
 {
 	char ctx[64];
 	const char *name;
@@ -300,7 +300,7 @@ static int decode_node(const cJSON *jn, struct hb_node *node, size_t idx, const 
 }
 
 int hb_rest_decode_status(const char *json, size_t len, const char *what,
-			  struct hb_cluster_status *out, struct hb_error *err)
+                          struct hb_cluster_status *out, struct hb_error *err)
 {
 	const cJSON *live, *dead, *x;
 	cJSON *root, *avg;
@@ -408,7 +408,7 @@ static int cmp_names(const void *a, const void *b)
 }
 
 int hb_rest_decode_tables(const char *json, size_t len, const char *what, struct hb_names *out,
-			  struct hb_error *err)
+                          struct hb_error *err)
 {
 	const cJSON *arr, *x;
 	cJSON *root = parse(json, len, what, err);
@@ -476,8 +476,8 @@ static int attr_value(const cJSON *v, char *buf, size_t cap, const char **out)
 	return -1;
 }
 
-int hb_rest_decode_schema(const char *json, size_t len, const char *what,
-			  struct hb_schema *out, struct hb_error *err)
+int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct hb_schema *out,
+                          struct hb_error *err)
 {
 	const cJSON *x, *fams, *f;
 	cJSON *root = parse(json, len, what, err);
@@ -581,7 +581,7 @@ int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error
 		     cJSON_AddStringToObject(f, "name", s->families[i].name);
 		for (j = 0; ok && j < s->families[i].attrs.n; j++)
 			ok = cJSON_AddStringToObject(f, s->families[i].attrs.v[j].key,
-						     s->families[i].attrs.v[j].value) != NULL;
+			                             s->families[i].attrs.v[j].value) != NULL;
 	}
 	if (ok)
 		*out = cJSON_PrintUnformatted(root);
@@ -661,7 +661,8 @@ static int jr_string(struct jr *j, struct hb_buf *out)
 	for (;;) {
 		const char *s = j->p;
 
-		while (j->p < j->end && *j->p != '"' && *j->p != '\\' && (unsigned char)*j->p >= 0x20)
+		while (j->p < j->end && *j->p != '"' && *j->p != '\\' &&
+		       (unsigned char)*j->p >= 0x20)
 			j->p++;
 		if (out && j->p > s && hb_buf_add(out, s, (size_t)(j->p - s)))
 			return HB_ENOMEM;
@@ -681,22 +682,37 @@ static int jr_string(struct jr *j, struct hb_buf *out)
 			size_t n = 0;
 
 			switch (c) {
-			case '"': case '\\': case '/': one = c; break;
-			case 'b': one = '\b'; break;
-			case 'f': one = '\f'; break;
-			case 'n': one = '\n'; break;
-			case 'r': one = '\r'; break;
-			case 't': one = '\t'; break;
+			case '"':
+			case '\\':
+			case '/':
+				one = c;
+				break;
+			case 'b':
+				one = '\b';
+				break;
+			case 'f':
+				one = '\f';
+				break;
+			case 'n':
+				one = '\n';
+				break;
+			case 'r':
+				one = '\r';
+				break;
+			case 't':
+				one = '\t';
+				break;
 			case 'u':
 				if (jr_hex4(j, &cp))
 					return j->bad = 1, -1;
-				if (cp >= 0xD800 && cp <= 0xDBFF && j->end - j->p >= 6 && j->p[0] == '\\' &&
-				    j->p[1] == 'u') {
+				if (cp >= 0xD800 && cp <= 0xDBFF && j->end - j->p >= 6 &&
+				    j->p[0] == '\\' && j->p[1] == 'u') {
 					j->p += 2;
 					if (jr_hex4(j, &lo))
 						return j->bad = 1, -1;
 					if (lo >= 0xDC00 && lo <= 0xDFFF)
-						cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+						cp =
+						    0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 					else
 						cp = 0xFFFD;
 				} else if (cp >= 0xD800 && cp <= 0xDFFF) {
@@ -858,13 +874,13 @@ static int jr_next(struct jr *j, int close)
 static int jr_invalid(struct jr *j, const char *json, const char *what, struct hb_error *err)
 {
 	return BAD("invalid JSON near byte %zu of %zu", (size_t)(j->p - json),
-		   (size_t)(j->end - json));
+	           (size_t)(j->end - json));
 }
 
 static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_buf *sk,
-			 struct hb_buf *ek, struct hb_buf *loc, struct hb_buf *name,
-			 struct hb_regions *out, const char *json, const char *what,
-			 struct hb_error *err)
+                         struct hb_buf *ek, struct hb_buf *loc, struct hb_buf *name,
+                         struct hb_regions *out, const char *json, const char *what,
+                         struct hb_error *err)
 {
 	struct hb_region r;
 	int has_s = 0, has_e = 0, has_loc = 0, has_name = 0, more, rc;
@@ -898,7 +914,8 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 				return BAD("Region[%zu].%s is not a string", i, field);
 			} else {
 				if ((rc = jr_string(j, loc)))
-					return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+					return rc == HB_ENOMEM ? oom(err)
+					                       : jr_invalid(j, json, what, err);
 				hb_buf_reset(dst);
 				rc = hb_b64_decode(dst, loc->data, loc->len);
 				if (rc == HB_ENOMEM || hb_buf_add(dst, "", 0))
@@ -916,10 +933,12 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 			} else if (c != '"') {
 				if (jr_skip(j, 3))
 					return jr_invalid(j, json, what, err);
-				return BAD("Region[%zu].%s is not a string", i, is_loc ? "location" : "name");
+				return BAD("Region[%zu].%s is not a string", i,
+				           is_loc ? "location" : "name");
 			} else {
 				if ((rc = jr_string(j, is_loc ? loc : name)))
-					return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+					return rc == HB_ENOMEM ? oom(err)
+					                       : jr_invalid(j, json, what, err);
 				*(is_loc ? &has_loc : &has_name) = 1;
 			}
 		} else if (!strcmp(key->data, "id")) {
@@ -930,7 +949,8 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 				char *end;
 
 				if ((rc = jr_string(j, key)))
-					return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+					return rc == HB_ENOMEM ? oom(err)
+					                       : jr_invalid(j, json, what, err);
 				errno = 0;
 				id = strtoll(key->data, &end, 10);
 				if (!key->len || *end || errno)
@@ -974,11 +994,11 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 	return hb_regions_push(out, &r) ? oom(err) : 0;
 }
 
-int hb_rest_decode_regions(const char *json, size_t len, const char *what,
-			   struct hb_regions *out, struct hb_error *err)
+int hb_rest_decode_regions(const char *json, size_t len, const char *what, struct hb_regions *out,
+                           struct hb_error *err)
 {
 	struct hb_buf key = HB_BUF_INIT, sk = HB_BUF_INIT, ek = HB_BUF_INIT, loc = HB_BUF_INIT,
-		      name = HB_BUF_INIT;
+	              name = HB_BUF_INIT;
 	struct jr j;
 	int rc = 0, more;
 	size_t i = 0;
@@ -1018,8 +1038,8 @@ int hb_rest_decode_regions(const char *json, size_t len, const char *what,
 			j.p++;
 			m = jr_peek(&j) == ']' ? (j.p++, 0) : 1;
 			while (m == 1) {
-				rc = decode_region(&j, i++, &key, &sk, &ek, &loc, &name, out, json, what,
-						   err);
+				rc = decode_region(&j, i++, &key, &sk, &ek, &loc, &name, out, json,
+				                   what, err);
 				if (rc)
 					goto done;
 				m = jr_next(&j, ']');
@@ -1075,7 +1095,7 @@ static unsigned char *memdup0(const void *p, size_t n)
 }
 
 int hb_row_add_cell(struct hb_row *r, const void *col, size_t col_len, const void *val,
-		    size_t val_len, int64_t ts)
+                    size_t val_len, int64_t ts)
 {
 	struct hb_cell *c;
 
@@ -1114,8 +1134,8 @@ const struct hb_cell *hb_row_cell(const struct hb_row *r, const char *col)
 }
 
 int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
-			   int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
-			   void *ctx, struct hb_error *err)
+                           int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
+                           void *ctx, struct hb_error *err)
 {
 	struct hb_buf kb = HB_BUF_INIT, cb = HB_BUF_INIT, vb = HB_BUF_INIT;
 	const cJSON *rows, *jr, *cells, *jc;
@@ -1180,7 +1200,7 @@ int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
 				    (rc = get_i64(jc, "timestamp", &ts, 0, cctx, what, err)))
 					goto done;
 				if (hb_row_add_cell(&row, cb.data ? cb.data : "", cb.len,
-						    vb.data ? vb.data : "", vb.len, ts)) {
+				                    vb.data ? vb.data : "", vb.len, ts)) {
 					rc = oom(err);
 					goto done;
 				}

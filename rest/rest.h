@@ -18,9 +18,9 @@ typedef void (*hb_rest_trace_fn)(void *ctx, const char *line);
 typedef void (*hb_rest_progress_fn)(void *ctx, size_t done, size_t total);
 
 struct hb_rest_opts {
-	const char *base_url;   /* e.g. http://localhost:8080 (no userinfo allowed) */
-	double timeout;         /* seconds, per request (total); connect timeout derived */
-	long retries;           /* extra attempts for idempotent requests */
+	const char *base_url; /* e.g. http://localhost:8080 (no userinfo allowed) */
+	double timeout;       /* seconds, per request (total); connect timeout derived */
+	long retries;         /* extra attempts for idempotent requests */
 	const char *cacert, *cert, *key;
 	int insecure;
 	const char *user;       /* basic auth user or NULL */
@@ -57,8 +57,8 @@ void hb_rest_resp_release(struct hb_rest_resp *r);
  * the size cap gives HB_ESERVER.
  */
 int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
-		    const char *content_type, const void *body, size_t len, int idempotent,
-		    struct hb_rest_resp *resp, struct hb_error *err);
+                    const char *content_type, const void *body, size_t len, int idempotent,
+                    struct hb_rest_resp *resp, struct hb_error *err);
 
 /* Number of requests sent on the wire so far (attempts, including retries). */
 unsigned long hb_rest_attempts(const struct hb_rest *c);
@@ -75,6 +75,6 @@ int hb_rest_path_escape(struct hb_buf *out, const char *s);
  * HB_ESERVER otherwise (a 403 on a write says the gateway may be read-only). Returns the code.
  */
 int hb_rest_status_error(const char *method, const char *path, const struct hb_rest_resp *r,
-			 struct hb_error *err);
+                         struct hb_error *err);
 
 #endif

@@ -5,10 +5,10 @@
 #include <stdint.h>
 
 /* hbase-wire.md §6.4: table t1, start "", end "m", id 1700000000000. */
-static const unsigned char example[] = {
-	0x50, 0x42, 0x55, 0x46, 0x08, 0x80, 0xd0, 0x95, 0xff, 0xbc, 0x31, 0x12, 0x0d, 0x0a,
-	0x07, 'd',  'e',  'f',  'a',  'u',  'l',  't',  0x12, 0x02, 't',  '1',  0x1a, 0x00,
-	0x22, 0x01, 'm',  0x28, 0x00, 0x30, 0x00, 0x38, 0x00};
+static const unsigned char example[] = {0x50, 0x42, 0x55, 0x46, 0x08, 0x80, 0xd0, 0x95, 0xff, 0xbc,
+                                        0x31, 0x12, 0x0d, 0x0a, 0x07, 'd',  'e',  'f',  'a',  'u',
+                                        'l',  't',  0x12, 0x02, 't',  '1',  0x1a, 0x00, 0x22, 0x01,
+                                        'm',  0x28, 0x00, 0x30, 0x00, 0x38, 0x00};
 
 static void test_regioninfo__wire_doc_example_decodes(void)
 {
@@ -34,10 +34,10 @@ static void test_regioninfo__split_parent_flags_and_unknown_fields(void)
 	/* offline=1 split=1, plus unknown fields 9 (varint), 10 (len), 11 (fixed64), 12 (fixed32)
 	 * and field 8 (encoded name). */
 	static const unsigned char v[] = {
-		'P', 'B', 'U', 'F', 0x08, 0x05, 0x12, 0x0a, 0x0a, 0x02, 'n', 's', 0x12, 0x04, 'q',
-		'u', 'a', 'l', 0x1a, 0x01, 0x00, 0x22, 0x01, 0xff, 0x28, 0x01, 0x30, 0x01, 0x38,
-		0x02, 0x48, 0x96, 0x01, 0x52, 0x03, 'x', 'y', 'z', 0x59, 1, 2, 3, 4, 5, 6, 7, 8,
-		0x65, 1, 2, 3, 4, 0x42, 0x02, 'a', 'b'};
+	    'P',  'B',  'U',  'F',  0x08, 0x05, 0x12, 0x0a, 0x0a, 0x02, 'n',  's',  0x12, 0x04,
+	    'q',  'u',  'a',  'l',  0x1a, 0x01, 0x00, 0x22, 0x01, 0xff, 0x28, 0x01, 0x30, 0x01,
+	    0x38, 0x02, 0x48, 0x96, 0x01, 0x52, 0x03, 'x',  'y',  'z',  0x59, 1,    2,    3,
+	    4,    5,    6,    7,    8,    0x65, 1,    2,    3,    4,    0x42, 0x02, 'a',  'b'};
 	struct hb_regioninfo ri;
 	struct hb_error err = {0};
 
@@ -90,16 +90,16 @@ static void test_regioninfo__every_truncation_is_an_error(void)
 
 static void test_regioninfo__overlong_and_truncated_varints(void)
 {
-	static const unsigned char overlong[] = {'P', 'B', 'U', 'F', 0x08, 0xff, 0xff, 0xff, 0xff,
-						 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
-	static const unsigned char tenth_too_big[] = {'P', 'B', 'U', 'F', 0x08, 0xff, 0xff, 0xff,
-						      0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
+	static const unsigned char overlong[] = {'P',  'B',  'U',  'F',  0x08, 0xff, 0xff, 0xff,
+	                                         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+	static const unsigned char tenth_too_big[] = {
+	    'P', 'B', 'U', 'F', 0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
 	static const unsigned char trunc[] = {'P', 'B', 'U', 'F', 0x08, 0x80, 0x80};
-	static const unsigned char len_past_end[] = {'P', 'B', 'U', 'F', 0x08, 0x01, 0x12, 0x7f,
-						     0x0a, 0x00};
-	static const unsigned char huge_len[] = {'P',  'B',  'U',  'F',  0x08, 0x01, 0x12,
-						 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-						 0xff, 0xff, 0x01};
+	static const unsigned char len_past_end[] = {'P',  'B',  'U',  'F',  0x08,
+	                                             0x01, 0x12, 0x7f, 0x0a, 0x00};
+	static const unsigned char huge_len[] = {'P',  'B',  'U',  'F',  0x08, 0x01,
+	                                         0x12, 0xff, 0xff, 0xff, 0xff, 0xff,
+	                                         0xff, 0xff, 0xff, 0xff, 0x01};
 	static const unsigned char no_table[] = {'P', 'B', 'U', 'F', 0x08, 0x01};
 	static const unsigned char wrong_wire_type[] = {'P', 'B', 'U', 'F', 0x0a, 0x01, 0x00};
 	static const unsigned char group[] = {'P', 'B', 'U', 'F', 0x4b, 0x4c};
@@ -109,19 +109,19 @@ static void test_regioninfo__overlong_and_truncated_varints(void)
 	uint64_t v;
 	size_t pos = 0;
 	static const unsigned char max64[] = {0xff, 0xff, 0xff, 0xff, 0xff,
-					      0xff, 0xff, 0xff, 0xff, 0x01};
+	                                      0xff, 0xff, 0xff, 0xff, 0x01};
 
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, overlong, sizeof(overlong), &err), HB_EINVAL);
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, tenth_too_big, sizeof(tenth_too_big), &err),
-		     HB_EINVAL);
+	             HB_EINVAL);
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, trunc, sizeof(trunc), &err), HB_EINVAL);
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, len_past_end, sizeof(len_past_end), &err),
-		     HB_EINVAL);
+	             HB_EINVAL);
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, huge_len, sizeof(huge_len), &err), HB_EINVAL);
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, no_table, sizeof(no_table), &err), HB_EINVAL);
 	CHECK(strstr(err.msg, "table_name") != NULL);
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, wrong_wire_type, sizeof(wrong_wire_type), &err),
-		     HB_EINVAL);
+	             HB_EINVAL);
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, group, sizeof(group), &err), HB_EINVAL);
 	CHECK_EQ_INT(hb_regioninfo_decode(&ri, field0, sizeof(field0), &err), HB_EINVAL);
 	CHECK_EQ_INT(hb_pb_varint(max64, sizeof(max64), &pos, &v), 0);

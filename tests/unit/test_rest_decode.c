@@ -6,12 +6,13 @@
 
 static void test_decode__regions_healthy_body(void)
 {
-	static const char body[] =
-		"{\"name\":\"t1\",\"extra\":[1,2],\"Region\":["
-		"{\"id\":1700000000000,\"startKey\":\"bQ==\",\"endKey\":\"\",\"location\":\"rs2:16020\","
-		"\"name\":\"t1,m,1700000000000.x.\",\"unknown\":{}},"
-		"{\"id\":1700000000000,\"startKey\":\"\",\"endKey\":\"bQ==\",\"location\":\"rs1:16020\","
-		"\"name\":\"t1,,1700000000000.y.\"}]}";
+	static const char body[] = "{\"name\":\"t1\",\"extra\":[1,2],\"Region\":["
+	                           "{\"id\":1700000000000,\"startKey\":\"bQ==\",\"endKey\":\"\","
+	                           "\"location\":\"rs2:16020\","
+	                           "\"name\":\"t1,m,1700000000000.x.\",\"unknown\":{}},"
+	                           "{\"id\":1700000000000,\"startKey\":\"\",\"endKey\":\"bQ==\","
+	                           "\"location\":\"rs1:16020\","
+	                           "\"name\":\"t1,,1700000000000.y.\"}]}";
 	struct hb_regions rs;
 	struct hb_error err = {0};
 
@@ -33,18 +34,21 @@ static void test_decode__regions_missing_and_mistyped_fields(void)
 		const char *body;
 		const char *msg;
 	} cases[] = {
-		{"{\"Region\":[{\"endKey\":\"\"}]}", "Region[0].startKey is missing"},
-		{"{\"Region\":[{\"startKey\":\"\"}]}", "Region[0].endKey is missing"},
-		{"{\"Region\":[{\"startKey\":5,\"endKey\":\"\"}]}", "Region[0].startKey is not a string"},
-		{"{\"Region\":[{\"startKey\":\"%%%\",\"endKey\":\"\"}]}", "not valid base64"},
-		{"{\"Region\":[{\"startKey\":\"YQ\",\"endKey\":\"\"}]}", "not valid base64"},
-		{"{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\",\"id\":\"x\"}]}", "id is not a number"},
-		{"{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\",\"location\":[]}]}", "location is not a string"},
-		{"{\"Region\":{}}", "Region is not an array"},
-		{"{\"Region\":[7]}", "Region[0] is not an object"},
-		{"[]", "not a JSON object"},
-		{"{\"Region\":[{\"startKey\":\"\"", "invalid JSON"},
-		{"", "empty body"},
+	    {"{\"Region\":[{\"endKey\":\"\"}]}", "Region[0].startKey is missing"},
+	    {"{\"Region\":[{\"startKey\":\"\"}]}", "Region[0].endKey is missing"},
+	    {"{\"Region\":[{\"startKey\":5,\"endKey\":\"\"}]}",
+	     "Region[0].startKey is not a string"},
+	    {"{\"Region\":[{\"startKey\":\"%%%\",\"endKey\":\"\"}]}", "not valid base64"},
+	    {"{\"Region\":[{\"startKey\":\"YQ\",\"endKey\":\"\"}]}", "not valid base64"},
+	    {"{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\",\"id\":\"x\"}]}",
+	     "id is not a number"},
+	    {"{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\",\"location\":[]}]}",
+	     "location is not a string"},
+	    {"{\"Region\":{}}", "Region is not an array"},
+	    {"{\"Region\":[7]}", "Region[0] is not an object"},
+	    {"[]", "not a JSON object"},
+	    {"{\"Region\":[{\"startKey\":\"\"", "invalid JSON"},
+	    {"", "empty body"},
 	};
 	size_t i;
 
@@ -54,7 +58,7 @@ static void test_decode__regions_missing_and_mistyped_fields(void)
 
 		hb_regions_init(&rs);
 		CHECK_EQ_INT(hb_rest_decode_regions(D(cases[i].body), "GET /t/regions", &rs, &err),
-			     HB_ESERVER);
+		             HB_ESERVER);
 		CHECK(strstr(err.msg, "malformed response from GET /t/regions: ") == err.msg);
 		if (!strstr(err.msg, cases[i].msg))
 			fprintf(stderr, "case %zu: %s\n", i, err.msg);
@@ -72,8 +76,8 @@ static void test_decode__regions_absent_list_is_empty_and_no_location_is_null(vo
 	CHECK_EQ_INT(hb_rest_decode_regions(D("{\"name\":\"t\"}"), "x", &rs, &err), 0);
 	CHECK_EQ_INT(rs.n, 0);
 	CHECK_EQ_INT(hb_rest_decode_regions(D("{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\"}]}"),
-					    "x", &rs, &err),
-		     0);
+	                                    "x", &rs, &err),
+	             0);
 	CHECK_EQ_INT(rs.n, 1);
 	CHECK(rs.v[0].server == NULL);
 	CHECK(rs.v[0].name == NULL);
@@ -83,14 +87,22 @@ static void test_decode__regions_absent_list_is_empty_and_no_location_is_null(vo
 static void test_decode__regions_pull_parser_handles_escapes_nesting_and_garbage(void)
 {
 	static const char ok[] =
-		" {\"x\":{\"a\":[1,-2.5e3,true,false,null,\"q\\\"\"]},\"Region\":[{\"skip\":[[{}]],"
-		"\"startKey\":\"\\u0062Q==\",\"endKey\":\"YQ\\u003d=\",\"id\":\"42\","
-		"\"location\":\"h\\u00e9:1\",\"name\":null}],\"Region2\":{}} ";
+	    " {\"x\":{\"a\":[1,-2.5e3,true,false,null,\"q\\\"\"]},\"Region\":[{\"skip\":[[{}]],"
+	    "\"startKey\":\"\\u0062Q==\",\"endKey\":\"YQ\\u003d=\",\"id\":\"42\","
+	    "\"location\":\"h\\u00e9:1\",\"name\":null}],\"Region2\":{}} ";
 	static const char *const bad[] = {
-		"{\"Region\":[]} x", "{\"Region\":[],}", "{\"Region\":[{\"startKey\":\"\",}]}",
-		"{\"a\":01}", "{\"a\":\"\\x\"}", "{\"a\":tru}", "{\"a\" 1}", "{\"a\":[1 2]}",
-		"{\"a\":\"\x01\"}", "{\"a\":1.}",
-		"{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+	    "{\"Region\":[]} x",
+	    "{\"Region\":[],}",
+	    "{\"Region\":[{\"startKey\":\"\",}]}",
+	    "{\"a\":01}",
+	    "{\"a\":\"\\x\"}",
+	    "{\"a\":tru}",
+	    "{\"a\" 1}",
+	    "{\"a\":[1 2]}",
+	    "{\"a\":\"\x01\"}",
+	    "{\"a\":1.}",
+	    "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]"
+	    "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
 	};
 	struct hb_regions rs;
 	struct hb_error err = {0};
@@ -120,11 +132,11 @@ static void test_decode__regions_pull_parser_handles_escapes_nesting_and_garbage
 static void test_decode__status_reads_counters_leniently(void)
 {
 	static const char body[] =
-		"{\"regions\":2,\"requests\":\"7\",\"averageLoad\":1.0,"
-		"\"LiveNodes\":[{\"name\":\"host1:16020\",\"startCode\":1245219839331,"
-		"\"requests\":\"oops\",\"Region\":[{\"name\":\"aGJhc2U6bWV0YSwsMQ==\","
-		"\"readRequestsCount\":11,\"writeRequestsCount\":22,\"memstoreSizeMB\":3}]}],"
-		"\"DeadNodes\":[\"host2,16020,1245219839000\"]}";
+	    "{\"regions\":2,\"requests\":\"7\",\"averageLoad\":1.0,"
+	    "\"LiveNodes\":[{\"name\":\"host1:16020\",\"startCode\":1245219839331,"
+	    "\"requests\":\"oops\",\"Region\":[{\"name\":\"aGJhc2U6bWV0YSwsMQ==\","
+	    "\"readRequestsCount\":11,\"writeRequestsCount\":22,\"memstoreSizeMB\":3}]}],"
+	    "\"DeadNodes\":[\"host2,16020,1245219839000\"]}";
 	struct hb_cluster_status st;
 	struct hb_error err = {0};
 
@@ -150,11 +162,12 @@ static void test_decode__status_rejects_bad_names(void)
 	struct hb_error err = {0};
 
 	CHECK_EQ_INT(hb_rest_decode_status(D("{\"LiveNodes\":[{\"Region\":[]}]}"), "s", &st, &err),
-		     HB_ESERVER);
+	             HB_ESERVER);
 	CHECK(strstr(err.msg, "LiveNodes[0].name is missing") != NULL);
-	CHECK_EQ_INT(hb_rest_decode_status(D("{\"LiveNodes\":[{\"name\":\"h:1\",\"Region\":[{\"name\":\"!!\"}]}]}"),
-					   "s", &st, &err),
-		     HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_status(
+	                 D("{\"LiveNodes\":[{\"name\":\"h:1\",\"Region\":[{\"name\":\"!!\"}]}]}"),
+	                 "s", &st, &err),
+	             HB_ESERVER);
 	CHECK(strstr(err.msg, "Region[0].name is not valid base64") != NULL);
 	CHECK_EQ_INT(hb_rest_decode_status(D("{\"DeadNodes\":[1]}"), "s", &st, &err), HB_ESERVER);
 	CHECK_EQ_INT(hb_rest_decode_status(D("{}"), "s", &st, &err), 0);
@@ -165,9 +178,9 @@ static void test_decode__status_rejects_bad_names(void)
 static void test_decode__schema_attributes_and_families(void)
 {
 	static const char body[] =
-		"{\"name\":\"ns:t1\",\"MAX_FILESIZE\":\"1073741824\",\"IS_META\":false,"
-		"\"ColumnSchema\":[{\"name\":\"cf\",\"VERSIONS\":\"1\",\"BLOCKSIZE\":65536},"
-		"{\"name\":\"d\"}]}";
+	    "{\"name\":\"ns:t1\",\"MAX_FILESIZE\":\"1073741824\",\"IS_META\":false,"
+	    "\"ColumnSchema\":[{\"name\":\"cf\",\"VERSIONS\":\"1\",\"BLOCKSIZE\":65536},"
+	    "{\"name\":\"d\"}]}";
 	struct hb_schema s;
 	struct hb_error err = {0};
 
@@ -186,14 +199,15 @@ static void test_decode__schema_attributes_and_families(void)
 	CHECK(strstr(err.msg, "table name is missing") != NULL);
 	hb_schema_release(&s);
 	hb_schema_init(&s);
-	CHECK_EQ_INT(hb_rest_decode_schema(D("{\"name\":\"t\",\"ColumnSchema\":[{\"VERSIONS\":\"1\"}]}"),
-					   "x", &s, &err),
-		     HB_ESERVER);
+	CHECK_EQ_INT(
+	    hb_rest_decode_schema(D("{\"name\":\"t\",\"ColumnSchema\":[{\"VERSIONS\":\"1\"}]}"),
+	                          "x", &s, &err),
+	    HB_ESERVER);
 	CHECK(strstr(err.msg, "ColumnSchema[0].name is missing") != NULL);
 	hb_schema_release(&s);
 	hb_schema_init(&s);
 	CHECK_EQ_INT(hb_rest_decode_schema(D("{\"name\":\"t\",\"X\":{\"a\":1}}"), "x", &s, &err),
-		     HB_ESERVER);
+	             HB_ESERVER);
 	hb_schema_release(&s);
 }
 
@@ -227,9 +241,11 @@ static void test_decode__tables_sorted_and_checked(void)
 	struct hb_error err = {0};
 
 	hb_names_init(&n);
-	CHECK_EQ_INT(hb_rest_decode_tables(D("{\"table\":[{\"name\":\"b\"},{\"name\":\"ns:a\",\"x\":1},{\"name\":\"a\"}]}"),
-					   "GET /", &n, &err),
-		     0);
+	CHECK_EQ_INT(
+	    hb_rest_decode_tables(
+	        D("{\"table\":[{\"name\":\"b\"},{\"name\":\"ns:a\",\"x\":1},{\"name\":\"a\"}]}"),
+	        "GET /", &n, &err),
+	    0);
 	CHECK_EQ_INT(n.n, 3);
 	CHECK_EQ_STR(n.v[0], "a");
 	CHECK_EQ_STR(n.v[1], "b");
@@ -238,7 +254,7 @@ static void test_decode__tables_sorted_and_checked(void)
 	CHECK_EQ_INT(hb_rest_decode_tables(D("{}"), "GET /", &n, &err), 0);
 	CHECK_EQ_INT(n.n, 0);
 	CHECK_EQ_INT(hb_rest_decode_tables(D("{\"table\":[{\"name\":3}]}"), "GET /", &n, &err),
-		     HB_ESERVER);
+	             HB_ESERVER);
 	CHECK_EQ_INT(hb_rest_decode_tables(D("{\"table\":[{}]}"), "GET /", &n, &err), HB_ESERVER);
 	CHECK_EQ_INT(hb_rest_decode_tables(D("<html>"), "GET /", &n, &err), HB_ESERVER);
 	hb_names_release(&n);
@@ -251,8 +267,8 @@ static void test_decode__versions(void)
 	char *cv = NULL;
 
 	CHECK_EQ_INT(hb_rest_decode_version(D("{\"REST\":\"0.0.3\",\"JVM\":\"x\",\"More\":1}"), "v",
-					    &v, &err),
-		     0);
+	                                    &v, &err),
+	             0);
 	CHECK_EQ_STR(v.rest, "0.0.3");
 	CHECK(v.os == NULL);
 	hb_rest_version_release(&v);
@@ -289,8 +305,8 @@ static void test_decode__cellset_binary_and_errors(void)
 {
 	/* key "\x00\xff", column "cf:a", value "v1"; row2 without cells */
 	static const char body[] =
-		"{\"Row\":[{\"key\":\"AP8=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":5,"
-		"\"$\":\"djE=\"}]},{\"key\":\"cm93Mg==\"}]}";
+	    "{\"Row\":[{\"key\":\"AP8=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":5,"
+	    "\"$\":\"djE=\"}]},{\"key\":\"cm93Mg==\"}]}";
 	struct collect c = {0};
 	struct hb_error err = {0};
 
@@ -299,23 +315,28 @@ static void test_decode__cellset_binary_and_errors(void)
 	CHECK_EQ_INT(c.cells, 1);
 	CHECK_EQ_STR(c.last_key, "row2");
 	memset(&c, 0, sizeof(c));
-	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"Cell\":[]}]}"), "g", collect_row, &c, &err),
-		     HB_ESERVER);
+	CHECK_EQ_INT(
+	    hb_rest_decode_cellset(D("{\"Row\":[{\"Cell\":[]}]}"), "g", collect_row, &c, &err),
+	    HB_ESERVER);
 	CHECK(strstr(err.msg, "Row[0].key is missing") != NULL);
-	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"$\":\"AA==\"}]}]}"),
-					    "g", collect_row, &c, &err),
-		     HB_ESERVER);
+	CHECK_EQ_INT(
+	    hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"$\":\"AA==\"}]}]}"),
+	                           "g", collect_row, &c, &err),
+	    HB_ESERVER);
 	CHECK(strstr(err.msg, "Cell[0].column is missing") != NULL);
-	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"$\":\"a b\"}]}]}"),
-					    "g", collect_row, &c, &err),
-		     HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"column\":"
+	                                      "\"Y2Y6YQ==\",\"$\":\"a b\"}]}]}"),
+	                                    "g", collect_row, &c, &err),
+	             HB_ESERVER);
 	CHECK(strstr(err.msg, "$ is not valid base64") != NULL);
-	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":\"x\"}]}]}"),
-					    "g", collect_row, &c, &err),
-		     HB_ESERVER);
-	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"cm93MQ==\",\"Cell\":[{\"column\":garbage!!"),
-					    "g", collect_row, &c, &err),
-		     HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cellset(D("{\"Row\":[{\"key\":\"AA==\",\"Cell\":[{\"column\":"
+	                                      "\"Y2Y6YQ==\",\"timestamp\":\"x\"}]}]}"),
+	                                    "g", collect_row, &c, &err),
+	             HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cellset(
+	                 D("{\"Row\":[{\"key\":\"cm93MQ==\",\"Cell\":[{\"column\":garbage!!"), "g",
+	                 collect_row, &c, &err),
+	             HB_ESERVER);
 	CHECK(strstr(err.msg, "invalid JSON") != NULL);
 }
 
