@@ -9,6 +9,7 @@
 #include <string.h>
 
 void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
+long hb_rest_retry_budget(const struct hb_rest *c);
 
 #define JSON "application/json"
 
@@ -476,7 +477,8 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 {
 	struct scan_state st;
 	struct hb_buf start = HB_BUF_INIT;
-	int rc, resumable, tries = 0;
+	int rc, resumable;
+	long tries = 0;
 
 	memset(&st, 0, sizeof(st));
 	st.fn = fn;
@@ -488,7 +490,7 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (;;) {
 		rc = scan_once(c, table, spec, start.data, start.len, &st, &resumable, err);
-		if (!rc || !resumable || tries++ >= 2)
+		if (!rc || !resumable || tries++ >= hb_rest_retry_budget(c))
 			break;
 		/* Reopen after the last complete row; a partly received row is read again. */
 		hb_row_release(&st.pending);

@@ -174,6 +174,13 @@ void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total)
 		c->progress(c->progress_ctx, done, total);
 }
 
+/* For hbase.c: how many times a broken scan may be reopened (the --retries budget). */
+long hb_rest_retry_budget(const struct hb_rest *c);
+long hb_rest_retry_budget(const struct hb_rest *c)
+{
+	return c->retries;
+}
+
 void hb_rest_resp_init(struct hb_rest_resp *r)
 {
 	r->status = 0;
