@@ -776,7 +776,7 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
 	spec.end = end.data;
 	spec.end_len = end.len;
 	spec.columns = cols;
-	spec.batch = 10000; /* fewer round trips; a response stays near 2 MB */
+	spec.batch = 1000;
 	spec.max_versions = 1;
 	ms.table = table;
 	ms.table_len = strlen(table);

@@ -126,6 +126,9 @@ class Response(object):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body are written separately; without TCP_NODELAY the body waits for the
+    # client's delayed ACK (~40 ms) on every keep-alive request.
+    disable_nagle_algorithm = True
     server_kind = "rest"          # "rest" | "thrift" | "control"
     ctx = None                    # the Emulator object (set by subclass factory)
     gzip_responses = False
@@ -234,7 +237,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         headers = list(resp.headers)
         if (self.gzip_responses and body and resp.status not in (204, 304)
                 and "gzip" in (self.headers.get("Accept-Encoding") or "").lower()):
-            body = gzip.compress(body)
+            body = gzip.compress(body, compresslevel=6)  # Jetty: Deflater.DEFAULT_COMPRESSION
             headers.append(("Content-Encoding", "gzip"))
             headers.append(("Vary", "Accept-Encoding"))
         if self.command == "HEAD":
