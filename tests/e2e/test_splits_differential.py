@@ -16,7 +16,6 @@ import shlex
 import shutil
 import sys
 import tempfile
-import unittest
 from concurrent.futures import ThreadPoolExecutor
 
 import hbtest
@@ -249,7 +248,9 @@ def rand_regions(rng, lo=2, big_ok=True):
         return rng.randint(lo, max(lo, 40))
     if r < 0.9 or not big_ok:
         return rng.randint(lo, 2000)
-    return rng.randint(2000, 60000)
+    if r < 0.99:
+        return rng.randint(2000, 60000)
+    return rng.randint(100000, 300000)
 
 
 def number_text(rng, value, radix, min_len=0, plus=None):
@@ -281,10 +282,10 @@ def gen_number_case(rng, radix):
         last_text = number_text(rng, last, radix, min_len=rng.choice([0, width, width + 2]))
         if rng.random() < 0.7:
             first = rng.randint(0, last - 1) if rng.random() < 0.8 else rng.randint(0, top)
-            first_text = number_text(rng, first, radix, min_len=rng.randint(0, width))
+            first_text = number_text(rng, first, radix, min_len=rng.randint(0, width + 6))
         rngsize = last - (0 if first_text is None else java_biginteger(first_text, radix)) + 1
         n = rand_regions(rng, lo=1)
-        if rngsize > 0 and rng.random() < 0.15:
+        if 0 < rngsize <= 70000 and rng.random() < 0.15:
             n = rng.choice([rngsize, rngsize + 1, max(1, rngsize - 1)])
         return first_text, last_text, min(n, MAX_REGIONS + 1)
     if kind < 0.85:  # equal-ish bounds: n around the range
@@ -317,6 +318,8 @@ def gen_key_pair(rng):
     r = rng.random()
     if r < 0.3:
         b = rand_key(rng)
+        if rng.random() < 0.85:
+            a, b = sorted((a, b))
     elif r < 0.45:  # b extends a
         b = a + rand_key(rng, 1, 6)
     elif r < 0.55:  # equal after zero padding only
@@ -324,14 +327,18 @@ def gen_key_pair(rng):
     elif r < 0.75 and a:  # close: bump the last byte(s)
         n = ubig(a) + rng.randint(1, 3)
         b = n.to_bytes(len(a), "big") if n < 256 ** len(a) else a + b"\x01"
-    elif r < 0.82:
+    elif r < 0.78:
         b = a
-    elif r < 0.9:  # a sorts after b, or b is shorter
+    elif r < 0.84:  # a sorts after b, or b is shorter
         b = a[:rng.randint(0, len(a))]
+    elif r < 0.94:
+        b = rand_key(rng, 1, 20)
+        a = rand_key(rng, 1, 20)
+        a, b = sorted((a, b))
     else:
         b = rand_key(rng, 1, 3)
         a = b""
-    if rng.random() < 0.15:
+    if rng.random() < 0.08:
         a, b = b, a
     return a, b
 
@@ -370,7 +377,7 @@ def build_uniform_cases(rng, count):
         if r < 0.15:
             pass
         elif r < 0.3:
-            first = rand_key(rng, 0, 8)
+            first = rand_key(rng, 0, 10)
         elif r < 0.45:
             last = rand_key(rng, 0, 10)
         elif r < 0.9:
@@ -434,6 +441,8 @@ def build_book_cases(rng, count, ordered=True):
         size = abs(end - start)
         n = rng.choice([rand_regions(rng, lo=1), rand_regions(rng, lo=1), 1, 2,
                         max(1, size), size + 1, rng.randint(1, 6)])
+        if n > 70000 and size < MAX_REGIONS:  # n near a big range: keep the output small
+            n = rand_regions(rng, lo=1)
         n = min(n, MAX_REGIONS + 1)
         cases.append((["--book-hex-splits", str(n), "--start", st, "--end", en],
                       expect(book_hex_splits, n, st, en)))
@@ -592,6 +601,11 @@ class SplitsDifferential(hbtest.OfflineTest):
         # with N = 2 gives one key (the start), and start > end gives a decreasing list that
         # createTable sorts.  hbtab refuses both with "Start key must be smaller than end key",
         # a check that belongs to createTable(start, end, n) (section 4), not to the book.
+        # It is also inconsistent: --start 5 --end 6 with N = 2 (inc = 0) prints
+        # 0000000000000005, but --start 5 --end 5 with N = 2, which HBase turns into the same
+        # single key, is refused.  Examples: N=2 start=5 end=5 -> 0000000000000005;
+        # N=4 start=ff end=0 -> 0000000000000042 0000000000000081 00000000000000c0;
+        # N=1 with any start > end -> no keys, exit 0.
         self.check_cases("book-hex start>=end", build_book_cases(self.rng("book-rev"), 60,
                                                                  ordered=False))
 
