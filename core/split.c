@@ -360,13 +360,19 @@ static int split_book_hex(struct hb_keys *out, const struct hb_split_spec *spec,
 				  "start key (%s) is negative: the keys would carry a '-' sign", start);
 		goto done;
 	}
-	if (mpz_cmp(lo, hi) >= 0) {
-		rc = hb_error_set(err, HB_EINVAL, "Start key must be smaller than end key");
+	/* The recipe has no start < end check: a reversed range steps downwards (BigInteger
+	 * division truncates toward zero) and createTable sorts the keys (§5). */
+	mpz_sub(inc, hi, lo);
+	mpz_tdiv_q_ui(inc, inc, (unsigned long)spec->n);
+	mpz_set(cur, lo);
+	mpz_addmul_ui(cur, inc, (unsigned long)(spec->n > 1 ? spec->n - 1 : 0));
+	if (mpz_sgn(cur) < 0) {
+		rc = hb_error_set(err, HB_EINVAL,
+				  "end key (%s) makes the keys negative: they would carry a '-' sign",
+				  end);
 		goto done;
 	}
-	mpz_sub(inc, hi, lo);
-	mpz_fdiv_q_ui(inc, inc, (unsigned long)spec->n);
-	width = mpz_sizeinbase(hi, 16);
+	width = mpz_sizeinbase(mpz_cmp(lo, hi) > 0 ? lo : hi, 16);
 	if (width < 16)
 		width = 16;
 	rc = check_total(spec->n - 1, width, err);

@@ -160,6 +160,13 @@ class SplitsTest(hbtest.OfflineTest):
         self.assertEqual(self.lines("--book-hex-splits", "16", "--start", "00000000",
                                     "--end", "ffffffff")[0], "000000000fffffff")
 
+    def test_splits__book_hex_reversed_range_steps_down_and_is_sorted(self):
+        # getHexSplits has no start < end check; createTable sorts what it computes.
+        self.assertEqual(self.lines("--book-hex-splits", "4", "--start", "ff", "--end", "0"),
+                         ["0000000000000042", "0000000000000081", "00000000000000c0"])
+        self.assertEqual(self.lines("--book-hex-splits", "2", "--start", "5", "--end", "5"),
+                         ["0000000000000005"])
+
     def test_splits__partition_and_salt(self):
         self.assertEqual(self.lines("--partition-splits", "3"),
                          ["\\x00" * 7 + "\\x01", "\\x00" * 7 + "\\x02"])
@@ -273,7 +280,7 @@ class SplitsTest(hbtest.OfflineTest):
             (("--range-splits", "5", "--start", "a", "--end", "a\\x00"), r"b <= a"),
             (("--book-hex-splits", "4", "--start", "0", "--end", "2"), r"All split keys must be unique, found duplicate: 0000000000000000, 0000000000000000"),
             (("--book-hex-splits", "4", "--start", "0", "--end", "xyz"), r"not a hex number"),
-            (("--book-hex-splits", "4", "--start", "f", "--end", "0"), r"Start key must be smaller than end key"),
+            (("--book-hex-splits", "4", "--start", "8", "--end", "-ff"), r"end key \(-ff\) makes the keys negative"),
             (("--salt-splits", "257"), r"257 salt buckets do not fit in 1 byte"),
             (("--salt-splits", "65537", "--salt-width", "2"), r"do not fit in 2 bytes"),
             (("--salt-splits", "3", "--salt-width", "4"), r"invalid value '4' for --salt-width"),
