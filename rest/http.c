@@ -1,6 +1,8 @@
 /* The libcurl transport: one reused handle, timeouts, retries with backoff, TLS, auth, traces. */
 #include "rest/rest.h"
 
+#include "rest/curlx.h"
+
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -18,11 +20,9 @@
 struct hb_rest {
 	CURL *h;
 	char *base; /* without a trailing '/' */
-	char *user, *password;
-	char *cacert, *cert, *key;
-	double timeout, max_retry_after;
+	struct hb_curlx_conf conf;
+	double max_retry_after;
 	long retries;
-	int insecure, negotiate;
 	size_t max_body;
 	hb_rest_trace_fn trace;
 	void *trace_ctx;
@@ -33,10 +33,8 @@ struct hb_rest {
 	char errbuf[CURL_ERROR_SIZE];
 	/* per attempt */
 	struct hb_rest_resp *resp;
-	int overflow;
+	struct hb_curlx_sink sink;
 };
-
-static int curl_ready;
 
 static void tracef(struct hb_rest *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void tracef(struct hb_rest *c, const char *fmt, ...)
@@ -50,18 +48,6 @@ static void tracef(struct hb_rest *c, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	c->trace(c->trace_ctx, line);
-}
-
-static char *dup_or_null(const char *s, int *fail)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*fail = 1;
-	return d;
 }
 
 /* Rejects URLs with userinfo: credentials on the command line end up in ps and logs. */
@@ -86,7 +72,7 @@ static int check_base_url(const char *u, struct hb_error *err)
 int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_error *err)
 {
 	struct hb_rest *c;
-	int fail = 0;
+	int fail;
 	size_t n;
 
 	*out = NULL;
@@ -94,32 +80,25 @@ int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_er
 		return hb_error_set(err, HB_EINVAL, "no REST URL given");
 	if (check_base_url(o->base_url, err))
 		return HB_EINVAL;
-	if (!curl_ready) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT))
-			return hb_error_set(err, HB_ENOMEM, "cannot initialise libcurl");
-		curl_ready = 1;
-	}
+	if (hb_curlx_global_init(err))
+		return HB_ENOMEM;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	c->h = curl_easy_init();
-	c->base = dup_or_null(o->base_url, &fail);
-	c->user = dup_or_null(o->user, &fail);
-	c->password = dup_or_null(o->password, &fail);
-	c->cacert = dup_or_null(o->cacert, &fail);
-	c->cert = dup_or_null(o->cert, &fail);
-	c->key = dup_or_null(o->key, &fail);
-	if (!c->h || fail) {
+	c->base = strdup(o->base_url);
+	fail = hb_curlx_conf_copy(&c->conf, o->user, o->password, o->cacert, o->cert, o->key);
+	if (!c->h || !c->base || fail) {
 		hb_rest_free(c);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
 	n = strlen(c->base);
 	while (n > 0 && c->base[n - 1] == '/')
 		c->base[--n] = '\0';
-	c->timeout = o->timeout > 0 ? o->timeout : 30;
+	c->conf.timeout = o->timeout > 0 ? o->timeout : 30;
 	c->retries = o->retries < 0 ? 0 : o->retries;
-	c->insecure = o->insecure;
-	c->negotiate = o->negotiate;
+	c->conf.insecure = o->insecure;
+	c->conf.negotiate = o->negotiate;
 	c->max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY;
 	c->max_retry_after = o->max_retry_after > 0 ? o->max_retry_after : DEFAULT_RETRY_AFTER_CAP;
 	c->trace = o->trace;
@@ -129,17 +108,6 @@ int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_er
 	return 0;
 }
 
-static void wipe_free(char *s)
-{
-	if (s) {
-		volatile char *p = s;
-
-		while (*p)
-			*p++ = 0;
-		free(s);
-	}
-}
-
 void hb_rest_free(struct hb_rest *c)
 {
 	if (!c)
@@ -147,11 +115,7 @@ void hb_rest_free(struct hb_rest *c)
 	if (c->h)
 		curl_easy_cleanup(c->h);
 	free(c->base);
-	free(c->user);
-	wipe_free(c->password);
-	free(c->cacert);
-	free(c->cert);
-	free(c->key);
+	hb_curlx_conf_release(&c->conf);
 	free(c);
 }
 
@@ -213,20 +177,6 @@ int hb_rest_path_escape(struct hb_buf *out, const char *s)
 			return rc;
 	}
 	return hb_buf_add(out, "", 0);
-}
-
-static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
-{
-	struct hb_rest *c = ud;
-	size_t n = size * nmemb;
-
-	if (c->resp->body.len + n > c->max_body) {
-		c->overflow = 1;
-		return 0;
-	}
-	if (hb_buf_add(&c->resp->body, p, n))
-		return 0;
-	return n;
 }
 
 static void copy_trimmed(char *dst, size_t cap, const char *v, size_t n)
@@ -327,49 +277,26 @@ static int setup(struct hb_rest *c, const char *method, const char *url, struct 
                  const void *body, size_t len)
 {
 	CURL *h = c->h;
-	long tmo_ms = (long)(c->timeout * 1000.0), conn_ms = tmo_ms < 10000 ? tmo_ms : 10000;
-	CURLcode e = CURLE_OK;
+	CURLcode e = hb_curlx_setup(h, &c->conf, url, hdrs, &c->sink, c->errbuf);
 
-	curl_easy_reset(h);
 #define SET(opt, val)                                                                              \
 	do {                                                                                       \
 		if (e == CURLE_OK)                                                                 \
 			e = curl_easy_setopt(h, opt, val);                                         \
 	} while (0)
-	SET(CURLOPT_URL, url);
-	SET(CURLOPT_PROTOCOLS_STR, "http,https");
-	SET(CURLOPT_NOSIGNAL, 1L);
-	SET(CURLOPT_TIMEOUT_MS, tmo_ms > 0 ? tmo_ms : 1L);
-	SET(CURLOPT_CONNECTTIMEOUT_MS, conn_ms > 0 ? conn_ms : 1L);
 	SET(CURLOPT_ACCEPT_ENCODING, "");
-	SET(CURLOPT_USERAGENT, "hbtab/" HB_VERSION);
-	SET(CURLOPT_HTTPHEADER, hdrs);
-	SET(CURLOPT_WRITEFUNCTION, on_body);
-	SET(CURLOPT_WRITEDATA, c);
 	SET(CURLOPT_HEADERFUNCTION, on_header);
 	SET(CURLOPT_HEADERDATA, c);
-	SET(CURLOPT_ERRORBUFFER, c->errbuf);
-	SET(CURLOPT_FOLLOWLOCATION, 0L);
 	SET(CURLOPT_TCP_KEEPALIVE, 1L);
-	if (c->cacert)
-		SET(CURLOPT_CAINFO, c->cacert);
-	if (c->cert) {
-		SET(CURLOPT_SSLCERT, c->cert);
-		SET(CURLOPT_SSLKEY, c->key);
-	}
-	if (c->insecure) {
-		SET(CURLOPT_SSL_VERIFYPEER, 0L);
-		SET(CURLOPT_SSL_VERIFYHOST, 0L);
-	}
-	if (c->negotiate) {
+	if (c->conf.negotiate) {
 		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_NEGOTIATE);
 		SET(CURLOPT_USERPWD, ":");
 	} else {
 		/* Without a password, ~/.netrc supplies login and password for the host: libcurl
 		 * 7.88 does not look the password up when CURLOPT_USERNAME is set as well. */
-		if (c->user && c->password) {
-			SET(CURLOPT_USERNAME, c->user);
-			SET(CURLOPT_PASSWORD, c->password);
+		if (c->conf.user && c->conf.password) {
+			SET(CURLOPT_USERNAME, c->conf.user);
+			SET(CURLOPT_PASSWORD, c->conf.password);
 		} else {
 			SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 		}
@@ -434,38 +361,6 @@ static double backoff(struct hb_rest *c, int attempt, double retry_after)
 	return d;
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts;
-
-	if (s <= 0)
-		return;
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static const char *reason(CURLcode e, const char *errbuf)
-{
-	switch (e) {
-	case CURLE_OPERATION_TIMEDOUT:
-		return "timed out";
-	case CURLE_COULDNT_CONNECT:
-		return "connection refused";
-	case CURLE_GOT_NOTHING:
-	case CURLE_RECV_ERROR:
-	case CURLE_SEND_ERROR:
-		return "connection reset by the server";
-	case CURLE_PARTIAL_FILE:
-		return "connection closed before the whole response arrived";
-	case CURLE_PEER_FAILED_VERIFICATION:
-		return "TLS certificate verification failed (use --cacert, or --insecure)";
-	default:
-		return *errbuf ? errbuf : curl_easy_strerror(e);
-	}
-}
-
 int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
                     const char *content_type, const void *body, size_t len, int idempotent,
                     struct hb_rest_resp *resp, struct hb_error *err)
@@ -503,7 +398,9 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 
 		hb_rest_resp_release(resp);
 		c->resp = resp;
-		c->overflow = 0;
+		c->sink.buf = &resp->body;
+		c->sink.max = c->max_body;
+		c->sink.overflow = 0;
 		c->errbuf[0] = '\0';
 		if (setup(c, method, hb_buf_str(&url), hdrs, body, len)) {
 			rc = hb_error_set(err, HB_EINVAL, "cannot set up %s %s", method, path);
@@ -513,6 +410,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		tracef(c, "%s %s (attempt %d)", method, path, attempt + 1);
 		e = curl_easy_perform(c->h);
 		c->resp = NULL;
+		c->sink.buf = NULL;
 		if (e == CURLE_OK) {
 			curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 			resp->status = status;
@@ -523,10 +421,10 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 				break;
 			wait = backoff(c, attempt, resp->retry_after);
 			tracef(c, "HTTP %ld; retrying in %.2f s", status, wait);
-			sleep_s(wait);
+			hb_curlx_sleep(wait);
 			continue;
 		}
-		if (c->overflow) {
+		if (c->sink.overflow) {
 			rc = hb_error_set(err, HB_ESERVER,
 			                  "response to %s %s is larger than %zu bytes", method,
 			                  path, c->max_body);
@@ -536,16 +434,17 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		if (attempt < c->retries && transient(e) &&
 		    (idempotent || e == CURLE_COULDNT_CONNECT)) {
 			wait = backoff(c, attempt, -1);
-			tracef(c, "%s; retrying in %.2f s", reason(e, c->errbuf), wait);
-			sleep_s(wait);
+			tracef(c, "%s; retrying in %.2f s", hb_curlx_reason(e, c->errbuf), wait);
+			hb_curlx_sleep(wait);
 			continue;
 		}
 		if (attempt)
-			rc = hb_error_set(err, HB_ENET, "cannot %s %s%s: %s (%d attempts)", method,
-			                  c->base, path, reason(e, c->errbuf), attempt + 1);
+			rc =
+			    hb_error_set(err, HB_ENET, "cannot %s %s%s: %s (%d attempts)", method,
+			                 c->base, path, hb_curlx_reason(e, c->errbuf), attempt + 1);
 		else
 			rc = hb_error_set(err, HB_ENET, "cannot %s %s%s: %s", method, c->base, path,
-			                  reason(e, c->errbuf));
+			                  hb_curlx_reason(e, c->errbuf));
 		hb_rest_resp_release(resp);
 		goto done;
 	}
@@ -559,17 +458,11 @@ done:
 int hb_rest_status_error(const char *method, const char *path, const struct hb_rest_resp *r,
                          struct hb_error *err)
 {
-	const char *b = hb_buf_str(&r->body);
-	size_t n = strcspn(b, "\r\n"), i;
 	char first[200];
+	/* Only the first line: the rest is a Java stack trace. Control bytes are dropped. */
+	size_t n = hb_curlx_first_line(first, sizeof(first), hb_buf_str(&r->body));
 	int code = r->status == 404 ? HB_ENOTFOUND : HB_ESERVER;
 
-	/* Only the first line: the rest is a Java stack trace. Control bytes are dropped. */
-	if (n >= sizeof(first))
-		n = sizeof(first) - 1;
-	for (i = 0; i < n; i++)
-		first[i] = (b[i] >= 0x20 && b[i] < 0x7f) ? b[i] : '?';
-	first[n] = '\0';
 	if (r->status == 403 && strcmp(method, "GET"))
 		return hb_error_set(
 		    err, code,

@@ -1,14 +1,14 @@
 /* Thrift2 over HTTP: libcurl POSTs of TBinaryProtocol messages, replies decoded by core/thrift. */
 #include "rest/thrift2.h"
 
+#include "rest/curlx.h"
+
 #include <curl/curl.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #define DEFAULT_MAX_BODY ((size_t)64 << 20)
 
@@ -16,10 +16,9 @@ struct hb_thrift2 {
 	CURL *h;
 	char *url;
 	struct hb_thrift2_opts o;
-	char *user, *password, *cacert, *cert, *key;
+	struct hb_curlx_conf conf;
 	int32_t seqid;
-	struct hb_buf *sink;
-	int overflow;
+	struct hb_curlx_sink sink;
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -38,22 +37,10 @@ static void tracef(struct hb_thrift2 *c, const char *fmt, ...)
 	c->o.trace(c->o.trace_ctx, line);
 }
 
-static char *dup_opt(const char *s, int *fail)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*fail = 1;
-	return d;
-}
-
 int hb_thrift2_new(struct hb_thrift2 **out, const struct hb_thrift2_opts *o, struct hb_error *err)
 {
 	struct hb_thrift2 *c;
-	int fail = 0;
+	int fail;
 
 	*out = NULL;
 	if (!o->url || (strncasecmp(o->url, "http://", 7) && strncasecmp(o->url, "https://", 8)))
@@ -65,20 +52,16 @@ int hb_thrift2_new(struct hb_thrift2 **out, const struct hb_thrift2_opts *o, str
 		return hb_error_set(err, HB_EINVAL,
 		                    "invalid Thrift2 URL: credentials in the URL are not allowed "
 		                    "(use --user and HBTAB_PASSWORD)");
-	if (curl_global_init(CURL_GLOBAL_DEFAULT))
-		return hb_error_set(err, HB_ENOMEM, "cannot initialise libcurl");
+	if (hb_curlx_global_init(err))
+		return HB_ENOMEM;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	c->o = *o;
-	c->url = dup_opt(o->url, &fail);
-	c->user = dup_opt(o->user, &fail);
-	c->password = dup_opt(o->password, &fail);
-	c->cacert = dup_opt(o->cacert, &fail);
-	c->cert = dup_opt(o->cert, &fail);
-	c->key = dup_opt(o->key, &fail);
+	c->url = strdup(o->url);
+	fail = hb_curlx_conf_copy(&c->conf, o->user, o->password, o->cacert, o->cert, o->key);
 	c->h = curl_easy_init();
-	if (fail || !c->h) {
+	if (fail || !c->url || !c->h) {
 		hb_thrift2_free(c);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
@@ -86,6 +69,9 @@ int hb_thrift2_new(struct hb_thrift2 **out, const struct hb_thrift2_opts *o, str
 		c->o.max_body = DEFAULT_MAX_BODY;
 	if (!(c->o.timeout > 0))
 		c->o.timeout = 30;
+	c->conf.timeout = c->o.timeout;
+	c->conf.insecure = c->o.insecure;
+	c->conf.negotiate = c->o.negotiate;
 	*out = c;
 	return 0;
 }
@@ -96,18 +82,8 @@ void hb_thrift2_free(struct hb_thrift2 *c)
 		return;
 	if (c->h)
 		curl_easy_cleanup(c->h);
-	if (c->password) {
-		volatile char *p = c->password;
-
-		while (*p)
-			*p++ = 0;
-	}
 	free(c->url);
-	free(c->user);
-	free(c->password);
-	free(c->cacert);
-	free(c->cert);
-	free(c->key);
+	hb_curlx_conf_release(&c->conf);
 	free(c);
 }
 
@@ -118,61 +94,23 @@ int32_t hb_thrift2_next_seqid(struct hb_thrift2 *c)
 	return ++c->seqid;
 }
 
-static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
-{
-	struct hb_thrift2 *c = ud;
-	size_t n = size * nmemb;
-
-	if (c->sink->len + n > c->o.max_body) {
-		c->overflow = 1;
-		return 0;
-	}
-	if (hb_buf_add(c->sink, p, n))
-		return 0;
-	return n;
-}
-
 static int setup(struct hb_thrift2 *c, struct curl_slist *hdrs, const void *msg, size_t len)
 {
 	CURL *h = c->h;
-	long tmo_ms = (long)(c->o.timeout * 1000.0), conn_ms = tmo_ms < 10000 ? tmo_ms : 10000;
-	CURLcode e = CURLE_OK;
+	CURLcode e = hb_curlx_setup(h, &c->conf, c->url, hdrs, &c->sink, c->errbuf);
 
-	curl_easy_reset(h);
 #define SET(opt, val)                                                                              \
 	do {                                                                                       \
 		if (e == CURLE_OK)                                                                 \
 			e = curl_easy_setopt(h, opt, val);                                         \
 	} while (0)
-	SET(CURLOPT_URL, c->url);
-	SET(CURLOPT_PROTOCOLS_STR, "http,https");
-	SET(CURLOPT_NOSIGNAL, 1L);
-	SET(CURLOPT_TIMEOUT_MS, tmo_ms > 0 ? tmo_ms : 1L);
-	SET(CURLOPT_CONNECTTIMEOUT_MS, conn_ms > 0 ? conn_ms : 1L);
-	SET(CURLOPT_USERAGENT, "hbtab/" HB_VERSION);
-	SET(CURLOPT_HTTPHEADER, hdrs);
-	SET(CURLOPT_WRITEFUNCTION, on_body);
-	SET(CURLOPT_WRITEDATA, c);
-	SET(CURLOPT_ERRORBUFFER, c->errbuf);
-	SET(CURLOPT_FOLLOWLOCATION, 0L);
-	if (c->cacert)
-		SET(CURLOPT_CAINFO, c->cacert);
-	if (c->cert) {
-		SET(CURLOPT_SSLCERT, c->cert);
-		if (c->key)
-			SET(CURLOPT_SSLKEY, c->key);
-	}
-	if (c->o.insecure) {
-		SET(CURLOPT_SSL_VERIFYPEER, 0L);
-		SET(CURLOPT_SSL_VERIFYHOST, 0L);
-	}
-	if (c->o.negotiate) {
+	if (c->conf.negotiate) {
 		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_NEGOTIATE);
 		SET(CURLOPT_USERPWD, ":");
-	} else if (c->user) {
-		SET(CURLOPT_USERNAME, c->user);
-		if (c->password)
-			SET(CURLOPT_PASSWORD, c->password);
+	} else if (c->conf.user) {
+		SET(CURLOPT_USERNAME, c->conf.user);
+		if (c->conf.password)
+			SET(CURLOPT_PASSWORD, c->conf.password);
 		else
 			SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
@@ -182,36 +120,6 @@ static int setup(struct hb_thrift2 *c, struct curl_slist *hdrs, const void *msg,
 	SET(CURLOPT_POSTFIELDS, (const char *)msg);
 #undef SET
 	return e == CURLE_OK ? 0 : -1;
-}
-
-static const char *reason(CURLcode e, const char *errbuf)
-{
-	switch (e) {
-	case CURLE_OPERATION_TIMEDOUT:
-		return "timed out";
-	case CURLE_COULDNT_CONNECT:
-		return "connection refused";
-	case CURLE_GOT_NOTHING:
-	case CURLE_RECV_ERROR:
-	case CURLE_SEND_ERROR:
-		return "connection reset by the server";
-	case CURLE_PARTIAL_FILE:
-		return "connection closed before the whole response arrived";
-	case CURLE_PEER_FAILED_VERIFICATION:
-		return "TLS certificate verification failed (use --cacert, or --insecure)";
-	default:
-		return *errbuf ? errbuf : curl_easy_strerror(e);
-	}
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 static int transient(CURLcode e)
@@ -243,8 +151,9 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		CURLcode e;
 
 		hb_buf_reset(reply_body);
-		c->sink = reply_body;
-		c->overflow = 0;
+		c->sink.buf = reply_body;
+		c->sink.max = c->o.max_body;
+		c->sink.overflow = 0;
 		c->errbuf[0] = 0;
 		if (setup(c, hdrs, msg, len)) {
 			rc = hb_error_set(err, HB_EINVAL, "thrift2 %s: cannot set up the request",
@@ -254,10 +163,10 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		tracef(c, "thrift2 %s: POST %s (%zu bytes, attempt %d)", method, c->url, len,
 		       attempt + 1);
 		e = curl_easy_perform(c->h);
-		c->sink = NULL;
+		c->sink.buf = NULL;
 		if (e == CURLE_OK)
 			break;
-		if (c->overflow) {
+		if (c->sink.overflow) {
 			rc =
 			    hb_error_set(err, HB_ESERVER, "thrift2 %s: reply larger than %zu bytes",
 			                 method, c->o.max_body);
@@ -270,26 +179,20 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 			double wait = 0.2 * (double)(1 << (attempt < 4 ? attempt : 4));
 
 			tracef(c, "thrift2 %s: %s; retrying in %.1f s", method,
-			       reason(e, c->errbuf), wait);
-			sleep_s(wait);
+			       hb_curlx_reason(e, c->errbuf), wait);
+			hb_curlx_sleep(wait);
 			continue;
 		}
 		rc = hb_error_set(err, HB_ENET, "thrift2 %s: cannot POST %s: %s", method, c->url,
-		                  reason(e, c->errbuf));
+		                  hb_curlx_reason(e, c->errbuf));
 		goto done;
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	tracef(c, "thrift2 %s: HTTP %ld, %zu bytes", method, status, reply_body->len);
 	if (status != 200) {
-		const char *b = hb_buf_str(reply_body);
-		size_t n = strcspn(b, "\r\n"), i;
 		char first[160];
+		size_t n = hb_curlx_first_line(first, sizeof(first), hb_buf_str(reply_body));
 
-		if (n >= sizeof(first))
-			n = sizeof(first) - 1;
-		for (i = 0; i < n; i++)
-			first[i] = (b[i] >= 0x20 && b[i] < 0x7f) ? b[i] : '?';
-		first[n] = 0;
 		if (status == 401)
 			rc = hb_error_set(err, HB_ESERVER,
 			                  "thrift2 %s: HTTP 401: authentication failed%s%s", method,

@@ -1,0 +1,157 @@
+/* libcurl set-up shared by the REST and Thrift2 channels: TLS, timeouts, body cap, errors. */
+#include "rest/curlx.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int curl_ready;
+
+int hb_curlx_global_init(struct hb_error *err)
+{
+	if (!curl_ready) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT))
+			return hb_error_set(err, HB_ENOMEM, "cannot initialise libcurl");
+		curl_ready = 1;
+	}
+	return 0;
+}
+
+static char *dup_or_null(const char *s, int *fail)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*fail = 1;
+	return d;
+}
+
+int hb_curlx_conf_copy(struct hb_curlx_conf *conf, const char *user, const char *password,
+                       const char *cacert, const char *cert, const char *key)
+{
+	int fail = 0;
+
+	memset(conf, 0, sizeof(*conf));
+	conf->user = dup_or_null(user, &fail);
+	conf->password = dup_or_null(password, &fail);
+	conf->cacert = dup_or_null(cacert, &fail);
+	conf->cert = dup_or_null(cert, &fail);
+	conf->key = dup_or_null(key, &fail);
+	return fail ? HB_ENOMEM : 0;
+}
+
+void hb_curlx_conf_release(struct hb_curlx_conf *conf)
+{
+	if (conf->password) {
+		volatile char *p = conf->password;
+
+		while (*p)
+			*p++ = 0;
+	}
+	free(conf->user);
+	free(conf->password);
+	free(conf->cacert);
+	free(conf->cert);
+	free(conf->key);
+	conf->user = conf->password = conf->cacert = conf->cert = conf->key = NULL;
+}
+
+static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
+{
+	struct hb_curlx_sink *s = ud;
+	size_t n = size * nmemb;
+
+	if (s->buf->len + n > s->max) {
+		s->overflow = 1;
+		return 0;
+	}
+	if (hb_buf_add(s->buf, p, n))
+		return 0;
+	return n;
+}
+
+CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *url,
+                        struct curl_slist *hdrs, struct hb_curlx_sink *sink, char *errbuf)
+{
+	long tmo_ms = (long)(conf->timeout * 1000.0), conn_ms = tmo_ms < 10000 ? tmo_ms : 10000;
+	CURLcode e = CURLE_OK;
+
+	curl_easy_reset(h);
+#define SET(opt, val)                                                                              \
+	do {                                                                                       \
+		if (e == CURLE_OK)                                                                 \
+			e = curl_easy_setopt(h, opt, val);                                         \
+	} while (0)
+	SET(CURLOPT_URL, url);
+	SET(CURLOPT_PROTOCOLS_STR, "http,https");
+	SET(CURLOPT_NOSIGNAL, 1L);
+	SET(CURLOPT_TIMEOUT_MS, tmo_ms > 0 ? tmo_ms : 1L);
+	SET(CURLOPT_CONNECTTIMEOUT_MS, conn_ms > 0 ? conn_ms : 1L);
+	SET(CURLOPT_USERAGENT, "hbtab/" HB_VERSION);
+	SET(CURLOPT_HTTPHEADER, hdrs);
+	SET(CURLOPT_WRITEFUNCTION, on_body);
+	SET(CURLOPT_WRITEDATA, sink);
+	SET(CURLOPT_ERRORBUFFER, errbuf);
+	SET(CURLOPT_FOLLOWLOCATION, 0L);
+	if (conf->cacert)
+		SET(CURLOPT_CAINFO, conf->cacert);
+	if (conf->cert) {
+		SET(CURLOPT_SSLCERT, conf->cert);
+		if (conf->key)
+			SET(CURLOPT_SSLKEY, conf->key);
+	}
+	if (conf->insecure) {
+		SET(CURLOPT_SSL_VERIFYPEER, 0L);
+		SET(CURLOPT_SSL_VERIFYHOST, 0L);
+	}
+#undef SET
+	return e;
+}
+
+const char *hb_curlx_reason(CURLcode e, const char *errbuf)
+{
+	switch (e) {
+	case CURLE_OPERATION_TIMEDOUT:
+		return "timed out";
+	case CURLE_COULDNT_CONNECT:
+		return "connection refused";
+	case CURLE_GOT_NOTHING:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+		return "connection reset by the server";
+	case CURLE_PARTIAL_FILE:
+		return "connection closed before the whole response arrived";
+	case CURLE_PEER_FAILED_VERIFICATION:
+		return "TLS certificate verification failed (use --cacert, or --insecure)";
+	default:
+		return *errbuf ? errbuf : curl_easy_strerror(e);
+	}
+}
+
+void hb_curlx_sleep(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+size_t hb_curlx_first_line(char *first, size_t cap, const char *body)
+{
+	size_t n = strcspn(body, "\r\n"), i;
+
+	if (n >= cap)
+		n = cap - 1;
+	for (i = 0; i < n; i++)
+		first[i] = (body[i] >= 0x20 && body[i] < 0x7f) ? body[i] : '?';
+	first[n] = '\0';
+	return n;
+}

@@ -1,0 +1,55 @@
+/* libcurl set-up shared by the REST and Thrift2 channels: TLS, timeouts, body cap, errors. */
+#ifndef HB_REST_CURLX_H
+#define HB_REST_CURLX_H
+
+#include "core/buf.h"
+#include "core/hb.h"
+
+#include <curl/curl.h>
+#include <stddef.h>
+
+/* Connection settings both channels copy from their options (strings owned, may be NULL). */
+struct hb_curlx_conf {
+	char *user, *password, *cacert, *cert, *key;
+	double timeout; /* seconds per request (total); the connect timeout is derived */
+	int insecure, negotiate;
+};
+
+/* Where a response body goes: into buf, failing the transfer past max bytes (overflow = 1). */
+struct hb_curlx_sink {
+	struct hb_buf *buf;
+	size_t max;
+	int overflow;
+};
+
+/* Initialises libcurl once per process. HB_ENOMEM "cannot initialise libcurl". */
+int hb_curlx_global_init(struct hb_error *err);
+
+/* Copies the strings into conf (zeroed first; timeout and flags are left 0). HB_ENOMEM. */
+int hb_curlx_conf_copy(struct hb_curlx_conf *conf, const char *user, const char *password,
+                       const char *cacert, const char *cert, const char *key);
+/* Frees the strings, wiping the password first; the struct itself is the caller's. */
+void hb_curlx_conf_release(struct hb_curlx_conf *conf);
+
+/*
+ * Resets h and sets what every request needs: URL (http/https only), no signals, the
+ * timeouts from conf, user agent, headers, the body sink, errbuf (CURL_ERROR_SIZE), no
+ * redirects, and the TLS options of conf. Authentication is left to the caller.
+ * Returns the first failing CURLcode or CURLE_OK.
+ */
+CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *url,
+                        struct curl_slist *hdrs, struct hb_curlx_sink *sink, char *errbuf);
+
+/* A short reason for a failed transfer ("timed out", "connection refused", ...). */
+const char *hb_curlx_reason(CURLcode e, const char *errbuf);
+
+/* Sleeps s seconds (nothing when s <= 0), resuming after signals. */
+void hb_curlx_sleep(double s);
+
+/*
+ * Copies the first line of body into first (cap bytes, NUL-terminated), non-printable
+ * bytes as '?': the rest of an error page is usually a stack trace. Returns its length.
+ */
+size_t hb_curlx_first_line(char *first, size_t cap, const char *body);
+
+#endif
