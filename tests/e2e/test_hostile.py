@@ -679,6 +679,29 @@ class HostileServer(OfflineTest):
         if r.rc:
             self.assertFails(r, 4)
 
+    def test_hostile__json_output_stays_valid_with_non_utf8_server_strings(self):
+        Hostile.routes["/"] = (200, J, b'{"table":[{"name":"ok"},{"name":"bad\xff\xfe"}]}')
+        Hostile.routes["/t1/schema"] = (200, J, b'{"name":"t1","ColumnSchema":'
+                                                b'[{"name":"c\xfff","VERSIONS":"1"}]}')
+        for args in (["-o", "json", "tables"], ["-o", "json", "describe", "t1"]):
+            with self.subTest(args=args):
+                r = self.hb(*args)
+                if r.rc:
+                    self.assertFails(r, 4, "malformed|UTF-8")
+                else:
+                    try:
+                        json.loads(r.out_bytes.decode("utf-8"))
+                    except ValueError as e:
+                        self.fail("not valid UTF-8 JSON (%s): %r" % (e, r.out_bytes[:200]))
+
+    def test_hostile__nul_in_server_string_is_not_silently_truncated(self):
+        self.route("/", json.dumps({"table": [{"name": "a\u0000b"}]}))
+        r = self.hb("-o", "json", "tables")
+        if r.rc:
+            self.assertFails(r, 4, "malformed")
+        else:
+            self.assertNotEqual(json.loads(r.out)["tables"], ["a"], repr(r))
+
     def test_hostile__regions_rejects_malformed_documents(self):
         cases = [
             ([dict(REGION, startKey="!!!")], "not valid base64"),
