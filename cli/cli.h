@@ -115,8 +115,13 @@ void cli_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_parse_long(const char *s, long min, long max, const char *what, long *out,
 		   struct hb_error *err);
 
-/* Writes all of buf to stdout; HB_EINVAL on a write error (message printed). */
+/* Writes all of buf to stdout; HB_EINVAL on a write error (message printed once). */
 int cli_write_stdout(const void *p, size_t n);
+/* Flushes stdout at exit: a write error not yet reported is reported once, and turns a
+ * success status into 2. Returns the exit status to use. */
+int cli_finish_stdout(int status);
+/* Set once a write to stdout failed and was reported. */
+extern int cli_stdout_failed;
 
 /* The command table (main.c) for help and completion. */
 extern const struct cli_command cli_commands[];

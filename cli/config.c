@@ -74,39 +74,93 @@ static char *trim(char *s)
 	return s;
 }
 
-/*
- * The file is INI-like:  [default] / [profile NAME] or [NAME] sections of "key = value"
- * lines; '#' and ';' start comments. Keys are the long option names. Only settings that
- * no flag or variable gave (unset[i]) are taken; copied values live until exit.
- */
-static int read_file(const char *path, const char *profile, unsigned char *unset, int must_exist)
-{
-	FILE *f = fopen(path, "r");
-	char line[4096];
-	int lineno = 0, in_profile = 0, in_default = 0, found_profile = 0;
+/* A configuration file is a few lines; anything this big is not one. */
+#define CONFIG_MAX_BYTES (1024 * 1024)
 
+/* Copies taken from the file, one per setting; a later line for the same key replaces it. */
+static char *owned[HB_ARRAY_LEN(settings)];
+
+/* Reads all of path into a NUL-terminated buffer; prints the reason and returns HB_EINVAL. */
+static int slurp(const char *path, int must_exist, char **out, size_t *len_out)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	char chunk[8192];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	*out = NULL;
 	if (!f) {
 		if (errno == ENOENT && !must_exist)
 			return 0;
 		cli_error("cannot read config file '%s': %s", path, strerror(errno));
 		return HB_EINVAL;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *s = trim(line), *eq, *k, *v;
+	hb_buf_init(&b, CONFIG_MAX_BYTES);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (hb_buf_add(&b, chunk, n)) {
+			cli_error("config file '%s' is larger than %d bytes", path, CONFIG_MAX_BYTES);
+			goto fail;
+		}
+	}
+	if (ferror(f)) {
+		cli_error("cannot read config file '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	fclose(f);
+	if (hb_buf_add(&b, "", 0))
+		goto nomem;
+	*len_out = b.len;
+	*out = hb_buf_detach(&b, NULL);
+	return *out ? 0 : HB_ENOMEM;
+nomem:
+	cli_error("out of memory");
+	hb_buf_release(&b);
+	return HB_ENOMEM;
+fail:
+	fclose(f);
+	hb_buf_release(&b);
+	return HB_EINVAL;
+}
+
+/*
+ * The file is INI-like:  [default] / [profile NAME] or [NAME] sections of "key = value"
+ * lines; '#' and ';' start comments; lines before the first section belong to [default].
+ * Keys are the long option names. Only settings that no flag or variable gave (unset[i])
+ * are taken; copied values live until exit.
+ */
+static int read_file(const char *path, const char *profile, unsigned char *unset, int must_exist)
+{
+	char *text, *line, *next;
+	size_t len;
+	int lineno = 0, in_profile = 0, in_default = 1, found_profile = 0, rc;
+
+	rc = slurp(path, must_exist, &text, &len);
+	if (rc || !text)
+		return rc;
+	rc = HB_EINVAL;
+	for (line = text; line < text + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(text + len - line)), *s, *eq, *k, *v;
 		size_t i;
 
+		next = nl ? nl + 1 : text + len;
+		if (nl)
+			*nl = '\0';
 		lineno++;
+		if (strlen(line) != (size_t)((nl ? nl : text + len) - line)) {
+			cli_error("%s:%d: NUL byte in the config file", path, lineno);
+			goto done;
+		}
+		s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
-			char *end = strchr(s, ']'), *name;
+			char *close = strchr(s, ']'), *name;
 
-			if (!end) {
+			if (!close) {
 				cli_error("%s:%d: section header without ']'", path, lineno);
-				fclose(f);
-				return HB_EINVAL;
+				goto done;
 			}
-			*end = '\0';
+			*close = '\0';
 			name = trim(s + 1);
 			if (!strncmp(name, "profile ", 8))
 				name = trim(name + 8);
@@ -119,52 +173,50 @@ static int read_file(const char *path, const char *profile, unsigned char *unset
 		eq = strchr(s, '=');
 		if (!eq) {
 			cli_error("%s:%d: expected 'key = value'", path, lineno);
-			fclose(f);
-			return HB_EINVAL;
+			goto done;
 		}
 		*eq = '\0';
 		k = trim(s);
 		v = trim(eq + 1);
-		if (!in_profile && !(in_default && !profile))
-			continue;
 		if (!strcmp(k, "password")) {
 			cli_error("%s:%d: passwords are not read from the config file; use "
 				  "HBTAB_PASSWORD or ~/.netrc", path, lineno);
-			fclose(f);
-			return HB_EINVAL;
+			goto done;
 		}
 		for (i = 0; i < HB_ARRAY_LEN(settings); i++)
 			if (!strcmp(settings[i].name, k))
 				break;
 		if (i == HB_ARRAY_LEN(settings)) {
 			cli_error("%s:%d: unknown setting '%s'", path, lineno, k);
-			fclose(f);
-			return HB_EINVAL;
+			goto done;
 		}
-		if (!unset[i])
+		if (!unset[i] || !(in_profile || (in_default && !profile)))
 			continue;
 		if (settings[i].flag) {
 			if (parse_bool(v, settings[i].flag)) {
 				cli_error("%s:%d: '%s' must be true or false, got '%s'", path, lineno, k, v);
-				fclose(f);
-				return HB_EINVAL;
+				goto done;
 			}
 		} else {
 			char *copy = strdup(v);
 
 			if (!copy) {
-				fclose(f);
-				return HB_ENOMEM;
+				cli_error("out of memory");
+				goto done;
 			}
+			free(owned[i]);
+			owned[i] = copy;
 			*settings[i].str = copy;
 		}
 	}
-	fclose(f);
 	if (profile && !found_profile) {
 		cli_error("profile '%s' not found in '%s'", profile, path);
-		return HB_EINVAL;
+		goto done;
 	}
-	return 0;
+	rc = 0;
+done:
+	free(text);
+	return rc;
 }
 
 int cli_config_resolve(const char *cmd)
@@ -201,7 +253,9 @@ int cli_config_resolve(const char *cmd)
 	}
 	path = cli_config_path();
 	if (path) {
-		rc = read_file(path, profile, unset, getenv("HBTAB_CONFIG") != NULL || profile != NULL);
+		const char *explicit_path = getenv("HBTAB_CONFIG");
+
+		rc = read_file(path, profile, unset, (explicit_path && *explicit_path) || profile);
 		if (rc)
 			return rc;
 		cli_g.config_path = path;

@@ -99,10 +99,10 @@ static int cmd_complete(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const struct cli_command *c;
-	int first, rc;
+	int first;
 
 	first = cli_parse_leading_globals(argc, argv);
 	if (first < 0)
@@ -124,10 +124,10 @@ int main(int argc, char **argv)
 		cli_usage_error(NULL, "unknown command '%s'", argv[first]);
 		return 2;
 	}
-	rc = c->fn(argc - first, argv + first);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_error("cannot write to standard output");
-		return rc ? rc : 2;
-	}
-	return rc;
+	return c->fn(argc - first, argv + first);
+}
+
+int main(int argc, char **argv)
+{
+	return cli_finish_stdout(run(argc, argv));
 }

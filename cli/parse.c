@@ -141,13 +141,30 @@ int cli_parse_long(const char *s, long min, long max, const char *what, long *ou
 	return 0;
 }
 
+int cli_stdout_failed;
+
 int cli_write_stdout(const void *p, size_t n)
 {
+	if (cli_stdout_failed)
+		return HB_EINVAL;
 	if (n && fwrite(p, 1, n, stdout) != n) {
 		cli_error("cannot write to standard output: %s", strerror(errno));
+		cli_stdout_failed = 1;
 		return HB_EINVAL;
 	}
 	return 0;
+}
+
+int cli_finish_stdout(int status)
+{
+	if (cli_stdout_failed)
+		return status ? status : 2;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+		cli_stdout_failed = 1;
+		return status ? status : 2;
+	}
+	return status;
 }
 
 /* Both tables, in order: the command's own, then the global one. */

@@ -79,7 +79,7 @@ class HostileNumbers(OfflineTest):
             (["--range-splits", "5", "--start", "a"], "needs both --start and --end"),
             (["--range-splits", "5", "--start", "a", "--end", "a"], "Start key must be smaller"),
             (["--range-splits", "2", "--start", "a", "--end", "b"], "at least three regions"),
-            (["--book-hex-splits", "5", "--start", "ff", "--end", "0"], "Start key must be"),
+            (["--book-hex-splits", "5", "--start", "ff", "--end", "-1ff"], "makes the keys negative"),
             (["--salt-splits", "257"], "at most 256"),
             (["--salt-splits", "5", "--salt-width", "3"], "--salt-width"),
             (["--salt-splits", "5", "--format", ""], "--format"),
