@@ -23,7 +23,6 @@ static const char usage[] =
 
 #define DEFAULT_META_ROW "totalPartition"
 #define DEFAULT_WINDOW   10.0
-#define FLUSH_AT         (1u << 16)
 
 struct audit_run {
 	const char *table;  /* NULL for a planned split set */
@@ -54,25 +53,6 @@ static int usage_fail(const char *fmt, ...)
 
 /* ---------------------------------------------------------------- output */
 
-static int flush(struct hb_buf *b, int force)
-{
-	int rc = 0;
-
-	if (b->len >= FLUSH_AT || (force && b->len)) {
-		rc = cli_write_stdout(b->data, b->len);
-		hb_buf_reset(b);
-	}
-	return rc;
-}
-
-static int json_tsb(struct hb_buf *b, const void *k, size_t n, struct hb_buf *tmp)
-{
-	hb_buf_reset(tmp);
-	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
-		return HB_ENOMEM;
-	return cli_json_str(b, tmp->data, tmp->len);
-}
-
 static int json_strn(struct hb_buf *b, const char *s)
 {
 	return s ? cli_json_str(b, s, strlen(s)) : hb_buf_adds(b, "null");
@@ -97,8 +77,8 @@ static int print_json(const struct audit_run *r)
 		const struct hb_audit_region *ar = &r->a.r[i];
 
 		rc = hb_buf_addf(&b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
-		     json_tsb(&b, g->start, g->start_len, &tmp) || hb_buf_adds(&b, ",\"end\":") ||
-		     json_tsb(&b, g->end, g->end_len, &tmp);
+		     cli_json_tsb(&b, g->start, g->start_len, &tmp) ||
+		     hb_buf_adds(&b, ",\"end\":") || cli_json_tsb(&b, g->end, g->end_len, &tmp);
 		if (!rc)
 			rc = ar->reachable < 0
 			         ? hb_buf_adds(&b,
@@ -110,7 +90,7 @@ static int print_json(const struct audit_run *r)
 			rc = hb_buf_addf(
 			    &b, ",\"live\":%s,\"name\":", hb_region_is_live(g) ? "true" : "false");
 			if (!rc)
-				rc = g->name ? json_tsb(&b, g->name, g->name_len, &tmp)
+				rc = g->name ? cli_json_tsb(&b, g->name, g->name_len, &tmp)
 				             : hb_buf_adds(&b, "null");
 			if (!rc)
 				rc = hb_buf_adds(&b, ",\"server\":") || json_strn(&b, g->server);
@@ -123,7 +103,7 @@ static int print_json(const struct audit_run *r)
 		if (!rc)
 			rc = hb_buf_addc(&b, '}');
 		if (!rc)
-			rc = flush(&b, 0);
+			rc = cli_stream_flush(&b, 0);
 	}
 	if (!rc)
 		rc = hb_buf_adds(&b, "],\"findings\":[");
@@ -167,7 +147,7 @@ static int print_json(const struct audit_run *r)
 	if (!rc)
 		rc = hb_buf_adds(&b, "}\n");
 	if (!rc)
-		rc = flush(&b, 1);
+		rc = cli_stream_flush(&b, 1);
 	hb_buf_release(&b);
 	hb_buf_release(&tmp);
 	return rc;
@@ -199,7 +179,7 @@ static int sink_add(struct sink *k, const char *s)
 		k->col = 0;
 		rc = hb_buf_addc(k->b, '\n');
 		if (!rc)
-			rc = flush(k->b, 0);
+			rc = cli_stream_flush(k->b, 0);
 	}
 	return rc;
 }
@@ -247,7 +227,8 @@ static int print_text(const struct audit_run *r)
 	int rc = 0;
 
 	for (i = 0; !rc && i < f->n; i++) {
-		rc = hb_buf_addf(&out, "%s: %s\n", f->v[i].kind, f->v[i].message) || flush(&out, 0);
+		rc = hb_buf_addf(&out, "%s: %s\n", f->v[i].kind, f->v[i].message) ||
+		     cli_stream_flush(&out, 0);
 	}
 	if (!rc && !cli_g.quiet) {
 		if (f->n)
@@ -268,7 +249,7 @@ static int print_text(const struct audit_run *r)
 			rc = hb_buf_adds(&out, "\n\n");
 	}
 	if (!rc)
-		rc = flush(&out, 1);
+		rc = cli_stream_flush(&out, 1);
 	if (rc || cli_g.quiet)
 		goto done;
 	if (r->table)
@@ -300,7 +281,7 @@ static int print_text(const struct audit_run *r)
 			rc = cli_table_print(&t, 0);
 		cli_table_release(&t);
 	} else if (!rc) {
-		rc = flush(&out, 1);
+		rc = cli_stream_flush(&out, 1);
 	}
 done:
 	hb_buf_release(&out);
@@ -554,19 +535,9 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 	rc = cli_rest_open(&c, &err);
 	if (rc)
 		goto fail;
-	rc = meta ? hb_rest_meta_regions(c, r->table, &r->rs, &state, &err)
-	          : hb_rest_get_regions(c, r->table, &r->rs, &err);
-	cli_progress_done();
-	if (!rc && meta && !r->rs.n && state < 0) {
-		cli_error("table '%s' not found in hbase:meta", r->table);
-		rc = 4;
+	rc = cli_rest_regions(c, r->table, meta, &r->rs, &state, &err);
+	if (rc == 4)
 		goto done;
-	}
-	if (rc == HB_ENOTFOUND && !meta) {
-		cli_error("table '%s' not found", r->table);
-		rc = 4;
-		goto done;
-	}
 	if (rc)
 		goto fail;
 	hb_regions_sort(&r->rs);

@@ -12,27 +12,6 @@
 
 static const char usage[] = "regions TABLE [--source rest|meta]";
 
-#define FLUSH_AT (1u << 16)
-
-static int flush(struct hb_buf *b, int force)
-{
-	int rc = 0;
-
-	if (b->len >= FLUSH_AT || (force && b->len)) {
-		rc = cli_write_stdout(b->data, b->len);
-		hb_buf_reset(b);
-	}
-	return rc;
-}
-
-static int add_tsb_json(struct hb_buf *b, const void *k, size_t n, struct hb_buf *tmp)
-{
-	hb_buf_reset(tmp);
-	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
-		return HB_ENOMEM;
-	return cli_json_str(b, tmp->data, tmp->len);
-}
-
 /* Streams the JSON document: the list can hold 100,000s of regions. */
 static int print_json(const char *table, int meta, int state, const struct hb_regions *rs)
 {
@@ -54,11 +33,11 @@ static int print_json(const char *table, int meta, int state, const struct hb_re
 		const struct hb_region *r = &rs->v[i];
 
 		rc = hb_buf_adds(&b, i ? ",{\"start\":" : "{\"start\":") ||
-		     add_tsb_json(&b, r->start, r->start_len, &tmp) ||
-		     hb_buf_adds(&b, ",\"end\":") || add_tsb_json(&b, r->end, r->end_len, &tmp) ||
+		     cli_json_tsb(&b, r->start, r->start_len, &tmp) ||
+		     hb_buf_adds(&b, ",\"end\":") || cli_json_tsb(&b, r->end, r->end_len, &tmp) ||
 		     hb_buf_adds(&b, ",\"name\":");
 		if (!rc)
-			rc = r->name ? add_tsb_json(&b, r->name, r->name_len, &tmp)
+			rc = r->name ? cli_json_tsb(&b, r->name, r->name_len, &tmp)
 			             : hb_buf_adds(&b, "null");
 		if (!rc)
 			rc = hb_buf_adds(&b, ",\"server\":");
@@ -88,12 +67,12 @@ static int print_json(const char *table, int meta, int state, const struct hb_re
 		if (!rc)
 			rc = hb_buf_addc(&b, '}');
 		if (!rc)
-			rc = flush(&b, 0);
+			rc = cli_stream_flush(&b, 0);
 	}
 	if (!rc)
 		rc = hb_buf_adds(&b, "]}\n");
 	if (!rc)
-		rc = flush(&b, 1);
+		rc = cli_stream_flush(&b, 1);
 	hb_buf_release(&b);
 	hb_buf_release(&tmp);
 	return rc;
@@ -173,19 +152,9 @@ int cmd_regions(int argc, char **argv)
 	hb_regions_init(&rs);
 	rc = cli_rest_open(&c, &err);
 	if (!rc)
-		rc = meta ? hb_rest_meta_regions(c, argv[1], &rs, &state, &err)
-		          : hb_rest_get_regions(c, argv[1], &rs, &err);
-	cli_progress_done();
-	if (!rc && meta && !rs.n && state < 0) {
-		cli_error("table '%s' not found in hbase:meta", argv[1]);
-		rc = 4;
+		rc = cli_rest_regions(c, argv[1], meta, &rs, &state, &err);
+	if (rc == 4)
 		goto done;
-	}
-	if (rc == HB_ENOTFOUND && !meta) {
-		cli_error("table '%s' not found", argv[1]);
-		rc = 4;
-		goto done;
-	}
 	if (rc) {
 		rc = cli_fail(&err);
 		goto done;

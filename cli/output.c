@@ -236,3 +236,22 @@ cJSON *cli_json_add_tsb(cJSON *obj, const char *key, const void *k, size_t n)
 	hb_buf_release(&b);
 	return r;
 }
+
+int cli_json_tsb(struct hb_buf *out, const void *k, size_t n, struct hb_buf *tmp)
+{
+	hb_buf_reset(tmp);
+	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
+		return HB_ENOMEM;
+	return cli_json_str(out, tmp->data, tmp->len);
+}
+
+int cli_stream_flush(struct hb_buf *b, int force)
+{
+	int rc = 0;
+
+	if (b->len >= (1u << 16) || (force && b->len)) {
+		rc = cli_write_stdout(b->data, b->len);
+		hb_buf_reset(b);
+	}
+	return rc;
+}

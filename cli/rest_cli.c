@@ -1,6 +1,7 @@
 /* The REST client as the commands see it: settings from cli_g, traces, progress, table names. */
 #include "rest_cli.h"
 #include "../core/tname.h"
+#include "../rest/hbase.h"
 #include "cli.h"
 
 #include <stdlib.h>
@@ -96,6 +97,24 @@ int cli_rest_open(struct hb_rest **out, struct hb_error *err)
 		cli_warn("sending a basic-auth password over plain http to '%s'", cli_g.rest_url);
 	hb_rest_set_progress(*out, on_progress, "reading");
 	return 0;
+}
+
+int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
+                     int *state, struct hb_error *err)
+{
+	int rc = meta ? hb_rest_meta_regions(c, table, rs, state, err)
+	              : hb_rest_get_regions(c, table, rs, err);
+
+	cli_progress_done();
+	if (!rc && meta && !rs->n && *state < 0) {
+		cli_error("table '%s' not found in hbase:meta", table);
+		return 4;
+	}
+	if (rc == HB_ENOTFOUND && !meta) {
+		cli_error("table '%s' not found", table);
+		return 4;
+	}
+	return rc;
 }
 
 int cli_check_table(const char *cmd, const char *name)

@@ -14,6 +14,15 @@
  */
 int cli_rest_open(struct hb_rest **out, struct hb_error *err);
 
+/*
+ * Reads TABLE's regions into the initialised rs from REST /T/regions, or with meta from a
+ * scan of hbase:meta (*state gets its TableState or -1), then clears the progress line.
+ * A missing table prints "table 'T' not found[ in hbase:meta]" and returns exit status 4;
+ * other failures return a negative HB_E* code with err filled.
+ */
+int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
+                     int *state, struct hb_error *err);
+
 /* Shows "LABEL: DONE[/TOTAL]" on stderr (terminal only, rate-limited); label NULL = "working". */
 void cli_progress(const char *label, size_t done, size_t total);
 /* Clears the progress line, if one was drawn. */
