@@ -895,6 +895,15 @@ static int fail_with(struct create *c, const struct hb_error *err)
 	return st;
 }
 
+/* The existing or new table differs from the request: err says how, the diff shows it. */
+static int fail_mismatch(struct create *c, const struct hb_error *err)
+{
+	cli_error("%s", err->msg);
+	print_diff(c);
+	print_summary(c, err->msg);
+	return hb_exit_status(err->code);
+}
+
 static int run(struct create *c)
 {
 	struct hb_error err = {0};
@@ -984,10 +993,7 @@ static int run(struct create *c)
 			             "table '%s' already exists with other region boundaries; left "
 			             "untouched:",
 			             c->table);
-		cli_error("%s", err.msg);
-		print_diff(c);
-		print_summary(c, err.msg);
-		st = hb_exit_status(err.code);
+		st = fail_mismatch(c, &err);
 		goto done;
 	}
 	rc = hb_rest_get_schema(c->rest, c->table, &have, &err);
@@ -1008,10 +1014,7 @@ static int run(struct create *c)
 			             "table '%s' already exists with other families or attributes; "
 			             "left untouched:",
 			             c->table);
-		cli_error("%s", err.msg);
-		print_diff(c);
-		print_summary(c, err.msg);
-		st = hb_exit_status(err.code);
+		st = fail_mismatch(c, &err);
 		goto done;
 	}
 	c->verified = 1;
