@@ -15,27 +15,10 @@ fi
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 PY=${HBTAB_PYTHON:-/usr/bin/python3}
 N=10000
-TMP=$(mktemp -d)
-EMU_PID=
-cleanup() {
-	[ -n "$EMU_PID" ] && kill "$EMU_PID" 2>/dev/null || true
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
+. "$SRC/tests/bench/lib.sh"
 
-"$PY" "$SRC/tests/emulator/hbemu.py" --servers 5 --gen-dir "$GEN" >"$TMP/ready" 2>"$TMP/emu.log" &
-EMU_PID=$!
-i=0
-while ! grep -q HBEMU-READY "$TMP/ready" 2>/dev/null; do
-	i=$((i + 1))
-	if [ "$i" -gt 300 ]; then
-		echo "bench_create: the emulator did not start" >&2
-		cat "$TMP/emu.log" >&2
-		exit 1
-	fi
-	sleep 0.1
-done
-port() { sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$TMP/ready"; }
+emu_start 300 "bench_create: the emulator did not start" \
+	"$PY" "$SRC/tests/emulator/hbemu.py" --servers 5 --gen-dir "$GEN"
 REST="http://127.0.0.1:$(port rest)"
 THRIFT="http://127.0.0.1:$(port thrift)/"
 export HBEMU_CONTROL="http://127.0.0.1:$(port control)"

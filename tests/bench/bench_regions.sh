@@ -19,50 +19,11 @@ REGIONS=${BENCH_REGIONS:-100000}
 TABLE=bench
 TARGET_S=1.0
 TARGET_KB=102400
-TMP=$(mktemp -d)
-EMU_PID=
-cleanup() {
-	[ -n "$EMU_PID" ] && kill "$EMU_PID" 2>/dev/null || true
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-# measure CMD...: runs CMD with stdout to /dev/null; prints "seconds kilobytes".
-measure() {
-	if [ -x /usr/bin/time ]; then
-		t0=$(date +%s%N)
-		/usr/bin/time -f "%M" -o "$TMP/time" "$@" >/dev/null
-		t1=$(date +%s%N)
-		printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" \
-			"$(tail -n 1 "$TMP/time")"
-	else
-		"$PY" - "$@" <<'PY'
-import resource, subprocess, sys, time
-t = time.monotonic()
-rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
-wall = time.monotonic() - t
-if rc:
-    sys.exit(rc)
-print("%.3f %d" % (wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
-PY
-	fi
-}
+. "$SRC/tests/bench/lib.sh"
 
 set -- "$PY" "$SRC/tests/emulator/hbemu.py" --servers 5
 [ -n "${HBEMU_GEN_DIR:-}" ] && set -- "$@" --gen-dir "$HBEMU_GEN_DIR"
-"$@" >"$TMP/ready" 2>"$TMP/emu.log" &
-EMU_PID=$!
-i=0
-until grep -q HBEMU-READY "$TMP/ready" 2>/dev/null; do
-	i=$((i + 1))
-	if [ $i -gt 100 ]; then
-		echo "emulator did not start:" >&2
-		cat "$TMP/emu.log" >&2
-		exit 1
-	fi
-	sleep 0.1
-done
-port() { sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$TMP/ready"; }
+emu_start 100 "emulator did not start:" "$@"
 REST=http://127.0.0.1:$(port rest)
 CONTROL=http://127.0.0.1:$(port control)
 

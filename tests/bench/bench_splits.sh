@@ -12,39 +12,11 @@ if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
 fi
 TARGET_S=0.5
 TARGET_KB=65536
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT INT TERM
-
-# measure CMD...: runs CMD with stdout to /dev/null; prints "seconds kilobytes". Peak RSS from
-# /usr/bin/time (package "time") when installed, else Python's getrusage(RUSAGE_CHILDREN); the
-# wall time is taken around the command in nanoseconds (time's %e has only 10 ms steps).
-measure() {
-	if [ -x /usr/bin/time ]; then
-		t0=$(date +%s%N)
-		/usr/bin/time -f "%M" -o "$TMP/time" "$@" >/dev/null
-		t1=$(date +%s%N)
-		printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" \
-			"$(tail -n 1 "$TMP/time")"
-	else
-		python3 - "$@" <<'PY'
-import resource, subprocess, sys, time
-t = time.monotonic()
-rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
-wall = time.monotonic() - t
-if rc:
-    sys.exit(rc)
-print("%.3f %d" % (wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
-PY
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 fail=0
 report() { # name seconds kb base_s base_kb
-	ratio_t=$(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
-	ratio_m=$(awk -v a="$3" -v b="$5" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
-	ok=$(awk -v t="$2" -v m="$3" -v T="$TARGET_S" -v M="$TARGET_KB" \
-		'BEGIN { print (t <= T && m <= M) ? "ok" : "OVER" }')
-	[ "$ok" = ok ] || fail=1
+	judge "$2" "$3" "$4" "$5"
 	printf '%-44s %6.3f s %8d KiB   x%-6s time  x%-6s rss vs baseline  %s\n' \
 		"$1" "$2" "$3" "$ratio_t" "$ratio_m" "$ok"
 }

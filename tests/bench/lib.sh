@@ -1,0 +1,72 @@
+# Shared by the tests/bench/*.sh scripts (sourced, POSIX sh): scratch directory, emulator
+# start-up and the wall-time / peak-RSS measurement. Scripts set PY to pick the Python.
+
+TMP=$(mktemp -d)
+EMU_PID=
+cleanup() {
+	[ -n "$EMU_PID" ] && kill "$EMU_PID" 2>/dev/null || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+# measure CMD...: runs CMD with stdout to /dev/null; prints "seconds kilobytes". An exit status
+# above MEASURE_OK_RC (default 0; audit sets 1, its findings status) ends the caller's
+# subshell with it. Peak RSS from /usr/bin/time (package "time") when installed, else
+# Python's getrusage(RUSAGE_CHILDREN), which then includes the Python launcher's own RSS
+# (about 13 MiB); the wall time is taken around the command in nanoseconds (time's %e has
+# only 10 ms steps).
+measure() {
+	if [ -x /usr/bin/time ]; then
+		t0=$(date +%s%N)
+		rc=0
+		/usr/bin/time -f "%M" -o "$TMP/time" "$@" >/dev/null || rc=$?
+		t1=$(date +%s%N)
+		[ "$rc" -le "${MEASURE_OK_RC:-0}" ] || exit "$rc"
+		printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" \
+			"$(tail -n 1 "$TMP/time")"
+		return
+	fi
+	"${PY:-python3}" - "${MEASURE_OK_RC:-0}" "$@" <<'PY'
+import resource, subprocess, sys, time
+ok = int(sys.argv[1])
+t = time.monotonic()
+rc = subprocess.call(sys.argv[2:], stdout=subprocess.DEVNULL)
+wall = time.monotonic() - t
+if rc < 0 or rc > ok:
+    sys.exit(rc if rc > 0 else 3)
+print("%.3f %d" % (wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+PY
+}
+
+# judge SECONDS KB BASE_S BASE_KB: sets ratio_t and ratio_m (against the baseline) and ok
+# ("ok" or "OVER" against TARGET_S / TARGET_KB); an OVER sets fail=1.
+judge() {
+	ratio_t=$(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
+	ratio_m=$(awk -v a="$2" -v b="$4" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
+	ok=$(awk -v t="$1" -v m="$2" -v T="$TARGET_S" -v M="$TARGET_KB" \
+		'BEGIN { print (t <= T && m <= M) ? "ok" : "OVER" }')
+	[ "$ok" = ok ] || fail=1
+}
+
+# emu_start TRIES MESSAGE CMD...: starts the emulator CMD in the background (EMU_PID, ready
+# line in $TMP/ready) and waits up to TRIES tenths of a second for it; on a timeout prints
+# MESSAGE and the emulator's log to stderr and exits 1.
+emu_start() {
+	tries=$1 msg=$2
+	shift 2
+	"$@" >"$TMP/ready" 2>"$TMP/emu.log" &
+	EMU_PID=$!
+	i=0
+	until grep -q HBEMU-READY "$TMP/ready" 2>/dev/null; do
+		i=$((i + 1))
+		if [ "$i" -gt "$tries" ]; then
+			echo "$msg" >&2
+			cat "$TMP/emu.log" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+}
+
+# port NAME: the emulator's port for rest, thrift or control from its ready line.
+port() { sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$TMP/ready"; }
