@@ -17,6 +17,31 @@ static int same(const struct hb_buf *b, const unsigned char *want, size_t n)
 	return 0;
 }
 
+/* One field header and its value, as a server's writer would put them. */
+static void field_str(struct hb_buf *b, int16_t id, const char *s, size_t n)
+{
+	hb_thrift_write_field(b, HB_TT_STRING, id);
+	hb_thrift_write_binary(b, s, n);
+}
+
+static void field_i32(struct hb_buf *b, int16_t id, int32_t v)
+{
+	hb_thrift_write_field(b, HB_TT_I32, id);
+	hb_thrift_write_i32(b, v);
+}
+
+static void field_i64(struct hb_buf *b, int16_t id, int64_t v)
+{
+	hb_thrift_write_field(b, HB_TT_I64, id);
+	hb_thrift_write_i64(b, v);
+}
+
+static void field_bool(struct hb_buf *b, int16_t id, int v)
+{
+	hb_thrift_write_field(b, HB_TT_BOOL, id);
+	hb_thrift_write_bool(b, v);
+}
+
 static void test_thrift__table_exists_call_matches_worked_example(void)
 {
 	static const char want[] = "\x80\x01\x00\x01"
@@ -426,26 +451,17 @@ static void test_thrift__region_locations_decode(void)
 	hb_thrift_write_list_begin(&b, HB_TT_STRUCT, 2);
 	for (int i = 0; i < 2; i++) {
 		hb_thrift_write_field(&b, HB_TT_STRUCT, 1);
-		hb_thrift_write_field(&b, HB_TT_STRING, 1);
-		hb_thrift_write_binary(&b, "rs1", 3);
-		hb_thrift_write_field(&b, HB_TT_I32, 2);
-		hb_thrift_write_i32(&b, 16020);
-		hb_thrift_write_field(&b, HB_TT_I64, 3);
-		hb_thrift_write_i64(&b, 1700000000000LL);
+		field_str(&b, 1, "rs1", 3);
+		field_i32(&b, 2, 16020);
+		field_i64(&b, 3, 1700000000000LL);
 		hb_thrift_write_stop(&b);
 		hb_thrift_write_field(&b, HB_TT_STRUCT, 2);
-		hb_thrift_write_field(&b, HB_TT_I64, 1);
-		hb_thrift_write_i64(&b, 0);
-		hb_thrift_write_field(&b, HB_TT_STRING, 2);
-		hb_thrift_write_binary(&b, "t1", 2);
-		hb_thrift_write_field(&b, HB_TT_STRING, 3);
-		hb_thrift_write_binary(&b, i ? "\xff" : "", i ? 1 : 0);
-		hb_thrift_write_field(&b, HB_TT_STRING, 4);
-		hb_thrift_write_binary(&b, i ? "" : "\xff", i ? 0 : 1);
-		hb_thrift_write_field(&b, HB_TT_BOOL, 5);
-		hb_thrift_write_bool(&b, 0);
-		hb_thrift_write_field(&b, HB_TT_I32, 7);
-		hb_thrift_write_i32(&b, i);
+		field_i64(&b, 1, 0);
+		field_str(&b, 2, "t1", 2);
+		field_str(&b, 3, i ? "\xff" : "", i ? 1 : 0);
+		field_str(&b, 4, i ? "" : "\xff", i ? 0 : 1);
+		field_bool(&b, 5, 0);
+		field_i32(&b, 7, i);
 		hb_thrift_write_stop(&b);
 		hb_thrift_write_stop(&b);
 	}
@@ -505,36 +521,26 @@ static void test_thrift__table_descriptor_reply_decodes_with_every_cf_field(void
 	hb_thrift_write_msg_begin(&b, "getTableDescriptor", HB_TMSG_REPLY, 3);
 	hb_thrift_write_field(&b, HB_TT_STRUCT, 0);
 	hb_thrift_write_field(&b, HB_TT_STRUCT, 1);
-	hb_thrift_write_field(&b, HB_TT_STRING, 1);
-	hb_thrift_write_binary(&b, "default", 7);
-	hb_thrift_write_field(&b, HB_TT_STRING, 2);
-	hb_thrift_write_binary(&b, "t1", 2);
+	field_str(&b, 1, "default", 7);
+	field_str(&b, 2, "t1", 2);
 	hb_thrift_write_stop(&b);
 	hb_thrift_write_field(&b, HB_TT_LIST, 2);
 	hb_thrift_write_list_begin(&b, HB_TT_STRUCT, 1);
-	hb_thrift_write_field(&b, HB_TT_STRING, 1);
-	hb_thrift_write_binary(&b, "cf", 2);
+	field_str(&b, 1, "cf", 2);
 	hb_thrift_write_field(&b, HB_TT_MAP, 3); /* configuration: skipped */
 	hb_thrift_write_map_begin(&b, HB_TT_STRING, HB_TT_STRING, 1);
 	hb_thrift_write_binary(&b, "k", 1);
 	hb_thrift_write_binary(&b, "v", 1);
-	hb_thrift_write_field(&b, HB_TT_I32, 4);
-	hb_thrift_write_i32(&b, 65536);
-	hb_thrift_write_field(&b, HB_TT_I32, 5);
-	hb_thrift_write_i32(&b, 1);
-	hb_thrift_write_field(&b, HB_TT_I32, 6);
-	hb_thrift_write_i32(&b, 2);
+	field_i32(&b, 4, 65536);
+	field_i32(&b, 5, 1);
+	field_i32(&b, 6, 2);
 	hb_thrift_write_field(&b, HB_TT_I16, 7); /* dfsReplication: skipped */
 	hb_thrift_write_i16(&b, 3);
-	hb_thrift_write_field(&b, HB_TT_I32, 8);
-	hb_thrift_write_i32(&b, 99); /* an enum value this client does not know */
-	hb_thrift_write_field(&b, HB_TT_BOOL, 15);
-	hb_thrift_write_bool(&b, 1);
-	hb_thrift_write_field(&b, HB_TT_BOOL, 20);
-	hb_thrift_write_bool(&b, 0);
+	field_i32(&b, 8, 99); /* an enum value this client does not know */
+	field_bool(&b, 15, 1);
+	field_bool(&b, 20, 0);
 	hb_thrift_write_stop(&b);
-	hb_thrift_write_field(&b, HB_TT_I32, 4); /* durability */
-	hb_thrift_write_i32(&b, 0);
+	field_i32(&b, 4, 0); /* durability */
 	hb_thrift_write_stop(&b);
 	hb_thrift_write_stop(&b);
 	hb_thrift_reply_init(&r);
