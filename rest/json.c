@@ -48,6 +48,19 @@ static cJSON *parse(const char *json, size_t len, const char *what, struct hb_er
 	return root;
 }
 
+/* parse() for a body that must be a JSON object: NULL (err filled, HB_ESERVER) otherwise. */
+static cJSON *parse_object(const char *json, size_t len, const char *what, struct hb_error *err)
+{
+	cJSON *root = parse(json, len, what, err);
+
+	if (root && !cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		BAD("not a JSON object");
+		return NULL;
+	}
+	return root;
+}
+
 /* A string member: *out is borrowed (NULL when missing). Error when present but not a string. */
 static int get_str(const cJSON *obj, const char *key, const char **out, const char *ctx,
                    const char *what, struct hb_error *err)
@@ -159,13 +172,9 @@ int hb_rest_decode_version(const char *json, size_t len, const char *what,
 	dst[2] = &out->os;
 	dst[3] = &out->server;
 	dst[4] = &out->jersey;
-	root = parse(json, len, what, err);
+	root = parse_object(json, len, what, err);
 	if (!root)
 		return HB_ESERVER;
-	if (!cJSON_IsObject(root)) {
-		rc = BAD("not a JSON object");
-		goto done;
-	}
 	for (i = 0; i < 5 && !rc; i++) {
 		const char *s;
 
@@ -173,7 +182,6 @@ int hb_rest_decode_version(const char *json, size_t len, const char *what,
 		if (!rc && s && !(*dst[i] = strdup(s)))
 			rc = oom(err);
 	}
-done:
 	cJSON_Delete(root);
 	if (rc)
 		hb_rest_version_release(out);
@@ -308,13 +316,9 @@ int hb_rest_decode_status(const char *json, size_t len, const char *what,
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	root = parse(json, len, what, err);
+	root = parse_object(json, len, what, err);
 	if (!root)
 		return HB_ESERVER;
-	if (!cJSON_IsObject(root)) {
-		rc = BAD("not a JSON object");
-		goto done;
-	}
 	get_i64(root, "regions", &out->regions, 1, "", what, err);
 	get_i64(root, "requests", &out->requests, 1, "", what, err);
 	avg = cJSON_GetObjectItemCaseSensitive(root, "averageLoad");
@@ -411,16 +415,12 @@ int hb_rest_decode_tables(const char *json, size_t len, const char *what, struct
                           struct hb_error *err)
 {
 	const cJSON *arr, *x;
-	cJSON *root = parse(json, len, what, err);
+	cJSON *root = parse_object(json, len, what, err);
 	size_t i = 0;
 	int rc = 0;
 
 	if (!root)
 		return HB_ESERVER;
-	if (!cJSON_IsObject(root)) {
-		rc = BAD("not a JSON object");
-		goto done;
-	}
 	arr = get_array(root, "table", 0, "", what, err, &rc);
 	if (rc || !arr)
 		goto done;
@@ -480,7 +480,7 @@ int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct
                           struct hb_error *err)
 {
 	const cJSON *x, *fams, *f;
-	cJSON *root = parse(json, len, what, err);
+	cJSON *root = parse_object(json, len, what, err);
 	const char *name;
 	char num[64];
 	size_t i = 0;
@@ -488,10 +488,6 @@ int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct
 
 	if (!root)
 		return HB_ESERVER;
-	if (!cJSON_IsObject(root)) {
-		rc = BAD("not a JSON object");
-		goto done;
-	}
 	if ((rc = get_str(root, "name", &name, "", what, err)))
 		goto done;
 	if (!name || !*name) {
@@ -1139,7 +1135,7 @@ int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
 {
 	struct hb_buf kb = HB_BUF_INIT, cb = HB_BUF_INIT, vb = HB_BUF_INIT;
 	const cJSON *rows, *jr, *cells, *jc;
-	cJSON *root = parse(json, len, what, err);
+	cJSON *root = parse_object(json, len, what, err);
 	struct hb_row row;
 	size_t i = 0;
 	int rc = 0;
@@ -1147,10 +1143,6 @@ int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
 	hb_row_init(&row);
 	if (!root)
 		return HB_ESERVER;
-	if (!cJSON_IsObject(root)) {
-		rc = BAD("not a JSON object");
-		goto done;
-	}
 	rows = get_array(root, "Row", 0, "", what, err, &rc);
 	if (rc || !rows)
 		goto done;
