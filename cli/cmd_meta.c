@@ -35,6 +35,10 @@ static int resolve(struct meta_ctx *m, const char *family, const char *row, stru
 		return hb_error_prefix(err, HB_EINVAL, "invalid --metadata-row '%s'", row);
 	if (!m->row.len)
 		return hb_error_set(err, HB_EINVAL, "--metadata-row must not be empty");
+	if (m->row.len > HB_MAX_ROW_LENGTH)
+		return hb_error_set(err, HB_EINVAL,
+		                    "--metadata-row is %zu bytes; HBase rows are at most %d bytes",
+		                    m->row.len, HB_MAX_ROW_LENGTH);
 	if (hb_tsb_append(&m->row_tsb, m->row.data, m->row.len) || hb_buf_add(&m->row_tsb, "", 0))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (family) {

@@ -102,7 +102,9 @@ int cli_rest_open(struct hb_rest **out, struct hb_error *err)
 int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
                      int *state, struct hb_error *err)
 {
-	int rc = meta ? hb_rest_meta_regions(c, table, rs, state, err)
+	/* Meta rows name default-namespace tables without "default:". */
+	const char *meta_name = strncmp(table, "default:", 8) ? table : table + 8;
+	int rc = meta ? hb_rest_meta_regions(c, meta_name, rs, state, err)
 	              : hb_rest_get_regions(c, table, rs, err);
 
 	cli_progress_done();

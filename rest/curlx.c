@@ -155,3 +155,18 @@ size_t hb_curlx_first_line(char *first, size_t cap, const char *body)
 	first[n] = '\0';
 	return n;
 }
+
+int hb_curlx_check_url(const char *url, const char *what, struct hb_error *err)
+{
+	CURLU *u = curl_url();
+	CURLUcode rc;
+
+	if (!u)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	rc = curl_url_set(u, CURLUPART_URL, url, 0);
+	curl_url_cleanup(u);
+	if (rc != CURLUE_OK)
+		return hb_error_set(err, HB_EINVAL, "invalid %s URL '%.200s': %s", what, url,
+		                    curl_url_strerror(rc));
+	return 0;
+}

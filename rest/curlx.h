@@ -40,6 +40,10 @@ void hb_curlx_conf_release(struct hb_curlx_conf *conf);
 CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *url,
                         struct curl_slist *hdrs, struct hb_curlx_sink *sink, char *errbuf);
 
+/* Parses url with libcurl's URL parser: HB_EINVAL "invalid <what> URL '...': reason" for
+ * a malformed host, port or syntax, so bad input is not mistaken for a network error. */
+int hb_curlx_check_url(const char *url, const char *what, struct hb_error *err);
+
 /* A short reason for a failed transfer ("timed out", "connection refused", ...). */
 const char *hb_curlx_reason(CURLcode e, const char *errbuf);
 

@@ -50,6 +50,13 @@ static void tracef(struct hb_rest *c, const char *fmt, ...)
 	c->trace(c->trace_ctx, line);
 }
 
+/* Longest part of a request path quoted in a message; the reason after it must survive. */
+#define PATH_SHOWN 160
+
+/* printf arguments for a path cut to PATH_SHOWN bytes: use with "%.*s%s". */
+#define SHOWN(p) (int)(strlen(p) > PATH_SHOWN ? PATH_SHOWN : strlen(p)), (p), \
+	(strlen(p) > PATH_SHOWN ? "..." : "")
+
 /* Rejects URLs with userinfo: credentials on the command line end up in ps and logs. */
 static int check_base_url(const char *u, struct hb_error *err)
 {
@@ -66,7 +73,7 @@ static int check_base_url(const char *u, struct hb_error *err)
 		                    "HBTAB_PASSWORD or ~/.netrc");
 	if (end == auth)
 		return hb_error_set(err, HB_EINVAL, "REST URL without a host");
-	return 0;
+	return hb_curlx_check_url(u, "REST", err);
 }
 
 int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_error *err)
@@ -403,7 +410,8 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		c->sink.overflow = 0;
 		c->errbuf[0] = '\0';
 		if (setup(c, method, hb_buf_str(&url), hdrs, body, len)) {
-			rc = hb_error_set(err, HB_EINVAL, "cannot set up %s %s", method, path);
+			rc = hb_error_set(err, HB_EINVAL, "cannot set up %s %.*s%s", method,
+			                  SHOWN(path));
 			goto done;
 		}
 		c->attempts++;
@@ -426,8 +434,8 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		}
 		if (c->sink.overflow) {
 			rc = hb_error_set(err, HB_ESERVER,
-			                  "response to %s %s is larger than %zu bytes", method,
-			                  path, c->max_body);
+			                  "response to %s %.*s%s is larger than %zu bytes", method,
+			                  SHOWN(path), c->max_body);
 			goto done;
 		}
 		/* A refused connection never reached the server, so even a POST may be resent. */
@@ -440,11 +448,12 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		}
 		if (attempt)
 			rc =
-			    hb_error_set(err, HB_ENET, "cannot %s %s%s: %s (%d attempts)", method,
-			                 c->base, path, hb_curlx_reason(e, c->errbuf), attempt + 1);
+			    hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s (%d attempts)", method,
+			                 c->base, SHOWN(path), hb_curlx_reason(e, c->errbuf),
+			                 attempt + 1);
 		else
-			rc = hb_error_set(err, HB_ENET, "cannot %s %s%s: %s", method, c->base, path,
-			                  hb_curlx_reason(e, c->errbuf));
+			rc = hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s", method, c->base,
+			                  SHOWN(path), hb_curlx_reason(e, c->errbuf));
 		hb_rest_resp_release(resp);
 		goto done;
 	}
@@ -466,9 +475,9 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 	if (r->status == 403 && strcmp(method, "GET"))
 		return hb_error_set(
 		    err, code,
-		    "%s %s: HTTP 403 %s (the REST gateway refuses writes; it may be "
+		    "%s %.*s%s: HTTP 403 %s (the REST gateway refuses writes; it may be "
 		    "read-only or you may lack permission)",
-		    method, path, n ? first : "Forbidden");
-	return hb_error_set(err, code, "%s %s: HTTP %ld%s%s", method, path, r->status, n ? " " : "",
-	                    first);
+		    method, SHOWN(path), n ? first : "Forbidden");
+	return hb_error_set(err, code, "%s %.*s%s: HTTP %ld%s%s", method, SHOWN(path), r->status,
+	                    n ? " " : "", first);
 }

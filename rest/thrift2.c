@@ -52,6 +52,8 @@ int hb_thrift2_new(struct hb_thrift2 **out, const struct hb_thrift2_opts *o, str
 		return hb_error_set(err, HB_EINVAL,
 		                    "invalid Thrift2 URL: credentials in the URL are not allowed "
 		                    "(use --user and HBTAB_PASSWORD)");
+	if (hb_curlx_check_url(o->url, "Thrift2", err))
+		return HB_EINVAL;
 	if (hb_curlx_global_init(err))
 		return HB_ENOMEM;
 	c = calloc(1, sizeof(*c));
