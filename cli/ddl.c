@@ -6,8 +6,12 @@
 #include "output.h"
 #include "splitspec.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Checks text for control bytes and malformed UTF-8 (it ends up in Ruby and JSON). */
 static int check_text(const char *what, const char *s, struct hb_error *err)
@@ -132,6 +136,109 @@ done:
 	return rc;
 }
 
+/* What a known table attribute (TableDescriptorBuilder's keys) must look like. */
+enum attr_kind { ATTR_LONG, ATTR_INT, ATTR_BOOL, ATTR_DURABILITY, ATTR_CLASS };
+
+static const struct {
+	const char *key;
+	enum attr_kind kind;
+} known_attrs[] = {
+	{"MAX_FILESIZE", ATTR_LONG},
+	{"MEMSTORE_FLUSHSIZE", ATTR_LONG},
+	{"NORMALIZER_TARGET_REGION_SIZE_MB", ATTR_LONG},
+	{"NORMALIZER_TARGET_REGION_SIZE", ATTR_LONG},
+	{"NORMALIZER_TARGET_REGION_COUNT", ATTR_INT},
+	{"REGION_REPLICATION", ATTR_INT},
+	{"PRIORITY", ATTR_INT},
+	{"KeyPrefixRegionSplitPolicy.prefix_length", ATTR_INT},
+	{"prefix_split_key_policy.prefix_length", ATTR_INT},
+	{"hbase.regionserver.region.split_restriction.prefix_length", ATTR_INT},
+	{"READONLY", ATTR_BOOL},
+	{"COMPACTION_ENABLED", ATTR_BOOL},
+	{"SPLIT_ENABLED", ATTR_BOOL},
+	{"MERGE_ENABLED", ATTR_BOOL},
+	{"NORMALIZATION_ENABLED", ATTR_BOOL},
+	{"REGION_MEMSTORE_REPLICATION", ATTR_BOOL},
+	{"DURABILITY", ATTR_DURABILITY},
+	{"SPLIT_POLICY", ATTR_CLASS},
+};
+
+/* A Java class name: dot-separated identifiers. */
+static int is_class_name(const char *v)
+{
+	int start = 1;
+
+	if (!*v)
+		return 0;
+	for (; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+
+		if (c == '.') {
+			if (start)
+				return 0;
+			start = 1;
+			continue;
+		}
+		if (!(isalpha(c) || c == '_' || c == '$' || (!start && isdigit(c))))
+			return 0;
+		start = 0;
+	}
+	return !start;
+}
+
+/* Checks the value of a table attribute HBase parses (Long/Integer/Boolean/enum/class). */
+static int check_known_attr(const char *spec, const char *key, const char *v,
+                            struct hb_error *err)
+{
+	static const char *const durability[] = {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL",
+	                                         "SYNC_WAL", "FSYNC_WAL"};
+	size_t i, j;
+
+	for (i = 0; i < HB_ARRAY_LEN(known_attrs); i++) {
+		if (strcmp(known_attrs[i].key, key))
+			continue;
+		switch (known_attrs[i].kind) {
+		case ATTR_LONG:
+		case ATTR_INT: {
+			long long max = known_attrs[i].kind == ATTR_INT ? 2147483647LL : LLONG_MAX;
+			char *end = (char *)v;
+			long long n;
+
+			errno = 0;
+			n = *v == '-' || *v == '+' || isspace((unsigned char)*v) ? -1 : strtoll(v, &end, 10);
+			if (n < 1 || errno || *end || n > max)
+				return hb_error_set(err, HB_EINVAL,
+				                    "invalid --attr '%s': %s must be a whole number from 1 "
+				                    "to %lld",
+				                    spec, key, max);
+			return 0;
+		}
+		case ATTR_BOOL:
+			/* Java's Boolean.parseBoolean reads anything but "true" as false. */
+			if (strcasecmp(v, "true") && strcasecmp(v, "false"))
+				return hb_error_set(err, HB_EINVAL,
+				                    "invalid --attr '%s': %s must be true or false", spec,
+				                    key);
+			return 0;
+		case ATTR_DURABILITY:
+			for (j = 0; j < HB_ARRAY_LEN(durability); j++)
+				if (!strcmp(v, durability[j]))
+					return 0;
+			return hb_error_set(err, HB_EINVAL,
+			                    "invalid --attr '%s': DURABILITY must be USE_DEFAULT, "
+			                    "SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL",
+			                    spec);
+		case ATTR_CLASS:
+			if (!is_class_name(v))
+				return hb_error_set(err, HB_EINVAL,
+				                    "invalid --attr '%s': %s must be a Java class name", spec,
+				                    key);
+			return 0;
+		}
+	}
+	return 0;
+}
+
 int cli_ddl_add_attr(struct hb_schema *s, const char *spec, struct hb_error *err)
 {
 	static const char *const reserved[] = {"SPLITS", "SPLITS_FILE", "NUMREGIONS",   "SPLITALGO",
@@ -157,6 +264,8 @@ int cli_ddl_add_attr(struct hb_schema *s, const char *spec, struct hb_error *err
 		rc = check_text("table attribute name", key, err);
 	if (!rc)
 		rc = check_text("table attribute value", eq + 1, err);
+	if (!rc)
+		rc = check_known_attr(spec, key, eq + 1, err);
 	if (!rc && hb_attrs_get(&s->attrs, key))
 		rc = hb_error_set(err, HB_EINVAL, "invalid --attr: '%s' given twice", key);
 	if (!rc && hb_attrs_set(&s->attrs, key, eq + 1))

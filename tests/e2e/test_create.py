@@ -344,6 +344,23 @@ class CreateOfflineValidationTest(CreateTestBase):
         self.check_refused("given twice", "t", "--family", "cf", "--family", "cf")
         self.check_refused("not a table attribute", "t", "--attr", "SPLITS=a")
 
+    def test_create__typed_table_attributes_are_checked_offline(self):
+        # HBase parses these with Long.parseLong / Boolean.parseBoolean / an enum: a typo
+        # would fail at DDL time or, for booleans, silently mean false.
+        self.check_refused("MAX_FILESIZE must be a whole number", "t", "--attr", "MAX_FILESIZE=10G")
+        self.check_refused("REGION_REPLICATION", "t", "--attr", "REGION_REPLICATION=0")
+        self.check_refused("NORMALIZATION_ENABLED must be true or false", "t",
+                           "--attr", "NORMALIZATION_ENABLED=no")
+        self.check_refused("DURABILITY must be", "t", "--attr", "DURABILITY=FAST")
+        self.check_refused("Java class name", "t", "--attr", "SPLIT_POLICY=Key Prefix")
+        self.check_refused("prefix_length", "t", "--attr", "KeyPrefixRegionSplitPolicy.prefix_length=-2")
+        r = self.hb("create", "t", "--hex-splits", "4", "--via", "print",
+                    "--attr", "NORMALIZATION_ENABLED=false", "--attr", "MAX_FILESIZE=1073741824",
+                    "--attr", "SPLIT_POLICY=org.apache.hadoop.hbase.regionserver.KeyPrefixRegionSplitPolicy",
+                    "--attr", "KeyPrefixRegionSplitPolicy.prefix_length=8")
+        self.assertOk(r)
+        self.assertIn("'NORMALIZATION_ENABLED' => 'false'", r.out)
+
     def test_create__bad_split_keys_refused(self):
         dup = write_splits_file([b"a", b"a"], self.tmp)
         self.check_refused("not greater|duplicate", "t", "--splits-file", dup)
