@@ -29,6 +29,7 @@ struct audit_run {
 	const char *source; /* "rest", "meta" or "splits" */
 	struct hb_regions rs;
 	struct hb_keyspace *ks;
+	int any_key; /* no key space known: ks is '*', any row key; no shares */
 	struct hb_buf ks_canon;
 	struct hb_audit a;
 	struct hb_hotspots hot;
@@ -69,8 +70,9 @@ static int print_json(const struct audit_run *r)
 	rc = hb_buf_addf(&b, "{\"healthy\":%s,\"table\":", f->n ? "false" : "true") ||
 	     json_strn(&b, r->table) ||
 	     hb_buf_addf(&b, ",\"source\":\"%s\",\"keyspace\":", r->source) ||
-	     json_strn(&b, r->ks ? hb_buf_str(&r->ks_canon) : NULL) ||
-	     hb_buf_adds(&b, ",\"total_keys\":") || json_strn(&b, r->a.total_keys) ||
+	     json_strn(&b, r->ks && !r->any_key ? hb_buf_str(&r->ks_canon) : NULL) ||
+	     hb_buf_adds(&b, ",\"total_keys\":") ||
+	     json_strn(&b, r->any_key ? NULL : r->a.total_keys) ||
 	     hb_buf_adds(&b, ",\"regions\":[");
 	for (i = 0; !rc && i < r->rs.n; i++) {
 		const struct hb_region *g = &r->rs.v[i];
@@ -83,6 +85,9 @@ static int print_json(const struct audit_run *r)
 			rc = ar->reachable < 0
 			         ? hb_buf_adds(&b,
 			                       ",\"reachable\":null,\"share\":null,\"keys\":null")
+			     : r->any_key
+			         ? hb_buf_addf(&b, ",\"reachable\":%s,\"share\":null,\"keys\":null",
+			                       ar->reachable ? "true" : "false")
 			         : hb_buf_addf(&b, ",\"reachable\":%s,\"share\":%.17g,\"keys\":",
 			                       ar->reachable ? "true" : "false", ar->share) ||
 			               json_strn(&b, ar->keys);
@@ -237,7 +242,10 @@ static int print_text(const struct audit_run *r)
 			rc = hb_buf_addf(&out, "%s: %zu regions, %zu finding%s",
 			                 f->n ? "unhealthy" : "healthy", r->rs.n, f->n,
 			                 f->n == 1 ? "" : "s");
-		if (!rc && r->ks)
+		if (!rc && r->any_key)
+			rc = hb_buf_adds(&out, ", no key space known (regions checked against any "
+			                       "row key; give --keyspace for shares)");
+		else if (!rc && r->ks)
 			rc = hb_buf_addf(&out, ", keyspace '%s' (%s keys%s)",
 			                 hb_buf_str(&r->ks_canon),
 			                 r->a.total_keys ? r->a.total_keys : "?",
@@ -269,7 +277,8 @@ static int print_text(const struct audit_run *r)
 		     sink_add(&k, ar->reachable < 0 ? NULL
 		                  : ar->reachable   ? "yes"
 		                                    : "no") ||
-		     sink_share(&k, ar->share, ar->reachable) || sink_add(&k, ar->keys);
+		     sink_share(&k, ar->share, r->any_key ? -1 : ar->reachable) ||
+		     sink_add(&k, r->any_key ? NULL : ar->keys);
 		if (!rc && k.ncols > 6)
 			rc = sink_add(&k, g->server);
 		if (!rc && k.ncols > 7)
@@ -554,6 +563,15 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 			rc = HB_ENOMEM;
 			goto fail;
 		}
+	}
+	if (!r->ks) {
+		/* Without a key space, a region is still unreachable when no row key at all
+		 * fits in it (an empty range, or [start, start\x00) style slivers). */
+		if (hb_keyspace_parse(&r->ks, "*", &err)) {
+			rc = HB_ENOMEM;
+			goto fail;
+		}
+		r->any_key = 1;
 	}
 	rc = hb_audit_reach(&r->a, r->ks, &r->rs, &err);
 	if (rc == HB_EINVAL)

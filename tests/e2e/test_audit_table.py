@@ -54,6 +54,18 @@ class AuditTable(EmulatorTest):
         self.assertEqual(r.rc, 0, repr(r))
         self.assertTrue(r.out.startswith("healthy: 10 regions, 0 findings, keyspace 'hex{8}'"))
 
+    def test_audit_table__without_keyspace_a_region_no_row_can_reach_is_flagged(self):
+        # No key space anywhere: regions are checked against any row key (1+ bytes). A
+        # region holds its own start key, so only ['', \x00) can never hold a row.
+        self.emu.create("t1", [b"\x00", b"m", b"m\x00"])
+        self.put_meta("t1", 4)
+        r, doc = self.audit("t1")
+        self.assertEqual(r.rc, 1, repr(r))
+        self.assertIsNone(doc["keyspace"])
+        self.assertEqual([x["reachable"] for x in doc["regions"]], [False, True, True, True])
+        self.assertTrue(all(x["share"] is None for x in doc["regions"]))
+        self.assertEqual(kinds(doc), [("unreachable", 0)])
+
     def test_audit_table__stored_keyspace_finds_seed001_unreachable_regions(self):
         keys = [hbtest.unb64(k["base64"]) for k in run(
             ["-o", "json", "splits", "--range-splits", "10", "--start", "0000000000000000",
