@@ -24,17 +24,31 @@ static int table_path(struct hb_buf *path, const char *table, const char *suffix
 	return 0;
 }
 
+/* A header value for a message, as toStringBinary: no raw control bytes reach the terminal. */
+static const char *shown_header(struct hb_buf *b, const char *s)
+{
+	hb_buf_reset(b);
+	if (hb_tsb_append(b, s, strlen(s)) || hb_buf_add(b, "", 0))
+		return "?";
+	return b->data;
+}
+
 /* A 2xx JSON body is expected: anything else (a proxy's HTML page) is a server error. */
 static int expect_json(const char *method, const char *path, const struct hb_rest_resp *r,
                        struct hb_error *err)
 {
-	if (strncmp(r->content_type, JSON, strlen(JSON)))
-		return hb_error_set(
-		    err, HB_ESERVER,
-		    "unexpected content type '%s' from %s %s (expected %s; is --rest "
-		    "pointing at an HBase REST gateway?)",
-		    r->content_type[0] ? r->content_type : "none", method, path, JSON);
-	return 0;
+	struct hb_buf b = HB_BUF_INIT;
+	int rc;
+
+	if (!strncmp(r->content_type, JSON, strlen(JSON)))
+		return 0;
+	rc = hb_error_set(err, HB_ESERVER,
+	                  "unexpected content type '%s' from %s %s (expected %s; is --rest "
+	                  "pointing at an HBase REST gateway?)",
+	                  r->content_type[0] ? shown_header(&b, r->content_type) : "none", method,
+	                  path, JSON);
+	hb_buf_release(&b);
+	return rc;
 }
 
 /* GET path expecting 200 + JSON; what receives "GET path" for decoder messages. */
@@ -259,7 +273,7 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
 		rc = get_json(c, path.data, &r, what, sizeof(what), err);
 	if (!rc) {
 		/* The body can be large: free it as soon as it is decoded. */
-		rc = hb_rest_decode_regions(r.body.data, r.body.len, what, out, err);
+		rc = hb_rest_decode_table_regions(r.body.data, r.body.len, what, table, out, err);
 		hb_rest_resp_release(&r);
 	}
 	if (!rc)
@@ -434,7 +448,7 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 	if (location_path(&spath, r.location, path.data)) {
 		rc = hb_error_set(err, HB_ESERVER,
 		                  "malformed response from POST %s: bad scanner Location '%.200s'",
-		                  path.data, r.location);
+		                  path.data, shown_header(&spath, r.location));
 		goto done;
 	}
 	open = 1;

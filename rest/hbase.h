@@ -162,6 +162,10 @@ int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct
 /* Appends the regions of a /T/regions body to out (not sorted). */
 int hb_rest_decode_regions(const char *json, size_t len, const char *what, struct hb_regions *out,
                            struct hb_error *err);
+/* hb_rest_decode_regions that also requires the body's top-level "name" to be table (a
+ * "default:" prefix on either side aside); a body naming another table is HB_ESERVER. */
+int hb_rest_decode_table_regions(const char *json, size_t len, const char *what, const char *table,
+                                 struct hb_regions *out, struct hb_error *err);
 /* Calls fn for every Row fragment of a CellSet body (rows split across bodies are not
  * merged here). */
 int hb_rest_decode_cellset(const char *json, size_t len, const char *what,

@@ -25,9 +25,101 @@ static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
 	return hb_error_set(err, HB_ESERVER, "malformed response from %s: %s", what, detail);
 }
 
+/* s for a message: bytes outside printable ASCII (and '\') as \xHH like toStringBinary, cut
+ * to fit buf. Server text must not reach a terminal raw. */
+static const char *shown(char *buf, size_t cap, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c <= 0x7E && c != '\\') {
+			if (o + 1 >= cap)
+				break;
+			buf[o++] = (char)c;
+		} else {
+			if (o + 4 >= cap)
+				break;
+			buf[o++] = '\\';
+			buf[o++] = 'x';
+			buf[o++] = hex[c >> 4];
+			buf[o++] = hex[c & 15];
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+#define SHOWN(buf, s) shown(buf, sizeof(buf), s, strlen(s))
+
 static int oom(struct hb_error *err)
 {
 	return hb_error_set(err, HB_ENOMEM, "out of memory");
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4; no overlongs, surrogates or > U+10FFFF),
+ * or 0 when the bytes there are not UTF-8. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		len = 2, cp = p[0] & 0x1F;
+	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+		len = 3, cp = p[0] & 0x0F;
+	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return len;
+}
+
+/*
+ * JSON text must be UTF-8 (RFC 8259 §8.1) and cJSON does not check it, so a stray byte would
+ * flow into names and out as invalid JSON. cJSON also ends its C strings at an escaped NUL
+ * (\u0000), silently cutting "a\u0000b" to "a": with allow_nul = 0 such a string is refused.
+ */
+static int check_text(const char *json, size_t len, int allow_nul, const char *what,
+                      struct hb_error *err)
+{
+	const unsigned char *p = (const unsigned char *)json;
+	size_t i = 0, l;
+	int in_str = 0;
+
+	while (i < len) {
+		if (p[i] >= 0x80) {
+			if (!(l = utf8_len(p + i, len - i)))
+				return BAD("invalid UTF-8 at byte %zu of %zu", i, len);
+			i += l;
+		} else if (p[i] == '"') {
+			in_str = !in_str;
+			i++;
+		} else if (p[i] == '\\' && in_str) {
+			if (!allow_nul && len - i >= 6 && !memcmp(p + i + 1, "u0000", 5))
+				return BAD(
+				    "string with a NUL character (\\u0000) at byte %zu of %zu", i,
+				    len);
+			i += 2; /* the escaped character never ends the string */
+		} else {
+			i++;
+		}
+	}
+	return 0;
 }
 
 static cJSON *parse(const char *json, size_t len, const char *what, struct hb_error *err)
@@ -38,6 +130,8 @@ static cJSON *parse(const char *json, size_t len, const char *what, struct hb_er
 		bad(err, what, "empty body");
 		return NULL;
 	}
+	if (check_text(json, len, 0, what, err))
+		return NULL;
 	root = cJSON_ParseWithLength(json, len);
 	if (!root) {
 		const char *at = cJSON_GetErrorPtr();
@@ -89,15 +183,18 @@ static int get_i64(const cJSON *obj, const char *key, int64_t *out, int lenient,
 	if (cJSON_IsString(v) && v->valuestring) {
 		/* Some gateways quote longs; accept plain decimal. */
 		char *end;
-		long long ll = strtoll(v->valuestring, &end, 10);
+		long long ll;
 
-		if (*v->valuestring && !*end) {
+		errno = 0;
+		ll = strtoll(v->valuestring, &end, 10);
+		if (*v->valuestring && !*end && !errno) {
 			*out = ll;
 			return 0;
 		}
 	} else if (cJSON_IsNumber(v)) {
+		/* Converting a double outside [-2^63, 2^63) to int64_t is undefined. */
 		d = v->valuedouble;
-		if (isfinite(d) && d >= -9.3e18 && d <= 9.3e18) {
+		if (isfinite(d) && d >= -0x1p63 && d < 0x1p63) {
 			*out = (int64_t)d;
 			return 0;
 		}
@@ -482,7 +579,7 @@ int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct
 	const cJSON *x, *fams, *f;
 	cJSON *root = parse_object(json, len, what, err);
 	const char *name;
-	char num[64];
+	char num[64], shown_key[200];
 	size_t i = 0;
 	int rc = 0;
 
@@ -505,7 +602,7 @@ int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct
 		if (!x->string || !strcmp(x->string, "name") || !strcmp(x->string, "ColumnSchema"))
 			continue;
 		if (attr_value(x, num, sizeof(num), &v)) {
-			rc = BAD("table attribute %s is not a string", x->string);
+			rc = BAD("table attribute %s is not a string", SHOWN(shown_key, x->string));
 			goto done;
 		}
 		if (hb_attrs_set(&out->attrs, x->string, v)) {
@@ -543,7 +640,7 @@ int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct
 			if (!x->string || !strcmp(x->string, "name"))
 				continue;
 			if (attr_value(x, num, sizeof(num), &v)) {
-				rc = BAD("%s%s is not a string", ctx, x->string);
+				rc = BAD("%s%s is not a string", ctx, SHOWN(shown_key, x->string));
 				goto done;
 			}
 			if (hb_attrs_set(&fam->attrs, x->string, v)) {
@@ -909,11 +1006,12 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 					return jr_invalid(j, json, what, err);
 				return BAD("Region[%zu].%s is not a string", i, field);
 			} else {
-				if ((rc = jr_string(j, loc)))
+				/* key is the scratch: loc may hold the location already. */
+				if ((rc = jr_string(j, key)))
 					return rc == HB_ENOMEM ? oom(err)
 					                       : jr_invalid(j, json, what, err);
 				hb_buf_reset(dst);
-				rc = hb_b64_decode(dst, loc->data, loc->len);
+				rc = hb_b64_decode(dst, key->data, key->len);
 				if (rc == HB_ENOMEM || hb_buf_add(dst, "", 0))
 					return oom(err);
 				if (rc)
@@ -938,6 +1036,8 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 				*(is_loc ? &has_loc : &has_name) = 1;
 			}
 		} else if (!strcmp(key->data, "id")) {
+			/* A regionId is a non-negative Java long; anything else would be shown
+			 * and used (region names, the meta cross-check) as a different number. */
 			double d;
 			int isint;
 
@@ -949,16 +1049,17 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 					                       : jr_invalid(j, json, what, err);
 				errno = 0;
 				id = strtoll(key->data, &end, 10);
-				if (!key->len || *end || errno)
+				if (!key->len || key->data[0] < '0' || key->data[0] > '9' || *end ||
+				    errno)
 					return BAD("Region[%zu].id is not a number", i);
 			} else if (c == '-' || (c >= '0' && c <= '9')) {
 				if (jr_number(j, &d, &id, &isint))
 					return jr_invalid(j, json, what, err);
-				if (!isint) {
-					if (!(d >= -9.3e18 && d <= 9.3e18))
-						return BAD("Region[%zu].id is not a number", i);
-					id = (long long)d;
-				}
+				if (!isint)
+					return BAD("Region[%zu].id is not an integer below 2^63",
+					           i);
+				if (id < 0)
+					return BAD("Region[%zu].id is negative", i);
 			} else if (c == 'n') {
 				if (jr_lit(j, "null"))
 					return jr_invalid(j, json, what, err);
@@ -976,6 +1077,8 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 		return jr_invalid(j, json, what, err);
 	if (!has_s || !has_e)
 		return BAD("Region[%zu].%s is missing", i, has_s ? "endKey" : "startKey");
+	if (has_loc && memchr(loc->data, 0, loc->len))
+		return BAD("Region[%zu].location contains a NUL character", i);
 	memset(&r, 0, sizeof(r));
 	r.start = (unsigned char *)sk->data;
 	r.start_len = sk->len;
@@ -985,13 +1088,44 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 		r.name = (unsigned char *)name->data;
 		r.name_len = name->len;
 	}
-	r.server = has_loc && loc->len && !memchr(loc->data, 0, loc->len) ? loc->data : NULL;
+	r.server = has_loc && loc->len ? loc->data : NULL;
 	r.id = (uint64_t)id;
 	return hb_regions_push(out, &r) ? oom(err) : 0;
 }
 
+/* "ns:t" as HBase names it: the default namespace is left out. */
+static const char *unqualified(const char *t, size_t *n)
+{
+	if (*n > 8 && !memcmp(t, "default:", 8)) {
+		*n -= 8;
+		return t + 8;
+	}
+	return t;
+}
+
+/* The top-level name of a /T/regions body must be the table asked for. */
+static int check_table_name(const struct hb_buf *got, const char *table, const char *what,
+                            struct hb_error *err)
+{
+	size_t gn = got->len, tn = strlen(table);
+	const char *g = unqualified(got->data, &gn), *t = unqualified(table, &tn);
+	char shown_got[200], shown_want[200];
+
+	if (gn == tn && !memcmp(g, t, gn))
+		return 0;
+	return BAD("the regions are of table '%s', not of '%s'",
+	           shown(shown_got, sizeof(shown_got), got->data, got->len),
+	           SHOWN(shown_want, table));
+}
+
 int hb_rest_decode_regions(const char *json, size_t len, const char *what, struct hb_regions *out,
                            struct hb_error *err)
+{
+	return hb_rest_decode_table_regions(json, len, what, NULL, out, err);
+}
+
+int hb_rest_decode_table_regions(const char *json, size_t len, const char *what, const char *table,
+                                 struct hb_regions *out, struct hb_error *err)
 {
 	struct hb_buf key = HB_BUF_INIT, sk = HB_BUF_INIT, ek = HB_BUF_INIT, loc = HB_BUF_INIT,
 	              name = HB_BUF_INIT;
@@ -1001,6 +1135,9 @@ int hb_rest_decode_regions(const char *json, size_t len, const char *what, struc
 
 	if (!json || !len)
 		return BAD("empty body");
+	/* Region names may hold U+0000 (the server builds them with Bytes.toString(startKey)). */
+	if ((rc = check_text(json, len, 1, what, err)))
+		return rc;
 	j.p = json;
 	j.end = json + len;
 	j.bad = 0;
@@ -1017,7 +1154,19 @@ int hb_rest_decode_regions(const char *json, size_t len, const char *what, struc
 			goto done;
 		}
 		j.p++;
-		if (strcmp(key.data, "Region") || jr_peek(&j) == 'n') {
+		if (table && !strcmp(key.data, "name") && jr_peek(&j) != 'n') {
+			if (jr_peek(&j) != '"') {
+				rc = jr_skip(&j, 1) ? jr_invalid(&j, json, what, err)
+				                    : BAD("name is not a string");
+				goto done;
+			}
+			if ((rc = jr_string(&j, &name))) {
+				rc = rc == HB_ENOMEM ? oom(err) : jr_invalid(&j, json, what, err);
+				goto done;
+			}
+			if ((rc = check_table_name(&name, table, what, err)))
+				goto done;
+		} else if (strcmp(key.data, "Region") || jr_peek(&j) == 'n') {
 			if (jr_skip(&j, 1)) {
 				rc = jr_invalid(&j, json, what, err);
 				goto done;

@@ -340,6 +340,268 @@ static void test_decode__cellset_binary_and_errors(void)
 	CHECK(strstr(err.msg, "invalid JSON") != NULL);
 }
 
+/* Every decoder refuses a body that is not UTF-8 (RFC 8259 §8.1): such bytes would otherwise
+ * reach names and make -o json output invalid. */
+static void test_decode__non_utf8_body_is_malformed(void)
+{
+	static const char *const bodies[] = {
+	    "{\"table\":[{\"name\":\"ok\"},{\"name\":\"bad\xff\xfe\"}]}",
+	    "{\"table\":[{\"name\":\"\xc0\xaf\"}]}",         /* overlong '/' */
+	    "{\"table\":[{\"name\":\"\xed\xa0\x80\"}]}",     /* a surrogate */
+	    "{\"table\":[{\"name\":\"\xf4\x90\x80\x80\"}]}", /* above U+10FFFF */
+	    "{\"table\":[{\"name\":\"cut\xe2\x82\"}]}",
+	};
+	struct hb_names n;
+	struct hb_schema s;
+	struct hb_regions rs;
+	struct hb_cluster_status st;
+	struct hb_rest_version v;
+	struct hb_error err = {0};
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(bodies); i++) {
+		hb_names_init(&n);
+		CHECK_EQ_INT(hb_rest_decode_tables(D(bodies[i]), "GET /", &n, &err), HB_ESERVER);
+		CHECK(strstr(err.msg, "malformed response from GET /: invalid UTF-8 at byte") ==
+		      err.msg);
+		hb_names_release(&n);
+	}
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_rest_decode_schema(D("{\"name\":\"t1\",\"ColumnSchema\":[{\"name\":\"c\xff"
+	                                     "f\"}]}"),
+	                                   "GET /t1/schema", &s, &err),
+	             HB_ESERVER);
+	CHECK(strstr(err.msg, "invalid UTF-8") != NULL);
+	hb_schema_release(&s);
+	CHECK_EQ_INT(
+	    hb_rest_decode_status(D("{\"LiveNodes\":[{\"name\":\"h\xff:1\"}]}"), "s", &st, &err),
+	    HB_ESERVER);
+	CHECK(strstr(err.msg, "invalid UTF-8") != NULL);
+	CHECK_EQ_INT(hb_rest_decode_version(D("{\"REST\":\"\x80\"}"), "v", &v, &err), HB_ESERVER);
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D("{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\","
+	                                      "\"location\":\"h\xfe:1\"}]}"),
+	                                    "r", &rs, &err),
+	             HB_ESERVER);
+	CHECK(strstr(err.msg, "invalid UTF-8") != NULL);
+	hb_regions_release(&rs);
+	/* Valid multi-byte text passes untouched. */
+	hb_names_init(&n);
+	CHECK_EQ_INT(
+	    hb_rest_decode_tables(D("{\"table\":[{\"name\":\"t\xc3\xa9\xf0\x9f\x98\x80\"}]}"),
+	                          "GET /", &n, &err),
+	    0);
+	CHECK_EQ_INT(n.n, 1);
+	CHECK_EQ_STR(n.v[0], "t\xc3\xa9\xf0\x9f\x98\x80");
+	hb_names_release(&n);
+}
+
+/* cJSON ends its strings at \u0000, which would cut "a\u0000b" to "a" without a word. */
+static void test_decode__escaped_nul_is_refused_where_it_would_truncate(void)
+{
+	struct hb_names n;
+	struct hb_schema s;
+	struct hb_regions rs;
+	struct hb_error err = {0};
+
+	hb_names_init(&n);
+	CHECK_EQ_INT(
+	    hb_rest_decode_tables(D("{\"table\":[{\"name\":\"a\\u0000b\"}]}"), "GET /", &n, &err),
+	    HB_ESERVER);
+	CHECK(strstr(err.msg, "malformed response from GET /: string with a NUL character") ==
+	      err.msg);
+	CHECK_EQ_INT(n.n, 0);
+	/* An escaped backslash followed by the text u0000 is not a NUL. */
+	CHECK_EQ_INT(
+	    hb_rest_decode_tables(D("{\"table\":[{\"name\":\"a\\\\u0000\"}]}"), "GET /", &n, &err),
+	    0);
+	CHECK_EQ_INT(n.n, 1);
+	CHECK_EQ_STR(n.v[0], "a\\u0000");
+	hb_names_release(&n);
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_rest_decode_schema(D("{\"name\":\"t\",\"ColumnSchema\":[{\"name\":\"c\","
+	                                     "\"METADATA\":\"x\\u0000y\"}]}"),
+	                                   "GET /t/schema", &s, &err),
+	             HB_ESERVER);
+	CHECK(strstr(err.msg, "NUL character") != NULL);
+	hb_schema_release(&s);
+	/* A region name may hold U+0000 (the server builds it from the start key); a location
+	 * (host:port) cannot. */
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D("{\"Region\":[{\"startKey\":\"AA==\",\"endKey\":\"\","
+	                                      "\"name\":\"t,\\u0000,1.\"}]}"),
+	                                    "r", &rs, &err),
+	             0);
+	CHECK_EQ_INT(rs.n, 1);
+	if (rs.n == 1)
+		CHECK(rs.v[0].name_len == 6 && !memcmp(rs.v[0].name, "t,\0,1.", 6));
+	hb_regions_release(&rs);
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D("{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\","
+	                                      "\"location\":\"h\\u0000:1\"}]}"),
+	                                    "r", &rs, &err),
+	             HB_ESERVER);
+	CHECK(strstr(err.msg, "Region[0].location contains a NUL character") != NULL);
+	hb_regions_release(&rs);
+}
+
+/* A regionId is a non-negative Java long: -1 must not become 18446744073709551615. */
+static void test_decode__region_id_must_be_a_non_negative_long(void)
+{
+	static const struct {
+		const char *id;
+		const char *msg; /* NULL: accepted */
+		unsigned long long want;
+	} cases[] = {
+	    {"0", NULL, 0},
+	    {"1700000000000", NULL, 1700000000000ull},
+	    {"9223372036854775807", NULL, 9223372036854775807ull},
+	    {"\"42\"", NULL, 42},
+	    {"-1", "Region[0].id is negative", 0},
+	    {"-9223372036854775808", "Region[0].id is negative", 0},
+	    {"9223372036854775808", "Region[0].id is not an integer below 2^63", 0},
+	    {"18446744073709551615", "Region[0].id is not an integer below 2^63", 0},
+	    {"1e30", "Region[0].id is not an integer below 2^63", 0},
+	    {"1.5", "Region[0].id is not an integer below 2^63", 0},
+	    {"1e3", "Region[0].id is not an integer below 2^63", 0},
+	    {"\"-1\"", "Region[0].id is not a number", 0},
+	    {"\" 1\"", "Region[0].id is not a number", 0},
+	    {"\"+1\"", "Region[0].id is not a number", 0},
+	    {"\"9223372036854775808\"", "Region[0].id is not a number", 0},
+	    {"true", "Region[0].id is not a number", 0},
+	};
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(cases); i++) {
+		struct hb_buf body = HB_BUF_INIT;
+		struct hb_regions rs;
+		struct hb_error err = {0};
+		int rc;
+
+		hb_regions_init(&rs);
+		CHECK_EQ_INT(
+		    hb_buf_addf(&body,
+		                "{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\",\"id\":%s}]}",
+		                cases[i].id),
+		    0);
+		rc = hb_rest_decode_regions(body.data, body.len, "r", &rs, &err);
+		if (cases[i].msg) {
+			CHECK_EQ_INT(rc, HB_ESERVER);
+			if (!strstr(err.msg, cases[i].msg))
+				fprintf(stderr, "id %s: %s\n", cases[i].id, err.msg);
+			CHECK(strstr(err.msg, cases[i].msg) != NULL);
+		} else {
+			CHECK_EQ_INT(rc, 0);
+			CHECK(rs.n == 1 && rs.v[0].id == cases[i].want);
+		}
+		hb_regions_release(&rs);
+		hb_buf_release(&body);
+	}
+}
+
+/* A /t1/regions reply naming another table is not t1's layout. */
+static void test_decode__regions_of_another_table_are_refused(void)
+{
+	static const char region[] = "\"Region\":[{\"startKey\":\"\",\"endKey\":\"\",\"id\":1}]";
+	struct hb_buf body = HB_BUF_INIT;
+	struct hb_regions rs;
+	struct hb_error err = {0};
+
+	hb_regions_init(&rs);
+	hb_buf_addf(&body, "{\"name\":\"zzz\",%s}", region);
+	CHECK_EQ_INT(
+	    hb_rest_decode_table_regions(body.data, body.len, "GET /t1/regions", "t1", &rs, &err),
+	    HB_ESERVER);
+	CHECK_EQ_STR(err.msg, "malformed response from GET /t1/regions: the regions are of table "
+	                      "'zzz', not of 't1'");
+	hb_regions_release(&rs);
+	/* The name after the list is checked too. */
+	hb_buf_reset(&body);
+	hb_buf_addf(&body, "{%s,\"name\":\"t1x\"}", region);
+	CHECK_EQ_INT(hb_rest_decode_table_regions(body.data, body.len, "g", "t1", &rs, &err),
+	             HB_ESERVER);
+	hb_regions_release(&rs);
+	/* Server text in the message is escaped for the terminal. */
+	hb_buf_reset(&body);
+	hb_buf_addf(&body, "{\"name\":\"a\\u001b[2J\\u0000\",%s}", region);
+	CHECK_EQ_INT(hb_rest_decode_table_regions(body.data, body.len, "g", "t1", &rs, &err),
+	             HB_ESERVER);
+	CHECK(strstr(err.msg, "'a\\x1B[2J\\x00'") != NULL);
+	hb_regions_release(&rs);
+	hb_buf_reset(&body);
+	hb_buf_addf(&body, "{\"name\":5,%s}", region);
+	CHECK_EQ_INT(hb_rest_decode_table_regions(body.data, body.len, "g", "t1", &rs, &err),
+	             HB_ESERVER);
+	CHECK(strstr(err.msg, "name is not a string") != NULL);
+	hb_regions_release(&rs);
+	/* Same table: with or without the default namespace, or no name at all. */
+	hb_buf_reset(&body);
+	hb_buf_addf(&body, "{\"name\":\"t1\",%s}", region);
+	CHECK_EQ_INT(
+	    hb_rest_decode_table_regions(body.data, body.len, "g", "default:t1", &rs, &err), 0);
+	hb_buf_reset(&body);
+	hb_buf_addf(&body, "{\"name\":\"ns:t1\",%s}", region);
+	CHECK_EQ_INT(hb_rest_decode_table_regions(body.data, body.len, "g", "ns:t1", &rs, &err), 0);
+	CHECK_EQ_INT(hb_rest_decode_table_regions(body.data, body.len, "g", "t1", &rs, &err),
+	             HB_ESERVER);
+	hb_buf_reset(&body);
+	hb_buf_addf(&body, "{%s}", region);
+	CHECK_EQ_INT(hb_rest_decode_table_regions(body.data, body.len, "g", "t1", &rs, &err), 0);
+	CHECK_EQ_INT(rs.n, 3);
+	hb_regions_release(&rs);
+	hb_buf_release(&body);
+}
+
+/* The location survives start and end keys that follow it in the object. */
+static void test_decode__region_location_before_keys_is_kept(void)
+{
+	struct hb_regions rs;
+	struct hb_error err = {0};
+
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D("{\"Region\":[{\"location\":\"rs1:16020\","
+	                                      "\"startKey\":\"bQ==\",\"endKey\":\"eg==\"}]}"),
+	                                    "r", &rs, &err),
+	             0);
+	CHECK_EQ_INT(rs.n, 1);
+	if (rs.n == 1)
+		CHECK_EQ_STR(rs.v[0].server, "rs1:16020");
+	hb_regions_release(&rs);
+}
+
+/* Counters beyond int64 read as 0 (lenient) instead of an undefined conversion. */
+static void test_decode__status_counters_beyond_int64_read_as_zero(void)
+{
+	struct hb_cluster_status st;
+	struct hb_error err = {0};
+
+	CHECK_EQ_INT(hb_rest_decode_status(D("{\"regions\":9.2233720368547758e18,"
+	                                     "\"requests\":\"99999999999999999999\","
+	                                     "\"LiveNodes\":[{\"name\":\"h:1\","
+	                                     "\"requests\":-9223372036854775808}]}"),
+	                                   "s", &st, &err),
+	             0);
+	CHECK_EQ_INT(st.regions, 0);
+	CHECK_EQ_INT(st.requests, 0);
+	CHECK(st.nlive == 1 && st.live[0].requests == INT64_MIN);
+	hb_cluster_status_release(&st);
+}
+
+/* Attribute names from the server are escaped in messages. */
+static void test_decode__schema_messages_escape_server_names(void)
+{
+	struct hb_schema s;
+	struct hb_error err = {0};
+
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_rest_decode_schema(D("{\"name\":\"t\",\"X\\u001b]0;pwn\\u0007\":[]}"), "g",
+	                                   &s, &err),
+	             HB_ESERVER);
+	CHECK_EQ_STR(err.msg, "malformed response from g: table attribute X\\x1B]0;pwn\\x07 is not "
+	                      "a string");
+	hb_schema_release(&s);
+}
+
 int main(void)
 {
 	RUN(test_decode__regions_healthy_body);
@@ -353,5 +615,12 @@ int main(void)
 	RUN(test_decode__tables_sorted_and_checked);
 	RUN(test_decode__versions);
 	RUN(test_decode__cellset_binary_and_errors);
+	RUN(test_decode__non_utf8_body_is_malformed);
+	RUN(test_decode__escaped_nul_is_refused_where_it_would_truncate);
+	RUN(test_decode__region_id_must_be_a_non_negative_long);
+	RUN(test_decode__regions_of_another_table_are_refused);
+	RUN(test_decode__region_location_before_keys_is_kept);
+	RUN(test_decode__status_counters_beyond_int64_read_as_zero);
+	RUN(test_decode__schema_messages_escape_server_names);
 	return TEST_DONE();
 }
