@@ -43,6 +43,35 @@ void cli_table_release(struct cli_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Length of a valid UTF-8 sequence at p (1..4), or 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		len = 2, cp = p[0] & 0x1F;
+	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+		len = 3, cp = p[0] & 0x0F;
+	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return len;
+}
+
 /* Display width: UTF-8 continuation bytes do not count. */
 static size_t display_width(const char *s)
 {
@@ -54,6 +83,54 @@ static size_t display_width(const char *s)
 	return w;
 }
 
+/* Whether the valid UTF-8 sequence at p (l bytes) is a C1 control (U+0080..U+009F). */
+static int is_c1(const unsigned char *p, size_t l)
+{
+	return l == 2 && p[0] == 0xC2 && p[1] < 0xA0;
+}
+
+/*
+ * Appends s for a terminal: one row per line whatever the data holds (tab, newline and CR as
+ * \t \n \r), and no byte that a terminal would act on (other C0 controls such as ESC, DEL,
+ * C1 controls) nor invalid UTF-8: those as toStringBinary's \xHH per byte.
+ */
+static int add_terminal_safe(struct hb_buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, l, k;
+	int rc = 0;
+
+	while (!rc && i < n) {
+		unsigned char c = p[i];
+
+		if (c == '\t' || c == '\n' || c == '\r') {
+			char esc[2] = {'\\', c == '\t' ? 't' : c == '\n' ? 'n' : 'r'};
+
+			rc = hb_buf_add(b, esc, 2);
+			i++;
+		} else if (c >= 0x20 && c < 0x7F) {
+			rc = hb_buf_addc(b, (char)c);
+			i++;
+		} else if (c >= 0x80 && (l = utf8_len(p + i, n - i)) > 0 && !is_c1(p + i, l)) {
+			rc = hb_buf_add(b, p + i, l);
+			i += l;
+		} else {
+			/* A C0/C1 control or DEL (every byte of it), or one byte of bad UTF-8. */
+			l = c >= 0x80 ? utf8_len(p + i, n - i) : 0;
+			if (!l)
+				l = 1;
+			for (k = 0; !rc && k < l; k++) {
+				char esc[4] = {'\\', 'x', hex[p[i + k] >> 4], hex[p[i + k] & 15]};
+
+				rc = hb_buf_add(b, esc, 4);
+			}
+			i += l;
+		}
+	}
+	return rc;
+}
+
 int cli_table_add(struct cli_table *t, const char *s)
 {
 	struct hb_buf b = HB_BUF_INIT;
@@ -61,20 +138,10 @@ int cli_table_add(struct cli_table *t, const char *s)
 
 	if (!s)
 		s = "-";
-	/* Keep one row per line whatever the data holds. */
-	for (; *s; s++) {
-		int rc = *s == '\t'   ? hb_buf_adds(&b, "\\t")
-		         : *s == '\n' ? hb_buf_adds(&b, "\\n")
-		         : *s == '\r' ? hb_buf_adds(&b, "\\r")
-		                      : hb_buf_addc(&b, *s);
-
-		if (rc) {
-			hb_buf_release(&b);
-			return HB_ENOMEM;
-		}
-	}
-	if (hb_buf_add(&b, "", 0))
+	if (add_terminal_safe(&b, s) || hb_buf_add(&b, "", 0)) {
+		hb_buf_release(&b);
 		return HB_ENOMEM;
+	}
 	if (t->ncells == t->cap) {
 		size_t ncap = t->cap ? t->cap * 2 : 64;
 		char **p = realloc(t->cells, ncap * sizeof(*p));
@@ -142,47 +209,65 @@ int cli_table_print(const struct cli_table *t, int force_tsv)
 	return ferror(stdout) ? HB_EINVAL : 0;
 }
 
+/*
+ * cJSON copies string bytes through unchecked, so a server string that is not UTF-8 would make
+ * the document invalid JSON, and it leaves DEL and C1 controls raw for the terminal. Outside
+ * strings its output is ASCII, so each such byte is inside a string and can be replaced there:
+ * a byte of bad UTF-8 by \ufffd, DEL and C1 controls by their \u00XX escape.
+ */
+static int json_text_safe(struct hb_buf *out, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, from = 0, l;
+	int rc = 0;
+
+	while (!rc && i < n) {
+		unsigned cp;
+
+		if (p[i] < 0x7F) {
+			i++;
+			continue;
+		}
+		l = p[i] == 0x7F ? 1 : utf8_len(p + i, n - i);
+		if (l > 1 && !is_c1(p + i, l)) {
+			i += l;
+			continue;
+		}
+		rc = hb_buf_add(out, p + from, i - from);
+		if (!rc && !l) {
+			rc = hb_buf_adds(out, "\\ufffd");
+			l = 1;
+		} else if (!rc) {
+			char esc[6] = {'\\', 'u', '0', '0', 0, 0};
+
+			cp = l == 1 ? 0x7F : (unsigned)(p[i + 1] & 0x3F) | 0x80;
+			esc[4] = hex[cp >> 4];
+			esc[5] = hex[cp & 15];
+			rc = hb_buf_add(out, esc, 6);
+		}
+		i += l;
+		from = i;
+	}
+	return rc ? rc : hb_buf_add(out, p + from, n - from);
+}
+
 int cli_json_print(const cJSON *root)
 {
 	char *s = cli_stdout_tty() ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
+	struct hb_buf b = HB_BUF_INIT;
 	int rc;
 
 	if (!s)
 		return HB_ENOMEM;
-	rc = cli_write_stdout(s, strlen(s));
-	if (!rc)
-		rc = cli_write_stdout("\n", 1);
+	rc = json_text_safe(&b, s);
 	cJSON_free(s);
+	if (!rc)
+		rc = hb_buf_addc(&b, '\n');
+	if (!rc)
+		rc = cli_write_stdout(b.data, b.len);
+	hb_buf_release(&b);
 	return rc;
-}
-
-/* Length of a valid UTF-8 sequence at p (1..4), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len, i;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		len = 2, cp = p[0] & 0x1F;
-	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-		len = 3, cp = p[0] & 0x0F;
-	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-		len = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3F);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return len;
 }
 
 int cli_json_str(struct hb_buf *out, const char *s, size_t n)
@@ -201,12 +286,18 @@ int cli_json_str(struct hb_buf *out, const char *s, size_t n)
 
 			rc = hb_buf_add(out, esc, 2);
 			i++;
-		} else if (ch < 0x20) {
+		} else if (ch < 0x20 || ch == 0x7F) {
 			char esc[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
 
 			rc = hb_buf_add(out, esc, 6);
 			i++;
-		} else if ((l = utf8_len(p + i, n - i)) > 0) {
+		} else if ((l = utf8_len(p + i, n - i)) > 0 && is_c1(p + i, l)) {
+			/* C1 controls escaped too: the document may go to a terminal. */
+			char esc[6] = {'\\', 'u', '0', '0', hex[p[i + 1] >> 4], hex[p[i + 1] & 15]};
+
+			rc = hb_buf_add(out, esc, 6);
+			i += l;
+		} else if (l > 0) {
 			rc = hb_buf_add(out, p + i, l);
 			i += l;
 		} else {

@@ -11,7 +11,9 @@
  * A text table built column by column. On a terminal it is printed with a header line and
  * columns padded with two spaces; when stdout is not a terminal it is printed as plain
  * tab-separated lines without a header (stable for scripts: one row per line, fields in the
- * documented column order, tabs and newlines inside fields shown as \t and \n).
+ * documented column order, tabs and newlines inside fields shown as \t and \n). No byte a
+ * terminal would act on is printed raw: other C0 controls (ESC, NUL), DEL, C1 controls and bytes
+ * of invalid UTF-8 are shown as toStringBinary's \xHH.
  */
 struct cli_table {
 	size_t ncols;
@@ -32,9 +34,11 @@ int cli_table_addf(struct cli_table *t, const char *fmt, ...) __attribute__((for
 int cli_table_print(const struct cli_table *t, int force_tsv);
 
 /* Prints a cJSON document to stdout followed by a newline (indented on a terminal,
- * compact otherwise) and frees nothing. HB_ENOMEM / HB_EINVAL (write error). */
+ * compact otherwise) and frees nothing. Always valid UTF-8: invalid bytes in strings become
+ * U+FFFD, DEL and C1 controls \u00XX escapes. HB_ENOMEM / HB_EINVAL (write error). */
 int cli_json_print(const cJSON *root);
-/* Appends s (n bytes, UTF-8 or not: invalid bytes become U+FFFD) as a JSON string literal. */
+/* Appends s (n bytes, UTF-8 or not: invalid bytes become U+FFFD) as a JSON string literal;
+ * all controls (C0, DEL, C1) are escaped. */
 int cli_json_str(struct hb_buf *out, const char *s, size_t n);
 /* cJSON helpers that tolerate NULL and report allocation failure through a NULL return. */
 cJSON *cli_json_add_str(cJSON *obj, const char *key, const char *s); /* NULL s → null */
