@@ -43,35 +43,6 @@ void cli_table_release(struct cli_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Length of a valid UTF-8 sequence at p (1..4), or 0 when invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len, i;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		len = 2, cp = p[0] & 0x1F;
-	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-		len = 3, cp = p[0] & 0x0F;
-	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-		len = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3F);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return len;
-}
-
 /* Display width: UTF-8 continuation bytes do not count. */
 static size_t display_width(const char *s)
 {
@@ -112,12 +83,12 @@ static int add_terminal_safe(struct hb_buf *b, const char *s)
 		} else if (c >= 0x20 && c < 0x7F) {
 			rc = hb_buf_addc(b, (char)c);
 			i++;
-		} else if (c >= 0x80 && (l = utf8_len(p + i, n - i)) > 0 && !is_c1(p + i, l)) {
+		} else if (c >= 0x80 && (l = hb_utf8_len(p + i, n - i)) > 0 && !is_c1(p + i, l)) {
 			rc = hb_buf_add(b, p + i, l);
 			i += l;
 		} else {
 			/* A C0/C1 control or DEL (every byte of it), or one byte of bad UTF-8. */
-			l = c >= 0x80 ? utf8_len(p + i, n - i) : 0;
+			l = c >= 0x80 ? hb_utf8_len(p + i, n - i) : 0;
 			if (!l)
 				l = 1;
 			for (k = 0; !rc && k < l; k++) {
@@ -229,7 +200,7 @@ static int json_text_safe(struct hb_buf *out, const char *s)
 			i++;
 			continue;
 		}
-		l = p[i] == 0x7F ? 1 : utf8_len(p + i, n - i);
+		l = p[i] == 0x7F ? 1 : hb_utf8_len(p + i, n - i);
 		if (l > 1 && !is_c1(p + i, l)) {
 			i += l;
 			continue;
@@ -291,7 +262,7 @@ int cli_json_str(struct hb_buf *out, const char *s, size_t n)
 
 			rc = hb_buf_add(out, esc, 6);
 			i++;
-		} else if ((l = utf8_len(p + i, n - i)) > 0 && is_c1(p + i, l)) {
+		} else if ((l = hb_utf8_len(p + i, n - i)) > 0 && is_c1(p + i, l)) {
 			/* C1 controls escaped too: the document may go to a terminal. */
 			char esc[6] = {'\\', 'u', '0', '0', hex[p[i + 1] >> 4], hex[p[i + 1] & 15]};
 

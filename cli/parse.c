@@ -1,6 +1,7 @@
 /* Option-table driven parsing, --help, completion listing and the small output helpers. */
 #include "cli.h"
 #include "config.h"
+#include "../core/key.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -57,16 +58,46 @@ static int strlist_push(struct cli_strlist *l, const char *s)
 	return 0;
 }
 
+/*
+ * Writes one diagnostic to stderr. Messages quote names, paths and server text, so control
+ * bytes (ESC could drive the terminal), DEL and bytes that are not UTF-8 are shown as \xHH;
+ * newlines and tabs are kept for multi-line reports.
+ */
+static void emit(const char *prefix, const char *fmt, va_list ap)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	size_t i;
+
+	fflush(stdout);
+	fputs(prefix, stderr);
+	if (hb_buf_vaddf(&b, fmt, ap)) {
+		fputs("(message too long)\n", stderr);
+		hb_buf_release(&b);
+		return;
+	}
+	for (i = 0; i < b.len;) {
+		unsigned char c = (unsigned char)b.data[i];
+		size_t l = hb_utf8_len(b.data + i, b.len - i);
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || !l) {
+			fprintf(stderr, "\\x%02X", c);
+			i++;
+		} else {
+			fwrite(b.data + i, 1, l, stderr);
+			i += l;
+		}
+	}
+	fputc('\n', stderr);
+	hb_buf_release(&b);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("hbtab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	emit("hbtab: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_warn(const char *fmt, ...)
@@ -75,11 +106,9 @@ void cli_warn(const char *fmt, ...)
 
 	if (cli_g.quiet)
 		return;
-	fputs("hbtab: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	emit("hbtab: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_verbose(const char *fmt, ...)
@@ -88,22 +117,18 @@ void cli_verbose(const char *fmt, ...)
 
 	if (!cli_g.verbose)
 		return;
-	fputs("hbtab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	emit("hbtab: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("hbtab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	emit("hbtab: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (cmd)
 		fprintf(stderr, "hbtab: see 'hbtab %s --help'\n", cmd);
 	else

@@ -40,45 +40,51 @@ int hb_tsb_append(struct hb_buf *out, const void *k, size_t n)
 	return 0;
 }
 
+size_t hb_utf8_len(const void *v, size_t n)
+{
+	const unsigned char *p = v;
+	size_t len, i;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		len = 2, cp = p[0] & 0x1F;
+	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+		len = 3, cp = p[0] & 0x0F;
+	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return len;
+}
+
 /* Decodes UTF-8 into UTF-16 code units; returns the count or -1 for malformed input. */
 static long utf8_to_utf16(const unsigned char *s, size_t n, uint16_t *out, size_t *bad_at)
 {
 	size_t i = 0, o = 0;
 
 	while (i < n) {
+		size_t len = hb_utf8_len(s + i, n - i), j;
 		uint32_t cp;
-		size_t need, j;
-		unsigned char c = s[i];
 
-		if (c < 0x80) {
-			out[o++] = c;
-			i++;
-			continue;
-		} else if ((c & 0xE0) == 0xC0) {
-			cp = c & 0x1F;
-			need = 1;
-		} else if ((c & 0xF0) == 0xE0) {
-			cp = c & 0x0F;
-			need = 2;
-		} else if ((c & 0xF8) == 0xF0) {
-			cp = c & 0x07;
-			need = 3;
-		} else {
+		if (!len) {
 			*bad_at = i;
 			return -1;
 		}
-		for (j = 1; j <= need; j++) {
-			if (i + j >= n || (s[i + j] & 0xC0) != 0x80) {
-				*bad_at = i;
-				return -1;
-			}
+		cp = len == 1 ? s[i] : (uint32_t)(s[i] & (0xFF >> (len + 1)));
+		for (j = 1; j < len; j++)
 			cp = (cp << 6) | (s[i + j] & 0x3F);
-		}
-		if ((need == 1 && cp < 0x80) || (need == 2 && cp < 0x800) ||
-		    (need == 3 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-			*bad_at = i;
-			return -1;
-		}
 		if (cp >= 0x10000) {
 			cp -= 0x10000;
 			out[o++] = (uint16_t)(0xD800 | (cp >> 10));
@@ -86,7 +92,7 @@ static long utf8_to_utf16(const unsigned char *s, size_t n, uint16_t *out, size_
 		} else {
 			out[o++] = (uint16_t)cp;
 		}
-		i += need + 1;
+		i += len;
 	}
 	return (long)o;
 }

@@ -59,36 +59,6 @@ static int oom(struct hb_error *err)
 	return hb_error_set(err, HB_ENOMEM, "out of memory");
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4; no overlongs, surrogates or > U+10FFFF),
- * or 0 when the bytes there are not UTF-8. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len, i;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		len = 2, cp = p[0] & 0x1F;
-	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-		len = 3, cp = p[0] & 0x0F;
-	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-		len = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3F);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-		return 0;
-	return len;
-}
-
 /*
  * JSON text must be UTF-8 (RFC 8259 §8.1) and cJSON does not check it, so a stray byte would
  * flow into names and out as invalid JSON. cJSON also ends its C strings at an escaped NUL
@@ -103,7 +73,7 @@ static int check_text(const char *json, size_t len, int allow_nul, const char *w
 
 	while (i < len) {
 		if (p[i] >= 0x80) {
-			if (!(l = utf8_len(p + i, len - i)))
+			if (!(l = hb_utf8_len(p + i, len - i)))
 				return BAD("invalid UTF-8 at byte %zu of %zu", i, len);
 			i += l;
 		} else if (p[i] == '"') {

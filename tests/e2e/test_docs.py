@@ -177,6 +177,11 @@ class Frame(hbtest.OfflineTest):
         for cmd in commands():
             self.assertIn(cmd, r.out)
 
+    def test_cli__control_bytes_in_messages_are_escaped(self):
+        r = self.hb("regions", "a\x1b[31mb")
+        self.assertFails(r, 2, r"'a\\x1B\[31mb'")
+        self.assertNotIn("\x1b", r.err)
+
     def test_config__bad_timeout_is_rejected(self):
         self.assertFails(self.hb("--timeout", "0", "tables"), 2, r"--timeout")
 
