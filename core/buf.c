@@ -67,7 +67,7 @@ int hb_buf_add(struct hb_buf *b, const void *p, size_t n)
 	return 0;
 }
 
-int hb_buf_addc(struct hb_buf *b, int c)
+int hb_buf_addc_slow(struct hb_buf *b, int c)
 {
 	unsigned char ch = (unsigned char)c;
 

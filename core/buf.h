@@ -25,7 +25,17 @@ int hb_buf_grow(struct hb_buf *b, size_t extra);
 /* Appends n raw bytes. HB_ENOMEM / HB_EINVAL (cap). */
 int hb_buf_add(struct hb_buf *b, const void *p, size_t n);
 /* Appends one byte. */
-int hb_buf_addc(struct hb_buf *b, int c);
+int hb_buf_addc_slow(struct hb_buf *b, int c);
+static inline int hb_buf_addc(struct hb_buf *b, int c)
+{
+	/* The common case: room for the byte and the terminating NUL, under the cap. */
+	if (b->len + 1 < b->cap && (!b->max || b->len < b->max)) {
+		b->data[b->len++] = (char)c;
+		b->data[b->len] = '\0';
+		return 0;
+	}
+	return hb_buf_addc_slow(b, c);
+}
 /* Appends a NUL-terminated string. */
 int hb_buf_adds(struct hb_buf *b, const char *s);
 /* Appends printf-formatted text. */

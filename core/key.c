@@ -186,6 +186,7 @@ static int b64val(unsigned char c)
 int hb_b64_decode(struct hb_buf *out, const char *s, size_t n)
 {
 	size_t i, pad = 0;
+	unsigned char *w;
 	int rc;
 
 	if (n % 4)
@@ -197,9 +198,10 @@ int hb_b64_decode(struct hb_buf *out, const char *s, size_t n)
 	rc = hb_buf_grow(out, n / 4 * 3);
 	if (rc)
 		return rc;
+	w = (unsigned char *)out->data + out->len;
 	for (i = 0; i < n; i += 4) {
 		int v[4], k, last = i + 4 == n;
-		uint32_t w;
+		uint32_t x;
 
 		for (k = 0; k < 4; k++) {
 			v[k] = b64val((unsigned char)s[i + k]);
@@ -208,18 +210,21 @@ int hb_b64_decode(struct hb_buf *out, const char *s, size_t n)
 			if (v[k] < 0)
 				v[k] = 0;
 		}
-		w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-		hb_buf_addc(out, (int)(w >> 16));
+		x = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+		*w++ = (unsigned char)(x >> 16);
 		if (!(last && pad == 2))
-			hb_buf_addc(out, (int)(w >> 8 & 0xFF));
+			*w++ = (unsigned char)(x >> 8 & 0xFF);
 		if (!(last && pad >= 1))
-			hb_buf_addc(out, (int)(w & 0xFF));
+			*w++ = (unsigned char)(x & 0xFF);
 		if (last && pad) {
 			/* Non-canonical encodings (stray bits under the padding) are rejected. */
 			if ((pad == 2 && (v[1] & 15)) || (pad == 1 && (v[2] & 3)))
 				return HB_EINVAL;
 		}
 	}
+	/* Bytes are committed only once the whole input was valid. */
+	out->len = (size_t)((char *)w - out->data);
+	out->data[out->len] = '\0';
 	return 0;
 }
 

@@ -1,0 +1,100 @@
+#!/bin/sh
+# Time and peak memory of 'hbtab audit' on a 100,000-region table in the emulator, via REST and
+# via hbase:meta, beside the emulator's share (curl fetching the same data in the same run).
+# hbtab's own time is its CPU time (user + system); the rest of its wall time ("waiting") is
+# the emulator, which serves in Python: that is the emulator's share.
+# Usage: tests/bench/bench_audit_table.sh [HBTAB_BINARY] [--check]
+#   HBEMU_GEN_DIR names the emulator's generated modules (BUILD/emu_gen).
+#   --check exits 1 when hbtab's own time is 1 s or more, or its peak RSS 100 MiB or more.
+set -eu
+
+HBTAB=${1:-${HBTAB_BIN:-}}
+CHECK=${2:-}
+if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
+	echo "usage: $0 HBTAB_BINARY [--check]  (or set HBTAB_BIN)" >&2
+	exit 2
+fi
+if [ ! -x /usr/bin/time ]; then
+	echo "$0: needs GNU time (/usr/bin/time, Debian package 'time')" >&2
+	exit 2
+fi
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+PY=${HBTAB_PYTHON:-/usr/bin/python3}
+REGIONS=${BENCH_REGIONS:-100000}
+TABLE=bench
+. "$SRC/tests/bench/lib.sh"
+
+set -- "$PY" "$SRC/tests/emulator/hbemu.py" --servers 5
+[ -n "${HBEMU_GEN_DIR:-}" ] && set -- "$@" --gen-dir "$HBEMU_GEN_DIR"
+emu_start 100 "emulator did not start:" "$@"
+REST=http://127.0.0.1:$(port rest)
+CONTROL=http://127.0.0.1:$(port control)
+
+# --hex-splits N keys, plus the metadata row hbtab create would write (N and key space).
+"$HBTAB" -o json splits --hex-splits "$REGIONS" |
+	"$PY" -c '
+import json, sys, base64
+t, n = sys.argv[1], sys.argv[2]
+keys = [k["base64"] for k in json.load(sys.stdin)["splits"]]
+print(json.dumps({"table": t, "families": [{"name": "cf", "attrs": {}}], "attrs": {},
+                  "splits": keys}))' "$TABLE" "$REGIONS" >"$TMP/create.json"
+curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$TMP/create.json" \
+	"$CONTROL/control/create" >/dev/null
+b64() { printf '%s' "$1" | base64 -w0; }
+curl -sf -X POST -H 'Content-Type: application/json' "$CONTROL/control/put" --data "{\"table\":
+	\"$TABLE\",\"rows\":[{\"key\":\"$(b64 totalPartition)\",\"cells\":[
+	{\"column\":\"$(b64 cf:N)\",\"value\":\"$(b64 "$REGIONS")\"},
+	{\"column\":\"$(b64 cf:keyspace)\",\"value\":\"$(b64 'hex{8} *')\"},
+	{\"column\":\"$(b64 cf:splits)\",\"value\":\"$(b64 "--hex-splits $REGIONS")\"}]}]}" >/dev/null
+
+# timed CMD...: prints "wall user+sys peak_kb" (wall in ns precision, CPU from GNU time).
+timed() {
+	t0=$(date +%s%N)
+	rc=0
+	/usr/bin/time -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null || rc=$?
+	t1=$(date +%s%N)
+	[ "$rc" -le 1 ] || { echo "$* exited $rc" >&2; exit 1; }
+	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f %d\n", (b - a) / 1e9, $1 + $2, $3 }' \
+		"$TMP/time"
+}
+# The emulator's share: the same data fetched by curl, discarded.
+cat >"$TMP/meta.sh" <<EOF
+loc=\$(curl -s -D - -o /dev/null -X POST -H 'Content-Type: application/json' \
+  -H 'X-XSRF-HEADER: 1' --data '{"startRow":"$(b64 "$TABLE,,")","endRow":"$(b64 "$TABLE ,,")","batch":1000,"maxVersions":1}' \
+  '$REST/hbase:meta/scanner' | tr -d '\r' | sed -n 's/^[Ll]ocation: //p')
+while [ "\$(curl -s -o /dev/null -w '%{http_code}' -H 'Accept: application/json' "\$loc")" = 200 ]; do :; done
+curl -s -X DELETE -H 'X-XSRF-HEADER: 1' "\$loc" >/dev/null
+EOF
+
+set -- $(timed curl -s --compressed -H 'Accept: application/json' "$REST/$TABLE/regions")
+ER_W=$1
+set -- $(timed sh "$TMP/meta.sh")
+EM_W=$1
+set -- $(timed "$HBTAB" --rest "$REST" --no-progress audit "$TABLE")
+HR_W=$1 HR_C=$2 HR_K=$3
+set -- $(timed "$HBTAB" --rest "$REST" --no-progress -o json audit "$TABLE")
+HJ_W=$1 HJ_C=$2 HJ_K=$3
+set -- $(timed "$HBTAB" --rest "$REST" --no-progress audit "$TABLE" --source meta)
+HM_W=$1 HM_C=$2 HM_K=$3
+
+awk -v n="$REGIONS" -v erw="$ER_W" -v emw="$EM_W" \
+	-v hrw="$HR_W" -v hrc="$HR_C" -v hrk="$HR_K" -v hjw="$HJ_W" -v hjc="$HJ_C" -v hjk="$HJ_K" \
+	-v hmw="$HM_W" -v hmc="$HM_C" -v hmk="$HM_K" 'BEGIN {
+	printf "audit of a %d-region table (keyspace from the metadata row)\n", n
+	printf "%-36s %8s %10s %10s %12s\n", "case", "wall s", "hbtab s", "peak MiB", "waiting s"
+	printf "%-36s %8.3f %10s %10s %12s\n", "emulator: curl GET /T/regions", erw, "-", "-", "-"
+	printf "%-36s %8.3f %10s %10s %12s\n", "emulator: curl meta scan, batch 1000", emw, "-", "-", "-"
+	printf "%-36s %8.3f %10.2f %10.1f %12.3f\n", "hbtab audit (REST)", hrw, hrc, hrk / 1024, hrw - hrc
+	printf "%-36s %8.3f %10.2f %10.1f %12.3f\n", "hbtab -o json audit (REST)", hjw, hjc, hjk / 1024, hjw - hjc
+	printf "%-36s %8.3f %10.2f %10.1f %12.3f\n", "hbtab audit --source meta", hmw, hmc, hmk / 1024, hmw - hmc
+	printf "hbtab own share of wall time: REST %.0f%%, meta %.0f%% (the rest is the emulator)\n", \
+		100 * hrc / hrw, 100 * hmc / hmw
+	printf "(the curl meta scan runs one curl process per 1000-cell GET, so it is slower than one client)\n"
+}'
+if [ "$CHECK" = "--check" ]; then
+	awk -v a="$HR_C" -v b="$HM_C" -v c="$HJ_C" -v k1="$HR_K" -v k2="$HM_K" -v k3="$HJ_K" \
+		'BEGIN { exit !(a < 1 && b < 1 && c < 1 && k1 < 102400 && k2 < 102400 && k3 < 102400) }' || {
+		echo "audit misses its targets (hbtab's own time < 1 s, peak < 100 MiB)" >&2
+		exit 1
+	}
+fi
