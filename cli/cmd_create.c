@@ -644,7 +644,7 @@ static int write_metadata(struct create *c, struct hb_error *err)
 	const struct hb_cell *cur;
 	char nbuf[32], when[32];
 	size_t i, nc = 0;
-	int found = 0, rc;
+	int found = 0, applied = 0, rc;
 	time_t now = time(NULL);
 	struct tm tmv;
 
@@ -691,7 +691,11 @@ static int write_metadata(struct create *c, struct hb_error *err)
 		}
 		goto done;
 	}
-	/* REST's check-and-put cannot test for absence: put, then read back and compare. */
+	/*
+	 * Write only if N is still absent: HBase's checkAndMutate treats an empty expected
+	 * value as "absent or empty" (HRegion), so ?check=put with an empty value is an atomic
+	 * put-if-absent. Then read back and compare.
+	 */
 	gmtime_r(&now, &tmv);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tmv);
 	hb_buf_adds(&vals[0], nbuf);
@@ -709,9 +713,13 @@ static int write_metadata(struct create *c, struct hb_error *err)
 		cells[nc].timestamp = 0;
 		nc++;
 	}
-	rc = hb_rest_put_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, cells, nc, err);
+	rc = hb_rest_check_and_put(c->rest, c->table, c->meta_row.data, c->meta_row.len, cells, nc,
+	                           colp[0], "", 0, &applied, err);
 	if (rc)
 		goto done;
+	if (!applied)
+		cli_verbose("the metadata row of '%s' was written concurrently; checking it",
+		            c->table);
 	hb_row_release(&row);
 	hb_row_init(&row);
 	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
@@ -734,7 +742,7 @@ static int write_metadata(struct create *c, struct hb_error *err)
 		                  c->table, nbuf);
 		goto done;
 	}
-	c->metadata = "written";
+	c->metadata = applied ? "written" : "present";
 done:
 	for (i = 0; i < 5; i++) {
 		hb_buf_release(&cols[i]);

@@ -257,7 +257,15 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 			    "nothing written, run 'hbtab meta get %s' and retry",
 			    m->table, prev.data, m->table);
 	} else {
-		rc = hb_rest_put_row(m->c, m->table, m->row.data, m->row.len, &cell, 1, err);
+		/* Put-if-absent: an empty expected value matches an absent cell (HRegion). */
+		rc = hb_rest_check_and_put(m->c, m->table, m->row.data, m->row.len, &cell, 1,
+		                           col.data, "", 0, &applied, err);
+		if (!rc && !applied)
+			rc = hb_error_set(
+			    err, HB_ESAFETY,
+			    "N of table '%s' was set by someone else meanwhile; nothing written, "
+			    "run 'hbtab meta get %s' and retry",
+			    m->table, m->table);
 	}
 	if (!rc)
 		rc = print_set(m, n, nc ? prev.data : NULL, 1);

@@ -180,6 +180,18 @@ class CreateThrift2Test(CreateTestBase):
         self.assertEqual(r.json()["metadata"], "written")
         self.assertEqual(self.metadata("t1")["N"], "4")
 
+    def test_create__metadata_row_is_written_with_put_if_absent(self):
+        self.emu.create("t1", splits=[b"40000000", b"80000000", b"c0000000"])
+        self.emu.clear_requests()
+        r = self.create("t1", "--hex-splits", "4")
+        self.assertOk(r)
+        puts = [q for q in self.emu.requests() if q["method"] in ("PUT", "POST")
+                and not q["path"].endswith("/scanner")]
+        # one checkAndPut (expected N empty = absent), no unconditional put
+        self.assertEqual(len(puts), 1, puts)
+        self.assertIn("check=put", puts[0]["path"])
+        self.assertEqual(puts[0]["status"], 200)
+
     def test_create__different_n_in_metadata_row_is_never_overwritten(self):
         self.emu.create("t1", splits=[b"40000000", b"80000000", b"c0000000"])
         st, body = self.emu.control("POST", "/control/put", {"table": "t1", "rows": [
