@@ -9,8 +9,9 @@ build=${HBTAB_BUILD_DIR:-$top/build}
 asan_build=${HBTAB_ASAN_BUILD_DIR:-$top/build-asan}
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# python3-six: Debian 12's python3-thrift imports six without depending on it.
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libcjson-dev libgmp-dev
-          libssl-dev openssl ca-certificates python3 python3-thrift python3-protobuf
+          libssl-dev openssl ca-certificates python3 python3-thrift python3-six python3-protobuf
           thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish procps)
 
 say() { printf '==> %s\n' "$*" >&2; }
