@@ -74,11 +74,13 @@ demo() {
     local hb=("$build/hbtab" --rest "$REST" --thrift "$THRIFT")
     local rc=0
     say "hbtab create user --hex-splits 10 --family info"
-    "${hb[@]}" create user --hex-splits 10 --family info --keyspace 'hex{8} *'
+    "${hb[@]}" create user --hex-splits 10 --family info
     say "hbtab regions user"
     "${hb[@]}" regions user
     say "hbtab audit user"
     "${hb[@]}" audit user
+    say "the same design checked offline against md5-prefixed keys (seed 000): hbtab audit --hex-splits 10 --keyspace 'hex{8} byte{8}'"
+    "${hb[@]}" audit --hex-splits 10 --keyspace 'hex{8} byte{8}'
     say "the seed 001 mistake: createTable(\"0000000000000000\", \"ffffffffffffffff\", 10) for hex keys"
     "${hb[@]}" create seed001 --range-splits 10 --start 0000000000000000 --end ffffffffffffffff \
         --family info --keyspace 'hex{16}' || true
