@@ -40,6 +40,17 @@ int hb_tsb_append(struct hb_buf *out, const void *k, size_t n)
 	return 0;
 }
 
+int hb_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 size_t hb_utf8_len(const void *v, size_t n)
 {
 	const unsigned char *p = v;

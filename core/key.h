@@ -21,6 +21,9 @@ int hb_tsb_append(struct hb_buf *out, const void *k, size_t n);
  * drops only the backslash. HB_EINVAL with err filled for text that is not UTF-8. */
 int hb_tbb_parse(struct hb_buf *out, const char *s, size_t n, struct hb_error *err);
 
+/* The value of a hex digit of either case (0..15), or -1. */
+int hb_hex_digit(int c);
+
 /* Length of the valid UTF-8 sequence at p (1..4; no overlongs, surrogates or code points
  * above U+10FFFF), or 0 when the bytes there are not UTF-8. n must be >= 1. */
 size_t hb_utf8_len(const void *p, size_t n);

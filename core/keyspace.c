@@ -131,17 +131,6 @@ static int is_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A decimal length 0..32767 at p->i. */
 static int parse_len(struct ks_parser *p, unsigned *out)
 {
@@ -216,7 +205,7 @@ static int parse_set_char(struct ks_parser *p, unsigned *out)
 		unsigned char e = (unsigned char)p->s[p->i + 1];
 
 		if (e == 'x') {
-			int h = hexval(p->s[p->i + 2]), l = h < 0 ? -1 : hexval(p->s[p->i + 3]);
+			int h = hb_hex_digit(p->s[p->i + 2]), l = h < 0 ? -1 : hb_hex_digit(p->s[p->i + 3]);
 
 			if (h < 0 || l < 0)
 				return perr(p, p->i, "expected two hex digits after '\\x'");
@@ -293,7 +282,7 @@ static int parse_uint(struct ks_parser *p, struct ks_field *f, int width)
 		p->i += 2;
 	}
 	j = p->i;
-	while (base == 16 ? hexval(p->s[j]) >= 0 : is_digit(p->s[j]))
+	while (base == 16 ? hb_hex_digit(p->s[j]) >= 0 : is_digit(p->s[j]))
 		j++;
 	if (j == p->i || j - p->i > 64)
 		return perr(p, p->i, j == p->i ? "expected a number" : "number too long");

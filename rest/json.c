@@ -686,17 +686,6 @@ static int jr_lit(struct jr *j, const char *lit)
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int jr_hex4(struct jr *j, unsigned *out)
 {
 	int i, v;
@@ -705,7 +694,7 @@ static int jr_hex4(struct jr *j, unsigned *out)
 	if (j->end - j->p < 4)
 		return -1;
 	for (i = 0; i < 4; i++) {
-		if ((v = hexval((unsigned char)j->p[i])) < 0)
+		if ((v = hb_hex_digit((unsigned char)j->p[i])) < 0)
 			return -1;
 		*out = *out << 4 | (unsigned)v;
 	}
