@@ -64,6 +64,9 @@ static int strlist_push(struct cli_strlist *l, const char *s)
  * newlines and tabs are kept for multi-line reports.
  */
 static void emit(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void emit(const char *prefix, const char *fmt, va_list ap)
 {
 	struct hb_buf b = HB_BUF_INIT;
 	size_t i;

@@ -40,7 +40,8 @@ static inline int hb_buf_addc(struct hb_buf *b, int c)
 int hb_buf_adds(struct hb_buf *b, const char *s);
 /* Appends printf-formatted text. */
 int hb_buf_addf(struct hb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int hb_buf_vaddf(struct hb_buf *b, const char *fmt, va_list ap);
+int hb_buf_vaddf(struct hb_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 /* Returns the data as a C string ("" for an empty buffer); never NULL. */
 const char *hb_buf_str(const struct hb_buf *b);
 /* Takes ownership of the storage (caller frees; never NULL on success), leaving b empty. */
