@@ -25,8 +25,16 @@ install_packages() {
     say "installing: ${missing[*]}"
     local sudo=()
     [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    local log
+    log=$(mktemp "${TMPDIR:-/tmp}/hbtab-apt.XXXXXX")
+    if ! { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+           "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+               --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+        tail -n 30 "$log" >&2
+        say "package installation failed (full log: $log)"
+        exit 1
+    fi
+    rm -f "$log"
 }
 
 build_tree() { # build_tree DIR [cmake args...]
