@@ -22,6 +22,7 @@ struct hb_region {
 	int replica_id;
 	int offline;          /* meta flags; REST never reports these */
 	int split;
+	int packed;           /* the strings share one allocation at start (hb_region_copy) */
 };
 
 struct hb_regions {
@@ -38,5 +39,8 @@ int hb_regions_push(struct hb_regions *rs, const struct hb_region *r);
 void hb_regions_sort(struct hb_regions *rs);
 /* Frees the strings of one region (not the struct). */
 void hb_region_release(struct hb_region *r);
+/* Deep-copies r into *out with all its strings in one allocation (out->packed = 1; a field
+ * of such a copy is replaced by making a new copy). HB_ENOMEM. */
+int hb_region_copy(struct hb_region *out, const struct hb_region *r);
 
 #endif

@@ -227,8 +227,7 @@ static int rebuild_names(const char *table, struct hb_regions *rs, struct hb_err
 	if (!strncmp(table, "hbase:", 6))
 		return 0; /* system tables keep the old format */
 	for (i = 0; i < rs->n; i++) {
-		struct hb_region *r = &rs->v[i];
-		unsigned char *copy;
+		struct hb_region *r = &rs->v[i], with = *r, nr;
 		size_t prefix;
 
 		hb_buf_reset(&b);
@@ -240,17 +239,13 @@ static int rebuild_names(const char *table, struct hb_regions *rs, struct hb_err
 		hb_region_encoded_name(enc, b.data, prefix);
 		if (hb_buf_addf(&b, ".%s.", enc))
 			goto nomem;
-		copy = malloc(b.len + 1);
-		if (!copy)
+		with.name = (unsigned char *)b.data;
+		with.name_len = b.len;
+		with.encoded = enc;
+		if (hb_region_copy(&nr, &with))
 			goto nomem;
-		memcpy(copy, b.data, b.len + 1);
-		free(r->name);
-		r->name = copy;
-		r->name_len = b.len;
-		free(r->encoded);
-		r->encoded = strdup(enc);
-		if (!r->encoded)
-			goto nomem;
+		hb_region_release(r);
+		*r = nr;
 	}
 	hb_buf_release(&b);
 	return 0;

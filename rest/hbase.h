@@ -45,7 +45,8 @@ struct hb_names {
 	size_t n, cap;
 };
 
-/* One cell: column is "family:qualifier" bytes, value raw bytes (both NUL-terminated copies). */
+/* One cell: column is "family:qualifier" bytes, value raw bytes (both NUL-terminated copies;
+ * in a row built by hb_row_add_cell they share one allocation, freed with the column). */
 struct hb_cell {
 	unsigned char *column;
 	size_t column_len;

@@ -341,6 +341,277 @@ static void test_decode__cellset_binary_and_errors(void)
 	CHECK(strstr(err.msg, "invalid JSON") != NULL);
 }
 
+/* Rows as the scanner receives them: a readable trace "key[col=value@ts,...];" per fragment,
+ * fragments with the key of the previous one merged into it as hbase.c does across bodies. */
+struct trace {
+	char text[1024];
+	int frags;
+	int fail_at; /* fn fails on this fragment (1-based); 0 never */
+	struct hb_row merged;
+	int have;
+};
+
+static void trace_put(struct trace *t, const char *s, size_t n)
+{
+	size_t len = strlen(t->text), i;
+
+	for (i = 0; i < n && len + 1 < sizeof(t->text); i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		t->text[len++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	t->text[len] = '\0';
+}
+
+static int trace_row(void *ctx, struct hb_row *frag, struct hb_error *err)
+{
+	struct trace *t = ctx;
+	char ts[32];
+	size_t i;
+
+	if (++t->frags == t->fail_at)
+		return hb_error_set(err, HB_EINVAL, "stop at fragment %d", t->frags);
+	trace_put(t, (const char *)frag->key, frag->key_len);
+	trace_put(t, "[", 1);
+	for (i = 0; i < frag->ncells; i++) {
+		const struct hb_cell *c = &frag->cells[i];
+
+		CHECK(c->column[c->column_len] == 0 && c->value[c->value_len] == 0);
+		trace_put(t, i ? "," : "", i ? 1 : 0);
+		trace_put(t, (const char *)c->column, c->column_len);
+		trace_put(t, "=", 1);
+		trace_put(t, (const char *)c->value, c->value_len);
+		snprintf(ts, sizeof(ts), "@%lld", (long long)c->timestamp);
+		trace_put(t, ts, strlen(ts));
+	}
+	trace_put(t, "];", 2);
+	return 0;
+}
+
+/* base64: "r1" cm0x, "r2" cjI=, "cf:a" Y2Y6YQ==, "cf:b" Y2Y6Yg==, "v1" djE=, "v2" djI=. */
+static void test_decode__cellset_valid_batches(void)
+{
+	static const struct {
+		const char *body, *trace;
+	} cases[] = {
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":5,"
+	     "\"$\":\"djE=\"},{\"column\":\"Y2Y6Yg==\",\"timestamp\":1700000000001,"
+	     "\"$\":\"djI=\"}]},{\"key\":\"cjI=\",\"Cell\":[]}]}",
+	     "r1[cf:a=v1@5,cf:b=v2@1700000000001];r2[];"},
+	    /* members in any order, unknown members of any type, null value and Cell */
+	    {"{\"x\":{\"Row\":7},\"Row\":[{\"Cell\":[{\"$\":null,\"extra\":[1,{}],\"timestamp\":"
+	     "\"42\",\"column\":\"Y2Y6YQ==\"}],\"key\":\"cjE=\"},{\"Cell\":null,\"key\":\"cjI=\"}],"
+	     "\"y\":true}",
+	     "r1[cf:a=@42];r2[];"},
+	    /* no Row at all, a null Row, an empty list */
+	    {"{}", ""},
+	    {"{\"Row\":null}", ""},
+	    {" \r\n{\"Row\":[]}\n", ""},
+	    /* escapes, exponent and negative timestamps, the first of repeated members */
+	    {"{\"Row\":[{\"k\\u0065y\":\"c\\u006a\\u0045=\",\"key\":\"cjI=\",\"Cell\":[{\"column\":"
+	     "\"Y2Y6YQ\\u003d\\u003d\",\"column\":5,\"timestamp\":-2e1,\"$\":\"djE\\/\"}]}]}",
+	     "r1[cf:a=v1?@-20];"},
+	    /* what cJSON took: a UTF-8 BOM, anything after the object */
+	    {"\xEF\xBB\xBF{\"Row\":[{\"key\":\"cjE=\"}]} trailing", "r1[];"},
+	};
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(cases); i++) {
+		struct trace t;
+		struct hb_error err = {0};
+
+		memset(&t, 0, sizeof(t));
+		CHECK_EQ_INT(hb_rest_decode_cellset(D(cases[i].body), "g", trace_row, &t, &err), 0);
+		if (strcmp(t.text, cases[i].trace))
+			fprintf(stderr, "case %zu: %s (%s)\n", i, t.text, err.msg);
+		CHECK_EQ_STR(t.text, cases[i].trace);
+	}
+}
+
+static int merge_row(void *ctx, struct hb_row *frag, struct hb_error *err)
+{
+	struct trace *t = ctx;
+	size_t i;
+
+	(void)err;
+	if (t->have && t->merged.key_len == frag->key_len &&
+	    !memcmp(t->merged.key, frag->key, frag->key_len)) {
+		for (i = 0; i < frag->ncells; i++)
+			CHECK_EQ_INT(hb_row_add_cell(&t->merged, frag->cells[i].column,
+			                             frag->cells[i].column_len,
+			                             frag->cells[i].value, frag->cells[i].value_len,
+			                             frag->cells[i].timestamp),
+			             0);
+		return 0;
+	}
+	if (t->have)
+		trace_row(t, &t->merged, err);
+	hb_row_release(&t->merged);
+	t->merged = *frag; /* take ownership, as the scanner does */
+	hb_row_init(frag);
+	t->have = 1;
+	return 0;
+}
+
+/* A row cut by the cell limit continues in the next body; each body hands on whole fragments
+ * (owned by the callback) and the scanner's merge makes one row of them. */
+static void test_decode__cellset_rows_split_across_batches_merge(void)
+{
+	static const char b1[] = "{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\","
+	                         "\"$\":\"djE=\"}]},{\"key\":\"cjI=\",\"Cell\":[{\"column\":"
+	                         "\"Y2Y6YQ==\",\"$\":\"djE=\"}]}]}";
+	static const char b2[] = "{\"Row\":[{\"key\":\"cjI=\",\"Cell\":[{\"column\":\"Y2Y6Yg==\","
+	                         "\"$\":\"djI=\"}]}]}";
+	struct trace t;
+	struct hb_error err = {0};
+
+	memset(&t, 0, sizeof(t));
+	hb_row_init(&t.merged);
+	CHECK_EQ_INT(hb_rest_decode_cellset(D(b1), "g", merge_row, &t, &err), 0);
+	CHECK_EQ_INT(hb_rest_decode_cellset(D(b2), "g", merge_row, &t, &err), 0);
+	trace_row(&t, &t.merged, &err);
+	hb_row_release(&t.merged);
+	CHECK_EQ_STR(t.text, "r1[cf:a=v1@0];r2[cf:a=v1@0,cf:b=v2@0];");
+}
+
+static void test_decode__cellset_malformed_fields(void)
+{
+	static const struct {
+		const char *body, *msg;
+	} cases[] = {
+	    {"", "empty body"},
+	    {"[]", "not a JSON object"},
+	    {"\"Row\"", "not a JSON object"},
+	    {"{\"Row\":{}}", "Row is not an array"},
+	    {"{\"Row\":\"cjE=\"}", "Row is not an array"},
+	    {"{\"Row\":[7]}", "Row[0] is not an object"},
+	    {"{\"Row\":[{\"key\":\"cjE=\"},[]]}", "Row[1] is not an object"},
+	    {"{\"Row\":[{}]}", "Row[0].key is missing"},
+	    {"{\"Row\":[{\"key\":null,\"Cell\":[]}]}", "Row[0].key is missing"},
+	    {"{\"Row\":[{\"key\":5}]}", "Row[0].key is not a string"},
+	    {"{\"Row\":[{\"key\":[\"cjE=\"]}]}", "Row[0].key is not a string"},
+	    {"{\"Row\":[{\"key\":\"cjE\"}]}", "Row[0].key is not valid base64"},
+	    {"{\"Row\":[{\"key\":\"c jE=\"}]}", "Row[0].key is not valid base64"},
+	    {"{\"Row\":[{\"key\":\"cjF=\"}]}", "Row[0].key is not valid base64"},
+	    /* the key is checked first even when the cells come before it */
+	    {"{\"Row\":[{\"Cell\":7,\"key\":\"!!!!\"}]}", "Row[0].key is not valid base64"},
+	    {"{\"Row\":[{\"Cell\":7}]}", "Row[0].key is missing"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":{}}]}", "Row[0].Cell is not an array"},
+	    {"{\"Row\":[{\"Cell\":\"x\",\"key\":\"cjE=\"}]}", "Row[0].Cell is not an array"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[null]}]}", "Row[0].Cell[0] is not an object"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\"},1]}]}",
+	     "Row[0].Cell[1] is not an object"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"$\":\"djE=\"}]}]}",
+	     "Row[0].Cell[0].column is missing"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":true}]}]}",
+	     "Row[0].Cell[0].column is not a string"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ=\"}]}]}",
+	     "Row[0].Cell[0].column is not valid base64"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"$\":{}}]}]}",
+	     "Row[0].Cell[0].$ is not a string"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"$\":\"d\"}]}]}",
+	     "Row[0].Cell[0].$ is not valid base64"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\","
+	     "\"timestamp\":\"5x\"}]}]}",
+	     "Row[0].Cell[0].timestamp is not a number"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":[]}]}]}",
+	     "Row[0].Cell[0].timestamp is not a number"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":1e300}]}"
+	     "]}",
+	     "Row[0].Cell[0].timestamp is not a number"},
+	    /* column before value before timestamp, whatever the member order */
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"timestamp\":\"x\",\"$\":1,"
+	     "\"column\":\"!\"}]}]}",
+	     "Row[0].Cell[0].column is not valid base64"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"timestamp\":\"x\",\"$\":1,\"column\":"
+	     "\"Y2Y6YQ==\"}]}]}",
+	     "Row[0].Cell[0].$ is not a string"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\"}]},{\"key\":\"cjI=\","
+	     "\"Cell\":[{\"column\":\"Y2Y6YQ==\"},{\"column\":\"%\"}]}]}",
+	     "Row[1].Cell[1].column is not valid base64"},
+	    /* text checks come first, syntax errors anywhere before content errors */
+	    {"{\"Row\":[{\"key\":\"cjE=\xff\"}]}", "invalid UTF-8 at byte 20 of 25"},
+	    {"{\"Row\":[{\"key\":\"cjE=\\u0000\"}]}", "string with a NUL character"},
+	    {"{\"Row\":[{\"key\":5}],\"x\":[}", "invalid JSON near byte"},
+	    {"{\"Row\":[{\"key\":\"cjE=\"}] \"x\":1}", "invalid JSON near byte"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",}]}", "invalid JSON near byte"},
+	    {"{\"Row\":[{\"key\":\"cj\\q\"}]}", "invalid JSON near byte"},
+	    {"{\"Row\":[{\"key\":\"\\udc00\"}]}", "invalid JSON near byte"},
+	    {"{\"Row\":[{\"key\":tru}]}", "invalid JSON near byte"},
+	    {"{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"timestamp\":-}]}]}",
+	     "invalid JSON near byte"},
+	};
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(cases); i++) {
+		struct trace t;
+		struct hb_error err = {0};
+		int rc;
+
+		memset(&t, 0, sizeof(t));
+		rc = hb_rest_decode_cellset(D(cases[i].body), "GET /t/scanner/9", trace_row, &t,
+		                            &err);
+		CHECK_EQ_INT(rc, HB_ESERVER);
+		CHECK(strstr(err.msg, "malformed response from GET /t/scanner/9: ") == err.msg);
+		if (!strstr(err.msg, cases[i].msg))
+			fprintf(stderr, "case %zu: got '%s', expected '%s'\n", i, err.msg,
+			        cases[i].msg);
+		CHECK(strstr(err.msg, cases[i].msg) != NULL);
+	}
+}
+
+/* Whole rows before a content error are handed on first (as before); a syntax error anywhere
+ * hands on nothing; a callback's error stops the body. */
+static void test_decode__cellset_error_order_and_callback_errors(void)
+{
+	static const char content[] = "{\"Row\":[{\"key\":\"cjE=\"},{\"key\":\"cjI=\",\"Cell\":"
+	                              "[{\"column\":\"Y2Y6YQ==\"},{\"column\":7}]}]}";
+	static const char syntax[] = "{\"Row\":[{\"key\":\"cjE=\"},{\"key\":7}],\"x\":[1,]}";
+	struct trace t;
+	struct hb_error err = {0};
+
+	memset(&t, 0, sizeof(t));
+	CHECK_EQ_INT(hb_rest_decode_cellset(D(content), "g", trace_row, &t, &err), HB_ESERVER);
+	CHECK_EQ_STR(err.msg, "malformed response from g: Row[1].Cell[1].column is not a string");
+	CHECK_EQ_STR(t.text, "r1[];");
+	memset(&t, 0, sizeof(t));
+	CHECK_EQ_INT(hb_rest_decode_cellset(D(syntax), "g", trace_row, &t, &err), HB_ESERVER);
+	CHECK(strstr(err.msg, "invalid JSON near byte") != NULL);
+	CHECK_EQ_INT(t.frags, 0);
+	memset(&t, 0, sizeof(t));
+	t.fail_at = 1;
+	CHECK_EQ_INT(hb_rest_decode_cellset(D(content), "g", trace_row, &t, &err), HB_EINVAL);
+	CHECK_EQ_STR(err.msg, "stop at fragment 1");
+}
+
+/* Every proper prefix of a valid body is refused without a crash and hands on no row. */
+static void test_decode__cellset_truncated_at_every_byte_is_malformed(void)
+{
+	static const char body[] =
+	    "{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Y2Y6YQ==\",\"timestamp\":17,"
+	    "\"$\":\"dlx1\"},{\"column\":\"Y2Y6Yg==\",\"$\":null,\"timestamp\":\"1\"}]},"
+	    "{\"Cell\":[],\"key\":\"c\\u006aI=\",\"x\":[true,false,null,-1.5e3,{}]}]}";
+	size_t n = strlen(body), cut;
+	struct trace t;
+	struct hb_error err = {0};
+
+	memset(&t, 0, sizeof(t));
+	CHECK_EQ_INT(hb_rest_decode_cellset(body, n, "g", trace_row, &t, &err), 0);
+	CHECK_EQ_STR(t.text, "r1[cf:a=v\\u@17,cf:b=@1];r2[];");
+	for (cut = 0; cut < n; cut++) {
+		char *copy = malloc(cut ? cut : 1); /* exactly cut bytes: ASan sees overreads */
+
+		memcpy(copy, body, cut);
+		memset(&t, 0, sizeof(t));
+		err.msg[0] = 0;
+		CHECK_EQ_INT(hb_rest_decode_cellset(copy, cut, "g", trace_row, &t, &err),
+		             HB_ESERVER);
+		CHECK(strstr(err.msg, "malformed response from g: ") == err.msg);
+		CHECK_EQ_INT(t.frags, 0);
+		free(copy);
+	}
+}
+
 /* Every decoder refuses a body that is not UTF-8 (RFC 8259 §8.1): such bytes would otherwise
  * reach names and make -o json output invalid. */
 static void test_decode__non_utf8_body_is_malformed(void)
@@ -616,6 +887,11 @@ int main(void)
 	RUN(test_decode__tables_sorted_and_checked);
 	RUN(test_decode__versions);
 	RUN(test_decode__cellset_binary_and_errors);
+	RUN(test_decode__cellset_valid_batches);
+	RUN(test_decode__cellset_rows_split_across_batches_merge);
+	RUN(test_decode__cellset_malformed_fields);
+	RUN(test_decode__cellset_error_order_and_callback_errors);
+	RUN(test_decode__cellset_truncated_at_every_byte_is_malformed);
 	RUN(test_decode__non_utf8_body_is_malformed);
 	RUN(test_decode__escaped_nul_is_refused_where_it_would_truncate);
 	RUN(test_decode__region_id_must_be_a_non_negative_long);
