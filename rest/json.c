@@ -728,6 +728,31 @@ static int jr_lit(struct jr *j, const char *lit)
 	return 0;
 }
 
+/* Writes code point cp (at most U+10FFFF) as UTF-8 into u (4 bytes of room); returns the length. */
+static size_t utf8_put(char *u, unsigned cp)
+{
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		u[0] = (char)(0xC0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		u[0] = (char)(0xE0 | cp >> 12);
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		u[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	u[0] = (char)(0xF0 | cp >> 18);
+	u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	u[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
 static int jr_hex4(struct jr *j, unsigned *out)
 {
 	int i, v;
@@ -812,21 +837,7 @@ static int jr_string(struct jr *j, struct hb_buf *out)
 				} else if (cp >= 0xD800 && cp <= 0xDFFF) {
 					cp = 0xFFFD;
 				}
-				if (cp < 0x80) {
-					u[n++] = (char)cp;
-				} else if (cp < 0x800) {
-					u[n++] = (char)(0xC0 | cp >> 6);
-					u[n++] = (char)(0x80 | (cp & 0x3F));
-				} else if (cp < 0x10000) {
-					u[n++] = (char)(0xE0 | cp >> 12);
-					u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-					u[n++] = (char)(0x80 | (cp & 0x3F));
-				} else {
-					u[n++] = (char)(0xF0 | cp >> 18);
-					u[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
-					u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-					u[n++] = (char)(0x80 | (cp & 0x3F));
-				}
+				n += utf8_put(u + n, cp);
 				if (out && hb_buf_add(out, u, n))
 					return HB_ENOMEM;
 				continue;
@@ -1374,21 +1385,7 @@ static int jr_lunescape(struct jr *j, const char *p, const char *e, struct hb_bu
 				cp = 0x10000 + ((cp & 0x3FF) << 10 | (lo & 0x3FF));
 				p += 6;
 			}
-			if (cp < 0x80) {
-				u[n++] = (char)cp;
-			} else if (cp < 0x800) {
-				u[n++] = (char)(0xC0 | cp >> 6);
-				u[n++] = (char)(0x80 | (cp & 0x3F));
-			} else if (cp < 0x10000) {
-				u[n++] = (char)(0xE0 | cp >> 12);
-				u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-				u[n++] = (char)(0x80 | (cp & 0x3F));
-			} else {
-				u[n++] = (char)(0xF0 | cp >> 18);
-				u[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
-				u[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-				u[n++] = (char)(0x80 | (cp & 0x3F));
-			}
+			n += utf8_put(u + n, cp);
 			p += 4;
 			break;
 		default:
