@@ -50,6 +50,22 @@ static const char *tsb_msg(struct hb_buf *tmp, const void *k, size_t n)
 	return hb_buf_str(tmp);
 }
 
+/* UniformSplit's precondition: last row > first row (unsigned), else HBase's message. */
+static int check_uniform_rows(const void *first, size_t flen, const void *last, size_t llen,
+			      struct hb_error *err)
+{
+	struct hb_buf m1 = HB_BUF_INIT, m2 = HB_BUF_INIT;
+	int rc;
+
+	if (hb_key_cmp(last, llen, first, flen) > 0)
+		return 0;
+	rc = hb_error_set(err, HB_EINVAL, "last row (%s) is configured less than first row (%s)",
+			  tsb_msg(&m1, last, llen), tsb_msg(&m2, first, flen));
+	hb_buf_release(&m1);
+	hb_buf_release(&m2);
+	return rc;
+}
+
 static int check_total(long nkeys, size_t keylen, struct hb_error *err)
 {
 	if (nkeys > 0 && keylen > SPLIT_MAX_TOTAL_BYTES / (size_t)nkeys)
@@ -299,19 +315,8 @@ static int split_uniform(struct hb_keys *out, const struct hb_split_spec *spec,
 	const unsigned char *first = spec->start ? spec->start : (const unsigned char *)"";
 	const unsigned char *last = spec->end ? spec->end : ff8;
 	size_t flen = spec->start ? spec->start_len : 0, llen = spec->end ? spec->end_len : 8;
-	struct hb_buf m1 = HB_BUF_INIT, m2 = HB_BUF_INIT;
-	int rc;
-
-	if (hb_key_cmp(last, llen, first, flen) <= 0) {
-		tsb_msg(&m1, last, llen);
-		tsb_msg(&m2, first, flen);
-		rc = hb_error_set(err, HB_EINVAL,
-				  "last row (%s) is configured less than first row (%s)",
-				  hb_buf_str(&m1), hb_buf_str(&m2));
-		hb_buf_release(&m1);
-		hb_buf_release(&m2);
-		return rc;
-	}
+	if (check_uniform_rows(first, flen, last, llen, err))
+		return HB_EINVAL;
 	return bytes_split(out, first, flen, last, llen, 1, spec->n - 1, 0, err);
 }
 
@@ -695,7 +700,6 @@ int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, cons
 				    HB_SPLIT_MAX_REGIONS);
 	if (spec->algo == HB_SPLIT_UNIFORM) {
 		static const unsigned char ff8[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
-		struct hb_buf m1 = HB_BUF_INIT, m2 = HB_BUF_INIT;
 
 		if (slen == 0) {
 			start = spec->start ? spec->start : (const unsigned char *)"";
@@ -705,16 +709,8 @@ int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, cons
 			end = spec->end ? spec->end : ff8;
 			elen = spec->end ? spec->end_len : 8;
 		}
-		if (hb_key_cmp(end, elen, start, slen) <= 0) {
-			tsb_msg(&m1, end, elen);
-			tsb_msg(&m2, start, slen);
-			rc = hb_error_set(err, HB_EINVAL,
-					  "last row (%s) is configured less than first row (%s)",
-					  hb_buf_str(&m1), hb_buf_str(&m2));
-			hb_buf_release(&m1);
-			hb_buf_release(&m2);
-			return rc;
-		}
+		if (check_uniform_rows(start, slen, end, elen, err))
+			return HB_EINVAL;
 		return bytes_split(out, start, slen, end, elen, 1, num_splits - 1, inclusive, err);
 	}
 	if (spec->algo != HB_SPLIT_HEX && spec->algo != HB_SPLIT_DECIMAL)
