@@ -9,6 +9,8 @@
 #include "../rest/thrift2.h"
 #include "cli.h"
 #include "commands.h"
+#include "create.h"
+#include "exit.h"
 #include "ddl.h"
 #include "output.h"
 #include "rest_cli.h"
@@ -54,6 +56,12 @@ struct create {
 	struct hb_buf meta_row;
 	double wait;
 	struct hb_rest *rest;
+	int rest_owned;      /* 0 when the caller lent its client */
+	const char *rotate;  /* recorded in the metadata row as <family>:rotate, or NULL */
+	int silent;          /* no summary on stdout; errors still on stderr */
+	long live_servers;   /* N = auto: the live region servers it was computed from */
+	const struct hb_keys *pre_splits; /* computed by the caller, or NULL */
+	const char *pre_spec_text;
 	/* results */
 	int created, verified, existed, families_ok;
 	size_t regions;
@@ -211,8 +219,8 @@ static int pick_via(struct create *c, const char *via)
 	return 0;
 }
 
-static int validate(struct create *c, const struct cli_splitspec *ss, struct cli_strlist *fams,
-                    struct cli_strlist *attrs, const char *via, const char *meta_row)
+static int validate(struct create *c, const struct cli_splitspec *ss,
+                    const struct cli_strlist *fams, const struct cli_strlist *attrs, const char *via, const char *meta_row)
 {
 	struct hb_error err = {0};
 	struct hb_tname tn;
@@ -242,7 +250,18 @@ static int validate(struct create *c, const struct cli_splitspec *ss, struct cli
 			cli_fail(&err);
 			return HB_EINVAL;
 		}
-	if (cli_splitspec_given(ss)) {
+	if (c->pre_splits) {
+		size_t kl;
+
+		for (i = 0; i < c->pre_splits->n; i++) {
+			const unsigned char *k = hb_keys_at(c->pre_splits, i, &kl);
+
+			if (hb_keys_push(&c->splits, k, kl))
+				return HB_ENOMEM;
+		}
+		if (c->pre_spec_text && hb_buf_adds(&c->spec_text, c->pre_spec_text))
+			return HB_ENOMEM;
+	} else if (ss && cli_splitspec_given(ss)) {
 		rc = cli_splitspec_compute(&c->splits, ss, &err);
 		if (!rc)
 			rc = cli_splitspec_describe(&c->spec_text, ss, &err);
@@ -636,10 +655,11 @@ static int col_name(struct hb_buf *b, const char *family, const char *q)
 
 static int write_metadata(struct create *c, struct hb_error *err)
 {
-	static const char *const quals[] = {"N", "keyspace", "splits", "created", "creator"};
-	struct hb_buf cols[5], vals[5];
-	const char *colp[6];
-	struct hb_cell cells[5];
+	static const char *const quals[] = {"N",       "keyspace", "splits",
+	                                    "created", "creator",  "rotate"};
+	struct hb_buf cols[6], vals[6];
+	const char *colp[7];
+	struct hb_cell cells[6];
 	struct hb_row row;
 	const struct hb_cell *cur;
 	char nbuf[32], when[32];
@@ -649,7 +669,7 @@ static int write_metadata(struct create *c, struct hb_error *err)
 	struct tm tmv;
 
 	hb_row_init(&row);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		hb_buf_init(&cols[i], 0);
 		hb_buf_init(&vals[i], 0);
 		if (col_name(&cols[i], c->meta_family, quals[i])) {
@@ -658,7 +678,7 @@ static int write_metadata(struct create *c, struct hb_error *err)
 		}
 		colp[i] = cols[i].data;
 	}
-	colp[5] = NULL;
+	colp[6] = NULL;
 	snprintf(nbuf, sizeof(nbuf), "%zu", c->splits.n + 1);
 	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
 	                     &found, err);
@@ -703,8 +723,9 @@ static int write_metadata(struct create *c, struct hb_error *err)
 	hb_buf_adds(&vals[2], hb_buf_str(&c->spec_text));
 	hb_buf_adds(&vals[3], when);
 	hb_buf_adds(&vals[4], "hbtab " HB_VERSION);
-	for (i = 0; i < 5; i++) {
-		if ((i == 1 && !c->ks) || (i == 2 && !c->spec_text.len))
+	hb_buf_adds(&vals[5], c->rotate ? c->rotate : "");
+	for (i = 0; i < 6; i++) {
+		if ((i == 1 && !c->ks) || (i == 2 && !c->spec_text.len) || (i == 5 && !c->rotate))
 			continue;
 		cells[nc].column = (unsigned char *)cols[i].data;
 		cells[nc].column_len = cols[i].len;
@@ -744,7 +765,7 @@ static int write_metadata(struct create *c, struct hb_error *err)
 	}
 	c->metadata = applied ? "written" : "present";
 done:
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		hb_buf_release(&cols[i]);
 		hb_buf_release(&vals[i]);
 	}
@@ -801,6 +822,9 @@ static int print_summary(const struct create *c, const char *error)
 	size_t i;
 	int rc = 0;
 
+	if (c->silent)
+		return 0;
+
 	if (cli_g.output == CLI_OUT_JSON) {
 		cJSON *o = cJSON_CreateObject(), *arr;
 
@@ -811,6 +835,9 @@ static int print_summary(const struct create *c, const char *error)
 		cJSON_AddBoolToObject(o, "verified", c->verified);
 		cJSON_AddNumberToObject(o, "regions", (double)c->regions);
 		cJSON_AddNumberToObject(o, "planned_regions", (double)(c->splits.n + 1));
+		cJSON_AddNumberToObject(o, "N", (double)(c->splits.n + 1));
+		if (c->live_servers)
+			cJSON_AddNumberToObject(o, "live_servers", (double)c->live_servers);
 		cli_json_add_str(o, "via", via_names[c->via]);
 		cli_json_add_str(o, "metadata", c->metadata);
 		cJSON_AddBoolToObject(o, "families_verified", c->families_ok);
@@ -856,6 +883,9 @@ static int print_summary(const struct create *c, const char *error)
 		printf("table '%s' already exists with the planned %zu region%s; verified, not "
 		       "changed\n",
 		       c->table, c->regions, c->regions == 1 ? "" : "s");
+	if (c->live_servers)
+		printf("N=%zu from %ld live region server%s\n", c->splits.n + 1, c->live_servers,
+		       c->live_servers == 1 ? "" : "s");
 	if (!strcmp(c->metadata, "written"))
 		printf("metadata row written: N=%zu\n", c->splits.n + 1);
 	else if (!strcmp(c->metadata, "present"))
@@ -921,10 +951,13 @@ static int run(struct create *c)
 
 	hb_regions_init(&rs);
 	hb_schema_init(&have);
-	rc = cli_rest_open(&c->rest, &err);
-	if (rc) {
-		st = cli_fail(&err);
-		goto done;
+	if (!c->rest) {
+		rc = cli_rest_open(&c->rest, &err);
+		c->rest_owned = 1;
+		if (rc) {
+			st = cli_fail(&err);
+			goto done;
+		}
 	}
 	/* never a schema PUT/POST, nor any DDL, on a table that exists */
 	rc = hb_rest_table_exists(c->rest, c->table, &exists, &err);
@@ -1056,6 +1089,72 @@ done:
 	return st;
 }
 
+static void create_init(struct create *c, const char *table)
+{
+	memset(c, 0, sizeof(*c));
+	c->t0 = now_s();
+	c->table = table;
+	c->metadata = "none";
+	hb_schema_init(&c->schema);
+	hb_keys_init(&c->splits);
+	hb_buf_init(&c->spec_text, 0);
+	hb_buf_init(&c->ks_canon, 0);
+	hb_buf_init(&c->meta_row, 0);
+	hb_buf_init(&c->diff, 0);
+}
+
+static void create_release(struct create *c)
+{
+	if (c->rest_owned)
+		hb_rest_free(c->rest);
+	hb_keyspace_free(c->ks);
+	free(c->unreachable);
+	hb_schema_release(&c->schema);
+	hb_keys_release(&c->splits);
+	hb_buf_release(&c->spec_text);
+	hb_buf_release(&c->ks_canon);
+	hb_buf_release(&c->meta_row);
+	hb_buf_release(&c->diff);
+}
+
+int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
+                     struct cli_create_out *out)
+{
+	struct create c;
+	int st;
+
+	create_init(&c, req->table);
+	c.rest = rest;
+	c.silent = 1;
+	c.rotate = req->rotate;
+	c.ks_spec = req->keyspace;
+	c.wait = req->wait;
+	c.pre_splits = req->splits;
+	c.pre_spec_text = req->spec_text;
+	st = validate(&c, NULL, req->families, req->attrs, req->via, NULL);
+	phase_end(&c, PH_VALIDATE);
+	if (st)
+		st = st == HB_ENOMEM ? (cli_error("out of memory"), CLI_EXIT_SERVER)
+		                     : CLI_EXIT_USAGE;
+	else if (c.via == VIA_PRINT)
+		st = do_print(&c);
+	else
+		st = run(&c);
+	memset(out, 0, sizeof(*out));
+	out->created = c.created;
+	out->existed = c.existed;
+	out->verified = c.verified;
+	out->regions = c.regions;
+	out->planned = c.splits.n + 1;
+	snprintf(out->metadata, sizeof(out->metadata), "%s", c.metadata);
+	out->ddl_s = c.t[PH_DDL];
+	out->wait_s = c.t[PH_WAIT];
+	out->verify_s = c.t[PH_VERIFY] + c.t[PH_ABSENT];
+	out->metadata_s = c.t[PH_METADATA];
+	create_release(&c);
+	return st;
+}
+
 int cmd_create(int argc, char **argv)
 {
 	static struct cli_splitspec ss;
@@ -1101,20 +1200,25 @@ int cmd_create(int argc, char **argv)
 		cli_usage_error("create", "unexpected argument '%s'", argv[2]);
 		return 2;
 	}
-	memset(&c, 0, sizeof(c));
-	c.t0 = now_s();
-	c.table = argv[1];
+	create_init(&c, argv[1]);
 	c.ks_spec = keyspace;
 	c.no_metadata = no_metadata;
 	c.meta_family = meta_family;
 	c.metadata = no_metadata ? "skipped" : "none";
-	hb_schema_init(&c.schema);
-	hb_keys_init(&c.splits);
-	hb_buf_init(&c.spec_text, 0);
-	hb_buf_init(&c.ks_canon, 0);
-	hb_buf_init(&c.meta_row, 0);
-	hb_buf_init(&c.diff, 0);
 	st = parse_wait(wait, &c.wait);
+	if (!st && cli_splitspec_needs_cluster(&ss)) {
+		struct hb_error err = {0};
+
+		c.rest_owned = 1;
+		st = cli_rest_open(&c.rest, &err);
+		if (!st)
+			st = cli_splitspec_prepare(&ss, c.rest, &err);
+		if (st) {
+			st = cli_fail(&err);
+			goto out;
+		}
+		c.live_servers = ss.live_servers;
+	}
 	if (!st)
 		st = validate(&c, &ss, &families, &attrs, via, meta_row);
 	phase_end(&c, PH_VALIDATE);
@@ -1125,16 +1229,10 @@ int cmd_create(int argc, char **argv)
 	} else {
 		st = run(&c);
 	}
+out:
 	print_timings(&c, timings);
-	hb_rest_free(c.rest);
-	hb_keyspace_free(c.ks);
-	free(c.unreachable);
-	hb_schema_release(&c.schema);
-	hb_keys_release(&c.splits);
-	hb_buf_release(&c.spec_text);
-	hb_buf_release(&c.ks_canon);
-	hb_buf_release(&c.meta_row);
-	hb_buf_release(&c.diff);
+	cli_splitspec_release(&ss);
+	create_release(&c);
 	cli_strlist_release(&families);
 	cli_strlist_release(&attrs);
 	return st;

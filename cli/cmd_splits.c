@@ -1,7 +1,9 @@
 /* hbtab splits: compute pre-split keys offline and print them as lines, JSON, shell or a file. */
 #include "cli.h"
 #include "commands.h"
+#include "rest_cli.h"
 #include "splitspec.h"
+#include "../rest/hbase.h"
 
 #include <string.h>
 
@@ -146,6 +148,18 @@ int cmd_splits(int argc, char **argv)
 						       : FMT_LINES;
 	else if (cli_g.output == CLI_OUT_JSON)
 		fmt = FMT_JSON;
+	if (cli_splitspec_needs_cluster(&ss)) {
+		struct hb_rest *c = NULL;
+
+		rc = cli_rest_open(&c, &err);
+		if (!rc)
+			rc = cli_splitspec_prepare(&ss, c, &err);
+		hb_rest_free(c);
+		if (rc) {
+			cli_splitspec_release(&ss);
+			return cli_fail(&err);
+		}
+	}
 	if (describe) {
 		struct hb_buf d = HB_BUF_INIT;
 
@@ -153,10 +167,12 @@ int cmd_splits(int argc, char **argv)
 		if (!rc && !hb_buf_addc(&d, '\n'))
 			rc = cli_write_stdout(d.data, d.len);
 		hb_buf_release(&d);
+		cli_splitspec_release(&ss);
 		return rc ? (err.msg[0] ? cli_fail(&err) : cli_exit(rc)) : 0;
 	}
 	hb_keys_init(&keys);
 	rc = cli_splitspec_compute(&keys, &ss, &err);
+	cli_splitspec_release(&ss);
 	if (rc) {
 		hb_keys_release(&keys);
 		return cli_fail(&err);

@@ -17,6 +17,7 @@ const struct cli_command cli_commands[] = {
 	{"create", cmd_create, "create a pre-split table and verify it byte for byte"},
 	{"regions", cmd_regions, "list a table's regions from REST or hbase:meta"},
 	{"audit", cmd_audit, "find unreachable regions, chain defects, drift and hot-spots"},
+	{"rotate", cmd_rotate, "keep daily/hourly tables created ahead and retire old ones"},
 	{"meta", cmd_meta, "read or set the partition-count metadata row"},
 	{"status", cmd_status, "show the cluster's version and servers"},
 	{"tables", cmd_tables, "list tables"},

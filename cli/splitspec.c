@@ -4,6 +4,7 @@
 #include "../core/keygen.h"
 #include "../core/split.h"
 #include "../core/splitsfile.h"
+#include "../rest/hbase.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -57,6 +58,10 @@ static const struct companion companions[] = {
 	COMP("sample-size", sample_size, BIT(7), "--sampled-splits --generator"),
 	COMP("seed", seed, BIT(7), "--sampled-splits --generator"),
 	COMP("start-time", start_time, BIT(7), "--sampled-splits --generator"),
+	COMP("regions-per-server", regions_per_server, 0xFFu /* all but --splits-file */,
+	     "an algorithm that takes N, with N = auto"),
+	COMP("sample-table", sample_table, BIT(7), "--sampled-splits"),
+	COMP("sample-rows", sample_rows, BIT(7), "--sampled-splits --sample-table"),
 };
 
 static const char *field(const struct cli_splitspec *s, size_t off)
@@ -114,12 +119,21 @@ static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error
 					    algos[found].flag);
 		break;
 	case HB_SPLIT_SAMPLED:
-		if (!s->sample_file == !s->generator)
+		if (!!s->sample_file + !!s->generator + !!s->sample_table != 1)
 			return hb_error_set(err, HB_EINVAL,
-					    s->generator ? "--sample-file and --generator cannot be "
-							   "used together"
-							 : "--sampled-splits needs --sample-file or "
-							   "--generator");
+					    s->sample_file || s->generator || s->sample_table
+						? "--sample-file, --generator and --sample-table "
+						  "cannot be used together"
+						: "--sampled-splits needs --sample-file, --generator "
+						  "or --sample-table");
+		if (s->sample_rows && !s->sample_table)
+			return hb_error_set(err, HB_EINVAL, "--sample-rows goes with --sample-table");
+		if (s->sample_table && (s->sample_size || s->seed || s->start_time))
+			return hb_error_set(err, HB_EINVAL,
+					    "--%s goes with --generator, not --sample-table",
+					    s->sample_size ? "sample-size"
+					    : s->seed      ? "seed"
+							   : "start-time");
 		if (s->sample_file && (s->sample_size || s->seed || s->start_time))
 			return hb_error_set(err, HB_EINVAL,
 					    "--%s goes with --generator, not --sample-file",
@@ -130,16 +144,124 @@ static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error
 	default:
 		break;
 	}
+	{
+		const char *nv = field(s, algos[found].off);
+		int is_auto = algos[found].algo != HB_SPLIT_FILE && !strcmp(nv, "auto");
+
+		if (is_auto && !s->regions_per_server)
+			return hb_error_set(err, HB_EINVAL,
+					    "--%s auto needs --regions-per-server K (N = K x live "
+					    "region servers)",
+					    algos[found].flag);
+		if (!is_auto && s->regions_per_server)
+			return hb_error_set(err, HB_EINVAL,
+					    "--regions-per-server goes with N = auto (--%s auto)",
+					    algos[found].flag);
+	}
 	*idx = found;
 	return 0;
 }
 
-/* N as typed; the core checks the range of each algorithm. */
-static int parse_n(const char *v, const char *flag, long *out, struct hb_error *err)
+static int is_auto(const struct cli_splitspec *s)
+{
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(algos); i++)
+		if (algos[i].algo != HB_SPLIT_FILE && field(s, algos[i].off) &&
+		    !strcmp(field(s, algos[i].off), "auto"))
+			return 1;
+	return 0;
+}
+
+int cli_splitspec_needs_cluster(const struct cli_splitspec *s)
+{
+	return is_auto(s) || s->sample_table;
+}
+
+int cli_splitspec_prepare(struct cli_splitspec *s, struct hb_rest *rest, struct hb_error *err)
+{
+	size_t idx;
+	long k = 0, m = CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
+	int rc = pick_algo(s, &idx, err);
+
+	if (rc)
+		return rc;
+	if (is_auto(s)) {
+		struct hb_cluster_status st;
+
+		rc = cli_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS,
+				    "--regions-per-server", &k, err);
+		if (rc)
+			return rc;
+		memset(&st, 0, sizeof(st));
+		rc = hb_rest_get_status(rest, &st, err);
+		if (rc)
+			return rc;
+		/* only live servers count: dead ones hold no regions */
+		s->live_servers = (long)st.nlive;
+		hb_cluster_status_release(&st);
+		if (!s->live_servers)
+			return hb_error_set(err, HB_ESERVER,
+					    "N = auto: the cluster reports no live region server");
+		if (k > HB_SPLIT_MAX_REGIONS / s->live_servers)
+			return hb_error_set(err, HB_EINVAL,
+					    "N = auto: %ld x %ld live servers is more than %ld "
+					    "regions",
+					    k, s->live_servers, HB_SPLIT_MAX_REGIONS);
+	}
+	if (s->sample_table) {
+		if (s->sample_rows)
+			rc = cli_parse_long(s->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE,
+					    "--sample-rows", &m, err);
+		if (rc)
+			return rc;
+		cli_splitspec_release(s);
+		s->table_keys = malloc(sizeof(*s->table_keys));
+		if (!s->table_keys)
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		hb_keys_init(s->table_keys);
+		rc = hb_rest_sample_keys(rest, s->sample_table, (size_t)m, 0x5EEDu, s->table_keys,
+					 err);
+		if (rc == HB_ENOTFOUND)
+			rc = hb_error_set(err, HB_ENOTFOUND, "--sample-table '%s' not found",
+					  s->sample_table);
+		if (!rc && !s->table_keys->n)
+			rc = hb_error_set(err, HB_EINVAL,
+					  "--sample-table '%s' has no rows to sample", s->sample_table);
+	}
+	return rc;
+}
+
+void cli_splitspec_release(struct cli_splitspec *s)
+{
+	if (s->table_keys) {
+		hb_keys_release(s->table_keys);
+		free(s->table_keys);
+		s->table_keys = NULL;
+	}
+}
+
+/* N as typed, or K x live servers for "auto"; the core checks the range of each algorithm. */
+static int parse_n(const struct cli_splitspec *s, const char *v, const char *flag, long *out,
+		   struct hb_error *err)
 {
 	char *end;
-	long x;
+	long x, k = 0;
 
+	if (!strcmp(v, "auto")) {
+		int rc = cli_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS,
+					"--regions-per-server", &k, err);
+
+		if (rc)
+			return rc;
+		if (s->live_servers <= 0)
+			return hb_error_set(err, HB_EINVAL,
+					    "--%s auto needs the cluster's live region servers "
+					    "(this command does not read them)",
+					    flag);
+		*out = k * s->live_servers;
+		return 0;
+	}
 	errno = 0;
 	x = strtol(v, &end, 10);
 	if (!*v || *end || ((*v < '0' || *v > '9') && *v != '-'))
@@ -240,7 +362,7 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
 		return rc;
 	spec.algo = algos[idx].algo;
 	if (spec.algo != HB_SPLIT_FILE) {
-		rc = parse_n(field(s, algos[idx].off), algos[idx].flag, &spec.n, err);
+		rc = parse_n(s, field(s, algos[idx].off), algos[idx].flag, &spec.n, err);
 		if (rc)
 			return rc;
 	}
@@ -284,7 +406,21 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
 	case HB_SPLIT_SAMPLED:
 		if (spec.n < 1 || spec.n > HB_SPLIT_MAX_REGIONS)
 			break; /* the core reports it */
-		if (s->sample_file) {
+		if (s->sample_table) {
+			size_t i, kl;
+
+			if (!s->table_keys)
+				return hb_error_set(err, HB_EINVAL,
+						    "--sample-table needs the cluster (this command "
+						    "does not read it)");
+			for (i = 0; i < s->table_keys->n && !rc; i++) {
+				const unsigned char *k = hb_keys_at(s->table_keys, i, &kl);
+
+				if (hb_keys_push(&sample, k, kl))
+					rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			}
+			spec.sample_draws = (long)sample.n;
+		} else if (s->sample_file) {
 			rc = read_keys(&sample, s->sample_file, 0, err);
 			spec.sample_draws = (long)sample.n;
 		} else {
@@ -362,7 +498,7 @@ int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s,
 	if (algos[idx].algo == HB_SPLIT_FILE) {
 		rc = add_flag(&t, "splits-file", s->splits_file);
 	} else {
-		rc = parse_n(field(s, algos[idx].off), algos[idx].flag, &n, err);
+		rc = parse_n(s, field(s, algos[idx].off), algos[idx].flag, &n, err);
 		if (rc)
 			return rc;
 		snprintf(num, sizeof(num), "%ld", n);
@@ -389,6 +525,14 @@ int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s,
 			rc = add_flag(&t, "salt-width", s->salt_width ? s->salt_width : "1");
 		break;
 	case HB_SPLIT_SAMPLED:
+		if (s->sample_table) {
+			if (!rc)
+				rc = add_flag(&t, "sample-table", s->sample_table);
+			snprintf(num, sizeof(num), "%zu", s->table_keys ? s->table_keys->n : 0);
+			if (!rc)
+				rc = add_flag(&t, "sample-rows", num);
+			break;
+		}
 		if (s->sample_file) {
 			if (!rc)
 				rc = add_flag(&t, "sample-file", s->sample_file);

@@ -4,6 +4,7 @@
 
 #include "../core/buf.h"
 #include "../core/key.h"
+#include "../rest/rest.h"
 #include "cli.h"
 
 /* The raw flag values; a command keeps one static instance and splices the options. */
@@ -12,7 +13,14 @@ struct cli_splitspec {
 	const char *splits_file;
 	const char *first, *last, *start, *end, *salt_width;
 	const char *sample_file, *generator, *sample_size, *seed, *start_time;
+	const char *regions_per_server, *sample_table, *sample_rows;
+	/* filled by cli_splitspec_prepare, not by flags */
+	long live_servers;           /* live region servers, for N = auto */
+	struct hb_keys *table_keys;  /* keys sampled from --sample-table */
 };
+
+/* Default rows sampled from a live table by --sample-table. */
+#define CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS 10000L
 
 /* The text of "SPLITSPEC" in usage lines and man pages. */
 #define CLI_SPLITSPEC_USAGE "SPLITSPEC"
@@ -48,7 +56,26 @@ struct cli_splitspec {
 		   "key generator: md5, partition[:N], sequential, hex8"),                       \
 	CLI_STRING(0, "sample-size", &(s)->sample_size, "M", "keys drawn by --generator (1000000)"), \
 	CLI_STRING(0, "seed", &(s)->seed, "S", "java.util.Random seed of the generator (0)"),    \
-	CLI_STRING(0, "start-time", &(s)->start_time, "MS", "md5 generator's first time in ms (0)")
+	CLI_STRING(0, "start-time", &(s)->start_time, "MS", "md5 generator's first time in ms (0)"), \
+	CLI_STRING(0, "regions-per-server", &(s)->regions_per_server, "K",                      \
+		   "with N = auto: N = K x live region servers (/status/cluster)"),             \
+	CLI_STRING(0, "sample-table", &(s)->sample_table, "T",                                   \
+		   "--sampled-splits from row keys of live table T (REST scanner filters)"),     \
+	CLI_STRING(0, "sample-rows", &(s)->sample_rows, "M",                                     \
+		   "rows sampled from --sample-table (10000)")
+
+/* 1 when the spec needs the cluster: N = auto or --sample-table. */
+int cli_splitspec_needs_cluster(const struct cli_splitspec *s);
+
+/*
+ * Reads what the spec needs from the cluster through rest: the live region-server count for
+ * N = auto, the sampled keys for --sample-table (released by cli_splitspec_release).
+ * HB_EINVAL for bad flags, the REST codes.
+ */
+int cli_splitspec_prepare(struct cli_splitspec *s, struct hb_rest *rest, struct hb_error *err);
+
+/* Frees what cli_splitspec_prepare read. */
+void cli_splitspec_release(struct cli_splitspec *s);
 
 /* 1 when any split-specification flag was given. */
 int cli_splitspec_given(const struct cli_splitspec *s);

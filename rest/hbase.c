@@ -373,6 +373,9 @@ static int scanner_body(const struct hb_scan_spec *spec, const void *start, size
 	     cJSON_AddNumberToObject(o, "batch", (double)(spec->batch > 0 ? spec->batch : 1000));
 	ok = ok && cJSON_AddNumberToObject(
 	               o, "maxVersions", (double)(spec->max_versions > 0 ? spec->max_versions : 1));
+	/* ScannerModel.filter is a String holding the FilterModel's JSON, not a nested object */
+	if (ok && spec->filter)
+		ok = cJSON_AddStringToObject(o, "filter", spec->filter) != NULL;
 	if (ok)
 		*out = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -518,6 +521,183 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 	}
 	hb_row_release(&st.pending);
 	hb_buf_release(&st.last_done);
+	hb_buf_release(&start);
+	return rc;
+}
+
+/* ---- Sampling row keys ---- */
+
+/* splitmix64: a small deterministic generator for thinning decisions. */
+static uint64_t mix_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+int hb_rest_sample_filter(struct hb_buf *out, double chance)
+{
+	cJSON *o = cJSON_CreateObject(), *list, *f;
+	char *text = NULL;
+	int ok = o != NULL;
+
+	/* FilterModel: a FilterList (op = FilterList.Operator) of typed filters;
+	 * RandomRowFilter's probability is the Float field "chance" */
+	ok = ok && cJSON_AddStringToObject(o, "type", "FilterList");
+	ok = ok && cJSON_AddStringToObject(o, "op", "MUST_PASS_ALL");
+	list = ok ? cJSON_AddArrayToObject(o, "filters") : NULL;
+	ok = list != NULL;
+	if (ok && chance < 1) {
+		f = cJSON_CreateObject();
+		ok = f && cJSON_AddItemToArray(list, f) &&
+		     cJSON_AddStringToObject(f, "type", "RandomRowFilter") &&
+		     cJSON_AddNumberToObject(f, "chance", chance);
+	}
+	if (ok) {
+		f = cJSON_CreateObject();
+		ok = f && cJSON_AddItemToArray(list, f) &&
+		     cJSON_AddStringToObject(f, "type", "FirstKeyOnlyFilter");
+	}
+	if (ok) {
+		f = cJSON_CreateObject();
+		ok = f && cJSON_AddItemToArray(list, f) &&
+		     cJSON_AddStringToObject(f, "type", "KeyOnlyFilter");
+	}
+	if (ok)
+		text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!text)
+		return HB_ENOMEM;
+	hb_buf_reset(out);
+	ok = !hb_buf_adds(out, text);
+	free(text);
+	return ok ? 0 : HB_ENOMEM;
+}
+
+struct sampler {
+	struct hb_keys *keys;
+	size_t max_rows;
+	uint64_t rng;
+	double chance;
+	struct hb_buf last; /* the last key seen */
+	int have_last;
+};
+
+#define SAMPLE_RESTART 1
+
+/* Keeps each key with probability 1/2. */
+static int thin_half(struct sampler *s)
+{
+	struct hb_keys kept;
+	size_t i, kl;
+	int rc = 0;
+
+	hb_keys_init(&kept);
+	for (i = 0; i < s->keys->n && !rc; i++) {
+		const unsigned char *k = hb_keys_at(s->keys, i, &kl);
+
+		if (mix_next(&s->rng) >> 63)
+			rc = hb_keys_push(&kept, k, kl);
+	}
+	if (rc) {
+		hb_keys_release(&kept);
+		return rc;
+	}
+	hb_keys_release(s->keys);
+	*s->keys = kept;
+	return 0;
+}
+
+static int sample_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct sampler *s = ctx;
+
+	hb_buf_reset(&s->last);
+	if (hb_buf_add(&s->last, row->key, row->key_len) ||
+	    hb_keys_push(s->keys, row->key, row->key_len))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	s->have_last = 1;
+	if (s->keys->n < 2 * s->max_rows)
+		return 0;
+	/* Too many: halve the chance for the rest of the table and thin what we hold, so
+	 * every row was kept with the same probability. */
+	s->chance /= 2;
+	if (thin_half(s))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	return SAMPLE_RESTART;
+}
+
+int hb_rest_sample_keys(struct hb_rest *c, const char *table, size_t max_rows, uint64_t seed,
+                        struct hb_keys *out, struct hb_error *err)
+{
+	struct sampler s;
+	struct hb_scan_spec spec;
+	struct hb_buf filter = HB_BUF_INIT, start = HB_BUF_INIT;
+	int rc;
+
+	if (!max_rows)
+		return hb_error_set(err, HB_EINVAL, "nothing to sample (0 rows asked for)");
+	memset(&s, 0, sizeof(s));
+	s.keys = out;
+	s.max_rows = max_rows;
+	s.rng = seed;
+	s.chance = 1;
+	hb_buf_init(&s.last, 0);
+	for (;;) {
+		if (hb_rest_sample_filter(&filter, s.chance)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			break;
+		}
+		memset(&spec, 0, sizeof(spec));
+		spec.start = start.data;
+		spec.start_len = start.len;
+		spec.batch = 1000;
+		spec.max_versions = 1;
+		spec.filter = filter.data;
+		rc = hb_rest_scan(c, table, &spec, sample_row, &s, err);
+		if (rc != SAMPLE_RESTART)
+			break;
+		/* go on after the last row seen, at the new chance */
+		hb_buf_reset(&start);
+		if (hb_buf_add(&start, s.last.data, s.last.len) || hb_buf_addc(&start, 0)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			break;
+		}
+	}
+	/* at most max_rows, chosen uniformly (a partial Fisher-Yates over the indexes) */
+	if (!rc && out->n > max_rows) {
+		struct hb_keys pick;
+		size_t *idx = malloc(out->n * sizeof(*idx)), i, kl;
+
+		hb_keys_init(&pick);
+		if (!idx)
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		for (i = 0; idx && i < out->n; i++)
+			idx[i] = i;
+		for (i = 0; idx && i < max_rows && !rc; i++) {
+			size_t j = i + (size_t)(mix_next(&s.rng) % (out->n - i)), t = idx[i];
+			const unsigned char *k;
+
+			idx[i] = idx[j];
+			idx[j] = t;
+			k = hb_keys_at(out, idx[i], &kl);
+			if (hb_keys_push(&pick, k, kl))
+				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		}
+		free(idx);
+		if (!rc) {
+			hb_keys_release(out);
+			*out = pick;
+		} else {
+			hb_keys_release(&pick);
+		}
+	}
+	if (!rc && hb_keys_sort(out))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	hb_buf_release(&s.last);
+	hb_buf_release(&filter);
 	hb_buf_release(&start);
 	return rc;
 }

@@ -2,6 +2,7 @@
 #ifndef HB_REST_HBASE_H
 #define HB_REST_HBASE_H
 
+#include "core/key.h"
 #include "rest/rest.h"
 
 #include <stddef.h>
@@ -72,6 +73,7 @@ struct hb_scan_spec {
 	const char *const *columns; /* "family" or "family:qualifier", NULL-terminated, or NULL */
 	long batch;                 /* cells per GET; 0 = 1000 */
 	int max_versions;           /* 0 = 1 */
+	const char *filter;         /* ScannerModel's filter: a FilterModel as JSON text, or NULL */
 };
 
 /* Called once per complete row, in key order; a non-zero return stops the scan with it. */
@@ -129,6 +131,19 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
  * deleted afterwards. Creation is not retried (POST is not idempotent). */
 int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
                  hb_scan_row_fn fn, void *ctx, struct hb_error *err);
+/*
+ * Samples up to max_rows row keys of table, uniformly, into out (initialised; sorted on
+ * return), through scanners with RandomRowFilter + FirstKeyOnlyFilter + KeyOnlyFilter, so
+ * one empty cell per chosen row travels. The chance starts at 1 and halves (the keys kept so
+ * far thinned to match) whenever 2 * max_rows keys are held. *rows_seen gets the number of
+ * rows the final chance let through before the last thinning. seed makes it repeatable.
+ */
+int hb_rest_sample_keys(struct hb_rest *c, const char *table, size_t max_rows, uint64_t seed,
+                        struct hb_keys *out, struct hb_error *err);
+/* Builds the FilterModel JSON (text) for the sampler's filter at chance (1 = no
+ * RandomRowFilter) into out. HB_ENOMEM. */
+int hb_rest_sample_filter(struct hb_buf *out, double chance);
+
 /* Reads one row (binary-safe: a scanner over [row, row+"\0")) restricted to columns (may be
  * NULL = all). *found = 0 and out empty when the row has no cells. out must be initialised. */
 int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,

@@ -116,6 +116,11 @@ printf '%%s\n' "${COMPREPLY[@]}"
     def test_completion__bash_offers_commands(self):
         self.assertEqual(self.bash_complete("hbtab spl"), ["splits"])
 
+    def test_completion__bash_offers_rotate_and_its_options(self):
+        self.assertEqual(self.bash_complete("hbtab rot"), ["rotate"])
+        self.assertIn("--max-drops", self.bash_complete("hbtab rotate --max"))
+        self.assertIn("--sample-previous", self.bash_complete("hbtab rotate --sample-p"))
+
     def test_completion__bash_offers_command_options_from_the_table(self):
         self.assertIn("--hex-splits", self.bash_complete("hbtab splits --he"))
 
