@@ -124,8 +124,8 @@ static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error
 					    s->sample_file || s->generator || s->sample_table
 						? "--sample-file, --generator and --sample-table "
 						  "cannot be used together"
-						: "--sampled-splits needs --sample-file, --generator "
-						  "or --sample-table");
+						: "--sampled-splits needs --sample-file or --generator "
+						  "(or --sample-table)");
 		if (s->sample_rows && !s->sample_table)
 			return hb_error_set(err, HB_EINVAL, "--sample-rows goes with --sample-table");
 		if (s->sample_table && (s->sample_size || s->seed || s->start_time))
