@@ -8,6 +8,7 @@ import threading
 import time
 import urllib.parse
 
+from . import filters
 from . import state as st
 from .httpbase import Handler, Response
 from .meta import META_NAME, META_REGION_NAME
@@ -143,13 +144,17 @@ class RowSpec(object):
 
 
 class Scanner(object):
-    def __init__(self, source, cols, maxv, tmin, tmax, batch, filt, counter):
+    def __init__(self, source, cols, maxv, tmin, tmax, batch, filt, counter, region_of=None):
         self.source = source          # iterator of (key, rowdict)
+        self.region_of = region_of    # key -> region, for per-region filter instances
+        self.cur = None               # the current region's filter instance
+        self.cur_region = None
+        self.region_done = False
         self.cols = cols
         self.maxv = maxv
         self.tmin, self.tmax = tmin, tmax
         self.batch = batch
-        self.filt = filt
+        self.filt = filt              # a factory of filter instances (hbemu.filters), or None
         self.counter = counter
         self.pending = None           # (key, [cells]) left over from a split row
         self.done = False
@@ -162,12 +167,16 @@ class Scanner(object):
             except StopIteration:
                 self.done = True
                 return None
-            if self.filt is not None and self.filt.get("prefix") is not None:
-                p = self.filt["prefix"]
-                if not key.startswith(p):
-                    if key > p:
-                        self.done = True
-                        return None
+            if self.filt is not None:
+                # each region scanner gets its own filter instance; one that says
+                # filterAllRemaining ends its region only, the scan goes on in the next
+                reg = self.region_of(key) if self.region_of else None
+                if self.cur is None or reg is not self.cur_region:
+                    self.cur = self.filt()
+                    self.cur_region = reg
+                    self.region_done = False
+                if self.region_done or self.cur.filter_all_remaining():
+                    self.region_done = True
                     continue
             cells = st.State.select_cells(row, self.cols, None, self.tmin, self.tmax, self.maxv)
             if self.counter:
@@ -175,10 +184,9 @@ class Scanner(object):
             if not cells:
                 continue
             if self.filt is not None:
-                if self.filt.get("first_key_only"):
-                    cells = cells[:1]
-                if self.filt.get("key_only"):
-                    cells = [(f, q, ts, b"") for f, q, ts, v in cells]
+                cells = filters.apply(self.cur, key, cells)
+                if cells is None:
+                    continue
             return key, cells
 
     def fetch(self, max_cells, max_rows):
@@ -692,6 +700,16 @@ class RestHandler(Handler):
             if row:
                 yield key, row
 
+    def region_fn(self, kind, t):
+        if kind == "meta":
+            return None
+        s = self.state
+
+        def f(key):
+            with s.lock:
+                return t.region_for(key)
+        return f
+
     def count_fn(self, kind, t):
         s = self.state
         if kind == "meta":
@@ -961,14 +979,12 @@ class RestHandler(Handler):
             maxv = int(d.get("maxVersions", INT_MAX))
             tmin = int(d.get("startTime", 0))
             tmax = int(d.get("endTime", LONG_MAX))
-            filt = parse_filter(d.get("filter"))
+            filt = filters.parse_model(d.get("filter"))
         except (ValueError, TypeError, UnicodeDecodeError, KeyError):
             return bad_request()
-        if filt is not None and filt.get("prefix") is not None and not start:
-            start = filt["prefix"]
         src = self.iter_source(kind, t, start, end)
         sc = Scanner(src, cols or None, maxv, tmin, tmax, batch if batch > 0 else INT_MAX, filt,
-                     self.count_fn(kind, t))
+                     self.count_fn(kind, t), self.region_fn(kind, t))
         sid = "%d%x" % (st.now_ms(), random.getrandbits(31))
         with self.emu.scanners_lock:
             self.emu.scanners[sid] = sc
@@ -1038,9 +1054,16 @@ class RestHandler(Handler):
             filt = None
             fstr = q.get("filter", [""])[0]
             if fstr:
-                filt = parse_filter_language(fstr)
-                if prefix:
-                    filt["prefix"] = prefix
+                # TableResource: FilterList(MUST_PASS_ALL) of the parsed filter and, only
+                # when a filter parameter is present, the scan spec's PrefixFilter
+                parsed = filters.parse_language(fstr)
+                pfx = prefix
+
+                def filt():
+                    subs = [parsed()]
+                    if pfx:
+                        subs.append(filters.PrefixFilter(pfx))
+                    return filters.FilterList("MUST_PASS_ALL", subs)
         except ValueError:
             return bad_request()
         cols = []
@@ -1051,7 +1074,7 @@ class RestHandler(Handler):
             elif parts[0]:
                 cols.append((parts[0].encode("utf-8"), None))
         sc = Scanner(self.iter_source(kind, t, start, end), cols or None, maxv, tmin, tmax, INT_MAX,
-                     filt, self.count_fn(kind, t))
+                     filt, self.count_fn(kind, t), self.region_fn(kind, t))
         rows = []
         if reversed_:
             # a reversed scan starts at startrow and walks down to endrow
@@ -1064,7 +1087,7 @@ class RestHandler(Handler):
                     break
                 allrows.append((key, row))
             sc = Scanner(iter(reversed(allrows)), cols or None, maxv, tmin, tmax, INT_MAX, filt,
-                         self.count_fn(kind, t))
+                         self.count_fn(kind, t), self.region_fn(kind, t))
         while len(rows) < limit:
             r = sc.next_row()
             if r is None:
@@ -1077,47 +1100,3 @@ def _jstr(v):
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
-
-
-def parse_filter(f):
-    """Minimal REST filter model: PrefixFilter, FirstKeyOnlyFilter,
-    KeyOnlyFilter (and a FilterList of those). Others -> ValueError (400)."""
-    if f is None or f == "":
-        return None
-    d = json.loads(f) if isinstance(f, str) else f
-    out = {}
-
-    def one(x):
-        typ = x.get("type")
-        if typ == "PrefixFilter":
-            out["prefix"] = base64.b64decode(x.get("value") or "")
-        elif typ == "FirstKeyOnlyFilter":
-            out["first_key_only"] = True
-        elif typ == "KeyOnlyFilter":
-            out["key_only"] = True
-        elif typ == "FilterList":
-            for y in x.get("filters") or []:
-                one(y)
-        else:
-            raise ValueError("unsupported filter " + str(typ))
-    one(d)
-    return out
-
-
-def parse_filter_language(text):
-    """A small subset of HBase's filter language: PrefixFilter('p'),
-    KeyOnlyFilter(), FirstKeyOnlyFilter(), joined with AND. Others -> ValueError."""
-    import re
-    out = {}
-    for part in re.split(r"\s+AND\s+", text.strip()):
-        part = part.strip()
-        m = re.match(r"^PrefixFilter\s*\(\s*'((?:[^']|'')*)'\s*\)$", part)
-        if m:
-            out["prefix"] = m.group(1).replace("''", "'").encode("utf-8")
-        elif re.match(r"^KeyOnlyFilter\s*\(\s*\)$", part):
-            out["key_only"] = True
-        elif re.match(r"^FirstKeyOnlyFilter\s*\(\s*\)$", part):
-            out["first_key_only"] = True
-        else:
-            raise ValueError("unsupported filter " + part)
-    return out
