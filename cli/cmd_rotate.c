@@ -501,6 +501,14 @@ static int design_for(struct rotate *r, struct design *d, const struct found *ex
 			rc = HB_ENOMEM;
 		return rc;
 	}
+	if (cli_splitspec_needs_cluster(d->ss) && !d->prepared) {
+		/* N = auto (live servers) or --sample-table: read once per run */
+		rc = cli_splitspec_prepare(d->ss, r->rest, err);
+		if (rc)
+			return rc;
+		d->prepared = 1;
+	}
+	s = *d->ss;
 	if (d->have_sampled) {
 		s.sample_table = d->sample_from;
 		s.sample_file = NULL;
@@ -512,16 +520,6 @@ static int design_for(struct rotate *r, struct design *d, const struct found *ex
 		/* the table keeps the N it was made with */
 		s.live_servers = existing->n;
 		s.regions_per_server = "1";
-	} else if (cli_splitspec_needs_cluster(&s) && !d->prepared) {
-		rc = cli_splitspec_prepare(d->ss, r->rest, err);
-		if (rc)
-			return rc;
-		d->prepared = 1;
-		s = *d->ss;
-		if (d->have_sampled) {
-			s.sample_table = d->sample_from;
-			s.table_keys = &d->sampled;
-		}
 	}
 	if (s.regions_per_server && s.live_servers == d->ss->live_servers)
 		*live = s.live_servers;

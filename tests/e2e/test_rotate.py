@@ -324,6 +324,78 @@ class RotateFaults(RotateBase):
                     self.assertEqual(len(self.regions(t)), 4)
 
 
+def put_rows(emu, table, keys):
+    rows = [{"key": b64(k), "cells": [{"column": b64("cf:v"), "value": b64(b"x" * 100)}]} for k in keys]
+    for i in range(0, len(rows), 500):
+        st, body = emu.control("POST", "/control/put", {"table": table, "rows": rows[i:i + 500]})
+        assert st == 200, body
+
+
+class RotateSampling(RotateBase):
+    KEYS = sorted(b"user%04d" % (i * 7919 % 10000) for i in range(400))
+
+    def expected_splits(self, n, keys):
+        path = os.path.join(self.tmp, "sample.txt")
+        with open(path, "w") as f:
+            f.write("".join(k.decode() + "\n" for k in keys))
+        r = self.hb("splits", "--sampled-splits", str(n), "--sample-file", path)
+        self.assertOk(r)
+        return [l.encode() for l in r.out.splitlines()]
+
+    def scanner_posts(self, table):
+        return [q for q in self.emu.requests() if q["method"] == "POST" and q["path"] == "/%s/scanner" % table]
+
+    def test_splits__sample_table_takes_every_key_when_the_table_is_small(self):
+        self.emu.create("src", [b"user5"])
+        put_rows(self.emu, "src", self.KEYS)
+        r = self.hb("splits", "--sampled-splits", "8", "--sample-table", "src")
+        self.assertOk(r)
+        self.assertEqual([l.encode() for l in r.out.splitlines()], self.expected_splits(8, self.KEYS))
+
+    def test_create__sample_table_thins_a_big_table_with_random_row_filter(self):
+        self.emu.create("src", [b"user5"])
+        put_rows(self.emu, "src", self.KEYS)
+        self.emu.clear_requests()
+        r = self.hb("create", "t_sampled", "--sampled-splits", "4", "--sample-table", "src",
+                    "--sample-rows", "50", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(r.json()["regions"], 4)
+        # 400 rows, 50 wanted: the chance was halved at least twice, a scanner each time
+        self.assertGreaterEqual(len(self.scanner_posts("src")), 3)
+        starts = sorted(unb64(x["start"]) for x in self.regions("t_sampled"))[1:]
+        self.assertTrue(all(s in self.KEYS for s in starts), starts)
+        self.assertIn("--sample-table src --sample-rows", self.meta_row("t_sampled")["cf:splits"])
+
+    def test_splits__sample_table_errors(self):
+        r = self.hb("splits", "--sampled-splits", "4", "--sample-table", "nope")
+        self.assertFails(r, 4, r"--sample-table 'nope' not found")
+        self.emu.create("empty", [])
+        r = self.hb("splits", "--sampled-splits", "4", "--sample-table", "empty")
+        self.assertFails(r, 2, r"--sample-table 'empty' has no rows to sample")
+        r = self.hb("splits", "--sampled-splits", "4", "--sample-table", "empty", "--generator", "md5")
+        self.assertFails(r, 2, r"cannot be used together")
+
+    def test_rotate__sample_previous_learns_splits_from_the_newest_managed_table(self):
+        spec = ("--sampled-splits", "4", "--generator", "hex8", "--sample-size", "1000")
+        # day 1: nothing to sample, the generator's design
+        r = self.rotate("2026-11-01", "--ahead", "0", "--sample-previous", spec=spec)
+        self.assertOk(r)
+        gen = sorted(unb64(x["start"]) for x in self.regions("ev_20261101"))[1:]
+        put_rows(self.emu, "ev_20261101", self.KEYS)
+        # day 2: today's table is sampled from yesterday's rows
+        r = self.rotate("2026-11-02", "--ahead", "0", "--sample-previous", spec=spec)
+        self.assertOk(r)
+        learned = sorted(unb64(x["start"]) for x in self.regions("ev_20261102"))[1:]
+        self.assertNotEqual(learned, gen)
+        self.assertEqual(learned, self.expected_splits(4, self.KEYS))
+        self.assertEqual(self.meta_row("ev_20261102")["cf:splits"],
+                         "--sampled-splits 4 --sample-table ev_20261101 --sample-rows 400")
+        # the next run verifies both (each against its own boundaries) and changes nothing
+        r = self.rotate("2026-11-02", "--ahead", "0", "--retain", "5", "--sample-previous", spec=spec)
+        self.assertOk(r)
+        self.assertEqual(r.out.splitlines(), ["verified    ev_20261102 (4 regions, N=4)"])
+
+
 class RotateBadInput(hbtest.OfflineTest):
     def bad(self, *args, pattern):
         r = self.hb("--rest", "http://127.0.0.1:9", "rotate", *args)
