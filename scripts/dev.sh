@@ -95,8 +95,41 @@ demo() {
     say "hbtab audit seed001 (exits 1: regions no hex key can reach)"
     "${hb[@]}" audit seed001 || rc=$?
     [ "$rc" -eq 1 ] || { say "expected the audit of seed001 to find unreachable regions"; exit 1; }
+    demo_rotate
     stop_emulator
     say "done"
+}
+
+# control POST PATH JSON: the emulator's control channel (servers joining and leaving).
+control() {
+    /usr/bin/python3 -c 'import sys, urllib.request
+r = urllib.request.Request(sys.argv[1], data=sys.argv[2].encode(), method="POST",
+                           headers={"Content-Type": "application/json"})
+urllib.request.urlopen(r, timeout=30).read()' "$CONTROL$1" "$2"
+}
+
+# Five simulated days of the daily cron line against the emulator (--now): tables made two
+# days ahead with N = 2 x live region servers, three days kept, the oldest retired.
+demo_rotate() {
+    local hb=("$build/hbtab" --rest "$REST" --thrift "$THRIFT")
+    local line=(rotate --template 'events_%Y%m%d' --hex-splits auto --regions-per-server 2
+                --ahead 2 --retain 3 --yes --lock "$build/rotate-demo.lock")
+    say "daily rotation: hbtab rotate --template 'events_%Y%m%d' --hex-splits auto --regions-per-server 2 --ahead 2 --retain 3 --yes"
+    control /control/server '{"index": 2, "state": "stop"}'
+    say "one of the emulator's three region servers is down: N = 2 x 2 live servers"
+    "${hb[@]}" status
+    local day
+    for day in 01 02 03 04 05; do
+        if [ "$day" = 03 ]; then
+            control /control/server '{"index": 2, "state": "start"}'
+            say "the third region server is back: new tables get N = 2 x 3, existing ones keep theirs"
+        fi
+        say "day 2026-11-$day (--now 2026-11-${day}T00:05Z)"
+        "${hb[@]}" "${line[@]}" --now "2026-11-${day}T00:05Z" ||
+            { say "rotate failed on day $day"; exit 1; }
+    done
+    say "hbtab tables (events_20261101 and _02 were retired, _03 .. _07 remain)"
+    "${hb[@]}" tables
 }
 
 run_tests() {

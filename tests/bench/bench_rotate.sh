@@ -1,0 +1,65 @@
+#!/bin/sh
+# A rotate run that creates two 1,000-region tables and drops two, phases timed (list,
+# sample, create, drop), printed as ratios against a baseline measured in the same run:
+# 'hbtab create' of one 1,000-region table through the same emulator and channel.
+# Usage: tests/bench/bench_rotate.sh [HBTAB_BINARY] [EMU_GEN_DIR]
+# (or set HBTAB_BIN / HBEMU_GEN_DIR; the generated Thrift modules are in BUILD/emu_gen).
+set -eu
+
+HBTAB=${1:-${HBTAB_BIN:-}}
+GEN=${2:-${HBEMU_GEN_DIR:-}}
+if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ] || [ -z "$GEN" ]; then
+	echo "usage: $0 HBTAB_BINARY EMU_GEN_DIR  (or set HBTAB_BIN and HBEMU_GEN_DIR)" >&2
+	exit 2
+fi
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+PY=${HBTAB_PYTHON:-/usr/bin/python3}
+N=1000
+. "$SRC/tests/bench/lib.sh"
+
+emu_start 300 "bench_rotate: the emulator did not start" \
+	"$PY" "$SRC/tests/emulator/hbemu.py" --servers 5 --gen-dir "$GEN"
+REST="http://127.0.0.1:$(port rest)"
+THRIFT="http://127.0.0.1:$(port thrift)/"
+HB="$HBTAB --rest $REST --thrift $THRIFT --no-progress"
+ROT="rotate --template bench_%Y%m%d --hex-splits $N --lock $TMP/lock --timings"
+
+# timed OUT ARGS...: runs hbtab, wall seconds into OUT, stderr (timings) into OUT.err.
+timed() {
+	out=$1
+	shift
+	t0=$(date +%s%N)
+	rc=0
+	$HB "$@" >"$TMP/$out.stdout" 2>"$TMP/$out.err" || rc=$?
+	t1=$(date +%s%N)
+	if [ "$rc" -ne 0 ]; then
+		echo "bench_rotate: $out failed (exit $rc)" >&2
+		cat "$TMP/$out.err" >&2
+		exit 1
+	fi
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }' >"$TMP/$out"
+}
+phase() { awk -v p="$2" '$3 == p { print $4 }' "$TMP/$1.err"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+# baseline: one create of the same design
+timed base create bench_base --hex-splits "$N" --via thrift2 --timings
+base=$(cat "$TMP/base")
+# day 1: the two tables the measured run will retire
+timed setup $ROT --now 2026-11-01 --ahead 1 --retain 9
+# day 4: creates 04 and 05, drops 01 and 02 (keep 2 periods: 03 and 04)
+timed run $ROT --now 2026-11-04 --ahead 1 --retain 2 --yes --max-drops 2
+grep -c '^created' "$TMP/run.stdout" | grep -qx 2 || { echo "bench_rotate: expected 2 creates" >&2; cat "$TMP/run.stdout" >&2; exit 1; }
+grep -c '^dropped' "$TMP/run.stdout" | grep -qx 2 || { echo "bench_rotate: expected 2 drops" >&2; cat "$TMP/run.stdout" >&2; exit 1; }
+# the same line again: everything verified, nothing due
+timed noop $ROT --now 2026-11-04 --ahead 1 --retain 2 --yes --max-drops 2
+
+run=$(cat "$TMP/run")
+noop=$(cat "$TMP/noop")
+echo "hbtab rotate: 2 tables of $N regions created, 2 dropped; emulator with 5 servers"
+printf 'baseline  create 1 table          %8.3f s  = 1.00\n' "$base"
+printf 'rotate    whole run (2 + 2)       %8.3f s  = %s x baseline\n' "$run" "$(ratio "$run" "$base")"
+printf '          list                    %8.3f s  = %s x baseline\n' "$(phase run list)" "$(ratio "$(phase run list)" "$base")"
+printf '          create (2 tables)       %8.3f s  = %s x baseline (2.00 = two creates)\n' "$(phase run create)" "$(ratio "$(phase run create)" "$base")"
+printf '          drop (2 tables)         %8.3f s  = %s x baseline\n' "$(phase run drop)" "$(ratio "$(phase run drop)" "$base")"
+printf 'rotate    no-op re-run            %8.3f s  = %s x baseline\n' "$noop" "$(ratio "$noop" "$base")"
