@@ -396,6 +396,50 @@ class RotateSampling(RotateBase):
         self.assertEqual(r.out.splitlines(), ["verified    ev_20261102 (4 regions, N=4)"])
 
 
+class RotateKilled(RotateBase):
+    """SIGKILL while a step is in flight (the emulator holds the request), then the next run."""
+    STEPS = [
+        ("thrift", "POST", ".*"),                          # during createTable
+        ("rest", "GET", r"^/ev_20261104/regions"),         # while waiting for regions
+        ("rest", "POST", r"^/ev_20261104/"),               # during the metadata row write
+        ("rest", "DELETE", r"^/ev_2026110[12]/schema"),    # during a drop
+    ]
+
+    def test_rotate__killed_at_each_step_is_finished_by_the_next_run(self):
+        args = ["--rest", self.emu.rest, "--thrift", self.emu.thrift, "--no-progress", "rotate",
+                "--template", TEMPLATE, "--hex-splits", "4", "--now", "2026-11-03", "--ahead", "1",
+                "--retain", "1", "--yes", "--max-drops", "5", "--lock", self.lock]
+        for server, method, path in self.STEPS:
+            with self.subTest(server=server, method=method, path=path):
+                self.emu.clear_faults()
+                self.emu.reset()
+                for day in (1, 2):
+                    self.assertOk(self.rotate("2026-11-%02d" % day, "--retain", "2", "--yes"))
+                self.emu.clear_requests()
+                self.emu.fault(server=server, method=method, path=path, kind="delay", seconds=3,
+                               count=100)
+                p = subprocess.Popen([hbtest.HBTAB] + args, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=hbtest.clean_env(self.tmp))
+                # wait until the held request has arrived, then kill the run
+                for _ in range(600):
+                    faults = self.emu.control("GET", "/control/fault")[1]
+                    if faults and faults[0]["fired"]:
+                        break
+                    if p.poll() is not None:
+                        break
+                    subprocess.run(["sleep", "0.02"])
+                self.assertIsNone(p.poll(), "the run ended before the step was reached")
+                p.kill()
+                p.communicate()
+                self.emu.clear_faults()
+                r = self.rotate("2026-11-03", "--ahead", "1", "--retain", "1", "--yes", "--max-drops", "5")
+                self.assertOk(r)
+                self.assertEqual(self.tables(), ["ev_20261103", "ev_20261104"])
+                for t in self.tables():
+                    self.assertEqual(self.meta_row(t)["cf:rotate"], TEMPLATE)
+                    self.assertEqual(len(self.regions(t)), 4)
+
+
 class RotateBadInput(hbtest.OfflineTest):
     def bad(self, *args, pattern):
         r = self.hb("--rest", "http://127.0.0.1:9", "rotate", *args)
