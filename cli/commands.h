@@ -13,5 +13,6 @@ int cmd_tables(int argc, char **argv);
 int cmd_describe(int argc, char **argv);
 int cmd_drop(int argc, char **argv);
 int cmd_rotate(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ const struct cli_command cli_commands[] = {
 	{"tables", cmd_tables, "list tables"},
 	{"describe", cmd_describe, "show a table's schema"},
 	{"drop", cmd_drop, "disable and delete a table"},
+	{"simulate", cmd_simulate, "simulate write distribution and region splits of a key design"},
 	{"help", cmd_help, "show help for a command"},
 	{"__complete", cmd_complete, NULL},
 };

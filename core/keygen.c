@@ -1,7 +1,6 @@
-/* Seed row-key generators: java.util.Random, the md5-prefix key, partition and sequential keys. */
+/* Seed row-key generators: java.util.Random, MD5 of 8 bytes, and the seeds' key designs. */
 #include "keygen.h"
 
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +39,132 @@ int32_t hb_jrandom_next_int(struct hb_jrandom *r, int32_t bound)
 	return rv;
 }
 
+float hb_jrandom_next_float(struct hb_jrandom *r)
+{
+	return (float)hb_jrandom_next(r, 24) / (float)(1 << 24);
+}
+
+double hb_jrandom_next_double(struct hb_jrandom *r)
+{
+	int64_t hi = hb_jrandom_next(r, 26), lo = hb_jrandom_next(r, 27);
+
+	return (double)((hi << 27) + lo) * 0x1.0p-53;
+}
+
+void hb_jrandom_skip(struct hb_jrandom *r, uint64_t n)
+{
+	/* n steps of s -> a*s + c compose to s -> A*s + C; square-and-multiply over n's bits. */
+	uint64_t a = JR_MULT, c = JR_ADD, A = 1, C = 0;
+
+	for (; n; n >>= 1) {
+		if (n & 1) {
+			A = (A * a) & JR_MASK;
+			C = (C * a + c) & JR_MASK;
+		}
+		c = ((a + 1) * c) & JR_MASK;
+		a = (a * a) & JR_MASK;
+	}
+	r->seed = (A * r->seed + C) & JR_MASK;
+}
+
+/*
+ * MD5 (RFC 1321) of exactly 8 bytes: one 64-byte block whose padding is constant (0x80 after
+ * the data, the bit length 64 in word 14), so only two message words vary and the zero
+ * words fold away. Only the first digest word is needed; the compiler drops the last steps.
+ */
+#define ROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
+#define F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
+#define H(x, y, z) ((x) ^ (y) ^ (z))
+#define I(x, y, z) ((y) ^ ((x) | ~(z)))
+#define MD5_STEP(f, a, b, c, d, t, s)                                                      \
+	do {                                                                               \
+		(a) += f((b), (c), (d)) + (t);                                             \
+		(a) = ROTL((a), (s)) + (b);                                                \
+	} while (0)
+
+void hb_md5_8_prefix(const unsigned char in[8], unsigned char out[4])
+{
+	uint32_t m0 = (uint32_t)in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 |
+		      (uint32_t)in[3] << 24;
+	uint32_t m1 = (uint32_t)in[4] | (uint32_t)in[5] << 8 | (uint32_t)in[6] << 16 |
+		      (uint32_t)in[7] << 24;
+	uint32_t a = 0x67452301u, b = 0xefcdab89u, c = 0x98badcfeu, d = 0x10325476u;
+
+	MD5_STEP(F, a, b, c, d, 0xd76aa478u + m0, 7);
+	MD5_STEP(F, d, a, b, c, 0xe8c7b756u + m1, 12);
+	MD5_STEP(F, c, d, a, b, 0x242070dbu + 0x80u, 17);
+	MD5_STEP(F, b, c, d, a, 0xc1bdceeeu , 22);
+	MD5_STEP(F, a, b, c, d, 0xf57c0fafu , 7);
+	MD5_STEP(F, d, a, b, c, 0x4787c62au , 12);
+	MD5_STEP(F, c, d, a, b, 0xa8304613u , 17);
+	MD5_STEP(F, b, c, d, a, 0xfd469501u , 22);
+	MD5_STEP(F, a, b, c, d, 0x698098d8u , 7);
+	MD5_STEP(F, d, a, b, c, 0x8b44f7afu , 12);
+	MD5_STEP(F, c, d, a, b, 0xffff5bb1u , 17);
+	MD5_STEP(F, b, c, d, a, 0x895cd7beu , 22);
+	MD5_STEP(F, a, b, c, d, 0x6b901122u , 7);
+	MD5_STEP(F, d, a, b, c, 0xfd987193u , 12);
+	MD5_STEP(F, c, d, a, b, 0xa679438eu + 64u, 17);
+	MD5_STEP(F, b, c, d, a, 0x49b40821u , 22);
+	MD5_STEP(G, a, b, c, d, 0xf61e2562u + m1, 5);
+	MD5_STEP(G, d, a, b, c, 0xc040b340u , 9);
+	MD5_STEP(G, c, d, a, b, 0x265e5a51u , 14);
+	MD5_STEP(G, b, c, d, a, 0xe9b6c7aau + m0, 20);
+	MD5_STEP(G, a, b, c, d, 0xd62f105du , 5);
+	MD5_STEP(G, d, a, b, c, 0x02441453u , 9);
+	MD5_STEP(G, c, d, a, b, 0xd8a1e681u , 14);
+	MD5_STEP(G, b, c, d, a, 0xe7d3fbc8u , 20);
+	MD5_STEP(G, a, b, c, d, 0x21e1cde6u , 5);
+	MD5_STEP(G, d, a, b, c, 0xc33707d6u + 64u, 9);
+	MD5_STEP(G, c, d, a, b, 0xf4d50d87u , 14);
+	MD5_STEP(G, b, c, d, a, 0x455a14edu , 20);
+	MD5_STEP(G, a, b, c, d, 0xa9e3e905u , 5);
+	MD5_STEP(G, d, a, b, c, 0xfcefa3f8u + 0x80u, 9);
+	MD5_STEP(G, c, d, a, b, 0x676f02d9u , 14);
+	MD5_STEP(G, b, c, d, a, 0x8d2a4c8au , 20);
+	MD5_STEP(H, a, b, c, d, 0xfffa3942u , 4);
+	MD5_STEP(H, d, a, b, c, 0x8771f681u , 11);
+	MD5_STEP(H, c, d, a, b, 0x6d9d6122u , 16);
+	MD5_STEP(H, b, c, d, a, 0xfde5380cu + 64u, 23);
+	MD5_STEP(H, a, b, c, d, 0xa4beea44u + m1, 4);
+	MD5_STEP(H, d, a, b, c, 0x4bdecfa9u , 11);
+	MD5_STEP(H, c, d, a, b, 0xf6bb4b60u , 16);
+	MD5_STEP(H, b, c, d, a, 0xbebfbc70u , 23);
+	MD5_STEP(H, a, b, c, d, 0x289b7ec6u , 4);
+	MD5_STEP(H, d, a, b, c, 0xeaa127fau + m0, 11);
+	MD5_STEP(H, c, d, a, b, 0xd4ef3085u , 16);
+	MD5_STEP(H, b, c, d, a, 0x04881d05u , 23);
+	MD5_STEP(H, a, b, c, d, 0xd9d4d039u , 4);
+	MD5_STEP(H, d, a, b, c, 0xe6db99e5u , 11);
+	MD5_STEP(H, c, d, a, b, 0x1fa27cf8u , 16);
+	MD5_STEP(H, b, c, d, a, 0xc4ac5665u + 0x80u, 23);
+	MD5_STEP(I, a, b, c, d, 0xf4292244u + m0, 6);
+	MD5_STEP(I, d, a, b, c, 0x432aff97u , 10);
+	MD5_STEP(I, c, d, a, b, 0xab9423a7u + 64u, 15);
+	MD5_STEP(I, b, c, d, a, 0xfc93a039u , 21);
+	MD5_STEP(I, a, b, c, d, 0x655b59c3u , 6);
+	MD5_STEP(I, d, a, b, c, 0x8f0ccc92u , 10);
+	MD5_STEP(I, c, d, a, b, 0xffeff47du , 15);
+	MD5_STEP(I, b, c, d, a, 0x85845dd1u + m1, 21);
+	MD5_STEP(I, a, b, c, d, 0x6fa87e4fu , 6);
+	MD5_STEP(I, d, a, b, c, 0xfe2ce6e0u , 10);
+	MD5_STEP(I, c, d, a, b, 0xa3014314u , 15);
+	MD5_STEP(I, b, c, d, a, 0x4e0811a1u , 21);
+	MD5_STEP(I, a, b, c, d, 0xf7537e82u , 6);
+	MD5_STEP(I, d, a, b, c, 0xbd3af235u , 10);
+	MD5_STEP(I, c, d, a, b, 0x2ad7d2bbu + 0x80u, 15);
+	MD5_STEP(I, b, c, d, a, 0xeb86d391u , 21);
+	a += 0x67452301u;
+	(void)b;
+	(void)c;
+	(void)d;
+	out[0] = (unsigned char)a;
+	out[1] = (unsigned char)(a >> 8);
+	out[2] = (unsigned char)(a >> 16);
+	out[3] = (unsigned char)(a >> 24);
+}
+
 static void put_be64(unsigned char *out, int64_t v)
 {
 	uint64_t u = (uint64_t)v;
@@ -49,9 +174,56 @@ static void put_be64(unsigned char *out, int64_t v)
 		out[i] = (unsigned char)(u & 0xFF);
 }
 
+static void put_be(unsigned char *out, uint64_t v, int width)
+{
+	int i;
+
+	for (i = width - 1; i >= 0; i--, v >>= 8)
+		out[i] = (unsigned char)(v & 0xFF);
+}
+
+/* Parses the ":N" after a generator name; def when absent. */
+static int parse_count(const char *spec, const char *p, const char *what, long min, long max,
+		       long def, long *out, struct hb_error *err)
+{
+	long v = 0;
+
+	if (*p == '\0') {
+		*out = def;
+		return 0;
+	}
+	if (*p != ':')
+		return hb_error_set(err, HB_EINVAL, "unknown generator '%s' (expected %s)", spec,
+				    "md5, partition[:N], sequential, hex8, salt[:B], "
+				    "roundrobin[:N], transaction or statistics[:D]");
+	p++;
+	if (!*p)
+		return hb_error_set(err, HB_EINVAL, "generator '%s': the %s is missing", spec, what);
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || v > max)
+			break;
+		v = v * 10 + (*p - '0');
+	}
+	if (*p || v < min || v > max)
+		return hb_error_set(err, HB_EINVAL,
+				    "generator '%s': the %s must be a whole number from %ld to %ld",
+				    spec, what, min, max);
+	*out = v;
+	return 0;
+}
+
+static int name_is(const char *spec, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(spec, name, n) && (spec[n] == '\0' || spec[n] == ':');
+}
+
 int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t start_time,
 		   struct hb_error *err)
 {
+	int rc = 0;
+
 	memset(g, 0, sizeof(*g));
 	g->id = 1;
 	g->ts = start_time;
@@ -59,110 +231,153 @@ int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t 
 	hb_jrandom_init(&g->rnd, seed);
 	if (!strcmp(spec, "md5") || !strcmp(spec, "hash")) {
 		g->kind = HB_KEYGEN_MD5;
-		g->md = EVP_MD_CTX_new();
-		if (!g->md || !EVP_DigestInit_ex(g->md, EVP_md5(), NULL)) {
-			hb_keygen_release(g);
-			return hb_error_set(err, HB_ENOMEM, "cannot set up MD5");
-		}
 	} else if (!strcmp(spec, "sequential")) {
 		g->kind = HB_KEYGEN_SEQUENTIAL;
 	} else if (!strcmp(spec, "hex8")) {
 		g->kind = HB_KEYGEN_HEX8;
-	} else if (!strncmp(spec, "partition", 9) && (spec[9] == '\0' || spec[9] == ':')) {
+	} else if (!strcmp(spec, "transaction")) {
+		g->kind = HB_KEYGEN_TRANSACTION;
+	} else if (name_is(spec, "partition")) {
 		g->kind = HB_KEYGEN_PARTITION;
-		if (spec[9] == ':') {
-			const char *p = spec + 10;
-			long v = 0;
-
-			if (!*p)
-				return hb_error_set(err, HB_EINVAL,
-						    "generator '%s': the partition count is missing",
-						    spec);
-			for (; *p; p++) {
-				if (*p < '0' || *p > '9' || v > 100000000L)
-					return hb_error_set(err, HB_EINVAL,
-							    "generator '%s': the partition count must "
-							    "be a whole number from 1 to 100000000",
-							    spec);
-				v = v * 10 + (*p - '0');
-			}
-			if (v < 1 || v > 100000000L)
-				return hb_error_set(err, HB_EINVAL,
-						    "generator '%s': the partition count must be a "
-						    "whole number from 1 to 100000000",
-						    spec);
-			g->partitions = v;
-		}
+		rc = parse_count(spec, spec + 9, "partition count", 1, 100000000L, 20,
+				 &g->partitions, err);
+	} else if (name_is(spec, "salt")) {
+		g->kind = HB_KEYGEN_SALT;
+		rc = parse_count(spec, spec + 4, "bucket count", 1, 65536, 16,
+				 &g->partitions, err);
+	} else if (name_is(spec, "roundrobin")) {
+		g->kind = HB_KEYGEN_ROUNDROBIN;
+		rc = parse_count(spec, spec + 10, "prefix count", 1, 65536, 16,
+				 &g->partitions, err);
+	} else if (name_is(spec, "statistics")) {
+		g->kind = HB_KEYGEN_STATISTICS;
+		rc = parse_count(spec, spec + 10, "sequences per minute", 1, 1000000000L, 1000,
+				 &g->partitions, err);
 	} else {
 		return hb_error_set(err, HB_EINVAL, "unknown generator '%s' (expected %s)", spec,
-				    "md5, partition[:N], sequential or hex8");
+				    "md5, partition[:N], sequential, hex8, salt[:B], "
+				    "roundrobin[:N], transaction or statistics[:D]");
 	}
-	return 0;
+	g->width = g->partitions <= 256 ? 1 : 2;
+	return rc;
 }
 
 void hb_keygen_release(struct hb_keygen *g)
 {
-	EVP_MD_CTX_free(g->md);
-	g->md = NULL;
+	(void)g;
 }
 
-/* MD5 of 8 bytes with one reused context (a fresh context per key costs more than the hash). */
-static void md5_8(struct hb_keygen *g, const unsigned char *in, unsigned char *md)
+/* Java's Math.floorMod(x, m) for m > 0. */
+static int64_t floor_mod(int64_t x, int64_t m)
 {
-	unsigned int mdlen = 0;
+	int64_t r = x % m;
 
-	/* A NULL type keeps the digest fetched at init: re-fetching MD5 per key is slow. */
-	if (!EVP_DigestInit_ex(g->md, NULL, NULL) ||
-	    !EVP_DigestUpdate(g->md, in, 8) || !EVP_DigestFinal_ex(g->md, md, &mdlen) ||
-	    mdlen != 16)
-		HB_BUG("MD5 is not available");
+	return r < 0 ? r + m : r;
 }
+
+#define MS_PER_DAY 86400000LL
 
 size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 {
 	static const char hex[] = "0123456789abcdef";
 	int64_t id = g->id;
-	size_t len = 0;
+	unsigned char in[8], md[4];
 	int i;
 
 	g->id = (int64_t)((uint64_t)g->id + 1);
 	switch (g->kind) {
 	case HB_KEYGEN_MD5: {
-		unsigned char in[8], md[EVP_MAX_MD_SIZE];
 		uint32_t lo_id = (uint32_t)(uint64_t)id, lo_ts;
 
 		/* currentTime += random.nextInt(1000) happens before the key is made. */
 		g->ts = (int64_t)((uint64_t)g->ts + (uint64_t)hb_jrandom_next_int(&g->rnd, 1000));
 		lo_ts = (uint32_t)(uint64_t)g->ts;
-		for (i = 0; i < 4; i++) {
-			in[i] = (unsigned char)(lo_id >> (24 - 8 * i));
-			in[4 + i] = (unsigned char)(lo_ts >> (24 - 8 * i));
-		}
-		md5_8(g, in, md);
+		put_be(in, lo_id, 4);
+		put_be(in + 4, lo_ts, 4);
+		hb_md5_8_prefix(in, md);
 		for (i = 0; i < 4; i++) {
 			out[2 * i] = (unsigned char)hex[md[i] >> 4];
 			out[2 * i + 1] = (unsigned char)hex[md[i] & 15];
 		}
 		put_be64(out + 8, id);
-		len = 16;
-		break;
+		return 16;
 	}
 	case HB_KEYGEN_PARTITION:
 		put_be64(out, id % g->partitions); /* C and Java agree: the sign of the dividend */
 		put_be64(out + 8, id);
-		len = 16;
-		break;
+		return 16;
 	case HB_KEYGEN_SEQUENTIAL:
 		put_be64(out, id);
-		len = 8;
-		break;
+		return 8;
 	case HB_KEYGEN_HEX8:
 		for (i = 0; i < 8; i++)
 			out[i] = (unsigned char)hex[hb_jrandom_next_int(&g->rnd, 16)];
-		len = 8;
-		break;
+		return 8;
+	case HB_KEYGEN_SALT: {
+		uint32_t h;
+
+		/* bucket = (first 4 digest bytes as an unsigned big-endian int) % B */
+		put_be64(in, id);
+		hb_md5_8_prefix(in, md);
+		h = (uint32_t)md[0] << 24 | (uint32_t)md[1] << 16 | (uint32_t)md[2] << 8 | md[3];
+		put_be(out, h % (uint32_t)g->partitions, g->width);
+		put_be64(out + g->width, id);
+		return (size_t)g->width + 8;
 	}
-	return len;
+	case HB_KEYGEN_ROUNDROBIN:
+		/* the counter starts at 0 with id 1: prefixes 0, 1, .., N-1, 0, .. */
+		put_be(out, (uint64_t)((id - 1) % g->partitions), g->width);
+		put_be64(out + g->width, id);
+		return (size_t)g->width + 8;
+	case HB_KEYGEN_TRANSACTION: {
+		int32_t hash;
+
+		g->ts = (int64_t)((uint64_t)g->ts + (uint64_t)hb_jrandom_next_int(&g->rnd, 4));
+		hash = hb_jrandom_next_int(&g->rnd, 65536);
+		put_be(out, (uint64_t)hash, 2);
+		put_be(out + 2, (uint64_t)floor_mod(g->ts, MS_PER_DAY), 4);
+		return 6;
+	}
+	case HB_KEYGEN_STATISTICS: {
+		/* key i (0-based): sequence i % D of minute (start minute + i / D) of the day */
+		int64_t i0 = id - 1;
+		int64_t minute = floor_mod(g->ts, MS_PER_DAY) / 60000 + i0 / g->partitions;
+
+		put_be(out, (uint64_t)(i0 % g->partitions), 4);
+		put_be(out + 4, (uint64_t)(minute % 1440), 2);
+		return 6;
+	}
+	}
+	HB_BUG("unknown generator kind");
+	return 0;
+}
+
+void hb_keygen_skip(struct hb_keygen *g, uint64_t n)
+{
+	uint64_t i;
+
+	switch (g->kind) {
+	case HB_KEYGEN_MD5:
+		/* the time still needs every draw: nextInt(1000) may reject and draw again */
+		for (i = 0; i < n; i++)
+			g->ts = (int64_t)((uint64_t)g->ts +
+					  (uint64_t)hb_jrandom_next_int(&g->rnd, 1000));
+		break;
+	case HB_KEYGEN_HEX8:
+		/* nextInt(16) is one next(31) each: 8 per key, never rejected */
+		hb_jrandom_skip(&g->rnd, 8 * n);
+		break;
+	case HB_KEYGEN_TRANSACTION:
+		for (i = 0; i < n; i++) {
+			g->ts = (int64_t)((uint64_t)g->ts +
+					  (uint64_t)hb_jrandom_next_int(&g->rnd, 4));
+			hb_jrandom_skip(&g->rnd, 1);
+		}
+		break;
+	default:
+		break; /* the rest depend on the id alone */
+	}
+	g->id = (int64_t)((uint64_t)g->id + n);
 }
 
 int hb_keygen_fill(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err)

@@ -18,12 +18,25 @@ void hb_jrandom_init(struct hb_jrandom *r, int64_t seed);
 int32_t hb_jrandom_next(struct hb_jrandom *r, int bits);
 /* Random.nextInt(bound) for bound > 0, with Java's rejection loop; -1 for bound <= 0. */
 int32_t hb_jrandom_next_int(struct hb_jrandom *r, int32_t bound);
+/* Random.nextFloat(): next(24) / 2^24. */
+float hb_jrandom_next_float(struct hb_jrandom *r);
+/* Random.nextDouble(): ((next(26) << 27) + next(27)) * 2^-53. */
+double hb_jrandom_next_double(struct hb_jrandom *r);
+/* Advances the generator by n calls of next(bits), in O(log n) (LCG jump). */
+void hb_jrandom_skip(struct hb_jrandom *r, uint64_t n);
+
+/* The first 4 bytes of MD5(in[0..7]) (the digest's leading 32 bits, in digest byte order). */
+void hb_md5_8_prefix(const unsigned char in[8], unsigned char out[4]);
 
 enum hb_keygen_kind {
-	HB_KEYGEN_MD5,        /* seed 000 HashRowKeyGenerator: md5hex prefix ++ toBytes(id) */
-	HB_KEYGEN_PARTITION,  /* seed 000 PartitionRowKeyManager: toBytes(id % N) ++ toBytes(id) */
-	HB_KEYGEN_SEQUENTIAL, /* toBytes(id): the monotonically increasing key */
-	HB_KEYGEN_HEX8,       /* 8 lower-case hex characters, each Random.nextInt(16) */
+	HB_KEYGEN_MD5,         /* seed 000 HashRowKeyGenerator: md5hex prefix ++ toBytes(id) */
+	HB_KEYGEN_PARTITION,   /* seed 000 PartitionRowKeyManager: toBytes(id % N) ++ toBytes(id) */
+	HB_KEYGEN_SEQUENTIAL,  /* toBytes(id): the monotonically increasing key */
+	HB_KEYGEN_HEX8,        /* 8 lower-case hex characters, each Random.nextInt(16) */
+	HB_KEYGEN_SALT,        /* seed 004 scheme 1: bucket(MD5(toBytes(id))) % B ++ toBytes(id) */
+	HB_KEYGEN_ROUNDROBIN,  /* seed 004 scheme 2: counter % N ++ toBytes(id) */
+	HB_KEYGEN_TRANSACTION, /* seed 003: 2-byte hash ++ 4-byte millisecond of the day */
+	HB_KEYGEN_STATISTICS,  /* seed 003: 4-byte sequence ++ 2-byte minute of the day */
 };
 
 /* Longest key any generator produces. */
@@ -31,28 +44,31 @@ enum hb_keygen_kind {
 
 struct hb_keygen {
 	enum hb_keygen_kind kind;
-	long partitions; /* PARTITION: N (default 20) */
+	long partitions; /* PARTITION, SALT, ROUNDROBIN: N or B; STATISTICS: sequences a minute */
+	int width;       /* SALT, ROUNDROBIN: prefix bytes (1 when N <= 256, else 2) */
 	int64_t id;      /* the next id (starts at 1) */
-	int64_t ts;      /* MD5: the current time in ms */
+	int64_t ts;      /* MD5, TRANSACTION: the current time in ms; STATISTICS: start in ms */
 	struct hb_jrandom rnd;
-	void *md; /* MD5: the reused digest context (EVP_MD_CTX) */
 };
 
 /*
  * Sets up a generator from its name: "md5" (alias "hash"), "partition[:N]", "sequential",
- * "hex8". seed seeds java.util.Random; start_time is the md5 generator's first
- * currentTimeMillis. g must be fresh or released; release it with hb_keygen_release.
- * HB_EINVAL with a message for an unknown name or a bad N, HB_ENOMEM.
+ * "hex8", "salt[:B]", "roundrobin[:N]", "transaction", "statistics[:D]". seed seeds
+ * java.util.Random; start_time is the first currentTimeMillis of the time-based keys.
+ * HB_EINVAL with a message for an unknown name or a bad number.
  */
 int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t start_time,
 		   struct hb_error *err);
-/* Frees the generator's digest context; the generator must be set up again before reuse. */
+/* Releases nothing today; kept so callers pair every init with a release. */
 void hb_keygen_release(struct hb_keygen *g);
 /* Writes the next key into out (HB_KEYGEN_MAX_KEY bytes) and returns its length. */
 size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out);
+/* Moves past the next n keys without making them (no hashing): the state afterwards equals
+ * that after n calls of hb_keygen_next. */
+void hb_keygen_skip(struct hb_keygen *g, uint64_t n);
 /* Appends count keys to out. HB_ENOMEM. */
 int hb_keygen_fill(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err);
 /* The generator names, space-separated, for help and completion. */
-#define HB_KEYGEN_NAMES "md5 partition sequential hex8"
+#define HB_KEYGEN_NAMES "md5 partition sequential hex8 salt roundrobin transaction statistics"
 
 #endif

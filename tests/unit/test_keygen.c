@@ -2,6 +2,8 @@
 #include "core/keygen.h"
 #include "test.h"
 
+#include <openssl/evp.h>
+
 static void test_keygen__jrandom_matches_java_for_known_seeds(void)
 {
 	/* new Random(1).nextInt() == -1155869325, Java's best-known value */
@@ -134,6 +136,137 @@ static void test_keygen__bad_names_are_refused(void)
 	CHECK_EQ_INT(hb_keygen_init(&g, "partition:99999999999999999999", 0, 0, &err), HB_EINVAL);
 }
 
+/* Expected values printed by tests/java/SeedKeyGenerators.java (the Java transcriptions of
+ * the generators) for two seed/start-time pairs: the first three keys in toStringBinary and
+ * the MD5 of the first 1,000,000 keys concatenated. */
+static const struct {
+	int64_t seed, start;
+	const char *name;
+	const char *first[3];
+	const char *digest;
+} java_expected[] = {
+	{42, 1700000000123LL, "md5", {"ae2ae31c\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "390eea10\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "63982bf2\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "b056ef5fee1861c341f8e6b423bdaaba"},
+	{42, 1700000000123LL, "partition:20", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "eb032236233297787ed19d708921a427"},
+	{42, 1700000000123LL, "partition:7", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "82a884b5f2067686c473ddc9f18db0f9"},
+	{42, 1700000000123LL, "sequential", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "29666a851ee51a3400c207e3973ec23a"},
+	{42, 1700000000123LL, "hex8", {"b0a04f4b", "a1e7564b", "7ccfe267"}, "63fcba97468a72bd5e3a7ba8a44c72d4"},
+	{42, 1700000000123LL, "salt:16", {"\\x08\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x04\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "d24fa63e9b9aa8c7a40e42fb3be46b0e"},
+	{42, 1700000000123LL, "salt:1000", {"\\x03\\xC0\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x02\\x89\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x02\\x84\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "586a990fe6002ba9c5df1b595a2337eb"},
+	{42, 1700000000123LL, "roundrobin:10", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "2635813d946f23c783d7508af69e8351"},
+	{42, 1700000000123LL, "roundrobin:300", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x00\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "74f65042c614763f8dc9dec7eb0e7116"},
+	{42, 1700000000123LL, "transaction", {"\\x0D\\xFE\\x04\\xC4\\xB4}", "\\x0CE\\x04\\xC4\\xB4\\x7F", "\\xF1+\\x04\\xC4\\xB4\\x80"}, "ca4db6af482b6c3d269fbcd91743b76c"},
+	{42, 1700000000123LL, "statistics:1000", {"\\x00\\x00\\x00\\x00\\x055", "\\x00\\x00\\x00\\x01\\x055", "\\x00\\x00\\x00\\x02\\x055"}, "3022d303cb809a45fea7f077b0658da6"},
+	{-7, -5000LL, "md5", {"3bcf2b46\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "377ef157\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "930081c4\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "48475122625746da715d1c0e121cdd42"},
+	{-7, -5000LL, "partition:20", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "eb032236233297787ed19d708921a427"},
+	{-7, -5000LL, "partition:7", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "82a884b5f2067686c473ddc9f18db0f9"},
+	{-7, -5000LL, "sequential", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "29666a851ee51a3400c207e3973ec23a"},
+	{-7, -5000LL, "hex8", {"4eaf82d5", "1378ef28", "9291527d"}, "0ee0e3b98fcb343430ca0bfc6a418a57"},
+	{-7, -5000LL, "salt:16", {"\\x08\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x04\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "d24fa63e9b9aa8c7a40e42fb3be46b0e"},
+	{-7, -5000LL, "salt:1000", {"\\x03\\xC0\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x02\\x89\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x02\\x84\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "586a990fe6002ba9c5df1b595a2337eb"},
+	{-7, -5000LL, "roundrobin:10", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "2635813d946f23c783d7508af69e8351"},
+	{-7, -5000LL, "roundrobin:300", {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01", "\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02", "\\x00\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x03"}, "74f65042c614763f8dc9dec7eb0e7116"},
+	{-7, -5000LL, "transaction", {"\\xE6\\xC8\\x05&Hy", "\\xF2\"\\x05&H{", "%|\\x05&H}"}, "7d6c596aa8fa0b2cbe3334c384ee416d"},
+	{-7, -5000LL, "statistics:1000", {"\\x00\\x00\\x00\\x00\\x05\\x9F", "\\x00\\x00\\x00\\x01\\x05\\x9F", "\\x00\\x00\\x00\\x02\\x05\\x9F"}, "4a5a5c36801f79cf742ad0b443bca043"},
+};
+
+static void test_keygen__every_generator_matches_its_java_transcription(void)
+{
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(java_expected); i++) {
+		struct hb_keygen g;
+		unsigned char k[HB_KEYGEN_MAX_KEY], md[EVP_MAX_MD_SIZE];
+		char hex[33];
+		unsigned int mdlen = 0;
+		EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+		long j;
+
+		CHECK(ctx && EVP_DigestInit_ex(ctx, EVP_md5(), NULL));
+		CHECK_EQ_INT(hb_keygen_init(&g, java_expected[i].name, java_expected[i].seed,
+					    java_expected[i].start, NULL), 0);
+		for (j = 0; j < 1000000; j++) {
+			size_t len = hb_keygen_next(&g, k);
+
+			if (j < 3) {
+				struct hb_buf t = HB_BUF_INIT;
+
+				CHECK_EQ_INT(hb_tsb_append(&t, k, len), 0);
+				CHECK_EQ_STR(hb_buf_str(&t), java_expected[i].first[j]);
+				hb_buf_release(&t);
+			}
+			EVP_DigestUpdate(ctx, k, len);
+		}
+		EVP_DigestFinal_ex(ctx, md, &mdlen);
+		EVP_MD_CTX_free(ctx);
+		for (j = 0; j < 16; j++)
+			snprintf(hex + 2 * j, 3, "%02x", md[j]);
+		if (strcmp(hex, java_expected[i].digest))
+			fprintf(stderr, "%s seed %lld: digest %s\n", java_expected[i].name,
+				(long long)java_expected[i].seed, hex);
+		CHECK_EQ_STR(hex, java_expected[i].digest);
+		hb_keygen_release(&g);
+	}
+}
+
+static void test_keygen__skip_leaves_the_state_of_as_many_keys(void)
+{
+	static const char *const names[] = {"md5", "partition:7", "sequential", "hex8", "salt:16",
+					    "roundrobin:300", "transaction", "statistics:7"};
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(names); i++) {
+		struct hb_keygen a, b;
+		unsigned char ka[HB_KEYGEN_MAX_KEY], kb[HB_KEYGEN_MAX_KEY];
+		size_t la = 0, lb;
+		int j;
+
+		CHECK_EQ_INT(hb_keygen_init(&a, names[i], 5, 123456789, NULL), 0);
+		CHECK_EQ_INT(hb_keygen_init(&b, names[i], 5, 123456789, NULL), 0);
+		for (j = 0; j < 70001; j++)
+			la = hb_keygen_next(&a, ka);
+		hb_keygen_skip(&b, 70000);
+		lb = hb_keygen_next(&b, kb);
+		CHECK(la == lb && !memcmp(ka, kb, la));
+		CHECK_EQ_INT(a.rnd.seed, b.rnd.seed);
+	}
+}
+
+static void test_keygen__md5_prefix_matches_openssl(void)
+{
+	struct hb_jrandom r;
+	int i, j;
+
+	hb_jrandom_init(&r, 99);
+	for (i = 0; i < 20000; i++) {
+		unsigned char in[8], mine[4], md[EVP_MAX_MD_SIZE];
+		unsigned int mdlen = 0;
+
+		for (j = 0; j < 8; j++)
+			in[j] = (unsigned char)hb_jrandom_next(&r, 8);
+		hb_md5_8_prefix(in, mine);
+		CHECK(EVP_Digest(in, 8, md, &mdlen, EVP_md5(), NULL) && mdlen == 16);
+		CHECK(!memcmp(mine, md, 4));
+	}
+}
+
+static void test_keygen__jrandom_skip_equals_stepping(void)
+{
+	struct hb_jrandom a, b;
+	int i;
+
+	hb_jrandom_init(&a, 12345);
+	hb_jrandom_init(&b, 12345);
+	for (i = 0; i < 1000003; i++)
+		hb_jrandom_next(&a, 32);
+	hb_jrandom_skip(&b, 1000003);
+	CHECK_EQ_INT(a.seed, b.seed);
+	/* new Random(42).nextFloat() and nextDouble() as Java prints them */
+	hb_jrandom_init(&a, 42);
+	CHECK(hb_jrandom_next_float(&a) == 0.7275637f);
+	hb_jrandom_init(&a, 42);
+	CHECK(hb_jrandom_next_double(&a) == 0.7275636800328681);
+}
+
 int main(void)
 {
 	RUN(test_keygen__jrandom_matches_java_for_known_seeds);
@@ -141,5 +274,9 @@ int main(void)
 	RUN(test_keygen__md5_key_follows_seed_formula);
 	RUN(test_keygen__partition_sequential_and_hex8);
 	RUN(test_keygen__bad_names_are_refused);
+	RUN(test_keygen__every_generator_matches_its_java_transcription);
+	RUN(test_keygen__skip_leaves_the_state_of_as_many_keys);
+	RUN(test_keygen__md5_prefix_matches_openssl);
+	RUN(test_keygen__jrandom_skip_equals_stepping);
 	return TEST_DONE();
 }

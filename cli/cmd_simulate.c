@@ -1,0 +1,945 @@
+/* hbtab simulate: how a row-key design spreads writes over regions, and how regions grow and
+ * split under a split policy, before any table exists. */
+#include "../core/keygen.h"
+#include "../core/keyspace.h"
+#include "../core/simulate.h"
+#include "../rest/hbase.h"
+#include "cli.h"
+#include "commands.h"
+#include "exit.h"
+#include "output.h"
+#include "rest_cli.h"
+#include "splitspec.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char usage[] =
+    "simulate (" CLI_SPLITSPEC_USAGE " | --table T) (--generator G | --keys-file F | --keyspace SPEC) "
+    "[--count N] [--threads K] [--seed S] [--start-time MS] [--servers S] "
+    "[--policy P [--row-size B] [--flush-size B] [--max-filesize B]]";
+
+#define DEFAULT_COUNT 1000000L
+#define MAX_COUNT 1000000000000LL /* 10^12 writes */
+#define MAX_THREADS 64
+#define MAX_SERVERS 100000
+#define CHUNK 65536             /* keys per unit of work; threads take every K-th */
+#define BAR_WIDTH 40
+/* Lower limits HBase's TableDescriptorChecker enforces on a table's sizes. */
+#define MIN_FLUSH_SIZE (1ULL << 20)
+#define MIN_MAX_FILESIZE (2ULL << 20)
+#define MAX_SIZE (1ULL << 50)
+#define MAX_ROW_SIZE (1ULL << 30)
+
+struct sim_opts {
+	const char *table, *keys_file, *keyspace, *count, *threads, *servers;
+	const char *policy, *row_size, *flush_size, *max_filesize;
+};
+
+/* What the run produced, for both report forms. */
+struct sim_result {
+	struct hb_keys splits;  /* boundaries of the initial regions */
+	char **server_names;    /* live names (--table) or NULL */
+	size_t nservers;
+	size_t *server_of;      /* initial region -> server */
+	uint64_t *counts;       /* writes per initial region (no policy) */
+	uint64_t count;         /* writes made */
+	int policy_on;
+	struct hb_sim sim;      /* with --policy */
+	const char *source;     /* what the keys were */
+};
+
+static int usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_fail(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cli_usage_error("simulate", "%s", msg);
+	return CLI_EXIT_USAGE;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Progress for runs longer than a second (the indicator itself is terminal-only). */
+static double t_start;
+
+static void progress(uint64_t done, uint64_t total)
+{
+	if (now_s() - t_start >= 1.0)
+		cli_progress("simulating", (size_t)done, (size_t)total);
+}
+
+/* A size in bytes: a whole number with an optional binary suffix K, M, G, T (KiB = 1024). */
+static int parse_size(const char *s, const char *what, uint64_t min, uint64_t max, uint64_t *out,
+		      struct hb_error *err)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mult = 1;
+
+	errno = 0;
+	if (!s || *s < '0' || *s > '9')
+		return hb_error_set(err, HB_EINVAL, "%s must be a size in bytes, got '%s'", what,
+				    s ? s : "");
+	v = strtoull(s, &end, 10);
+	if (*end) {
+		switch (*end) {
+		case 'k': case 'K': mult = 1ULL << 10; break;
+		case 'm': case 'M': mult = 1ULL << 20; break;
+		case 'g': case 'G': mult = 1ULL << 30; break;
+		case 't': case 'T': mult = 1ULL << 40; break;
+		default: mult = 0; break;
+		}
+		end++;
+		if (*end == 'i' && end[1] == 'B')
+			end += 2;
+		else if (*end == 'B')
+			end++;
+	}
+	if (!mult || *end)
+		return hb_error_set(err, HB_EINVAL,
+				    "%s must be a size in bytes (suffix K, M, G or T allowed), got '%s'",
+				    what, s);
+	if (errno == ERANGE || v > max / mult || v * mult < min || v * mult > max)
+		return hb_error_set(err, HB_EINVAL, "%s must be between %llu and %llu bytes, got '%s'",
+				    what, (unsigned long long)min, (unsigned long long)max, s);
+	*out = v * mult;
+	return 0;
+}
+
+static int parse_i64(const char *v, const char *what, int64_t *out, struct hb_error *err)
+{
+	char *end;
+	long long x;
+
+	errno = 0;
+	x = strtoll(v, &end, 10);
+	if (!*v || *end || ((*v < '0' || *v > '9') && *v != '-'))
+		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, v);
+	if (errno == ERANGE)
+		return hb_error_set(err, HB_EINVAL, "%s does not fit in a Java long, got '%s'", what, v);
+	*out = (int64_t)x;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- generated keys, threads */
+
+struct worker {
+	pthread_t th;
+	const struct hb_sim_router *router;
+	struct hb_keygen g; /* a copy of the generator at key 0 */
+	uint64_t count;
+	size_t index, nthreads;
+	uint64_t *counts;
+	atomic_uint_fast64_t done;
+};
+
+/* Worker t makes chunks t, t + K, t + 2K, ... and skips the others (skipping costs only the
+ * generator's sequential state, not the hash), so every K gives the same sums. */
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	uint64_t left = w->count, c = 0;
+
+	while (left) {
+		uint64_t n = left < CHUNK ? left : CHUNK;
+
+		if (c % w->nthreads == w->index) {
+			hb_sim_count_generated(w->counts, w->router, &w->g, n);
+			atomic_fetch_add_explicit(&w->done, n, memory_order_relaxed);
+		} else {
+			hb_keygen_skip(&w->g, n);
+		}
+		left -= n;
+		c++;
+	}
+	return NULL;
+}
+
+static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint64_t count,
+			 size_t nthreads, struct hb_error *err)
+{
+	struct hb_sim_router router;
+	struct worker *w;
+	size_t nreg = res->splits.n + 1, i, j, started = 0;
+	int rc;
+
+	rc = hb_sim_router_init(&router, &res->splits, err);
+	if (rc)
+		return rc;
+	w = calloc(nthreads, sizeof(*w));
+	if (!w) {
+		hb_sim_router_release(&router);
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < nthreads; i++) {
+		w[i].router = &router;
+		w[i].g = *g;
+		w[i].count = count;
+		w[i].index = i;
+		w[i].nthreads = nthreads;
+		atomic_init(&w[i].done, 0);
+		w[i].counts = calloc(nreg, sizeof(uint64_t));
+		if (!w[i].counts) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			goto done;
+		}
+	}
+	for (i = 0; i < nthreads; i++) {
+		if (pthread_create(&w[i].th, NULL, worker_run, &w[i])) {
+			rc = hb_error_set(err, HB_ENOMEM, "cannot start thread %zu", i + 1);
+			break;
+		}
+		started++;
+	}
+	if (!rc) {
+		/* the main thread only reports progress until the workers are done */
+		for (;;) {
+			uint64_t done = 0;
+			struct timespec ts = {0, 50 * 1000 * 1000};
+
+			for (i = 0; i < nthreads; i++)
+				done += atomic_load_explicit(&w[i].done, memory_order_relaxed);
+			if (done >= count)
+				break;
+			progress(done, count);
+			nanosleep(&ts, NULL);
+		}
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(w[i].th, NULL);
+	cli_progress_done();
+	for (i = 0; !rc && i < nthreads; i++)
+		for (j = 0; j < nreg; j++)
+			res->counts[j] += w[i].counts[j];
+done:
+	for (i = 0; i < nthreads; i++)
+		free(w[i].counts);
+	free(w);
+	hb_sim_router_release(&router);
+	return rc;
+}
+
+static int run_generated_policy(struct sim_result *res, struct hb_keygen *g, uint64_t count,
+				struct hb_error *err)
+{
+	unsigned char k[HB_KEYGEN_MAX_KEY];
+	uint64_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < count; i++) {
+		size_t len = hb_keygen_next(g, k);
+
+		rc = hb_sim_write(&res->sim, k, len, err);
+		if (!(i & 0xFFFF))
+			progress(i, count);
+	}
+	cli_progress_done();
+	return rc;
+}
+
+/* ---------------------------------------------------------------- keys from a file */
+
+static int run_keys_file(struct sim_result *res, const char *path, uint64_t limit,
+			 struct hb_error *err)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	const char *name = strcmp(path, "-") ? path : "stdin";
+	struct hb_sim_router router;
+	struct hb_buf key = HB_BUF_INIT;
+	char *line = NULL;
+	size_t cap = 0, nreg = res->splits.n + 1;
+	ssize_t got;
+	uint64_t lineno = 0;
+	int rc = 0;
+
+	(void)nreg;
+	if (!f)
+		return hb_error_set(err, HB_EINVAL, "cannot open '%s': %s", path, strerror(errno));
+	rc = res->policy_on ? 0 : hb_sim_router_init(&router, &res->splits, err);
+	if (rc) {
+		if (f != stdin)
+			fclose(f);
+		return rc;
+	}
+	while (!rc && res->count < limit && (got = getline(&line, &cap, f)) >= 0) {
+		struct hb_error e = {0};
+		size_t n = (size_t)got;
+
+		lineno++;
+		if (n && line[n - 1] == '\n')
+			n--;
+		if (n && line[n - 1] == '\r')
+			n--;
+		hb_buf_reset(&key);
+		if (!n) {
+			rc = hb_error_set(err, HB_EINVAL, "%s:%llu: empty line (a row key is 1 to %d bytes)",
+					  name, (unsigned long long)lineno, HB_MAX_ROW_LENGTH);
+			break;
+		}
+		rc = hb_tbb_parse(&key, line, n, &e);
+		if (rc) {
+			hb_error_set(err, rc, "%s:%llu: cannot parse key: %s", name,
+				     (unsigned long long)lineno, e.msg);
+			break;
+		}
+		if (key.len > HB_MAX_ROW_LENGTH) {
+			rc = hb_error_set(err, HB_EINVAL,
+					  "%s:%llu: key is %zu bytes long, more than HBase's maximum "
+					  "row length %d",
+					  name, (unsigned long long)lineno, key.len, HB_MAX_ROW_LENGTH);
+			break;
+		}
+		if (res->policy_on)
+			rc = hb_sim_write(&res->sim, key.data, key.len, err);
+		else
+			res->counts[hb_sim_route(&router, key.data, key.len)]++;
+		res->count++;
+		if (!(lineno & 0xFFFF))
+			progress(lineno, 0);
+	}
+	if (!rc && ferror(f))
+		rc = hb_error_set(err, HB_EINVAL, "cannot read '%s': %s", path, strerror(errno));
+	if (!rc && !res->count)
+		rc = hb_error_set(err, HB_EINVAL, "%s: no keys", name);
+	cli_progress_done();
+	free(line);
+	hb_buf_release(&key);
+	if (!res->policy_on)
+		hb_sim_router_release(&router);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- draws from a key space */
+
+static int run_keyspace(struct sim_result *res, const char *spec, uint64_t count, int64_t seed,
+			struct hb_error *err)
+{
+	struct hb_keyspace *ks = NULL;
+	size_t nreg = res->splits.n + 1, i;
+	double *prob = calloc(nreg, sizeof(double));
+	mpz_t total, keys;
+	struct hb_error e = {0};
+	int rc, reach;
+
+	if (!prob)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	mpz_init(total);
+	mpz_init(keys);
+	rc = hb_keyspace_parse(&ks, spec, &e);
+	if (rc == HB_EINVAL)
+		hb_error_set(err, rc, "--keyspace '%s': %s", spec, e.msg);
+	else if (rc)
+		*err = e;
+	if (!rc)
+		rc = hb_keyspace_total(ks, total, err);
+	/* the chance that a uniform draw from the key space lands in each region, exactly */
+	for (i = 0; !rc && i < nreg; i++) {
+		size_t sl = 0, el = 0;
+		const unsigned char *s = i ? hb_keys_at(&res->splits, i - 1, &sl) : NULL;
+		const unsigned char *en = i < res->splits.n ? hb_keys_at(&res->splits, i, &el) : NULL;
+
+		rc = hb_keyspace_region(ks, &reach, keys, NULL, s, sl, en, el, err);
+		if (!rc)
+			prob[i] = hb_mpz_ratio(keys, total);
+	}
+	if (!rc)
+		hb_sim_draw(res->counts, prob, nreg, count, seed);
+	if (!rc)
+		res->count = count;
+	mpz_clear(total);
+	mpz_clear(keys);
+	hb_keyspace_free(ks);
+	free(prob);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- report */
+
+static const char *server_label(const struct sim_result *res, size_t s, char *buf, size_t n)
+{
+	if (res->server_names && res->server_names[s])
+		return res->server_names[s];
+	snprintf(buf, n, "server-%zu", s + 1);
+	return buf;
+}
+
+/* The final regions as plain arrays, whichever mode ran. */
+struct view {
+	size_t n;
+	uint64_t *writes;
+	size_t *server;
+};
+
+static int make_view(struct view *v, const struct sim_result *res)
+{
+	size_t i;
+
+	v->n = res->policy_on ? res->sim.nregions : res->splits.n + 1;
+	v->writes = calloc(v->n, sizeof(uint64_t));
+	v->server = calloc(v->n, sizeof(size_t));
+	if (!v->writes || !v->server)
+		return HB_ENOMEM;
+	for (i = 0; i < v->n; i++) {
+		v->writes[i] = res->policy_on ? res->sim.regions[i].writes : res->counts[i];
+		v->server[i] = res->policy_on ? res->sim.regions[i].server : res->server_of[i];
+	}
+	return 0;
+}
+
+static void view_release(struct view *v)
+{
+	free(v->writes);
+	free(v->server);
+}
+
+static void region_bounds(const struct sim_result *res, size_t i, const unsigned char **s,
+			  size_t *sl, const unsigned char **e, size_t *el)
+{
+	if (res->policy_on) {
+		*s = res->sim.regions[i].start;
+		*sl = res->sim.regions[i].start_len;
+		*e = res->sim.regions[i].end;
+		*el = res->sim.regions[i].end_len;
+		return;
+	}
+	*s = NULL;
+	*e = NULL;
+	*sl = *el = 0;
+	if (i)
+		*s = hb_keys_at(&res->splits, i - 1, sl);
+	if (i < res->splits.n)
+		*e = hb_keys_at(&res->splits, i, el);
+}
+
+/* A region is cold when it received no write in the last tenth of the run. */
+static int is_cold(const struct sim_result *res, size_t i)
+{
+	const struct hb_sim_region *r = &res->sim.regions[i];
+	uint64_t tail = res->count - res->count / 10;
+
+	return r->last_write <= tail || !r->writes;
+}
+
+static int print_json(const struct sim_result *res, const struct view *v,
+		      const struct hb_sim_stats *st)
+{
+	struct hb_buf b = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	uint64_t *swrites = calloc(res->nservers, sizeof(uint64_t));
+	size_t *sregions = calloc(res->nservers, sizeof(size_t));
+	char lab[32];
+	size_t i;
+	int rc = !swrites || !sregions ? HB_ENOMEM : 0;
+
+	if (!rc)
+		rc = hb_buf_addf(&b, "{\"count\":%llu,\"skew\":%.17g,\"cv\":%.17g,\"min\":%llu,"
+				     "\"max\":%llu,\"keys\":",
+				 (unsigned long long)res->count, st->skew, st->cv,
+				 (unsigned long long)st->min, (unsigned long long)st->max) ||
+		     cli_json_str(&b, res->source, strlen(res->source)) ||
+		     hb_buf_adds(&b, ",\"regions\":[");
+	for (i = 0; !rc && i < v->n; i++) {
+		const unsigned char *s, *e;
+		size_t sl, el;
+
+		region_bounds(res, i, &s, &sl, &e, &el);
+		swrites[v->server[i]] += v->writes[i];
+		sregions[v->server[i]]++;
+		rc = hb_buf_addf(&b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
+		     cli_json_tsb(&b, s, sl, &tmp) || hb_buf_adds(&b, ",\"end\":") ||
+		     cli_json_tsb(&b, e, el, &tmp) ||
+		     hb_buf_addf(&b, ",\"writes\":%llu,\"share\":%.17g,\"ratio\":",
+				 (unsigned long long)v->writes[i],
+				 res->count ? (double)v->writes[i] / (double)res->count : 0.0);
+		if (!rc)
+			rc = st->min ? hb_buf_addf(&b, "%.17g", (double)v->writes[i] / (double)st->min)
+				     : hb_buf_adds(&b, "null");
+		if (!rc)
+			rc = hb_buf_adds(&b, ",\"server\":") ||
+			     cli_json_str(&b, server_label(res, v->server[i], lab, sizeof(lab)),
+					  strlen(server_label(res, v->server[i], lab, sizeof(lab))));
+		if (!rc && res->policy_on) {
+			const struct hb_sim_region *r = &res->sim.regions[i];
+
+			rc = hb_buf_addf(&b, ",\"bytes\":%llu,\"opened_after\":%llu,\"cold\":%s",
+					 (unsigned long long)(r->store + r->memstore),
+					 (unsigned long long)r->opened_at,
+					 is_cold(res, i) ? "true" : "false");
+		}
+		if (!rc)
+			rc = hb_buf_addc(&b, '}') || cli_stream_flush(&b, 0);
+	}
+	if (!rc)
+		rc = hb_buf_adds(&b, "],\"servers\":[");
+	for (i = 0; !rc && i < res->nservers; i++) {
+		const char *nm = server_label(res, i, lab, sizeof(lab));
+
+		rc = hb_buf_adds(&b, i ? ",{\"name\":" : "{\"name\":") ||
+		     cli_json_str(&b, nm, strlen(nm)) ||
+		     hb_buf_addf(&b, ",\"regions\":%zu,\"writes\":%llu,\"share\":%.17g}", sregions[i],
+				 (unsigned long long)swrites[i],
+				 res->count ? (double)swrites[i] / (double)res->count : 0.0) ||
+		     cli_stream_flush(&b, 0);
+	}
+	if (!rc)
+		rc = hb_buf_adds(&b, "]");
+	if (!rc && res->policy_on) {
+		const struct hb_sim *s = &res->sim;
+		int first = 1;
+
+		rc = hb_buf_addf(&b, ",\"policy\":{\"name\":\"%s\",\"row_size\":%llu,"
+				     "\"flush_size\":%llu,\"max_filesize\":%llu,\"initial_size\":%llu,"
+				     "\"refused_splits\":%llu},\"splits\":[",
+				 hb_sim_policy_name(s->cfg.policy), (unsigned long long)s->cfg.row_size,
+				 (unsigned long long)s->cfg.flush_size,
+				 (unsigned long long)s->cfg.max_filesize,
+				 (unsigned long long)(2 * s->cfg.flush_size),
+				 (unsigned long long)s->refused);
+		for (i = 0; !rc && i < s->nsplits; i++) {
+			const struct hb_sim_split *ev = &s->splits[i];
+			const char *nm = server_label(res, ev->server, lab, sizeof(lab));
+
+			rc = hb_buf_addf(&b, "%s{\"after_writes\":%llu,\"after_bytes\":%llu,"
+					     "\"region\":%zu,\"key\":",
+					 i ? "," : "", (unsigned long long)ev->after_writes,
+					 (unsigned long long)ev->after_bytes, ev->region) ||
+			     cli_json_tsb(&b, ev->key, ev->key_len, &tmp) ||
+			     hb_buf_addf(&b, ",\"size\":%llu,\"threshold\":%llu,"
+					     "\"regions_on_server\":%ld,\"server\":",
+					 (unsigned long long)ev->size,
+					 (unsigned long long)ev->threshold, ev->count) ||
+			     cli_json_str(&b, nm, strlen(nm)) || hb_buf_addc(&b, '}') ||
+			     cli_stream_flush(&b, 0);
+		}
+		if (!rc)
+			rc = hb_buf_adds(&b, "],\"cold\":[");
+		for (i = 0; !rc && i < s->nregions; i++)
+			if (is_cold(res, i)) {
+				rc = hb_buf_addf(&b, "%s%zu", first ? "" : ",", i);
+				first = 0;
+			}
+		if (!rc)
+			rc = hb_buf_adds(&b, "]");
+	}
+	if (!rc)
+		rc = hb_buf_adds(&b, "}\n") || cli_stream_flush(&b, 1);
+	hb_buf_release(&b);
+	hb_buf_release(&tmp);
+	free(swrites);
+	free(sregions);
+	return rc;
+}
+
+static int tsb_cell(struct cli_table *t, const unsigned char *k, size_t n, struct hb_buf *tmp)
+{
+	hb_buf_reset(tmp);
+	if (!n)
+		return cli_table_add(t, "");
+	if (hb_tsb_append(tmp, k, n))
+		return HB_ENOMEM;
+	return cli_table_add(t, hb_buf_str(tmp));
+}
+
+static int human(char *buf, size_t n, uint64_t bytes)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	return snprintf(buf, n, u ? "%.2f %s" : "%.0f %s", v, unit[u]);
+}
+
+static int print_text(const struct sim_result *res, const struct view *v,
+		      const struct hb_sim_stats *st)
+{
+	static const char *const rh[] = {"#", "START", "END", "WRITES", "SHARE", "RATIO", "SERVER",
+					 "LOAD"};
+	static const char *const rhp[] = {"#", "START", "END", "WRITES", "SHARE", "RATIO", "SERVER",
+					  "SIZE", "COLD", "LOAD"};
+	static const char *const sh[] = {"SERVER", "REGIONS", "WRITES", "SHARE", "LOAD"};
+	static const char *const th[] = {"AFTER WRITES", "AFTER BYTES", "REGION", "SPLIT KEY",
+					 "SIZE", "THRESHOLD", "ON SERVER"};
+	struct cli_table t, ts, tt;
+	struct hb_buf tmp = HB_BUF_INIT;
+	uint64_t *swrites = calloc(res->nservers, sizeof(uint64_t)), smax = 0;
+	size_t *sregions = calloc(res->nservers, sizeof(size_t));
+	char lab[32], bar[BAR_WIDTH + 1], hb1[32], hb2[32];
+	size_t i, ncold = 0;
+	int rc = !swrites || !sregions ? HB_ENOMEM : 0;
+
+	cli_table_init(&t, res->policy_on ? 10 : 8, res->policy_on ? rhp : rh);
+	cli_table_init(&ts, 5, sh);
+	cli_table_init(&tt, 7, th);
+	if (!rc) {
+		char ratio[64];
+
+		if (st->min)
+			snprintf(ratio, sizeof(ratio), "%.3f", (double)st->max / (double)st->min);
+		else
+			snprintf(ratio, sizeof(ratio), "n/a (a region got no writes)");
+		rc = printf("%llu writes over %zu regions (%s): skew %.3f (max/mean), cv %.4f, "
+			    "largest/smallest %s\n",
+			    (unsigned long long)res->count, v->n, res->source, st->skew, st->cv,
+			    ratio) < 0
+			 ? HB_EINVAL
+			 : 0;
+	}
+	for (i = 0; !rc && i < v->n; i++) {
+		const unsigned char *s, *e;
+		size_t sl, el, w;
+
+		region_bounds(res, i, &s, &sl, &e, &el);
+		swrites[v->server[i]] += v->writes[i];
+		sregions[v->server[i]]++;
+		w = st->max ? (size_t)((double)v->writes[i] * BAR_WIDTH / (double)st->max + 0.5) : 0;
+		memset(bar, '#', w);
+		bar[w] = '\0';
+		rc = cli_table_addf(&t, "%zu", i) || tsb_cell(&t, s, sl, &tmp) ||
+		     tsb_cell(&t, e, el, &tmp) ||
+		     cli_table_addf(&t, "%llu", (unsigned long long)v->writes[i]) ||
+		     cli_table_addf(&t, "%.2f%%",
+				    res->count ? 100.0 * (double)v->writes[i] / (double)res->count : 0) ||
+		     (st->min ? cli_table_addf(&t, "%.3f", (double)v->writes[i] / (double)st->min)
+			      : cli_table_add(&t, "-")) ||
+		     cli_table_add(&t, server_label(res, v->server[i], lab, sizeof(lab)));
+		if (!rc && res->policy_on) {
+			const struct hb_sim_region *r = &res->sim.regions[i];
+
+			human(hb1, sizeof(hb1), r->store + r->memstore);
+			rc = cli_table_add(&t, hb1) || cli_table_add(&t, is_cold(res, i) ? "cold" : "");
+			ncold += is_cold(res, i);
+		}
+		if (!rc)
+			rc = cli_table_add(&t, bar);
+	}
+	if (!rc)
+		rc = cli_table_print(&t, 0);
+	for (i = 0; i < res->nservers; i++)
+		if (swrites[i] > smax)
+			smax = swrites[i];
+	for (i = 0; !rc && i < res->nservers; i++) {
+		size_t w = smax ? (size_t)((double)swrites[i] * BAR_WIDTH / (double)smax + 0.5) : 0;
+
+		memset(bar, '#', w);
+		bar[w] = '\0';
+		rc = cli_table_add(&ts, server_label(res, i, lab, sizeof(lab))) ||
+		     cli_table_addf(&ts, "%zu", sregions[i]) ||
+		     cli_table_addf(&ts, "%llu", (unsigned long long)swrites[i]) ||
+		     cli_table_addf(&ts, "%.2f%%",
+				    res->count ? 100.0 * (double)swrites[i] / (double)res->count : 0) ||
+		     cli_table_add(&ts, bar);
+	}
+	if (!rc) {
+		puts("");
+		rc = cli_table_print(&ts, 0);
+	}
+	if (!rc && res->policy_on) {
+		const struct hb_sim *s = &res->sim;
+
+		human(hb1, sizeof(hb1), s->cfg.flush_size);
+		human(hb2, sizeof(hb2), s->cfg.max_filesize);
+		printf("\npolicy %s: row %llu B, flush size %s, max file size %s (jitter %.2f): "
+		       "%zu splits, %zu regions, %zu cold",
+		       hb_sim_policy_name(s->cfg.policy), (unsigned long long)s->cfg.row_size, hb1,
+		       hb2, s->cfg.jitter, s->nsplits, s->nregions, ncold);
+		if (s->refused)
+			printf(", %llu split points refused by the key restriction",
+			       (unsigned long long)s->refused);
+		puts("");
+		for (i = 0; !rc && i < s->nsplits; i++) {
+			const struct hb_sim_split *ev = &s->splits[i];
+
+			human(hb1, sizeof(hb1), ev->size);
+			human(hb2, sizeof(hb2), ev->threshold);
+			rc = cli_table_addf(&tt, "%llu", (unsigned long long)ev->after_writes) ||
+			     cli_table_addf(&tt, "%llu", (unsigned long long)ev->after_bytes) ||
+			     cli_table_addf(&tt, "%zu", ev->region) ||
+			     tsb_cell(&tt, ev->key, ev->key_len, &tmp) || cli_table_add(&tt, hb1) ||
+			     cli_table_add(&tt, hb2) || cli_table_addf(&tt, "%ld", ev->count);
+		}
+		if (!rc && s->nsplits)
+			rc = cli_table_print(&tt, 0);
+	}
+	cli_table_release(&t);
+	cli_table_release(&ts);
+	cli_table_release(&tt);
+	hb_buf_release(&tmp);
+	free(swrites);
+	free(sregions);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- set-up */
+
+/* Reads the live table's boundaries and server names into res. 0, an exit status > 0
+ * (already reported), or a negative code with err filled. */
+static int load_table(struct sim_result *res, const char *table, struct hb_error *err)
+{
+	struct hb_rest *c = NULL;
+	struct hb_regions rs;
+	size_t i, j;
+	int rc;
+
+	if (cli_check_table("simulate", table))
+		return CLI_EXIT_USAGE;
+	hb_regions_init(&rs);
+	rc = cli_rest_open(&c, err);
+	if (!rc)
+		rc = cli_rest_regions(c, table, 0, &rs, NULL, err);
+	if (rc)
+		goto done;
+	hb_regions_sort(&rs);
+	res->server_of = calloc(rs.n ? rs.n : 1, sizeof(size_t));
+	res->server_names = calloc(rs.n ? rs.n : 1, sizeof(char *));
+	if (!res->server_of || !res->server_names) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < rs.n; i++) {
+		const char *sv = rs.v[i].server ? rs.v[i].server : "(no server)";
+
+		if (i && hb_keys_push(&res->splits, rs.v[i].start, rs.v[i].start_len)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			goto done;
+		}
+		for (j = 0; j < res->nservers; j++)
+			if (!strcmp(res->server_names[j], sv))
+				break;
+		if (j == res->nservers) {
+			res->server_names[j] = strdup(sv);
+			if (!res->server_names[j]) {
+				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+				goto done;
+			}
+			res->nservers++;
+		}
+		res->server_of[i] = j;
+	}
+	for (i = 1; i < res->splits.n; i++) {
+		size_t al, bl;
+		const unsigned char *a = hb_keys_at(&res->splits, i - 1, &al);
+		const unsigned char *b = hb_keys_at(&res->splits, i, &bl);
+
+		if (hb_key_cmp(a, al, b, bl) >= 0) {
+			rc = hb_error_set(err, HB_ESERVER,
+					  "table '%s': region start keys are not strictly increasing "
+					  "(overlapping regions); run 'hbtab audit %s'",
+					  table, table);
+			goto done;
+		}
+	}
+	if (rs.n && rs.v[0].start_len) {
+		rc = hb_error_set(err, HB_ESERVER, "table '%s': the first region does not start at "
+				  "the empty key; run 'hbtab audit %s'", table, table);
+		goto done;
+	}
+done:
+	hb_regions_release(&rs);
+	hb_rest_free(c);
+	return rc;
+}
+
+static void result_release(struct sim_result *res)
+{
+	size_t i;
+
+	hb_keys_release(&res->splits);
+	if (res->server_names)
+		for (i = 0; i < res->nservers; i++)
+			free(res->server_names[i]);
+	free(res->server_names);
+	free(res->server_of);
+	free(res->counts);
+	if (res->policy_on)
+		hb_sim_release(&res->sim);
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+	static struct cli_splitspec ss;
+	static struct sim_opts o;
+	static const struct cli_option opts[] = {
+	    CLI_GROUP("Regions"),
+	    CLI_STRING(0, "table", &o.table, "T",
+		       "take boundaries and server locations from a live table (REST)"),
+	    CLI_STRING(0, "servers", &o.servers, "S",
+		       "region servers; regions placed round-robin (1; --table: live locations)"),
+	    CLI_GROUP("Keys (one source; --generator, --seed and --start-time are listed below)"),
+	    CLI_STRING(0, "keys-file", &o.keys_file, "F",
+		       "replay keys, one toStringBinary key per line ('-' = stdin)"),
+	    CLI_STRING(0, "keyspace", &o.keyspace, "SPEC", "draw keys uniformly from a key space"),
+	    CLI_STRING(0, "count", &o.count, "N", "writes to simulate (1000000; keys file: all)"),
+	    CLI_STRING(0, "threads", &o.threads, "K", "threads for generated keys (1)"),
+	    CLI_GROUP("Split policy"),
+	    CLI_STRING(0, "policy", &o.policy, "P",
+		       "stepping, increasing, constant, keyprefix:L, delimited:D or disabled"),
+	    CLI_STRING(0, "row-size", &o.row_size, "B", "bytes each write adds (1024)"),
+	    CLI_STRING(0, "flush-size", &o.flush_size, "B", "memstore flush size (128M)"),
+	    CLI_STRING(0, "max-filesize", &o.max_filesize, "B", "region max file size (10G)"),
+	    CLI_SPLITSPEC_OPTIONS(&ss),
+	    CLI_END,
+	};
+	struct hb_error err = {0};
+	struct sim_result res;
+	struct cli_splitspec spec;
+	struct hb_sim_config cfg;
+	struct hb_keygen g;
+	struct hb_sim_stats st;
+	struct view v = {0};
+	int64_t seed = 0, t0 = 0;
+	long count_l = DEFAULT_COUNT, threads = 1, servers = 1;
+	int n = cli_parse(argc, argv, opts, usage), rc = 0, gen_for_sample, have_gen = 0;
+
+	if (n < 0)
+		return n == CLI_PARSE_EXIT ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (n > 1)
+		return usage_fail("unexpected argument '%s'", argv[1]);
+	/* --generator, --seed and --start-time drive the written keys, and the sample too when
+	 * --sampled-splits draws one */
+	spec = ss;
+	gen_for_sample = ss.sampled && !ss.sample_file;
+	if (!gen_for_sample)
+		spec.generator = spec.seed = spec.start_time = NULL;
+	if (!o.table == !cli_splitspec_given(&spec))
+		return usage_fail(o.table ? "give either --table or a split specification, not both"
+					  : "missing a split specification or --table");
+	if (o.keys_file && o.keyspace)
+		return usage_fail("--keys-file and --keyspace cannot be used together");
+	if (ss.generator && (o.keys_file || o.keyspace) && !gen_for_sample)
+		return usage_fail("--generator cannot be used with --%s",
+				  o.keys_file ? "keys-file" : "keyspace");
+	if (!ss.generator && !o.keys_file && !o.keyspace)
+		return usage_fail("missing the keys: --generator G, --keys-file F or --keyspace SPEC");
+	have_gen = ss.generator && !o.keys_file && !o.keyspace;
+	if (o.threads && !have_gen)
+		return usage_fail("--threads goes with --generator");
+	if ((ss.start_time && !ss.generator) || (ss.seed && !ss.generator && !o.keyspace))
+		return usage_fail("--%s goes with --generator%s", ss.seed ? "seed" : "start-time",
+				  ss.seed ? " or --keyspace" : "");
+	if (!o.policy && (o.row_size || o.flush_size || o.max_filesize))
+		return usage_fail("--row-size, --flush-size and --max-filesize need --policy");
+	if (o.servers && o.table)
+		return usage_fail("--servers cannot be used with --table (the live locations count)");
+	memset(&res, 0, sizeof(res));
+	hb_keys_init(&res.splits);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.row_size = HB_SIM_DEFAULT_ROW_SIZE;
+	cfg.flush_size = HB_SIM_DEFAULT_FLUSH_SIZE;
+	cfg.max_filesize = HB_SIM_DEFAULT_MAX_FILESIZE;
+	cfg.jitter = HB_SIM_DEFAULT_JITTER;
+	if (o.count)
+		rc = cli_parse_long(o.count, 1, (long)MAX_COUNT, "--count", &count_l, &err);
+	if (!rc && o.threads)
+		rc = cli_parse_long(o.threads, 1, MAX_THREADS, "--threads", &threads, &err);
+	if (!rc && o.servers)
+		rc = cli_parse_long(o.servers, 1, MAX_SERVERS, "--servers", &servers, &err);
+	if (!rc && ss.seed)
+		rc = parse_i64(ss.seed, "--seed", &seed, &err);
+	if (!rc && ss.start_time)
+		rc = parse_i64(ss.start_time, "--start-time", &t0, &err);
+	if (!rc && o.policy)
+		rc = hb_sim_policy_parse(&cfg, o.policy, &err);
+	if (!rc && o.row_size)
+		rc = parse_size(o.row_size, "--row-size", 1, MAX_ROW_SIZE, &cfg.row_size, &err);
+	if (!rc && o.flush_size)
+		rc = parse_size(o.flush_size, "--flush-size", MIN_FLUSH_SIZE, MAX_SIZE,
+				&cfg.flush_size, &err);
+	if (!rc && o.max_filesize)
+		rc = parse_size(o.max_filesize, "--max-filesize", MIN_MAX_FILESIZE, MAX_SIZE,
+				&cfg.max_filesize, &err);
+	if (!rc && have_gen)
+		rc = hb_keygen_init(&g, ss.generator, seed, t0, &err);
+	if (!rc && o.policy && o.keyspace)
+		rc = hb_error_set(&err, HB_EINVAL,
+				  "--policy needs the keys themselves (--generator or --keys-file); "
+				  "--keyspace gives region shares only");
+	if (rc) {
+		cli_usage_error("simulate", "%s", err.msg);
+		result_release(&res);
+		return CLI_EXIT_USAGE;
+	}
+	if (o.keys_file && !o.count)
+		count_l = (long)MAX_COUNT;
+	res.count = 0;
+	res.source = have_gen ? ss.generator : o.keys_file ? "keys-file" : "keyspace";
+	t_start = now_s();
+	if (o.table) {
+		rc = load_table(&res, o.table, &err);
+	} else {
+		rc = cli_splitspec_compute(&res.splits, &spec, &err);
+		res.nservers = (size_t)servers;
+		res.server_of = calloc(res.splits.n + 1, sizeof(size_t));
+		if (!rc && !res.server_of)
+			rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+		for (size_t i = 0; !rc && i <= res.splits.n; i++)
+			res.server_of[i] = i % res.nservers;
+	}
+	if (rc > 0)
+		goto done;
+	if (!rc && !res.nservers)
+		res.nservers = 1;
+	if (!rc) {
+		res.counts = calloc(res.splits.n + 1, sizeof(uint64_t));
+		if (!res.counts)
+			rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+	}
+	if (!rc && o.policy) {
+		cfg.seed = seed;
+		cfg.servers = res.nservers;
+		rc = hb_sim_init(&res.sim, &res.splits, res.server_of, &cfg, &err);
+		res.policy_on = !rc;
+	}
+	if (!rc) {
+		if (have_gen && res.policy_on)
+			rc = run_generated_policy(&res, &g, (uint64_t)count_l, &err);
+		else if (have_gen)
+			rc = run_generated(&res, &g, (uint64_t)count_l, (size_t)threads, &err);
+		else if (o.keys_file)
+			rc = run_keys_file(&res, o.keys_file, (uint64_t)count_l, &err);
+		else
+			rc = run_keyspace(&res, o.keyspace, (uint64_t)count_l, seed, &err);
+		if (!rc && have_gen)
+			res.count = (uint64_t)count_l;
+	}
+	if (!rc)
+		rc = make_view(&v, &res) ? hb_error_set(&err, HB_ENOMEM, "out of memory") : 0;
+	if (!rc) {
+		hb_sim_stats(&st, v.writes, v.n);
+		rc = cli_g.output == CLI_OUT_JSON ? print_json(&res, &v, &st) : print_text(&res, &v, &st);
+		if (rc == HB_ENOMEM)
+			rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+		else if (rc)
+			rc = CLI_EXIT_USAGE; /* the write error was reported */
+	}
+	if (rc < 0)
+		rc = cli_fail(&err);
+done:
+	if (have_gen)
+		hb_keygen_release(&g);
+	view_release(&v);
+	result_release(&res);
+	return rc;
+}
