@@ -889,7 +889,22 @@ int cmd_simulate(int argc, char **argv)
 	if (o.table) {
 		rc = load_table(&res, o.table, &err);
 	} else {
-		rc = cli_splitspec_compute(&res.splits, &spec, &err);
+		/* N = auto counts --servers when given (the simulation is offline), else the
+		 * cluster's live servers; --sample-table reads the live table */
+		if (cli_splitspec_needs_cluster(&spec) && (spec.sample_table || !o.servers)) {
+			struct hb_rest *c = NULL;
+
+			rc = cli_rest_open(&c, &err);
+			if (!rc)
+				rc = cli_splitspec_prepare(&spec, c, &err);
+			cli_progress_done();
+			hb_rest_free(c);
+		}
+		if (!rc && o.servers)
+			spec.live_servers = servers;
+		if (!rc)
+			rc = cli_splitspec_compute(&res.splits, &spec, &err);
+		cli_splitspec_release(&spec);
 		res.nservers = (size_t)servers;
 		res.server_of = calloc(res.splits.n + 1, sizeof(size_t));
 		if (!rc && !res.server_of)

@@ -55,6 +55,14 @@ class Simulate(hbtest.OfflineTest):
         self.assertEqual([s["regions"] for s in doc["servers"]], [4, 3, 3])
         self.assertEqual([s["writes"] for s in doc["servers"]], [40000, 30000, 30000])
 
+    def test_simulate__n_auto_counts_the_servers_flag_offline(self):
+        r = self.sim("--hex-splits", "auto", "--regions-per-server", "3", "--servers", "2",
+                     "--generator", "md5", "--count", "6000", "-o", "json")
+        self.assertOk(r)
+        doc = r.json()
+        self.assertEqual(len(doc["regions"]), 6)
+        self.assertEqual([s["regions"] for s in doc["servers"]], [3, 3])
+
     def test_simulate__sampled_md5_splits_are_the_seed_programs_and_even(self):
         r = self.sim("--sampled-splits", "4", "--generator", "md5", "--sample-size", "20000",
                      "--count", "20000", "-o", "json")
