@@ -15,7 +15,7 @@ static const char usage[] = "meta get TABLE [--metadata-family F] [--metadata-ro
 
 #define DEFAULT_ROW "totalPartition"
 
-static const char *const fields[] = {"N", "keyspace", "splits", "created", "creator"};
+static const char *const fields[] = {"N", "keyspace", "splits", "created", "creator", "rotate"};
 
 struct meta_ctx {
 	const char *table;

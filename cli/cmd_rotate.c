@@ -40,8 +40,9 @@ struct period {
 struct found {
 	char *name;
 	struct hb_stamp stamp;
-	int managed; /* its metadata row's rotate mark is this template */
+	int managed; /* its metadata row's rotate mark is this template (-1 not read yet) */
 	long n;      /* N from its metadata row, -1 unknown */
+	int pending; /* past retention, managed, not dropped in this run */
 };
 
 struct report {
@@ -373,6 +374,7 @@ static int list_matching(struct rotate *r, struct hb_error *err)
 		v[r->nfound].stamp = s;
 		v[r->nfound].managed = -1;
 		v[r->nfound].n = -1;
+		v[r->nfound].pending = 0;
 		r->nfound++;
 	}
 	hb_names_release(&names);
@@ -700,6 +702,7 @@ static int drop_old(struct rotate *r)
 		}
 		if (!r->yes || r->dry_run || dropped >= (size_t)r->max_drops) {
 			r->pending++;
+			f->pending = 1;
 			if (!r->yes || r->dry_run)
 				rc = report(r, f->name, "would drop", -1, f->n, NULL);
 			if (rc)
@@ -748,14 +751,9 @@ static int drop_old(struct rotate *r)
 		struct hb_buf names = HB_BUF_INIT;
 		size_t shown = 0;
 
-		for (i = 0; i < r->nfound && shown < 20; i++) {
-			if (hb_stamp_cmp(&r->found[i].stamp, cutoff) >= 0)
-				break;
-			if (r->found[i].managed <= 0)
-				continue;
-			if (shown++ >= dropped)
+		for (i = 0; i < r->nfound; i++)
+			if (r->found[i].pending && shown++ < 20)
 				hb_buf_addf(&names, "%s'%s'", names.len ? ", " : "", r->found[i].name);
-		}
 		cli_error("%zu more managed table%s past retention (--max-drops %ld): %s%s",
 		          r->pending, r->pending == 1 ? " is" : "s are", r->max_drops,
 		          hb_buf_str(&names), r->pending > 20 ? ", ..." : "");

@@ -173,7 +173,8 @@ class MetaRow(EmulatorTest):
         self.assertEqual(self.hb("meta", "get", "t1").out, "N\t8\n")
         doc = self.hb("-o", "json", "meta", "get", "t1").json()
         self.assertEqual(doc, {"table": "t1", "family": "cf", "row": "totalPartition", "N": 8,
-                               "keyspace": None, "splits": None, "created": None, "creator": None})
+                               "keyspace": None, "splits": None, "created": None, "creator": None,
+                               "rotate": None})
 
     def test_meta_set__same_n_is_noop_different_needs_force(self):
         self.assertOk(self.hb("meta", "set", "t1", "8"))

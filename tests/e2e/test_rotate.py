@@ -68,6 +68,9 @@ class RotateDaily(RotateBase):
         self.assertEqual(row["cf:rotate"], TEMPLATE)
         self.assertEqual(row["cf:N"], "4")
         self.assertEqual(row["cf:splits"], "--hex-splits 4")
+        m = self.hb("meta", "get", "ev_20261122", "-o", "json")
+        self.assertOk(m)
+        self.assertEqual((m.json()["N"], m.json()["rotate"]), (4, TEMPLATE))
         # boundaries byte for byte as the hex split
         starts = sorted(unb64(x["start"]) for x in self.regions("ev_20261121"))
         self.assertEqual(starts, [b"", b"40000000", b"80000000", b"c0000000"])
@@ -112,6 +115,9 @@ class RotateDaily(RotateBase):
             if r.rc != 5:
                 break
             self.assertRegex(r.err, r"more managed tables? (is|are) past retention")
+            # the tables still due are named, oldest first
+            due = ["ev_202611%02d" % d for d in range(len(runs) + 1, 5)]
+            self.assertIn(", ".join("'%s'" % t for t in due), r.err)
             self.assertLess(len(runs), 10)
         self.assertOk(runs[-1])
         # ev_01..ev_04 were managed (04 made ahead on day 3): four runs with one drop each
