@@ -82,6 +82,8 @@ def compare(op, result):
 # ---------------------------------------------------------------- filters
 
 class Filter(object):
+    reversed = False   # Filter.setReversed: a reversed scan walks rows downwards
+
     def reset(self):
         pass
 
@@ -118,7 +120,7 @@ class PrefixFilter(Filter):
             self.out = True
             return True
         c = _cmp(row[:len(self.prefix)], self.prefix)
-        if c > 0:
+        if (c > 0 and not self.reversed) or (c < 0 and self.reversed):
             self.passed = True
         self.out = c != 0
         return self.out
@@ -204,7 +206,8 @@ class InclusiveStopFilter(Filter):
         return self.done
 
     def filter_row_key(self, row):
-        self.done = _cmp(self.stop, row) < 0
+        c = _cmp(self.stop, row)
+        self.done = c > 0 if self.reversed else c < 0
         return self.done
 
     def filter_cell(self, cell):
@@ -318,6 +321,14 @@ class FilterList(Filter):
         if self.all:
             return any([f.filter_row() for f in self.filters])
         return all([f.filter_row() for f in self.active]) if self.active else True
+
+
+def set_reversed(f):
+    """Scan.setReversed passes the flag down to every filter of a FilterList."""
+    f.reversed = True
+    for sub in getattr(f, "filters", []):
+        set_reversed(sub)
+    return f
 
 
 def apply(f, key, cells):

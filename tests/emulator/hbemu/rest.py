@@ -1086,7 +1086,8 @@ class RestHandler(Handler):
                 if start and key > start:
                     break
                 allrows.append((key, row))
-            sc = Scanner(iter(reversed(allrows)), cols or None, maxv, tmin, tmax, INT_MAX, filt,
+            rfilt = (lambda: filters.set_reversed(filt())) if filt is not None else None
+            sc = Scanner(iter(reversed(allrows)), cols or None, maxv, tmin, tmax, INT_MAX, rfilt,
                          self.count_fn(kind, t), self.region_fn(kind, t))
         while len(rows) < limit:
             r = sc.next_row()

@@ -89,6 +89,13 @@ class FilterModelJson(unittest.TestCase):
         self.assertEqual(keys(got), [b"a1", b"b2"])
         self.assertEqual(got[0][1], [(b"cf", b"q2", 1, b"Banana")])
 
+    def test_reversed_scan_prefix_and_inclusive_stop_look_downwards(self):
+        down = list(reversed(ROWS))
+        f = F.set_reversed(model({"type": "PrefixFilter", "value": b64(b"a")}))
+        self.assertEqual(keys(run(f, down)), [b"a2", b"a1"])
+        f = F.set_reversed(model({"type": "InclusiveStopFilter", "value": b64(b"b1")}))
+        self.assertEqual(keys(run(f, down)), [b"c1", b"b2", b"b1"])
+
     def test_inclusive_stop_filter_includes_the_stop_row(self):
         f = model({"type": "InclusiveStopFilter", "value": b64(b"b1")})
         self.assertEqual(keys(run(f)), [b"a1", b"a2", b"b1"])
@@ -200,6 +207,8 @@ class FiltersOverRest(unittest.TestCase):
         d = self.emu.rest_json("/ft/c*?filter=KeyOnlyFilter()")
         self.assertEqual([unb64(r["key"]) for r in d["Row"]], [b"crow"])
         self.assertEqual(self.emu.rest("GET", "/ft/*?filter=RandomRowFilter(0.5)")[0], 400)
+        d = self.emu.rest_json("/ft/*?reversed=true&filter=" + "PrefixFilter('c')")
+        self.assertEqual([unb64(r["key"]) for r in d["Row"]], [b"crow"])
 
 
 if __name__ == "__main__":
