@@ -218,6 +218,21 @@ class RotateLocks(RotateBase):
             self.assertEqual(len(self.regions(t)), 4)
             self.assertEqual(self.meta_row(t)["cf:rotate"], TEMPLATE)
 
+    def test_rotate__default_lock_lives_under_xdg_runtime_dir(self):
+        run_dir = os.path.join(self.tmp, "run")
+        os.mkdir(run_dir)
+        r = self.hb("rotate", "--template", TEMPLATE, "--hex-splits", "4", "--now", "2026-11-01",
+                    env={"XDG_RUNTIME_DIR": run_dir})
+        self.assertOk(r)
+        locks = os.listdir(run_dir)
+        self.assertEqual(len(locks), 1)
+        self.assertRegex(locks[0], r"^hbtab-rotate-[0-9a-f]{16}\.lock$")
+        with open(os.path.join(run_dir, locks[0]), "w") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            r = self.hb("rotate", "--template", TEMPLATE, "--hex-splits", "4", "--now", "2026-11-01",
+                        env={"XDG_RUNTIME_DIR": run_dir})
+        self.assertFails(r, 5, r"another 'hbtab rotate' run holds the lock")
+
     def test_rotate__overlapping_run_on_one_host_is_refused_by_the_lock(self):
         with open(self.lock, "w") as f:
             fcntl.flock(f, fcntl.LOCK_EX)
