@@ -405,7 +405,24 @@ struct design {
 	int have_sampled;
 	char sample_from[HB_ROTATE_NAME_MAX];
 	const char *sample_rows;
+	/* the run's own design, computed once (a generator's sample can take a second) */
+	struct hb_keys cache;
+	struct hb_buf cache_text;
+	int have_cache;
 };
+
+static int copy_keys(struct hb_keys *dst, const struct hb_keys *src)
+{
+	size_t i, kl;
+
+	for (i = 0; i < src->n; i++) {
+		const unsigned char *k = hb_keys_at(src, i, &kl);
+
+		if (hb_keys_push(dst, k, kl))
+			return HB_ENOMEM;
+	}
+	return 0;
+}
 
 static int sample_previous(struct rotate *r, struct design *d, const struct hb_stamp *cur,
                            struct hb_error *err)
@@ -482,7 +499,7 @@ static int design_for(struct rotate *r, struct design *d, const struct found *ex
                       struct hb_error *err)
 {
 	struct cli_splitspec s = *d->ss;
-	int rc;
+	int rc, own;
 
 	*live = 0;
 	if (existing && existing->managed > 0 && existing->n > 0 &&
@@ -523,13 +540,24 @@ static int design_for(struct rotate *r, struct design *d, const struct found *ex
 		s.live_servers = existing->n;
 		s.regions_per_server = "1";
 	}
-	if (s.regions_per_server && s.live_servers == d->ss->live_servers)
+	own = !(existing && existing->managed > 0 && existing->n > 0 && s.regions_per_server);
+	if (own && s.regions_per_server)
 		*live = s.live_servers;
+	if (own && d->have_cache) {
+		if (copy_keys(keys, &d->cache) || hb_buf_adds(text, hb_buf_str(&d->cache_text)))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		return 0;
+	}
 	rc = cli_splitspec_compute(keys, &s, err);
 	if (!rc)
 		rc = cli_splitspec_describe(text, &s, err);
 	if (!rc && hb_buf_adds(text, ""))
 		rc = HB_ENOMEM;
+	if (!rc && own) {
+		if (copy_keys(&d->cache, keys) || hb_buf_adds(&d->cache_text, hb_buf_str(text)))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		d->have_cache = 1;
+	}
 	return rc;
 }
 
@@ -554,6 +582,8 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 	d.ss = o->ss;
 	d.sample_rows = o->sample_rows;
 	hb_keys_init(&d.sampled);
+	hb_keys_init(&d.cache);
+	hb_buf_init(&d.cache_text, 0);
 	if (!p)
 		return HB_ENOMEM;
 	if (walk(r, 1, r->ahead + 1, p)) {
@@ -604,7 +634,7 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 			hb_keys_release(&keys);
 			hb_buf_release(&text);
 			if (rc)
-				return rc;
+				break;
 			continue;
 		}
 		memset(&req, 0, sizeof(req));
@@ -654,6 +684,8 @@ done:
 	free(p);
 	if (d.have_sampled)
 		hb_keys_release(&d.sampled);
+	hb_keys_release(&d.cache);
+	hb_buf_release(&d.cache_text);
 	if (rc == HB_ENOMEM && !st) {
 		cli_error("out of memory");
 		st = CLI_EXIT_SERVER;
