@@ -2,6 +2,8 @@
 #include "regioninfo.h"
 
 #include <openssl/evp.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +24,6 @@ void hb_regioninfo_release(struct hb_regioninfo *ri)
 	free(ri->qualifier);
 	free(ri->start);
 	free(ri->end);
-	free(ri->encoded);
 	hb_regioninfo_init(ri);
 }
 
@@ -202,15 +203,6 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 				goto fail;
 			}
-		} else if (field == 8 && wt == WT_LEN) {
-			unsigned char *s = NULL;
-
-			if (read_len(p, n, &pos, &view, &vl) || dup_view(&s, NULL, view, vl)) {
-				rc = hb_error_set(err, HB_EINVAL, "bad region_encoded_name");
-				goto fail;
-			}
-			free(out->encoded);
-			out->encoded = (char *)s;
 		} else if (skip_field(p, n, &pos, wt)) {
 			rc = hb_error_set(err, HB_EINVAL, "bad unknown field %u (wire type %u)",
 			                  field, wt);
@@ -345,6 +337,87 @@ int hb_region_name_parse(struct hb_region_name *out, const void *row, size_t n,
 	out->id = id;
 	out->replica_id = rep;
 	return 0;
+}
+
+/* hbase-common JenkinsHash.hash(key, 0): Bob Jenkins' lookup3 over little-endian bytes. */
+static uint32_t rotl32(uint32_t v, int k)
+{
+	return v << k | v >> (32 - k);
+}
+
+static uint32_t le32(const unsigned char *k)
+{
+	return k[0] | (uint32_t)k[1] << 8 | (uint32_t)k[2] << 16 | (uint32_t)k[3] << 24;
+}
+
+static void mix(uint32_t *a, uint32_t *b, uint32_t *c)
+{
+	static const int rot[6] = {4, 6, 8, 16, 19, 4};
+	uint32_t *v[3] = {a, b, c};
+	int i;
+
+	/* x -= z; x ^= rotl(z, r); z += y, rotating the roles (a,c,b) -> (b,a,c) -> (c,b,a) */
+	for (i = 0; i < 6; i++) {
+		uint32_t *x = v[i % 3], *z = v[(i + 2) % 3], *y = v[(i + 1) % 3];
+
+		*x -= *z;
+		*x ^= rotl32(*z, rot[i]);
+		*z += *y;
+	}
+}
+
+static void final(uint32_t *a, uint32_t *b, uint32_t *c)
+{
+	static const int rot[7] = {14, 11, 25, 16, 4, 14, 24};
+	uint32_t *v[3] = {c, a, b};
+	int i;
+
+	/* x ^= y; x -= rotl(y, r) with (x, y) = (c,b), (a,c), (b,a), (c,b), ... */
+	for (i = 0; i < 7; i++) {
+		uint32_t *x = v[i % 3], *y = v[(i + 2) % 3];
+
+		*x ^= *y;
+		*x -= rotl32(*y, rot[i]);
+	}
+}
+
+uint32_t hb_jenkins_hash(const void *data, size_t n, uint32_t initval)
+{
+	const unsigned char *k = data;
+	uint32_t a, b, c;
+
+	a = b = c = 0xdeadbeefu + (uint32_t)n + initval;
+	while (n > 12) {
+		a += le32(k);
+		b += le32(k + 4);
+		c += le32(k + 8);
+		mix(&a, &b, &c);
+		k += 12;
+		n -= 12;
+	}
+	if (!n)
+		return c;
+	{
+		unsigned char last[12] = {0};
+
+		memcpy(last, k, n); /* the tail's missing bytes add nothing */
+		a += le32(last);
+		b += le32(last + 4);
+		c += le32(last + 8);
+	}
+	final(&a, &b, &c);
+	return c;
+}
+
+void hb_region_encoded_name_old(char out[12], const void *name, size_t n)
+{
+	int32_t h = (int32_t)hb_jenkins_hash(name, n, 0);
+
+	/* Java's Math.abs keeps Integer.MIN_VALUE negative. */
+	if (h == INT32_MIN)
+		snprintf(out, 12, "%" PRId32, h);
+	else
+		snprintf(out, 12, "%" PRId32, h < 0 ? -h : h);
 }
 
 void hb_region_encoded_name(char out[33], const void *prefix, size_t n)

@@ -23,7 +23,6 @@ struct hb_regioninfo {
 	size_t start_len, end_len;
 	int offline, split;
 	int replica_id;
-	char *encoded; /* field 8 when present, else NULL */
 	int has_region_id, has_table;
 };
 
@@ -65,5 +64,11 @@ int hb_region_name_parse(struct hb_region_name *out, const void *row, size_t n,
 /* Writes the 32-char lower-case MD5 hex encoded name of a region name prefix
  * ("table,start,id[_rep]") into out (33 bytes with NUL). */
 void hb_region_encoded_name(char out[33], const void *prefix, size_t n);
+
+/* hbase-common JenkinsHash.hash(data, initval) as an unsigned 32-bit value. */
+uint32_t hb_jenkins_hash(const void *data, size_t n, uint32_t initval);
+/* The encoded name of an old-format region name ("hbase:meta,,1"): RegionInfo.encodeRegionName
+ * gives String.valueOf(Math.abs(JenkinsHash(name, 0))), e.g. "1588230740". */
+void hb_region_encoded_name_old(char out[12], const void *name, size_t n);
 
 #endif

@@ -270,6 +270,10 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
 		/* The body can be large: free it as soon as it is decoded. */
 		rc = hb_rest_decode_table_regions(r.body.data, r.body.len, what, table, out, err);
 		hb_rest_resp_release(&r);
+		/* Every table has a region: branch-1 RegionsResource answers 200 with none for a
+		 * table that does not exist (no exists() check before the meta scan). */
+		if (!rc && !out->n)
+			rc = hb_error_set(err, HB_ENOTFOUND, "%s: no regions listed", what);
 	}
 	if (!rc)
 		rc = rebuild_names(table, out, err);
@@ -439,6 +443,14 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 	rc = hb_rest_request(c, "POST", path.data, JSON, body, strlen(body), 0, &r, err);
 	if (rc)
 		goto done;
+	if (r.status == 403) {
+		rc = hb_error_set(err, HB_ESERVER,
+		                  "POST %s: HTTP 403 Forbidden (the REST gateway refuses to open a "
+		                  "scanner: it is read-only or you lack permission; hbtab needs one "
+		                  "only for row keys that are not printable ASCII)",
+		                  path.data);
+		goto done;
+	}
 	if (r.status != 201) {
 		rc = hb_rest_status_error("POST", path.data, &r, err);
 		goto done;
@@ -484,6 +496,84 @@ done:
 	return rc;
 }
 
+/*
+ * Bytes that reach HBase unchanged through a URL: TableResource hands the stateless scan's
+ * startrow/endrow/column parameters, and RowSpec the row and columns of a path, to
+ * Bytes.toBytes(String) after percent-decoding as UTF-8, so only text round-trips. hbtab
+ * sends those only when every byte is printable ASCII.
+ */
+static int url_safe(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] < 0x20 || b[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+static int add_escaped(struct hb_buf *b, const void *p, size_t n)
+{
+	struct hb_buf tmp = HB_BUF_INIT;
+	int rc = hb_buf_add(&tmp, p, n) || hb_buf_add(&tmp, "", 0) ||
+	         hb_rest_path_escape(b, tmp.data);
+
+	hb_buf_release(&tmp);
+	return rc;
+}
+
+/* A stateless scan can express the spec: printable bounds and columns. */
+static int stateless_ok(const struct hb_scan_spec *spec)
+{
+	const char *const *col;
+
+	if ((spec->start && !url_safe(spec->start, spec->start_len)) ||
+	    (spec->end && !url_safe(spec->end, spec->end_len)))
+		return 0;
+	for (col = spec->columns; col && *col; col++)
+		if (!url_safe(*col, strlen(*col)))
+			return 0;
+	return 1;
+}
+
+/*
+ * GET /T/\*?startrow=&endrow=&column=&maxversions= (TableResource.getScanResource): one
+ * idempotent request, no server-side state, and allowed on a read-only gateway
+ * (hbase.rest.readonly refuses scanner creation). The whole range comes in one CellSet.
+ */
+static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
+                          struct scan_state *st, struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	const char *const *col;
+	char what[700];
+	int rc;
+
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, table, "/*?startrow=", err);
+	if (!rc &&
+	    ((spec->start && add_escaped(&path, spec->start, spec->start_len)) ||
+	     hb_buf_adds(&path, "&endrow=") ||
+	     (spec->end && add_escaped(&path, spec->end, spec->end_len)) ||
+	     hb_buf_addf(&path, "&maxversions=%d", spec->max_versions > 0 ? spec->max_versions : 1)))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	for (col = spec->columns; !rc && col && *col; col++)
+		if (hb_buf_adds(&path, "&column=") || add_escaped(&path, *col, strlen(*col)))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc)
+		rc = get_json(c, path.data, &r, what, sizeof(what), err);
+	if (!rc)
+		rc = hb_rest_decode_cellset(r.body.data, r.body.len, what, on_fragment, st, err);
+	if (!rc)
+		rc = flush_pending(st, err);
+	hb_rest_report_progress(c, st->rows, 0);
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
 int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
                  hb_scan_row_fn fn, void *ctx, struct hb_error *err)
 {
@@ -498,6 +588,12 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 	st.c = c;
 	hb_row_init(&st.pending);
 	hb_buf_init(&st.last_done, 0);
+	if (stateless_ok(spec)) {
+		rc = stateless_scan(c, table, spec, &st, err);
+		hb_row_release(&st.pending);
+		hb_buf_release(&st.last_done);
+		return rc;
+	}
 	if (hb_buf_add(&start, spec->start ? spec->start : "", spec->start ? spec->start_len : 0))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (;;) {
@@ -727,6 +823,65 @@ static int take_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	return 0;
 }
 
+static int take_fragment(void *ctx, struct hb_row *frag, struct hb_error *err)
+{
+	return take_row(ctx, frag, err);
+}
+
+/*
+ * A row path RowSpec reads back as the same bytes: printable ASCII without '/' (an encoded
+ * slash is refused by some Jetty builds) or '*' (a path ending in '*' is a scan).
+ */
+static int row_path_ok(const void *row, size_t n, const char *const *columns)
+{
+	const char *const *col;
+
+	if (!url_safe(row, n) || memchr(row, '/', n) || memchr(row, '*', n))
+		return 0;
+	for (col = columns; col && *col; col++)
+		if (!**col || !url_safe(*col, strlen(*col)) || strpbrk(*col, "/*"))
+			return 0;
+	return 1;
+}
+
+/* GET /T/row[/col,col...] (RowResource): 404 is "no such row" unless HBase names a missing
+ * table or family in the body. */
+static int row_get(struct hb_rest *c, const char *table, const void *row, size_t row_len,
+                   const char *const *columns, struct one_row *o, struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	const char *const *col;
+	char what[700];
+	int rc;
+
+	hb_rest_resp_init(&r);
+	rc = table_path(&path, table, "/", err);
+	if (!rc && add_escaped(&path, row, row_len))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	for (col = columns; !rc && col && *col; col++)
+		if (hb_buf_addc(&path, col == columns ? '/' : ',') ||
+		    add_escaped(&path, *col, strlen(*col)))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc)
+		rc = hb_rest_request(c, "GET", path.data, NULL, NULL, 0, 1, &r, err);
+	snprintf(what, sizeof(what), "GET %s", path.data);
+	if (!rc && r.status == 404 && !strstr(hb_buf_str(&r.body), "TableNotFoundException") &&
+	    !strstr(hb_buf_str(&r.body), "NoSuchColumnFamilyException")) {
+		o->found = 0;
+	} else if (!rc && r.status != 200) {
+		rc = hb_rest_status_error("GET", path.data, &r, err);
+	} else if (!rc) {
+		rc = expect_json("GET", path.data, &r, err);
+		if (!rc)
+			rc = hb_rest_decode_cellset(r.body.data, r.body.len, what, take_fragment, o,
+			                            err);
+	}
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
 int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_t row_len,
                     const char *const *columns, struct hb_row *out, int *found,
                     struct hb_error *err)
@@ -750,6 +905,16 @@ int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_
 	memcpy(out->key, row, row_len);
 	out->key[row_len] = 0;
 	out->key_len = row_len;
+	o.out = out;
+	o.key = row;
+	o.key_len = row_len;
+	o.found = 0;
+	if (row_path_ok(row, row_len, columns)) {
+		rc = row_get(c, table, row, row_len, columns, &o, err);
+		*found = o.found;
+		hb_buf_release(&end);
+		return rc;
+	}
 	memset(&spec, 0, sizeof(spec));
 	spec.start = row;
 	spec.start_len = row_len;
@@ -758,10 +923,6 @@ int hb_rest_get_row(struct hb_rest *c, const char *table, const void *row, size_
 	spec.columns = columns;
 	spec.batch = 1000;
 	spec.max_versions = 1;
-	o.out = out;
-	o.key = row;
-	o.key_len = row_len;
-	o.found = 0;
 	rc = hb_rest_scan(c, table, &spec, take_row, &o, err);
 	*found = o.found;
 	hb_buf_release(&end);
@@ -918,17 +1079,16 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	reg.replica_id = ri.replica_id;
 	reg.offline = ri.offline;
 	reg.split = ri.split;
-	if (ri.encoded) {
-		reg.encoded = ri.encoded;
-	} else if (rn.encoded_len == 32) {
+	/* Derive the encoded name from the row key as RegionInfo.encodeRegionName does; HBase
+	 * 2.3+ ignores RegionInfo's optional field 8 the same way (docs/hbase-versions.md). */
+	if (rn.encoded_len == 32) {
 		memcpy(enc, rn.encoded, 32);
 		enc[32] = '\0';
-		reg.encoded = enc;
 	} else {
-		/* Old-format name: the encoded name is the MD5 of the whole name. */
-		hb_region_encoded_name(enc, row->key, row->key_len);
-		reg.encoded = enc;
+		/* Old-format name (no ".md5." suffix): the Jenkins hash of the whole name. */
+		hb_region_encoded_name_old(enc, row->key, row->key_len);
 	}
+	reg.encoded = enc;
 	c = hb_row_cell(row, "info:server");
 	if (c && c->value_len && !memchr(c->value, 0, c->value_len))
 		reg.server = (char *)c->value;
@@ -946,9 +1106,10 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
                          int *state_out, struct hb_error *err)
 {
+	/* Only the info family: 1.x meta has no "table" family, and naming it fails the scan. */
 	static const char *const cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
 	                                   "info:state",      "info:sn",     "info:splitA",
-	                                   "info:splitB",     "table:state", NULL};
+	                                   "info:splitB",     NULL};
 	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT;
 	struct hb_scan_spec spec;
 	struct meta_state ms;
@@ -975,6 +1136,17 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
 	rc = hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err);
 	if (!rc)
 		hb_regions_sort(out);
+	if (!rc && state_out) {
+		/* The 2.x table-state row "<table>" (table:state); 1.x has none (ZooKeeper). */
+		struct hb_row srow;
+		int found = 0;
+
+		hb_row_init(&srow);
+		rc = hb_rest_get_row(c, "hbase:meta", table, strlen(table), NULL, &srow, &found, err);
+		if (!rc && found)
+			meta_row(&ms, &srow, err);
+		hb_row_release(&srow);
+	}
 done:
 	if (state_out)
 		*state_out = state;

@@ -530,7 +530,7 @@ class HostileTables(EmulatorTest):
     def test_hostile__server_faults_give_documented_exit_codes(self):
         cmds = [(["status"], "^/status"), (["tables"], "^/$"), (["describe", "t1"], "^/t1/schema"),
                 (["regions", "t1"], "^/t1/regions"),
-                (["regions", "t1", "--source", "meta"], "scanner")]
+                (["regions", "t1", "--source", "meta"], "^/hbase%3Ameta/")]
         for kind, rc, pattern in [("500", 4, "HTTP 500"),
                                   ("truncated_json", 4, "malformed response|HTTP 200"),
                                   ("invalid_json", 4, "malformed response|HTTP 200"),
@@ -546,10 +546,13 @@ class HostileTables(EmulatorTest):
 
     def test_hostile__reset_metadata_scan_is_a_network_error_not_a_missing_row(self):
         self.assertOk(self.hb("meta", "set", "t1", "5"))
-        self.emu.fault(server="rest", kind="reset_body", path="^/t1/scanner/", count=-1)
+        # the row key is printable: it is read with GET /t1/totalPartition/cf
+        self.emu.fault(server="rest", kind="reset_body", method="GET", path="^/t1/totalPartition",
+                       count=-1)
         self.assertFails(self.hb("meta", "get", "t1"), 3, "connection reset")
         self.emu.clear_faults()
-        self.emu.fault(server="rest", kind="truncated_json", path="^/t1/scanner/", count=-1)
+        self.emu.fault(server="rest", kind="truncated_json", method="GET",
+                       path="^/t1/totalPartition", count=-1)
         self.assertFails(self.hb("meta", "set", "t1", "6", "--force"), 4, "malformed")
         self.emu.clear_faults()
         self.assertIn("N\t5", self.hb("meta", "get", "t1").out)

@@ -128,16 +128,20 @@ class ReadCommands(EmulatorTest):
         self.assertIn("\toffline,split\n", r.out)
         self.assertIn("\toffline\n", r.out)
 
-    def test_regions__meta_rows_split_across_scanner_responses_are_merged(self):
-        # 2500 regions x ~5 meta cells spans several 10000-cell responses; a split parent
-        # (7 cells) near the start shifts the rows so that one is cut between two responses.
+    def test_regions__meta_listing_is_one_stateless_scan_of_the_info_family(self):
+        # 2500 regions and a split parent: one GET /hbase:meta/*, no scanner, and the same
+        # regions as /T/regions
         self.emu.create("big", [b"k%05d" % i for i in range(1, 2500)])
         self.emu.control("POST", "/control/split", {"table": "big", "key": b64("k00001x"),
                                                     "leave_parent": True})
         self.emu.clear_requests()
         meta = self.hb("-o", "json", "regions", "big", "--source", "meta").json()["regions"]
-        gets = [q for q in self.emu.requests() if q["method"] == "GET" and "/scanner/" in q["path"]]
-        self.assertGreaterEqual(len([q for q in gets if q["status"] == 200]), 2)
+        reqs = self.emu.requests()
+        self.assertEqual([q for q in reqs if "/scanner" in q["path"]], [])
+        scans = [q for q in reqs if q["path"].startswith("/hbase%3Ameta/*?")]
+        self.assertEqual(len(scans), 1, reqs)
+        self.assertIn("startrow=big&endrow=big%20%2C%2C", scans[0]["path"])
+        self.assertNotIn("table", scans[0]["path"].split("?", 1)[1])
         rest = self.hb("-o", "json", "regions", "big").json()["regions"]
         key = lambda x: (x["start"], x["end"], x["name"], x["server"])
         live = [x for x in meta if not x["split"]]
@@ -145,6 +149,20 @@ class ReadCommands(EmulatorTest):
         self.assertEqual(len(meta), len(rest) + 1)
         self.assertEqual(len({x["name"] for x in meta}), len(meta))
         self.assertTrue(all(x["state"] and x["encoded"] for x in live))
+
+    def test_meta_get__binary_row_split_across_scanner_responses_is_merged(self):
+        # a row key that cannot travel in a URL is read with a scanner; 2500 cells before N
+        # span three 1000-cell responses, and the fragments are merged into one row
+        cells = [{"column": b64(b"cf:A%04d" % i), "value": b64(b"x")} for i in range(2500)]
+        cells.append({"column": b64(b"cf:N"), "value": b64(b"7")})
+        self.emu.control("POST", "/control/put", {"table": "t1", "rows": [
+            {"key": b64(b"\xffmeta"), "cells": cells}]})
+        self.emu.clear_requests()
+        r = self.hb("meta", "get", "t1", "--metadata-row", "\\xFFmeta")
+        self.assertOk(r)
+        self.assertEqual(r.out, "N\t7\n")
+        gets = [q for q in self.emu.requests() if q["method"] == "GET" and "/scanner/" in q["path"]]
+        self.assertGreaterEqual(len([q for q in gets if q["status"] == 200]), 3)
 
     def test_regions__missing_table_exits_4_for_both_sources(self):
         self.assertFails(self.hb("regions", "nope"), 4, "table 'nope' not found")

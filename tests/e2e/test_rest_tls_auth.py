@@ -118,7 +118,7 @@ class BasicAuth(EmulatorTest):
                     env={"HBTAB_PASSWORD": PASSWORD})
         self.assertOk(r)
         self.assertIn("Authorization: <redacted>", r.err)
-        self.assertIn("> POST /hbase%3Ameta/scanner", r.err)
+        self.assertIn("> GET /hbase%3Ameta/*?startrow=t1&", r.err)
         self.assertNoSecret(r)
 
     def test_auth__password_not_in_argv_of_running_process(self):

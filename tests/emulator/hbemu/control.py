@@ -91,6 +91,14 @@ class ControlHandler(Handler):
         if p == "/control/readonly" and method == "POST":
             s.read_only = bool(req.get("on", True))
             return ok({"read_only": s.read_only})
+        if p == "/control/regioninfo-extra" and method == "POST":
+            # raw protobuf bytes (hex) appended to every info:regioninfo value, e.g. a field
+            # that Apache HBase's RegionInfo does not define, as a fork or later release might
+            try:
+                s.regioninfo_extra = bytes.fromhex(req.get("hex", ""))
+            except (ValueError, TypeError):
+                return error(400, "hex expected")
+            return ok({"regioninfo_extra": s.regioninfo_extra.hex()})
         if p == "/control/thrift-legacy-17" and method == "POST":
             s.thrift_legacy_17 = bool(req.get("on", True))
             return ok({"thrift_legacy_17": s.thrift_legacy_17})

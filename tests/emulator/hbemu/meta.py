@@ -40,7 +40,7 @@ class MetaView(object):
         ri.offline = bool(r.offline)
         ri.split = bool(r.split)
         ri.replica_id = r.replica
-        return b"PBUF" + ri.SerializeToString()
+        return b"PBUF" + ri.SerializeToString() + self.state.regioninfo_extra
 
     def table_state_bytes(self, t):
         ts = self.pb.TableState()
@@ -51,7 +51,8 @@ class MetaView(object):
     def region_row(self, t, r):
         """{(fam, qual): [(ts, value)]} for region r (cached per table version)."""
         c = r.cache
-        if c is not None and c[0] == t.version:
+        key = (t.version, self.state.regioninfo_extra)
+        if c is not None and c[0] == key:
             return c[1]
         ts = r.rid
         row = {(b"info", b"regioninfo"): [(ts, self.regioninfo_bytes(r))]}
@@ -73,7 +74,7 @@ class MetaView(object):
         if r.daughters:
             row[(b"info", b"splitA")] = [(ts, self.regioninfo_bytes(r.daughters[0]))]
             row[(b"info", b"splitB")] = [(ts, self.regioninfo_bytes(r.daughters[1]))]
-        r.cache = (t.version, row)
+        r.cache = (key, row)
         return row
 
     def state_row(self, t):
@@ -91,7 +92,8 @@ class MetaView(object):
         with self.state.lock:
             sk = meta_sort_key(key)
             if sk[1] == 0:
-                t = self._table_by_bytes(key)
+                # 1.x kept table state in ZooKeeper: meta has no table-state rows
+                t = self._table_by_bytes(key) if self.state.major >= 2 else None
                 return self.state_row(t) if t is not None else None
             t = self._table_by_bytes(sk[0])
             if t is None:
@@ -127,7 +129,9 @@ class MetaView(object):
                 keys, rows = self._table_lists(t)
             # the table-state row sorts first within the table
             st_key = (tb, 0, b"", b"")
-            if (sk is None or st_key >= sk) and (ek is None or st_key < ek):
+            if self.state.major < 2:
+                pass
+            elif (sk is None or st_key >= sk) and (ek is None or st_key < ek):
                 with self.state.lock:
                     yield tb, self.state_row(t)
             elif ek is not None and st_key >= ek:

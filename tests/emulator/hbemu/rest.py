@@ -67,6 +67,38 @@ def process_exception(e):
     return unavailable(e)
 
 
+META_FAMILIES = {1: (b"info",), 2: (b"info", b"table", b"rep_barrier")}
+
+
+def meta_family_error(major, kind, fams):
+    """NoSuchColumnFamilyException for a family hbase:meta does not have in this
+    major version (1.x meta has only `info`), else None."""
+    if kind != "meta":
+        return None
+    known = META_FAMILIES.get(major, META_FAMILIES[2])
+    for f in fams:
+        if f not in known:
+            return st.NoSuchFamily("Column family %s does not exist in region hbase:meta,,1.1588230740 "
+                                   "in table 'hbase:meta'" % f.decode("utf-8", "replace"))
+    return None
+
+
+def region_load(major, name, stores, storefiles, reads, writes):
+    """One Region of StorageClusterStatusModel.Node in the JSON key names of the
+    server's major version (NOTES.md, "Version modes")."""
+    d = {"name": B64(name), "stores": stores, "storefiles": storefiles, "storefileSizeMB": 0}
+    if major == 1:
+        d.update({"memstoreSizeMB": 0, "storefileIndexSizeMB": 0})
+    else:
+        d.update({"memStoreSizeMB": 0, "storefileIndexSizeKB": 0})
+    d["readRequestsCount"] = reads
+    if major >= 3:
+        d["cpRequestsCount"] = 0
+    d.update({"writeRequestsCount": writes, "rootIndexSizeKB": 0, "totalStaticIndexSizeKB": 0,
+              "totalStaticBloomSizeKB": 0, "totalCompactingKVs": 0, "currentCompactedKVs": 0})
+    return d
+
+
 def java_urldecode(s):
     """java.net.URLDecoder.decode(s, "UTF-8") followed by Bytes.toBytes:
     '+' is a space, bad UTF-8 becomes U+FFFD, result is UTF-8 bytes."""
@@ -359,13 +391,8 @@ class RestHandler(Handler):
             per = {i: [] for i, sv in enumerate(s.servers) if sv["alive"]}
             meta_srv = min(per) if per else None
             if meta_srv is not None:
-                per[meta_srv].append({"name": B64(META_REGION_NAME), "stores": 3, "storefiles": 3,
-                                      "storefileSizeMB": 0, "memStoreSizeMB": 0,
-                                      "storefileIndexSizeKB": 0, "readRequestsCount": s.meta_reads,
-                                      "cpRequestsCount": 0, "writeRequestsCount": s.meta_writes,
-                                      "rootIndexSizeKB": 0, "totalStaticIndexSizeKB": 0,
-                                      "totalStaticBloomSizeKB": 0, "totalCompactingKVs": 0,
-                                      "currentCompactedKVs": 0})
+                per[meta_srv].append(region_load(s.major, META_REGION_NAME, 3, 3, s.meta_reads,
+                                                 s.meta_writes))
             for t in s.sorted_tables():
                 nf = len(t.families)
                 for r in t.regions:
@@ -374,13 +401,7 @@ class RestHandler(Handler):
                     loc = s.server_location(r)
                     if loc is None:
                         continue
-                    per[r.server].append({"name": B64(r.name), "stores": nf, "storefiles": 0,
-                                          "storefileSizeMB": 0, "memStoreSizeMB": 0,
-                                          "storefileIndexSizeKB": 0, "readRequestsCount": r.reads,
-                                          "cpRequestsCount": 0, "writeRequestsCount": r.writes,
-                                          "rootIndexSizeKB": 0, "totalStaticIndexSizeKB": 0,
-                                          "totalStaticBloomSizeKB": 0, "totalCompactingKVs": 0,
-                                          "currentCompactedKVs": 0})
+                    per[r.server].append(region_load(s.major, r.name, nf, 0, r.reads, r.writes))
             live, dead = [], []
             total_regions = 0
             total_req = 0
@@ -625,6 +646,12 @@ class RestHandler(Handler):
         try:
             kind, t = self.lookup(tname)
         except st.TableNotFound:
+            if s.major == 1:
+                # branch-1 RegionsResource lists MetaScanner.allTableRegions without an
+                # exists() check: an unknown table is a 200 with no regions
+                if a == "json":
+                    return Response(200, jdumps({"name": tname, "Region": []}), JSON_T, [NO_CACHE])
+                return Response(200, b"", PLAIN, [NO_CACHE])
             return not_found()
         except st.HBaseError as e:
             return process_exception(e)
@@ -738,6 +765,9 @@ class RestHandler(Handler):
                 # the Get fails with TableNotEnabledException, a DoNotRetryIOException
                 # that RowResultGenerator swallows: an empty result, so 404
                 return not_found()
+            bad = meta_family_error(s.major, kind, [c[0] for c in spec.cols])
+            if bad is not None:
+                return process_exception(bad)
             return self.row_get(kind, t, spec)
         if method in ("PUT", "POST"):
             if s.read_only or kind == "meta":
@@ -982,6 +1012,10 @@ class RestHandler(Handler):
             filt = filters.parse_model(d.get("filter"))
         except (ValueError, TypeError, UnicodeDecodeError, KeyError):
             return bad_request()
+        bad = meta_family_error(s.major, kind, [f for f, _ in cols])
+        if bad is not None:
+            # ScannerResource.update: an IOException other than TableNotFound is a 503
+            return unavailable(bad)
         src = self.iter_source(kind, t, start, end)
         sc = Scanner(src, cols or None, maxv, tmin, tmax, batch if batch > 0 else INT_MAX, filt,
                      self.count_fn(kind, t), self.region_fn(kind, t))
@@ -1073,6 +1107,9 @@ class RestHandler(Handler):
                 cols.append((parts[0].encode("utf-8"), parts[1].encode("utf-8")))
             elif parts[0]:
                 cols.append((parts[0].encode("utf-8"), None))
+        bad = meta_family_error(self.state.major, kind, [f for f, _ in cols])
+        if bad is not None:
+            return process_exception(bad)
         sc = Scanner(self.iter_source(kind, t, start, end), cols or None, maxv, tmin, tmax, INT_MAX,
                      filt, self.count_fn(kind, t), self.region_fn(kind, t))
         rows = []

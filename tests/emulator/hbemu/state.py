@@ -341,9 +341,15 @@ class State(object):
         self.lock = threading.RLock()
         self.data_dir = data_dir
         self.cluster_version = cluster_version
+        # Wire differences between major versions (NOTES.md, "Version modes").
+        try:
+            self.major = int(str(cluster_version).split(".")[0])
+        except ValueError:
+            self.major = 2
         self.nservers = nservers
         self.read_only = False
         self.thrift_legacy_17 = False
+        self.regioninfo_extra = b""  # bytes appended to every serialized RegionInfo
         self.races = set()        # table names whose next create loses a race
         self.servers_version = 0
         self._reset(nservers)
@@ -397,6 +403,7 @@ class State(object):
         with self.lock:
             self._reset(self.nservers)
             self.read_only = False
+            self.regioninfo_extra = b""
             self.races = set()
             self.persist()
 

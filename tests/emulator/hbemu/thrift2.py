@@ -19,6 +19,13 @@ ENUM_MAPS = {
     "DATA_BLOCK_ENCODING": {"NONE": 0, "PREFIX": 2, "DIFF": 3, "FAST_DIFF": 4, "ROW_INDEX_V1": 7},
     "KEEP_DELETED_CELLS": {"FALSE": 0, "TRUE": 1, "TTL": 2},
 }
+# THBaseService of branch-1 hbase.thrift (1.0-1.6): reads, writes, scanners and region
+# locations only.
+THRIFT2_1X_METHODS = frozenset([
+    "exists", "existsAll", "get", "getMultiple", "put", "checkAndPut", "putMultiple",
+    "deleteSingle", "deleteMultiple", "checkAndDelete", "increment", "append", "openScanner",
+    "getScannerRows", "closeScanner", "mutateRow", "getScannerResults", "getRegionLocation",
+    "getAllRegionLocations", "checkAndMutate"])
 DURABILITY = {0: "USE_DEFAULT", 1: "SKIP_WAL", 2: "ASYNC_WAL", 3: "SYNC_WAL", 4: "FSYNC_WAL"}
 
 
@@ -254,12 +261,21 @@ class JavaLikeProcessor(object):
     """Wraps the generated Processor: Java-style UNKNOWN_METHOD text and
     PROTOCOL_ERROR replies for undecodable arguments."""
 
-    def __init__(self, processor):
+    def __init__(self, processor, state=None):
         self.p = processor
+        self.state = state
+
+    def known(self, name):
+        if name not in self.p._processMap:
+            return False
+        # branch-1 (before 1.7) hbase.thrift has data methods only: no DDL, no admin calls
+        if self.state is not None and self.state.major == 1 and not self.state.thrift_legacy_17:
+            return name in THRIFT2_1X_METHODS
+        return True
 
     def process(self, iprot, oprot):
         name, mtype, seqid = iprot.readMessageBegin()
-        if name not in self.p._processMap:
+        if not self.known(name):
             iprot.skip(TType.STRUCT)
             iprot.readMessageEnd()
             x = TApplicationException(TApplicationException.UNKNOWN_METHOD,
@@ -292,7 +308,7 @@ class ThriftHandler(Handler):
         otrans = TTransport.TMemoryBuffer()
         iprot = TBinaryProtocol.TBinaryProtocol(itrans, strictRead=False, strictWrite=True)
         oprot = TBinaryProtocol.TBinaryProtocol(otrans, strictRead=False, strictWrite=True)
-        proc = JavaLikeProcessor(svc.Processor(self.ctx.thrift_handler))
+        proc = JavaLikeProcessor(svc.Processor(self.ctx.thrift_handler), self.ctx.state)
         try:
             proc.process(iprot, oprot)
         except Exception as e:
