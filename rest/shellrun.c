@@ -372,6 +372,39 @@ static int contains(const char *s, size_t n, const char *needle)
 	return 0;
 }
 
+/* "ERROR <ExceptionClass>: <message>" (Shell.exception_handler, HBase 2.4.10+). */
+static int modern_error(const char *s, size_t m)
+{
+	size_t i;
+
+	if (m < 8 || memcmp(s, "ERROR ", 6))
+		return 0;
+	for (i = 6; i < m && s[i] != ' '; i++)
+		if (s[i] == ':')
+			return i > 6 && (i + 1 == m || s[i + 1] == ' ');
+	return 0;
+}
+
+void hb_shell_error_parts(const char *line, const char **cls, size_t *cls_len, const char **msg)
+{
+	size_t n = strlen(line);
+
+	*cls = NULL;
+	*cls_len = 0;
+	*msg = line;
+	if (n >= 6 && !memcmp(line, "ERROR:", 6)) {
+		*msg = line + 6;
+	} else if (modern_error(line, n)) {
+		const char *colon = strchr(line + 6, ':');
+
+		*cls = line + 6;
+		*cls_len = (size_t)(colon - *cls);
+		*msg = colon + 1;
+	}
+	while (**msg == ' ')
+		(*msg)++;
+}
+
 static int find_error(const struct hb_buf *b, char *out, size_t cap)
 {
 	const char *p = hb_buf_str(b), *end = p + b->len;
@@ -388,7 +421,7 @@ static int find_error(const struct hb_buf *b, char *out, size_t cap)
 		}
 		if (m && s[m - 1] == '\r')
 			m--;
-		if ((m >= 6 && !memcmp(s, "ERROR:", 6)) ||
+		if ((m >= 6 && !memcmp(s, "ERROR:", 6)) || modern_error(s, m) ||
 		    (m >= 10 && contains(s, m, "Exception:"))) {
 			copy_line(out, cap, s, m);
 			return 1;

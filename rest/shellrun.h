@@ -62,10 +62,14 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 
 /*
  * Copies the first line of the captured output (stderr first, then stdout) that starts with
- * "ERROR:" (leading blanks allowed), or that names a Java exception ("Exception:"), into
- * out (truncated, control bytes replaced). Returns 1 when one was found, else 0.
+ * "ERROR:" (older shells), "ERROR <Class>: " (2.4.10+, Shell.exception_handler), leading
+ * blanks allowed, or that names a Java exception ("Exception:"), into out (truncated,
+ * control bytes replaced). Returns 1 when one was found, else 0.
  */
 int hb_shell_error_line(const struct hb_shell_result *r, char *out, size_t cap);
+/* Splits such a line into the exception class (*cls, *cls_len; NULL when the line has none)
+ * and the message (*msg, a suffix of line without leading blanks). */
+void hb_shell_error_parts(const char *line, const char **cls, size_t *cls_len, const char **msg);
 
 /* Copies the last non-empty line of the captured output (stderr, else stdout) into out. */
 int hb_shell_last_line(const struct hb_shell_result *r, char *out, size_t cap);

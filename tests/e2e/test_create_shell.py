@@ -69,7 +69,7 @@ class CreateShellTest(CreateTestBase):
                        env={"HBEMU_SHELL_EXIT0": "1"})
         self.assertNotEqual(r.rc, 0, r)
         self.assertTrue(r.err.startswith("hbtab: "), r)
-        self.assertIn("shell create 'nons:t1' failed (exit 0): ERROR:", r.err)
+        self.assertIn("shell create 'nons:t1' failed (exit 0): Unknown namespace", r.err)
         self.assertIn("Unknown namespace", r.err)
 
     def test_create__shell_exit0_without_error_line_is_caught_by_verification(self):
@@ -78,6 +78,39 @@ class CreateShellTest(CreateTestBase):
         r = self.shell("t1", "--hex-splits", "4", "--wait", "1", shell_cmd=cmd)
         self.assertEqual(r.rc, 1, r)
         self.assertIn("does not exist after the shell create", r.err)
+
+    def test_create__shell_modern_error_line_gives_class_and_message(self):
+        # 2.4.10+ print "ERROR <ExceptionClass>: <message>"; the message is reported, the
+        # class named, and the missing table decides the failure
+        r = self.shell("nons:t1", "--hex-splits", "4", "--wait", "1",
+                       env={"HBEMU_SHELL_MODERN_ERRORS": "1"})
+        self.assertFails(r, 4, r"shell create 'nons:t1' failed \(RuntimeError, exit 1\): "
+                               r"Unknown namespace nons!")
+        self.assertNotIn("ERROR RuntimeError", r.err)
+
+    def test_create__shell_exit_1_after_a_clean_run_is_settled_by_the_read_back(self):
+        # HBase 2.4.8 exits 1 after a clean run: no error line, the table is there and ours
+        r = self.shell("t1", "--hex-splits", "4", "-o", "json", env={"HBEMU_SHELL_EXIT1": "1"})
+        self.assertOk(r)
+        j = r.json()
+        self.assertTrue(j["created"])
+        self.assertTrue(j["verified"])
+        self.assertIn("failed (exit 1)", r.err)
+        self.assertIn("reported no error, so the read-back decides", r.err)
+        self.assertEqual(len(self.boundaries("t1")), 3)
+
+    def test_create__shell_that_hangs_after_the_create_is_killed_and_read_back(self):
+        r = self.shell("t1", "--hex-splits", "4", "--timeout", "2", "--wait", "1", "-o", "json",
+                       env={"HBEMU_SHELL_HANG": "1"})
+        self.assertOk(r)
+        self.assertTrue(r.json()["created"])
+        self.assertTrue(r.json()["verified"])
+        self.assertIn("timed out after 3 s and was killed (some hbase shells hang", r.err)
+
+    def test_create__shell_that_hangs_after_an_error_reports_the_error(self):
+        r = self.shell("nons:t1", "--hex-splits", "4", "--timeout", "2", "--wait", "1",
+                       env={"HBEMU_SHELL_HANG": "1", "HBEMU_SHELL_MODERN_ERRORS": "1"})
+        self.assertFails(r, 4, r"failed \(RuntimeError, signal \d+\): Unknown namespace nons!")
 
     def test_create__shell_race_is_not_harmful(self):
         self.emu.control("POST", "/control/race", {"table": "t1"})

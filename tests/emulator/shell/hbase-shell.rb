@@ -15,6 +15,8 @@
 #                       on and the exit status is 0 (like many real shells)
 #   HBEMU_SHELL_MODERN_ERRORS=1  print "ERROR <class>: <message>" like recent
 #                       non-interactive shells (default "ERROR: <message>")
+#   HBEMU_SHELL_EXIT1=1 exit status 1 even after a clean run (HBase 2.4.8)
+#   HBEMU_SHELL_HANG=1  never exit once the script has run (some builds of that time)
 
 require 'json'
 require 'net/http'
@@ -272,6 +274,9 @@ def hbemu_main(argv)
   src = script ? File.read(script, encoding: 'UTF-8') : $stdin.read
   begin
     eval(src, TOPLEVEL_BINDING, script || '-') # rubocop:disable Security/Eval
+  rescue SystemExit => e
+    # the script's own `exit`: a clean end unless it passed a status
+    return hbemu_clean_end(e.status)
   rescue HBEmuShell::ShellError, ArgumentError, NameError, TypeError, RuntimeError => e
     if ENV['HBEMU_SHELL_MODERN_ERRORS'] == '1'
       jclass = e.respond_to?(:jclass) ? e.jclass : e.class.to_s
@@ -280,9 +285,21 @@ def hbemu_main(argv)
       puts "ERROR: #{e.message}"
     end
     $stdout.flush
+    hbemu_hang
     exit(ENV['HBEMU_SHELL_EXIT0'] == '1' ? 0 : 1)
   end
-  0
+  hbemu_clean_end(0)
+end
+
+def hbemu_clean_end(status)
+  $stdout.flush
+  hbemu_hang
+  status.zero? && ENV['HBEMU_SHELL_EXIT1'] == '1' ? 1 : status
+end
+
+# A shell that does not exit after the script (the JVM stays up): sleep until killed.
+def hbemu_hang
+  sleep while ENV['HBEMU_SHELL_HANG'] == '1'
 end
 
 exit(hbemu_main(ARGV)) if $PROGRAM_NAME == __FILE__
