@@ -877,6 +877,9 @@ class RestHandler(Handler):
                     ts = c.get("timestamp")
                     ts = int(ts) if ts is not None else None
                     val = base64.b64decode(c.get("$") or "")
+                    # Jackson leaves CellModel.value null when "$" is absent; "$":"" is
+                    # base64 of nothing, an empty byte[] (NOTES.md, "check=put")
+                    self.last_value_absent = c.get("$") is None
                     cells.append((f, q, ts, val))
                 out.append((key, cells))
         except (ValueError, TypeError, AttributeError, KeyError):
@@ -918,6 +921,10 @@ class RestHandler(Handler):
         cf, cq, _, cval = cells[-1]
         if not cq:
             return bad_request("Column incorrectly specified.")
+        if getattr(self, "last_value_absent", False):
+            # checkAndMutate(...).ifEquals(null): Preconditions.checkNotNull throws a
+            # NullPointerException, a RuntimeException → 400
+            return bad_request(exc=st.NullValue("value is null"))
         puts = cells[:-1]
         if not any(f == cf and q == cq for f, q, _, _ in puts):
             return bad_request("The column to put and check do not match.")

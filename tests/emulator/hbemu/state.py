@@ -40,6 +40,10 @@ class HBaseError(Exception):
         self.message = message
 
 
+class NullValue(HBaseError):
+    java = "java.lang.NullPointerException"
+
+
 class TableNotFound(HBaseError):
     java = "org.apache.hadoop.hbase.TableNotFoundException"
     do_not_retry = True

@@ -406,6 +406,21 @@ class Rows(EmuTestCase):
         st, h, b = self.emu.rest("PUT", "/t1/r?check=bogus", one)
         self.assertEqual((st, b), (400, b"Invalid check value 'bogus'\r\n"))
 
+    def test_check_put_empty_expected_value_means_absent_and_missing_value_is_400(self):
+        # "$":"" is Jackson's empty byte[] (base64 of nothing): the check passes while the
+        # column is absent; without "$" CellModel.value stays null and ifEquals(null) fails
+        # checkNotNull, a RuntimeException → 400
+        def body(check_cell):
+            return {"Row": [{"key": b64(b"r"), "Cell": [{"column": b64(b"cf:a"), "$": b64(b"v")},
+                                                         check_cell]}]}
+        st, h, b = self.emu.rest("PUT", "/t1/r?check=put", body({"column": b64(b"cf:a")}))
+        self.assertEqual(st, 400)
+        self.assertTrue(b.startswith(b"Bad request\r\njava.lang.NullPointerException"), b)
+        self.assertEqual(self.emu.rest("GET", "/t1/r")[0], 404)
+        empty = body({"column": b64(b"cf:a"), "$": ""})
+        self.assertEqual(self.emu.rest("PUT", "/t1/r?check=put", empty)[0], 200)
+        self.assertEqual(self.emu.rest("PUT", "/t1/r?check=put", empty)[0], 304)
+
     def test_check_delete_passes_200_and_fails_304(self):
         self.emu.put("t1", b"r", b"cf:a", b"v")
         bad = {"Row": [{"key": b64(b"r"), "Cell": [{"column": b64(b"cf:a"), "$": b64(b"other")}]}]}
