@@ -366,9 +366,13 @@ struct cf_enum {
 
 static const struct cf_enum bloom_enum[] = {
     {"NONE", 0}, {"ROW", 1}, {"ROWCOL", 2}, {"ROWPREFIX_FIXED_LENGTH", 3}, {NULL, 0}};
-static const struct cf_enum compression_enum[] = {{"LZO", 0},    {"GZ", 1},  {"NONE", 2},
-                                                  {"SNAPPY", 3}, {"LZ4", 4}, {"BZIP2", 5},
-                                                  {"ZSTD", 6},   {NULL, 0}};
+/* Compression.Algorithm names. LZMA and BROTLI (HBase 2.5+) have no TCompressionAlgorithm
+ * value (NO_ENUM): they travel in the family's attribute map, which
+ * ThriftUtilities.columnFamilyDescriptorFromThrift applies with setValue. */
+#define NO_ENUM (-1)
+static const struct cf_enum compression_enum[] = {
+    {"LZO", 0},  {"GZ", 1},    {"NONE", 2},         {"SNAPPY", 3},         {"LZ4", 4},
+    {"BZIP2", 5}, {"ZSTD", 6}, {"LZMA", NO_ENUM}, {"BROTLI", NO_ENUM}, {NULL, 0}};
 static const struct cf_enum encoding_enum[] = {{"NONE", 0},      {"PREFIX", 2},       {"DIFF", 3},
                                                {"FAST_DIFF", 4}, {"ROW_INDEX_V1", 7}, {NULL, 0}};
 static const struct cf_enum kdc_enum[] = {{"FALSE", 0}, {"TRUE", 1}, {"TTL", 2}, {NULL, 0}};
@@ -560,13 +564,28 @@ static int write_tname(struct hb_buf *out, int16_t id, const char *table)
 	return rc ? rc : hb_thrift_write_stop(out);
 }
 
+/* A family attribute that a TColumnFamilyDescriptor field carries (else: the map). */
+static int in_struct(const struct hb_attr *a)
+{
+	const struct cf_field *cf = cf_field_by_attr(a->key);
+	size_t i;
+
+	if (!cf)
+		return 0;
+	if (cf->kind == CF_ENUM)
+		for (i = 0; cf->values[i].name; i++)
+			if (ascii_upper_eq(a->value, cf->values[i].name))
+				return cf->values[i].value != NO_ENUM;
+	return 1;
+}
+
 static int write_attr_map(struct hb_buf *out, int16_t id, const struct hb_attrs *a, int skip_known)
 {
 	size_t i, n = 0;
 	int rc;
 
 	for (i = 0; i < a->n; i++)
-		if (!skip_known || !cf_field_by_attr(a->v[i].key))
+		if (!skip_known || !in_struct(&a->v[i]))
 			n++;
 	if (!n)
 		return 0;
@@ -574,7 +593,7 @@ static int write_attr_map(struct hb_buf *out, int16_t id, const struct hb_attrs 
 	if (!rc)
 		rc = hb_thrift_write_map_begin(out, HB_TT_STRING, HB_TT_STRING, (uint32_t)n);
 	for (i = 0; !rc && i < a->n; i++) {
-		if (skip_known && cf_field_by_attr(a->v[i].key))
+		if (skip_known && in_struct(&a->v[i]))
 			continue;
 		rc = hb_thrift_write_binary(out, a->v[i].key, strlen(a->v[i].key));
 		if (!rc)
@@ -603,6 +622,8 @@ static int write_family(struct hb_buf *out, const struct hb_family *f, struct hb
 		rc = cf_value(cf, val, &v, &canon, f->name, err);
 		if (rc)
 			return rc;
+		if (cf->kind == CF_ENUM && v == NO_ENUM)
+			continue; /* sent in the attribute map */
 		if (cf->kind == CF_BOOL) {
 			rc = hb_thrift_write_field(out, HB_TT_BOOL, cf->id);
 			if (!rc)
@@ -1027,7 +1048,7 @@ int hb_thrift_reply_regions(const struct hb_thrift_reply *r, struct hb_regions *
 static const char *enum_name(const struct cf_enum *e, int32_t v)
 {
 	for (; e->name; e++)
-		if (e->value == v)
+		if (e->value == v && v != NO_ENUM)
 			return e->name;
 	return NULL;
 }
@@ -1113,7 +1134,11 @@ static int read_family(struct hb_thrift_rd *r, struct hb_schema *s, struct hb_er
 					text = num;
 				snprintf(num, sizeof(num), "%ld", (long)v);
 			}
-			if (!rc && hb_attrs_set(&attrs, cf->attr, text))
+			/* The map holds the descriptor's own values; the enum fields are lossy
+			 * (compressionAlgorithmFromHBase reports LZMA and BROTLI as NONE), so a
+			 * value from the map wins. */
+			if (!rc && !hb_attrs_get(&attrs, cf->attr) &&
+			    hb_attrs_set(&attrs, cf->attr, text))
 				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		} else {
 			rc = hb_thrift_skip(r, t, err);

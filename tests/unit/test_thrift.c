@@ -399,6 +399,46 @@ static void test_thrift__create_table_round_trips_with_binary_keys(void)
 	hb_keys_release(&ks);
 }
 
+static int has_bytes(const struct hb_buf *b, const void *needle, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + n <= b->len; i++)
+		if (!memcmp(b->data + i, needle, n))
+			return 1;
+	return 0;
+}
+
+static void test_thrift__lzma_travels_in_the_attribute_map_not_the_enum(void)
+{
+	struct hb_schema s, back;
+	struct hb_family *f;
+	struct hb_keys splits, ks;
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_error err = {0};
+
+	hb_schema_init(&s);
+	hb_schema_init(&back);
+	hb_keys_init(&splits);
+	hb_keys_init(&ks);
+	hb_schema_set_table(&s, "t1");
+	hb_schema_add_family(&s, "cf", &f);
+	hb_attrs_set(&f->attrs, "COMPRESSION", "brotli");
+	CHECK_EQ_INT(hb_thrift_family_normalize(f, &err), 0);
+	CHECK_EQ_STR(hb_attrs_get(&f->attrs, "COMPRESSION"), "BROTLI");
+	CHECK_EQ_INT(hb_thrift_encode_create_table(&b, 1, &s, &splits, &err), 0);
+	/* no compressionType field (id 6, i32): "08 00 06" never follows the family name */
+	CHECK(!has_bytes(&b, "\x08\x00\x06", 3));
+	CHECK(has_bytes(&b, "COMPRESSION\x00\x00\x00\x06" "BROTLI", 21));
+	CHECK_EQ_INT(hb_thrift_decode_create_table_call(&back, &ks, b.data, b.len, &err), 0);
+	CHECK_EQ_STR(hb_attrs_get(&back.families[0].attrs, "COMPRESSION"), "BROTLI");
+	hb_buf_release(&b);
+	hb_schema_release(&s);
+	hb_schema_release(&back);
+	hb_keys_release(&splits);
+	hb_keys_release(&ks);
+}
+
 static void test_thrift__family_values_are_validated(void)
 {
 	struct hb_schema s;
@@ -408,7 +448,7 @@ static void test_thrift__family_values_are_validated(void)
 	    {"VERSIONS", "0"},
 	    {"VERSIONS", "x"},
 	    {"TTL", "-1"},
-	    {"COMPRESSION", "LZMA"},
+	    {"COMPRESSION", "LZMA2"},
 	    {"BLOOMFILTER", "YES"},
 	    {"IN_MEMORY", "1"},
 	    {"BLOCKSIZE", "99999999999"},
@@ -509,6 +549,44 @@ static void test_thrift__other_table_calls_share_the_ttablename_argument(void)
 	                 "\x0b\x00\x01\x00\x00\x00\x04ns:q\x00")));
 	hb_buf_release(&b);
 	hb_buf_release(&want);
+}
+
+static void test_thrift__attribute_map_compression_wins_over_the_lossy_enum(void)
+{
+	/* ThriftUtilities.columnFamilyDescriptorFromHBase: every value in the map, and
+	 * compressionAlgorithmFromHBase turns LZMA into NONE in field 6 */
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_thrift_reply r;
+	struct hb_schema s;
+	struct hb_error err = {0};
+
+	hb_thrift_write_msg_begin(&b, "getTableDescriptor", HB_TMSG_REPLY, 3);
+	hb_thrift_write_field(&b, HB_TT_STRUCT, 0);
+	hb_thrift_write_field(&b, HB_TT_STRUCT, 1);
+	field_str(&b, 1, "default", 7);
+	field_str(&b, 2, "t1", 2);
+	hb_thrift_write_stop(&b);
+	hb_thrift_write_field(&b, HB_TT_LIST, 2);
+	hb_thrift_write_list_begin(&b, HB_TT_STRUCT, 1);
+	field_str(&b, 1, "cf", 2);
+	hb_thrift_write_field(&b, HB_TT_MAP, 2);
+	hb_thrift_write_map_begin(&b, HB_TT_STRING, HB_TT_STRING, 1);
+	hb_thrift_write_binary(&b, "COMPRESSION", 11);
+	hb_thrift_write_binary(&b, "LZMA", 4);
+	field_i32(&b, 6, 2); /* NONE */
+	hb_thrift_write_stop(&b);
+	hb_thrift_write_stop(&b);
+	hb_thrift_write_stop(&b);
+	hb_thrift_reply_init(&r);
+	hb_schema_init(&s);
+	CHECK_EQ_INT(hb_thrift_reply_parse(&r, b.data, b.len, "getTableDescriptor", 3, &err), 0);
+	CHECK_EQ_INT(hb_thrift_reply_table_desc(&r, &s, &err), 0);
+	CHECK_EQ_INT(s.nfamilies, 1);
+	if (s.nfamilies == 1)
+		CHECK_EQ_STR(hb_attrs_get(&s.families[0].attrs, "COMPRESSION"), "LZMA");
+	hb_schema_release(&s);
+	hb_thrift_reply_release(&r);
+	hb_buf_release(&b);
 }
 
 static void test_thrift__table_descriptor_reply_decodes_with_every_cf_field(void)
@@ -639,9 +717,11 @@ int main(void)
 	RUN(test_thrift__deep_nesting_is_bounded);
 	RUN(test_thrift__create_table_round_trips_with_binary_keys);
 	RUN(test_thrift__family_values_are_validated);
+	RUN(test_thrift__lzma_travels_in_the_attribute_map_not_the_enum);
 	RUN(test_thrift__region_locations_decode);
 	RUN(test_thrift__other_table_calls_share_the_ttablename_argument);
 	RUN(test_thrift__table_descriptor_reply_decodes_with_every_cf_field);
+	RUN(test_thrift__attribute_map_compression_wins_over_the_lossy_enum);
 	RUN(test_thrift__mutated_messages_never_crash);
 	return TEST_DONE();
 }

@@ -476,6 +476,7 @@ class State(object):
             for fname, fattrs in families:
                 validate_family_name(fname)
                 fams[fname] = {str(k): str(v) for k, v in (fattrs or {}).items()}
+                self.check_compression(fams[fname].get("COMPRESSION"))
             keys = verify_split_keys(list(splits or []))
             if race_check and cname in self.races:
                 self.races.discard(cname)
@@ -490,6 +491,26 @@ class State(object):
             t = self._do_create(cname, fams, dict(attrs or {}), keys)
             self.persist()
             return t
+
+    def version_tuple(self):
+        out = []
+        for part in str(self.cluster_version).split(".")[:2]:
+            digits = "".join(ch for ch in part if ch.isdigit())
+            out.append(int(digits) if digits else 0)
+        return tuple(out + [0] * (2 - len(out)))
+
+    def check_compression(self, name):
+        """Compression.Algorithm.valueOf(name.toUpperCase()) as the master's descriptor
+        check does: LZMA and BROTLI exist from 2.5 (NOTES.md, "Compression names")."""
+        if name is None:
+            return
+        known = {"NONE", "GZ", "LZO", "SNAPPY", "LZ4", "BZIP2", "ZSTD"}
+        if self.version_tuple() >= (2, 5):
+            known |= {"LZMA", "BROTLI"}
+        if name.upper() not in known:
+            raise HBaseError("java.lang.IllegalArgumentException: No enum constant "
+                             "org.apache.hadoop.hbase.io.compress.Compression.Algorithm.%s"
+                             % name.upper())
 
     def _do_create(self, cname, fams, attrs, keys):
         t = Table(cname, fams, {str(k): str(v) for k, v in attrs.items()})

@@ -207,7 +207,12 @@ class THBaseHandler(object):
                  "COMPRESS_TAGS", "EVICT_BLOCKS_ON_CLOSE", "IN_MEMORY"}
         return tt.TColumnFamilyDescriptor(
             name=name.encode("utf-8"),
-            attributes={k.encode("utf-8"): v.encode("utf-8") for k, v in a.items() if k not in known},
+            # Java puts every descriptor value in the map; the emulator only the ones the
+            # struct cannot carry, plus a COMPRESSION the enum has no value for (LZMA,
+            # BROTLI), which compressionAlgorithmFromHBase then reports as NONE
+            attributes={k.encode("utf-8"): v.encode("utf-8") for k, v in a.items()
+                        if k not in known or (k == "COMPRESSION" and
+                                              v.upper() not in ENUM_MAPS["COMPRESSION"])},
             configuration={},
             blockSize=int(a.get("BLOCKSIZE", "65536")),
             bloomnFilterType=ENUM_MAPS["BLOOMFILTER"].get(a.get("BLOOMFILTER", "ROW").upper(), 1),

@@ -58,6 +58,46 @@ class Version2(EmuTestCase):
         self.assertEqual(ri.table_name.qualifier, b"t1")
 
 
+class Compression(EmuTestCase):
+    def thrift(self):
+        t = THttpClient.THttpClient("http://127.0.0.1:%d/" % self.emu.thrift_port)
+        c = svc.Client(TBinaryProtocol.TBinaryProtocol(t))
+        t.open()
+        return c
+
+    def test_lzma_in_the_attribute_map_reads_back_as_none_in_the_enum(self):
+        c = self.thrift()
+        fam = tt.TColumnFamilyDescriptor(name=b"cf", attributes={b"COMPRESSION": b"LZMA"})
+        c.createTable(tt.TTableDescriptor(tableName=tt.TTableName(qualifier=b"t1"), columns=[fam]),
+                      [])
+        d = c.getTableDescriptor(tt.TTableName(qualifier=b"t1"))
+        col = d.columns[0]
+        self.assertEqual(col.compressionType, tt.TCompressionAlgorithm.NONE)
+        self.assertEqual(col.attributes.get(b"COMPRESSION"), b"LZMA")
+        self.assertEqual(self.emu.rest_json("/t1/schema")["ColumnSchema"][0]["COMPRESSION"], "LZMA")
+
+    def test_the_enum_field_overrides_the_map_like_set_compression_type(self):
+        c = self.thrift()
+        fam = tt.TColumnFamilyDescriptor(name=b"cf", attributes={b"COMPRESSION": b"LZMA"},
+                                         compressionType=tt.TCompressionAlgorithm.GZ)
+        c.createTable(tt.TTableDescriptor(tableName=tt.TTableName(qualifier=b"t1"), columns=[fam]),
+                      [])
+        self.assertEqual(self.emu.rest_json("/t1/schema")["ColumnSchema"][0]["COMPRESSION"], "GZ")
+
+
+class Compression24(EmuTestCase):
+    emu_args = ("--cluster-version", "2.4.17")
+
+    def test_lzma_and_brotli_are_unknown_before_2_5(self):
+        for name in ("LZMA", "BROTLI"):
+            st, d = self.emu.control("POST", "/control/create", {
+                "table": "t1", "families": [{"name": "cf", "attrs": {"COMPRESSION": name}}],
+                "attrs": {}, "splits": []})
+            self.assertNotEqual(st, 201)
+            self.assertIn("No enum constant", d["error"])
+        self.emu.create("t2", families=[{"name": "cf", "attrs": {"COMPRESSION": "ZSTD"}}])
+
+
 class Version1(EmuTestCase):
     emu_args = ("--cluster-version", "1.4.14")
 
