@@ -351,7 +351,7 @@ class CreateOfflineValidationTest(CreateTestBase):
         self.check_refused("invalid family name", "t", "--hex-splits", "4", "--family", ".x")
 
     def test_create__bad_family_attributes_refused(self):
-        self.check_refused("COMPRESSION", "t", "--family", "cf:COMPRESSION=LZMA")
+        self.check_refused("COMPRESSION", "t", "--family", "cf:COMPRESSION=LZMA2")
         self.check_refused("VERSIONS", "t", "--family", "cf:VERSIONS=0")
         self.check_refused("given twice", "t", "--family", "cf", "--family", "cf")
         self.check_refused("not a table attribute", "t", "--attr", "SPLITS=a")
