@@ -528,6 +528,10 @@ static int stateless_ok(const struct hb_scan_spec *spec)
 {
 	const char *const *col;
 
+	/* A FilterModel (JSON) has no stateless form: the filter language lacks some filters
+	 * (RandomRowFilter is not registered in ParseFilter). */
+	if (spec->filter)
+		return 0;
 	if ((spec->start && !url_safe(spec->start, spec->start_len)) ||
 	    (spec->end && !url_safe(spec->end, spec->end_len)))
 		return 0;
