@@ -317,7 +317,7 @@ class RotateFaults(RotateBase):
         ("thrift", "POST", ".*", "500"),                # createTable refused
         ("rest", "GET", r"^/ev_20261104/regions", "503"),
         ("rest", "PUT", r"^/ev_20261104/", "500"),      # metadata row write
-        ("rest", "POST", r"^/ev_20261104/", "reset_body"),
+        ("rest", "PUT", r"^/ev_20261104/hbtab-row", "reset_body"),  # metadata write, reply lost
         ("rest", "DELETE", r"^/ev_2026110[12]/schema", "reset_body"),  # drop done, reply lost
         ("rest", "DELETE", r"^/ev_2026110[12]/schema", "500"),
         ("rest", "GET", r"^/$", "500"),                 # the listing
@@ -422,7 +422,7 @@ class RotateKilled(RotateBase):
     STEPS = [
         ("thrift", "POST", ".*"),                          # during createTable
         ("rest", "GET", r"^/ev_20261104/regions"),         # while waiting for regions
-        ("rest", "POST", r"^/ev_20261104/"),               # during the metadata row write
+        ("rest", "PUT", r"^/ev_20261104/hbtab-row"),       # during the metadata row write
         ("rest", "DELETE", r"^/ev_2026110[12]/schema"),    # during a drop
     ]
 
