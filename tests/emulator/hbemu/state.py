@@ -40,6 +40,11 @@ class HBaseError(Exception):
         self.message = message
 
 
+class SanityCheckFailed(HBaseError):
+    java = "org.apache.hadoop.hbase.DoNotRetryIOException"
+    do_not_retry = True
+
+
 class NullValue(HBaseError):
     java = "java.lang.NullPointerException"
 
@@ -471,7 +476,9 @@ class State(object):
             if ns == "hbase":
                 raise IllegalArgument("Cannot create a table in the system namespace hbase")
             if not families:
-                raise IllegalArgument("Table should have at least one column family.")
+                # TableDescriptorChecker.sanityCheck on the master: a DoNotRetryIOException,
+                # an IOException to the REST gateway (503) and Thrift2 (TIOError)
+                raise SanityCheckFailed("Table should have at least one column family.")
             fams = {}
             for fname, fattrs in families:
                 validate_family_name(fname)
@@ -574,7 +581,9 @@ class State(object):
                 validate_family_name(fname)
                 fams[fname] = {str(k): str(v) for k, v in (fattrs or {}).items()}
             if not fams:
-                raise IllegalArgument("Table should have at least one column family.")
+                # TableDescriptorChecker.sanityCheck on the master: a DoNotRetryIOException,
+                # an IOException to the REST gateway (503) and Thrift2 (TIOError)
+                raise SanityCheckFailed("Table should have at least one column family.")
             dropped = set(t.families) - set(fams)
             t.families = fams
             t.attrs = {str(k): str(v) for k, v in attrs.items()}

@@ -180,6 +180,15 @@ class Schema(EmuTestCase):
         self.assertEqual(h["location"], "http://127.0.0.1:%d/t1/schema" % self.emu.rest_port)
         self.assertEqual(len(self.emu.rest_json("/t1/regions")["Region"]), 1)
 
+    def test_create_without_families_is_the_masters_sanity_check_503(self):
+        # TableDescriptorChecker.sanityCheck throws DoNotRetryIOException: an IOException,
+        # so ResourceBase.processException answers 503, not 400
+        st, h, b = self.emu.rest("PUT", "/t1/schema", {"name": "t1"})
+        self.assertEqual(st, 503)
+        self.assertTrue(b.startswith(b"Unavailable\r\norg.apache.hadoop.hbase.DoNotRetryIOException: "
+                                     b"Table should have at least one column family."), b)
+        self.assertEqual(self.emu.rest("GET", "/t1/exists")[0], 404)
+
     def test_put_on_existing_replaces_and_drops_unlisted_families_and_their_cells(self):
         self.emu.create("t1", families=[{"name": "a"}, {"name": "b"}], attrs={"K": "V"})
         self.emu.put("t1", b"r1", b"a:x", b"1")
