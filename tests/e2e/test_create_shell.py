@@ -100,15 +100,16 @@ class CreateShellTest(CreateTestBase):
         self.assertEqual(len(self.boundaries("t1")), 3)
 
     def test_create__shell_that_hangs_after_the_create_is_killed_and_read_back(self):
-        r = self.shell("t1", "--hex-splits", "4", "--timeout", "2", "--wait", "1", "-o", "json",
+        # the timeout must leave the stand-in (ruby) time to run the script on a loaded machine
+        r = self.shell("t1", "--hex-splits", "4", "--timeout", "12", "--wait", "1", "-o", "json",
                        env={"HBEMU_SHELL_HANG": "1"})
         self.assertOk(r)
         self.assertTrue(r.json()["created"])
         self.assertTrue(r.json()["verified"])
-        self.assertIn("timed out after 3 s and was killed (some hbase shells hang", r.err)
+        self.assertIn("timed out after 13 s and was killed (some hbase shells hang", r.err)
 
     def test_create__shell_that_hangs_after_an_error_reports_the_error(self):
-        r = self.shell("nons:t1", "--hex-splits", "4", "--timeout", "2", "--wait", "1",
+        r = self.shell("nons:t1", "--hex-splits", "4", "--timeout", "12", "--wait", "1",
                        env={"HBEMU_SHELL_HANG": "1", "HBEMU_SHELL_MODERN_ERRORS": "1"})
         self.assertFails(r, 4, r"failed \(RuntimeError, signal \d+\): Unknown namespace nons!")
 
