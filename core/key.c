@@ -262,6 +262,24 @@ void hb_keys_clear(struct hb_keys *ks)
 		ks->off[0] = 0;
 }
 
+int hb_keys_reserve(struct hb_keys *ks, size_t n, size_t bytes)
+{
+	if (n > SIZE_MAX / sizeof(size_t) - ks->n - 2)
+		return HB_ENOMEM;
+	if (ks->n + n + 2 > ks->cap) {
+		size_t ncap = ks->n + n + 2;
+		size_t *p = realloc(ks->off, ncap * sizeof(*p));
+
+		if (!p)
+			return HB_ENOMEM;
+		if (!ks->off)
+			p[0] = 0;
+		ks->off = p;
+		ks->cap = ncap;
+	}
+	return hb_buf_grow(&ks->bytes, bytes);
+}
+
 int hb_keys_push(struct hb_keys *ks, const void *k, size_t n)
 {
 	int rc;

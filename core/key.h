@@ -44,6 +44,8 @@ struct hb_keys {
 void hb_keys_init(struct hb_keys *ks);
 void hb_keys_release(struct hb_keys *ks);
 void hb_keys_clear(struct hb_keys *ks);
+/* Makes room for n more keys of total bytes (exact sizes, no doubling). HB_ENOMEM. */
+int hb_keys_reserve(struct hb_keys *ks, size_t n, size_t bytes);
 /* Appends a copy of k. HB_ENOMEM. */
 int hb_keys_push(struct hb_keys *ks, const void *k, size_t n);
 /* Key i's bytes (not NUL-terminated) and length. i must be < n. */

@@ -385,7 +385,7 @@ int hb_keygen_fill(struct hb_keys *out, struct hb_keygen *g, long count, struct 
 	unsigned char k[HB_KEYGEN_MAX_KEY];
 	long i;
 
-	if (count > 0 && hb_buf_grow(&out->bytes, (size_t)count * HB_KEYGEN_MAX_KEY))
+	if (count > 0 && hb_keys_reserve(out, (size_t)count, (size_t)count * HB_KEYGEN_MAX_KEY))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (i = 0; i < count; i++) {
 		size_t len = hb_keygen_next(g, k);

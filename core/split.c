@@ -437,6 +437,42 @@ static int cmp_key_ref(const void *a, const void *b)
 	return hb_key_cmp(x->p, x->len, y->p, y->len);
 }
 
+/* Heapsort of the references in place: qsort may allocate a second array as large as the
+ * first for a merge sort, which for a million-key sample costs more memory than the keys. */
+static void sift_down(struct key_ref *v, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		struct key_ref t;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && cmp_key_ref(&v[c], &v[c + 1]) < 0)
+			c++;
+		if (cmp_key_ref(&v[i], &v[c]) >= 0)
+			return;
+		t = v[i];
+		v[i] = v[c];
+		v[c] = t;
+		i = c;
+	}
+}
+
+static void sort_refs(struct key_ref *v, size_t n)
+{
+	size_t i;
+
+	for (i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (i = n; i-- > 1;) {
+		struct key_ref t = v[0];
+
+		v[0] = v[i];
+		v[i] = t;
+		sift_down(v, 0, i);
+	}
+}
+
 /* HashChoreWoker.calcSplitKeys (§7.2): sorted distinct sample, every base-th key. */
 static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 			 struct hb_error *err)
@@ -466,7 +502,7 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		return nomem(err);
 	for (i = 0; i < n; i++)
 		refs[i].p = hb_keys_at(spec->sample, i, &refs[i].len);
-	qsort(refs, n, sizeof(*refs), cmp_key_ref);
+	sort_refs(refs, n);
 	for (i = 0; i < n && out->n < want; i++) {
 		if (i && !cmp_key_ref(&refs[i - 1], &refs[i]))
 			continue; /* the TreeSet keeps one of each */
