@@ -494,9 +494,40 @@ done:
 
 struct table_opts {
 	const char *keyspace, *source, *window, *meta_family, *meta_row, *hot_factor,
-	    *hot_min_writes;
+	    *hot_min_writes, *placement_factor;
 	int hotspots;
 };
+
+/* Regions per live server against an even spread (a failed status read is only warned
+ * about: placement is advice, the audit's other findings stand). */
+static int placement(struct audit_run *r, struct hb_rest *c, double factor)
+{
+	struct hb_cluster_status st;
+	struct hb_error err = {0};
+	const char **names;
+	size_t i;
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	if (hb_rest_get_status(c, &st, &err)) {
+		cli_progress_done();
+		cli_warn("cannot check region placement: %s", err.msg);
+		hb_cluster_status_release(&st);
+		return 0;
+	}
+	cli_progress_done();
+	names = calloc(st.nlive ? st.nlive : 1, sizeof(*names));
+	if (!names) {
+		hb_cluster_status_release(&st);
+		return HB_ENOMEM;
+	}
+	for (i = 0; i < st.nlive; i++)
+		names[i] = st.live[i].name ? st.live[i].name : "";
+	rc = hb_audit_placement(&r->a.findings, &r->rs, names, st.nlive, factor);
+	free(names);
+	hb_cluster_status_release(&st);
+	return rc;
+}
 
 static int audit_table(struct audit_run *r, const struct table_opts *o)
 {
@@ -506,9 +537,19 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 	struct meta_values md = {0};
 	struct hb_audit_meta am;
 	struct hb_hot_params hp = HB_HOT_PARAMS_DEFAULT;
+	double pfactor = HB_PLACEMENT_FACTOR_DEFAULT;
 	int meta = o->source && !strcmp(o->source, "meta"), state = -1, rc;
 
 	hb_regions_init(&other);
+	if (o->placement_factor) {
+		char *end;
+
+		errno = 0;
+		pfactor = strtod(o->placement_factor, &end);
+		if (*end || end == o->placement_factor || errno || !(pfactor >= 1) || pfactor > 1e6)
+			return usage_fail("invalid --placement-factor '%s' (a number >= 1)",
+			                  o->placement_factor);
+	}
 	if (o->source && !meta && strcmp(o->source, "rest"))
 		return usage_fail("invalid --source '%s' (expected rest or meta)", o->source);
 	if (o->window && !o->hotspots)
@@ -598,6 +639,8 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 	rc = hb_audit_drift(&r->a.findings, &am, &r->rs, o->keyspace, &err);
 	if (!rc && o->hotspots)
 		rc = hotspots(r, c, &hp, &err);
+	if (!rc && placement(r, c, pfactor))
+		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
 	if (rc)
 		goto fail;
 	rc = finish(r);
@@ -658,6 +701,9 @@ int cmd_audit(int argc, char **argv)
 	               "flag regions above X times their fair share of writes (2)"),
 	    CLI_STRING(0, "hot-min-writes", &o.hot_min_writes, "N",
 	               "... and with at least N writes in the window (100)"),
+	    CLI_STRING(0, "placement-factor", &o.placement_factor, "X",
+	               "name servers holding more than ceil(X x an even share) of the table's "
+	               "regions (1.2)"),
 	    CLI_STRING(0, "metadata-family", &o.meta_family, "F",
 	               "family of the metadata row (default: the table's first)"),
 	    CLI_STRING(0, "metadata-row", &o.meta_row, "ROW",
@@ -681,9 +727,9 @@ int cmd_audit(int argc, char **argv)
 		if (!o.keyspace)
 			return usage_fail("auditing a split set needs --keyspace");
 		if (o.source || o.hotspots || o.window || o.meta_family || o.meta_row ||
-		    o.hot_factor || o.hot_min_writes)
-			return usage_fail("--source, --hotspots, --window, --hot-* and "
-			                  "--metadata-* need a TABLE");
+		    o.hot_factor || o.hot_min_writes || o.placement_factor)
+			return usage_fail("--source, --hotspots, --window, --hot-*, --placement-factor "
+			                  "and --metadata-* need a TABLE");
 	}
 	memset(&r, 0, sizeof(r));
 	hb_regions_init(&r.rs);

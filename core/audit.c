@@ -3,6 +3,7 @@
 
 #include <gmp.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -865,4 +866,40 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 	}
 	hb_buf_release(&m);
 	return rc ? HB_ENOMEM : 0;
+}
+
+int hb_audit_placement(struct hb_findings *out, const struct hb_regions *rs,
+		       const char *const *names, size_t n, double factor)
+{
+	size_t *count, i, j, total = 0;
+	double limit;
+	int rc = 0;
+
+	if (!n)
+		return 0;
+	count = calloc(n, sizeof(*count));
+	if (!count)
+		return HB_ENOMEM;
+	for (i = 0; i < rs->n; i++) {
+		const struct hb_region *r = &rs->v[i];
+
+		if (!hb_region_is_live(r) || !r->server)
+			continue;
+		for (j = 0; j < n; j++)
+			if (!strcmp(names[j], r->server)) {
+				count[j]++;
+				total++;
+				break;
+			}
+	}
+	limit = ceil(factor * (double)total / (double)n);
+	for (j = 0; !rc && j < n; j++)
+		if ((double)count[j] > limit)
+			rc = hb_findings_add(out, HB_FIND_PLACEMENT, -1,
+					     "server %s holds %zu of the table's %zu regions; an even "
+					     "spread over %zu live servers is %.1f (the balancer counts "
+					     "regions of all tables, not this table's load)",
+					     names[j], count[j], total, n, (double)total / (double)n);
+	free(count);
+	return rc;
 }

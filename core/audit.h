@@ -24,6 +24,7 @@
 #define HB_FIND_BAD_FIRST_START    "bad_first_start"
 #define HB_FIND_BAD_LAST_END       "bad_last_end"
 #define HB_FIND_MISSING_METADATA   "missing_metadata"
+#define HB_FIND_PLACEMENT          "placement"
 
 struct hb_finding {
 	const char *kind; /* one of HB_FIND_* (static) */
@@ -108,6 +109,18 @@ struct hb_audit_meta {
 int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *m,
                    const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err);
 
+/* The default margin of hb_audit_placement: the balancer's own slop (seed 004 §5.5). */
+#define HB_PLACEMENT_FACTOR_DEFAULT 1.2
+/*
+ * Placement of the table's live regions on the live servers (names[0..n-1]): HBase's
+ * balancer evens out region counts over all tables, not this table's regions or writes, so
+ * one table can pile up on a few servers. Adds a "placement" finding for each server holding
+ * more than ceil(factor x live regions / n) of them (the upper edge of the balancer's
+ * [floor(avg x (1 - slop)), ceil(avg x (1 + slop))] band with factor = 1 + slop). Regions
+ * without a server or on a server not in names are not counted. HB_ENOMEM.
+ */
+int hb_audit_placement(struct hb_findings *out, const struct hb_regions *rs,
+		       const char *const *names, size_t n, double factor);
 /* One region's counters from /status/cluster (LiveNodes[].Region[]). */
 struct hb_audit_load {
 	const unsigned char *name; /* full region name bytes: table,start,id[_rep].encoded. */

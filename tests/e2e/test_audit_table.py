@@ -39,6 +39,33 @@ class AuditTable(EmulatorTest):
         self.assertEqual(doc["healthy"], r.rc == 0)
         return r, doc
 
+    def test_audit_table__regions_piled_on_one_server_are_a_placement_finding(self):
+        # servers 2 and 3 down while the table is created: all 6 regions open on server 1;
+        # restarted servers get none of them back (no balancer run)
+        for i in (1, 2):
+            self.emu.control("POST", "/control/server", {"index": i, "state": "stop"})
+        self.emu.create("piled", splits=[b"%d" % i for i in range(1, 6)])
+        for i in (1, 2):
+            self.emu.control("POST", "/control/server", {"index": i, "state": "start"})
+        r, doc = self.audit("piled")
+        placed = [f for f in doc["findings"] if f["kind"] == "placement"]
+        self.assertEqual(len(placed), 1, doc["findings"])
+        self.assertIsNone(placed[0]["region"])
+        self.assertRegex(placed[0]["message"],
+                         r"^server \S+ holds 6 of the table's 6 regions; an even spread over "
+                         r"3 live servers is 2\.0")
+        self.assertEqual(r.rc, 1)
+        # a wide enough margin accepts it: ceil(3 x 2) = 6
+        r, doc = self.audit("piled", "--placement-factor", "3")
+        self.assertNotIn("placement", [f["kind"] for f in doc["findings"]])
+        bad = self.hb("audit", "piled", "--placement-factor", "0.5")
+        self.assertFails(bad, 2, r"invalid --placement-factor '0\.5'")
+
+    def test_audit_table__even_round_robin_placement_is_no_finding(self):
+        self.emu.create("even", splits=HEX10)
+        r, doc = self.audit("even", "--keyspace", "hex{8}")
+        self.assertNotIn("placement", [f["kind"] for f in doc["findings"]])
+
     def test_audit_table__hex_table_with_metadata_is_healthy_from_rest_and_meta(self):
         self.emu.create("t1", HEX10)
         self.put_meta("t1", 10, "hex{8}", "--hex-splits 10")
