@@ -2,6 +2,7 @@
  * split under a split policy, before any table exists. */
 #include "../core/keygen.h"
 #include "../core/keyspace.h"
+#include "../core/schema.h"
 #include "../core/simulate.h"
 #include "../rest/hbase.h"
 #include "cli.h"
@@ -53,6 +54,7 @@ struct sim_result {
 	int policy_on;
 	struct hb_sim sim;      /* with --policy */
 	const char *source;     /* what the keys were */
+	uint64_t table_max_filesize, table_flush_size; /* --table: MAX_FILESIZE, MEMSTORE_FLUSHSIZE */
 };
 
 static int usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -694,9 +696,25 @@ static int print_text(const struct sim_result *res, const struct view *v,
 
 /* ---------------------------------------------------------------- set-up */
 
-/* Reads the live table's boundaries and server names into res. 0, an exit status > 0
- * (already reported), or a negative code with err filled. */
-static int load_table(struct sim_result *res, const char *table, struct hb_error *err)
+/* A positive whole-number table attribute, or 0 (unset, -1, or not a number). */
+static uint64_t size_attr(const struct hb_schema *s, const char *key)
+{
+	const char *v = hb_attrs_get(&s->attrs, key);
+	char *end;
+	unsigned long long x;
+
+	if (!v || *v < '0' || *v > '9')
+		return 0;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	return *end || errno ? 0 : (uint64_t)x;
+}
+
+/* Reads the live table's boundaries and server names into res, and with schema its
+ * MAX_FILESIZE and MEMSTORE_FLUSHSIZE. 0, an exit status > 0 (already reported), or a
+ * negative code with err filled. */
+static int load_table(struct sim_result *res, const char *table, int schema,
+		      struct hb_error *err)
 {
 	struct hb_rest *c = NULL;
 	struct hb_regions rs;
@@ -709,6 +727,16 @@ static int load_table(struct sim_result *res, const char *table, struct hb_error
 	rc = cli_rest_open(&c, err);
 	if (!rc)
 		rc = cli_rest_regions(c, table, 0, &rs, NULL, err);
+	if (!rc && schema) {
+		struct hb_schema sc;
+
+		hb_schema_init(&sc);
+		rc = hb_rest_get_schema(c, table, &sc, err);
+		cli_progress_done();
+		res->table_max_filesize = size_attr(&sc, "MAX_FILESIZE");
+		res->table_flush_size = size_attr(&sc, "MEMSTORE_FLUSHSIZE");
+		hb_schema_release(&sc);
+	}
 	if (rc)
 		goto done;
 	hb_regions_sort(&rs);
@@ -887,7 +915,13 @@ int cmd_simulate(int argc, char **argv)
 	res.source = have_gen ? ss.generator : o.keys_file ? "keys-file" : "keyspace";
 	t_start = now_s();
 	if (o.table) {
-		rc = load_table(&res, o.table, &err);
+		rc = load_table(&res, o.table, o.policy != NULL, &err);
+		/* the table's own sizes count unless a flag says otherwise (HBase: the table
+		 * attribute wins over the site configuration when it is positive) */
+		if (!rc && !o.max_filesize && res.table_max_filesize)
+			cfg.max_filesize = res.table_max_filesize;
+		if (!rc && !o.flush_size && res.table_flush_size)
+			cfg.flush_size = res.table_flush_size;
 	} else {
 		/* N = auto counts --servers when given (the simulation is offline), else the
 		 * cluster's live servers; --sample-table reads the live table */

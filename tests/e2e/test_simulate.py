@@ -198,6 +198,22 @@ class SimulateLive(hbtest.EmulatorTest):
         self.assertTrue(all(":" in n for n in names), names)
         self.assertEqual(sum(s["regions"] for s in doc["servers"]), 6)
 
+    def test_simulate__policy_takes_the_tables_max_filesize_and_flush_size(self):
+        self.emu.create("sized", attrs={"MAX_FILESIZE": str(8 << 20),
+                                        "MEMSTORE_FLUSHSIZE": str(1 << 20)})
+        r = self.hb("simulate", "--table", "sized", "--generator", "sequential", "--count",
+                    "60000", "--policy", "constant", "-o", "json")
+        self.assertOk(r)
+        doc = r.json()
+        self.assertEqual(doc["policy"]["max_filesize"], 8 << 20)
+        self.assertEqual(doc["policy"]["flush_size"], 1 << 20)
+        self.assertGreaterEqual(len(doc["splits"]), 3)
+        # a flag still wins
+        r = self.hb("simulate", "--table", "sized", "--generator", "sequential", "--count",
+                    "1000", "--policy", "constant", "--max-filesize", "64M", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(r.json()["policy"]["max_filesize"], 64 << 20)
+
     def test_simulate__missing_table_exits_4(self):
         r = self.hb("simulate", "--table", "nope", "--generator", "md5")
         self.assertFails(r, 4, r"table 'nope' not found")
