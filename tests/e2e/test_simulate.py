@@ -184,6 +184,37 @@ class Simulate(hbtest.OfflineTest):
         r = self.sim("--hex-splits", "4", "--keys-file", "/nonexistent/keys")
         self.assertFails(r, 2, r"cannot open '/nonexistent/keys'")
 
+    def test_simulate__long_runs_show_progress_on_a_terminal_only(self):
+        import pty
+        import shutil
+        import subprocess
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        master, slave = pty.openpty()
+        try:
+            p = subprocess.Popen([hbtest.HBTAB, "simulate", "--hex-splits", "4", "--generator",
+                                  "sequential", "--count", "400000000", "--threads", "2"],
+                                 stdout=subprocess.PIPE, stderr=slave, env=hbtest.clean_env(home))
+            os.close(slave)
+            out = p.stdout.read()
+            err = b""
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                err += chunk
+            rc = p.wait(600)
+            p.stdout.close()
+        finally:
+            os.close(master)
+            shutil.rmtree(home, ignore_errors=True)
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(err, rb"\rsimulating: \d+/400000000")
+        self.assertTrue(err.endswith(b"\r\x1b[K"), err[-40:])
+        self.assertTrue(out.startswith(b"400000000 writes over 4 regions"), out[:80])
+
 
 class SimulateLive(hbtest.EmulatorTest):
     def test_simulate__table_gives_boundaries_and_live_servers(self):
