@@ -1066,6 +1066,8 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 		return 0; /* HBase's own visitor skips rows without a RegionInfo too */
 	if ((rc = hb_regioninfo_decode(&ri, ri_cell->value, ri_cell->value_len, err))) {
 		hb_tsb_append(&tsb, row->key, row->key_len);
+		if (err)
+			err->code = HB_ESERVER; /* the server's data, not the user's input */
 		rc = hb_error_prefix(err, HB_ESERVER,
 		                     "malformed info:regioninfo in hbase:meta row '%s'",
 		                     hb_buf_str(&tsb));
@@ -1105,6 +1107,19 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	rc = hb_regions_push(ms->out, &reg) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
 	hb_regioninfo_release(&ri);
 	return rc;
+}
+
+int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_regions *out,
+                       int *state, struct hb_error *err)
+{
+	struct meta_state ms;
+
+	ms.table = table;
+	ms.table_len = strlen(table);
+	ms.out = out;
+	ms.state = state;
+	ms.err = err;
+	return meta_row(&ms, row, err);
 }
 
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,

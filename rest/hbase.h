@@ -175,7 +175,7 @@ int hb_rest_decode_tables(const char *json, size_t len, const char *what, struct
                           struct hb_error *err);
 int hb_rest_decode_schema(const char *json, size_t len, const char *what, struct hb_schema *out,
                           struct hb_error *err);
-/* Appends the regions of a /T/regions body to out (not sorted). */
+/* Appends the regions of a /T/regions body to out (not sorted); a refused body appends none. */
 int hb_rest_decode_regions(const char *json, size_t len, const char *what, struct hb_regions *out,
                            struct hb_error *err);
 /* hb_rest_decode_regions that also requires the body's top-level "name" to be table (a
@@ -187,6 +187,12 @@ int hb_rest_decode_table_regions(const char *json, size_t len, const char *what,
 int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
                            int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
                            void *ctx, struct hb_error *err);
+/* One hbase:meta row of a scan for table: a region row of table ("table,start,id.enc.") with
+ * an info:regioninfo cell is appended to out; the table's state row sets *state (-1 when
+ * undecodable; state may be NULL); other rows are skipped. HB_ESERVER for a malformed
+ * RegionInfo, HB_ENOMEM. */
+int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_regions *out,
+                       int *state, struct hb_error *err);
 /* Encodes a schema as TableSchema JSON (malloc'ed, NUL-terminated) into *out. */
 int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error *err);
 

@@ -829,11 +829,15 @@ static int jr_string(struct jr *j, struct hb_buf *out)
 					j->p += 2;
 					if (jr_hex4(j, &lo))
 						return j->bad = 1, -1;
-					if (lo >= 0xDC00 && lo <= 0xDFFF)
+					if (lo >= 0xDC00 && lo <= 0xDFFF) {
 						cp =
 						    0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-					else
+					} else {
+						/* A lone high surrogate: U+FFFD, and the next
+						 * escape is a code unit of its own. */
 						cp = 0xFFFD;
+						j->p -= 6;
+					}
 				} else if (cp >= 0xD800 && cp <= 0xDFFF) {
 					cp = 0xFFFD;
 				}
@@ -1158,7 +1162,7 @@ int hb_rest_decode_table_regions(const char *json, size_t len, const char *what,
 	              name = HB_BUF_INIT;
 	struct jr j;
 	int rc = 0, more;
-	size_t i = 0;
+	size_t i = 0, n0 = out->n;
 
 	if (!json || !len)
 		return BAD("empty body");
@@ -1228,6 +1232,9 @@ int hb_rest_decode_table_regions(const char *json, size_t len, const char *what,
 	if (more < 0 || jr_peek(&j) != -1)
 		rc = jr_invalid(&j, json, what, err);
 done:
+	/* A refused body adds nothing: drop the regions read before the error. */
+	while (rc && out->n > n0)
+		hb_region_release(&out->v[--out->n]);
 	hb_buf_release(&key);
 	hb_buf_release(&sk);
 	hb_buf_release(&ek);

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # hbtab's two set-up commands: "demo" (install, build, run the main job against the emulator)
-# and "test" (install, build, run the whole suite, then again under ASan+UBSan).
+# and "test" (install, build, run the whole suite, then again under ASan+UBSan, then replay the
+# libFuzzer corpora); "fuzz [SECONDS]" fuzzes every parser for SECONDS each (default 300).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 build=${HBTAB_BUILD_DIR:-$top/build}
 asan_build=${HBTAB_ASAN_BUILD_DIR:-$top/build-asan}
+fuzz_build=${HBTAB_FUZZ_BUILD_DIR:-$top/build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # python3-six: Debian 12's python3-thrift imports six without depending on it.
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libcjson-dev libgmp-dev
           libssl-dev openssl ca-certificates python3 python3-thrift python3-six python3-protobuf
-          thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish procps)
+          thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish procps
+          clang libfuzzer-14-dev)
 
 say() { printf '==> %s\n' "$*" >&2; }
 
@@ -141,11 +144,39 @@ run_tests() {
     say "running the test suite under ASan+UBSan"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir "$asan_build" --output-on-failure -j "$jobs"
+    build_fuzz
+    say "replaying the fuzz corpora (tests/fuzz)"
+    ctest --test-dir "$fuzz_build" --output-on-failure -j "$jobs"
+}
+
+build_fuzz() {
+    build_tree "$fuzz_build" -DCMAKE_C_COMPILER=clang -DHBTAB_FUZZ=ON -DHBTAB_TESTS=OFF
+}
+
+# fuzz [SECONDS]: each harness in turn (one at a time, niced) for SECONDS; new inputs land in
+# build-fuzz/fuzz-work/NAME/new, crashes in build-fuzz/fuzz-work/NAME/crash-*.
+run_fuzz() {
+    local seconds=${1:-300} h name failed=0
+    install_packages
+    build_fuzz
+    for h in "$fuzz_build"/tests/fuzz/fuzz_*; do
+        [ -x "$h" ] || continue
+        name=$(basename "$h")
+        say "fuzzing $name for $seconds s"
+        nice sh "$top/tests/fuzz/run.sh" fuzz "$h" "$top/tests/fuzz/corpus/$name" \
+            "$fuzz_build/fuzz-work/$name" "$seconds" 2>"$fuzz_build/fuzz-work-$name.log" || {
+            failed=1
+            say "$name failed: see $fuzz_build/fuzz-work-$name.log"
+        }
+        grep -E '^#[0-9]+ +(DONE|pulse)' "$fuzz_build/fuzz-work-$name.log" | tail -n 1 >&2 || true
+    done
+    return "$failed"
 }
 
 case "${1:-}" in
 demo) demo ;;
 test) run_tests ;;
+fuzz) run_fuzz "${2:-}" ;;
 build) install_packages; build_tree "$build" ;;
-*) echo "usage: scripts/dev.sh demo|test|build" >&2; exit 2 ;;
+*) echo "usage: scripts/dev.sh demo|test|build|fuzz [SECONDS]" >&2; exit 2 ;;
 esac

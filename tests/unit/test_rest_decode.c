@@ -874,6 +874,54 @@ static void test_decode__schema_messages_escape_server_names(void)
 	hb_schema_release(&s);
 }
 
+static void test_decode__lone_surrogate_escape_keeps_the_next_character(void)
+{
+	/* A high surrogate not followed by a low one reads as U+FFFD; the escape after it is a
+	 * character of its own, not swallowed. */
+	static const char body[] = "{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\","
+	                           "\"location\":\"h\\ud800\\u0041:1\"}]}";
+	struct hb_regions rs;
+	struct hb_error err = {0};
+
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D(body), "x", &rs, &err), 0);
+	CHECK_EQ_INT(rs.n, 1);
+	CHECK_EQ_STR(rs.v[0].server, "h\xEF\xBF\xBD" "A:1");
+	hb_regions_release(&rs);
+}
+
+static void test_decode__refused_regions_body_appends_nothing(void)
+{
+	static const char body[] = "{\"Region\":[{\"startKey\":\"\",\"endKey\":\"\"},"
+	                           "{\"startKey\":5}]}";
+	struct hb_regions rs;
+	struct hb_error err = {0};
+
+	hb_regions_init(&rs);
+	CHECK_EQ_INT(hb_rest_decode_regions(D(body), "x", &rs, &err), HB_ESERVER);
+	CHECK_EQ_INT(rs.n, 0);
+	hb_regions_release(&rs);
+}
+
+static void test_decode__malformed_meta_regioninfo_is_a_server_error(void)
+{
+	static const char key[] = "t,,1700000000000.0123456789abcdef0123456789abcdef.";
+	struct hb_row row;
+	struct hb_regions rs;
+	struct hb_error err = {0};
+
+	hb_row_init(&row);
+	hb_regions_init(&rs);
+	row.key = (unsigned char *)strdup(key);
+	row.key_len = strlen(key);
+	CHECK_EQ_INT(hb_row_add_cell(&row, D("info:regioninfo"), "PBUF\x08", 5, 0), 0);
+	CHECK_EQ_INT(hb_meta_row_decode(&row, "t", &rs, NULL, &err), HB_ESERVER);
+	CHECK(strstr(err.msg, "malformed info:regioninfo") != NULL);
+	CHECK_EQ_INT(rs.n, 0);
+	hb_row_release(&row);
+	hb_regions_release(&rs);
+}
+
 int main(void)
 {
 	RUN(test_decode__regions_healthy_body);
@@ -899,5 +947,8 @@ int main(void)
 	RUN(test_decode__region_location_before_keys_is_kept);
 	RUN(test_decode__status_counters_beyond_int64_read_as_zero);
 	RUN(test_decode__schema_messages_escape_server_names);
+	RUN(test_decode__lone_surrogate_escape_keeps_the_next_character);
+	RUN(test_decode__refused_regions_body_appends_nothing);
+	RUN(test_decode__malformed_meta_regioninfo_is_a_server_error);
 	return TEST_DONE();
 }
