@@ -166,6 +166,7 @@ struct sink {
 	struct cli_table *t; /* NULL: stream to b */
 	struct hb_buf *b;
 	size_t col, ncols;
+	int spooled; /* b goes to a spool, not to standard output */
 };
 
 static int sink_add(struct sink *k, const char *s)
@@ -183,7 +184,7 @@ static int sink_add(struct sink *k, const char *s)
 	if (!rc && ++k->col == k->ncols) {
 		k->col = 0;
 		rc = hb_buf_addc(k->b, '\n');
-		if (!rc)
+		if (!rc && !k->spooled)
 			rc = cli_stream_flush(k->b, 0);
 	}
 	return rc;
@@ -227,7 +228,7 @@ static int print_text(const struct audit_run *r)
 	const struct hb_findings *f = &r->a.findings;
 	struct hb_buf out = HB_BUF_INIT, tmp = HB_BUF_INIT;
 	struct cli_table t;
-	struct sink k = {NULL, &out, 0, 6};
+	struct sink k = {NULL, &out, 0, 6, 0};
 	size_t i;
 	int rc = 0;
 
@@ -659,27 +660,269 @@ done:
 
 /* ---------------------------------------------------------------- planned split set */
 
+/*
+ * A planned split set is audited as a stream: each region [k(i-1), k(i)) is viewed in the key
+ * list, decided, and rendered at once. Findings come first in the output but are only known
+ * at the end, so the rendered regions and findings wait in two anonymous temporary files
+ * (unlinked at creation) and are copied out when the last region is done; memory stays at
+ * the key list plus a few buffers whatever the number of regions or findings.
+ */
+struct spool {
+	FILE *f;
+	struct hb_buf b;
+};
+
+static int spool_open(struct spool *s, struct hb_error *err)
+{
+	hb_buf_init(&s->b, 0);
+	s->f = tmpfile();
+	if (!s->f)
+		return hb_error_set(err, HB_EINVAL, "cannot create a temporary file: %s",
+		                    strerror(errno));
+	return 0;
+}
+
+static int spool_flush(struct spool *s, int force, struct hb_error *err)
+{
+	if (s->b.len >= (1u << 16) || (force && s->b.len)) {
+		if (fwrite(s->b.data, 1, s->b.len, s->f) != s->b.len)
+			return hb_error_set(err, HB_EINVAL, "cannot write a temporary file: %s",
+			                    strerror(errno));
+		hb_buf_reset(&s->b);
+	}
+	return 0;
+}
+
+/* Writes everything spooled to standard output. */
+static int spool_copy(struct spool *s, struct hb_error *err)
+{
+	char chunk[1 << 16];
+	size_t n;
+	int rc = spool_flush(s, 1, err);
+
+	if (rc)
+		return rc;
+	if (fflush(s->f) || fseek(s->f, 0, SEEK_SET))
+		return hb_error_set(err, HB_EINVAL, "cannot read a temporary file: %s",
+		                    strerror(errno));
+	while (!rc && (n = fread(chunk, 1, sizeof(chunk), s->f)) > 0)
+		rc = cli_write_stdout(chunk, n);
+	if (!rc && ferror(s->f))
+		return hb_error_set(err, HB_EINVAL, "cannot read a temporary file: %s",
+		                    strerror(errno));
+	return rc; /* a write error was reported already */
+}
+
+/* Feeds the spooled tab-separated rows to a terminal table (offline cells hold no tab or
+ * newline: keys are in toStringBinary form). */
+static int spool_table(struct spool *s, struct cli_table *t, struct hb_error *err)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = spool_flush(s, 1, err);
+
+	if (rc)
+		return rc;
+	if (fflush(s->f) || fseek(s->f, 0, SEEK_SET))
+		return hb_error_set(err, HB_EINVAL, "cannot read a temporary file: %s",
+		                    strerror(errno));
+	while (!rc && (n = getline(&line, &cap, s->f)) > 0) {
+		char *cell = line, *tab;
+
+		if (line[n - 1] == '\n')
+			line[n - 1] = 0;
+		for (; !rc && (tab = strchr(cell, '\t')); cell = tab + 1) {
+			*tab = 0;
+			rc = cli_table_add(t, cell);
+		}
+		if (!rc)
+			rc = cli_table_add(t, cell);
+	}
+	free(line);
+	return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+}
+
+static void spool_close(struct spool *s)
+{
+	if (s->f)
+		fclose(s->f);
+	s->f = NULL;
+	hb_buf_release(&s->b);
+}
+
+/* Renders one region's row (JSON object or tab-separated line) into b. */
+static int render_region(struct hb_buf *b, int json, size_t i, const struct hb_region *g,
+                         const struct hb_audit_region *ar, struct hb_buf *tmp)
+{
+	if (json)
+		return hb_buf_addf(b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
+		       cli_json_tsb(b, g->start, g->start_len, tmp) ||
+		       hb_buf_adds(b, ",\"end\":") || cli_json_tsb(b, g->end, g->end_len, tmp) ||
+		       hb_buf_addf(b, ",\"reachable\":%s,\"share\":%.17g,\"keys\":",
+		                   ar->reachable ? "true" : "false", ar->share) ||
+		       json_strn(b, ar->keys) || hb_buf_addc(b, '}');
+	{
+		struct sink k = {NULL, b, 0, 6, 1};
+
+		return sink_addf(&k, "%zu", i) || sink_tsb(&k, g->start, g->start_len, tmp) ||
+		       sink_tsb(&k, g->end, g->end_len, tmp) ||
+		       sink_add(&k, ar->reachable ? "yes" : "no") ||
+		       sink_share(&k, ar->share, ar->reachable) || sink_add(&k, ar->keys);
+	}
+}
+
+/* Moves the findings of the region just decided into the spool, in the order finish() would
+ * print them (by region, table-wide ones last: regions arrive in order, so no sort). */
+static int render_findings(struct spool *s, int json, struct hb_findings *f, size_t *count,
+                           long *last, struct hb_error *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < f->n; i++) {
+		const struct hb_finding *x = &f->v[i];
+
+		if ((x->region >= 0 && (*last < -1 || x->region < *last)) ||
+		    (x->region < 0 && *last >= -1 && x->region != -1))
+			HB_BUG("streamed findings out of region order");
+		*last = x->region >= 0 ? x->region : -2;
+		if (json)
+			rc = hb_buf_addf(&s->b, "%s{\"kind\":\"%s\",\"region\":", *count ? "," : "",
+			                 x->kind) ||
+			     (x->region < 0 ? hb_buf_adds(&s->b, "null")
+			                    : hb_buf_addf(&s->b, "%ld", x->region)) ||
+			     hb_buf_adds(&s->b, ",\"message\":") || json_strn(&s->b, x->message) ||
+			     hb_buf_addc(&s->b, '}');
+		else
+			rc = hb_buf_addf(&s->b, "%s: %s\n", x->kind, x->message);
+		(*count)++;
+	}
+	hb_findings_release(f);
+	if (rc)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	return spool_flush(s, 0, err);
+}
+
 static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 {
+	static const char *const hdr[] = {"INDEX", "START", "END", "REACHABLE", "SHARE", "KEYS"};
 	struct hb_error err = {0};
 	struct hb_keys keys;
-	int rc;
+	struct hb_reach_stream reach;
+	struct hb_chain_stream chain;
+	struct hb_findings f;
+	struct spool rows = {NULL, HB_BUF_INIT}, finds = {NULL, HB_BUF_INIT};
+	struct hb_buf out = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	int json = cli_g.output == CLI_OUT_JSON, want_rows = json || !cli_g.quiet, rc;
+	size_t i, n, nf = 0;
+	long last = -1;
 
 	r->source = "splits";
 	hb_keys_init(&keys);
+	hb_findings_init(&f);
+	hb_chain_stream_init(&chain, 0);
+	memset(&reach, 0, sizeof(reach));
 	rc = cli_splitspec_compute(&keys, ss, &err);
-	if (!rc && hb_audit_regions_from_splits(&r->rs, &keys))
-		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
-	hb_keys_release(&keys);
 	if (!rc)
-		rc = hb_audit_reach(&r->a, r->ks, &r->rs, &err);
-	if (rc == HB_EINVAL)
-		hb_error_prefix(&err, rc, "--keyspace '%s'", hb_buf_str(&r->ks_canon));
-	if (!rc && hb_audit_chain(&r->a.findings, &r->rs, 0))
+		rc = spool_open(&finds, &err);
+	if (!rc && want_rows)
+		rc = spool_open(&rows, &err);
+	if (!rc) {
+		rc = hb_reach_stream_begin(&reach, r->ks, &err);
+		if (rc == HB_EINVAL)
+			hb_error_prefix(&err, rc, "--keyspace '%s'", hb_buf_str(&r->ks_canon));
+	}
+	n = keys.n + 1; /* regions [empty, k0) [k0, k1) ... [k(n-2), empty) */
+	for (i = 0; !rc && i < n; i++) {
+		struct hb_region g;
+		struct hb_audit_region ar;
+		size_t sl = 0, el = 0;
+
+		memset(&g, 0, sizeof(g));
+		g.start = i ? (unsigned char *)hb_keys_at(&keys, i - 1, &sl) : NULL;
+		g.end = i < keys.n ? (unsigned char *)hb_keys_at(&keys, i, &el) : NULL;
+		g.start_len = sl;
+		g.end_len = el;
+		rc = hb_reach_stream_next(&reach, i, &g, &ar, &f, &err);
+		if (rc == HB_EINVAL)
+			hb_error_prefix(&err, rc, "--keyspace '%s'", hb_buf_str(&r->ks_canon));
+		if (!rc && hb_chain_stream_next(&chain, &f, i, &g))
+			rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+		if (!rc && want_rows) {
+			if (render_region(&rows.b, json, i, &g, &ar, &tmp))
+				rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+			else
+				rc = spool_flush(&rows, 0, &err);
+		}
+		if (!rc && f.n)
+			rc = render_findings(&finds, json, &f, &nf, &last, &err);
+	}
+	if (!rc && hb_chain_stream_end(&chain, &f))
 		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
-	if (rc)
-		return cli_fail(&err);
-	return finish(r);
+	if (!rc && f.n)
+		rc = render_findings(&finds, json, &f, &nf, &last, &err);
+	hb_keys_release(&keys); /* the output needs only the spools now */
+	if (rc) {
+		rc = cli_fail(&err);
+		goto done;
+	}
+	if (json) {
+		rc = hb_buf_addf(&out, "{\"healthy\":%s,\"table\":null,\"source\":\"splits\","
+		                       "\"keyspace\":",
+		                 nf ? "false" : "true") ||
+		     json_strn(&out, hb_buf_str(&r->ks_canon)) ||
+		     hb_buf_adds(&out, ",\"total_keys\":") || json_strn(&out, reach.total_keys) ||
+		     hb_buf_adds(&out, ",\"regions\":[");
+		if (!rc)
+			rc = cli_stream_flush(&out, 1);
+		if (!rc)
+			rc = spool_copy(&rows, &err);
+		if (!rc)
+			rc = hb_buf_adds(&out, "],\"findings\":[") || cli_stream_flush(&out, 1);
+		if (!rc)
+			rc = spool_copy(&finds, &err);
+		if (!rc)
+			rc = hb_buf_adds(&out, "]}\n") || cli_stream_flush(&out, 1);
+	} else {
+		rc = spool_copy(&finds, &err);
+		if (!rc && !cli_g.quiet) {
+			rc = (nf && hb_buf_addc(&out, '\n')) ||
+			     hb_buf_addf(&out, "%s: %zu regions, %zu finding%s, keyspace '%s' (%s keys%s)\n\n",
+			                 nf ? "unhealthy" : "healthy", n, nf, nf == 1 ? "" : "s",
+			                 hb_buf_str(&r->ks_canon), reach.total_keys,
+			                 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "") ||
+			     cli_stream_flush(&out, 1);
+			if (!rc && cli_stdout_tty()) {
+				struct cli_table t;
+
+				rc = cli_table_init(&t, 6, hdr) ? HB_ENOMEM : 0;
+				if (!rc) {
+					rc = spool_table(&rows, &t, &err);
+					if (!rc)
+						rc = cli_table_print(&t, 0);
+					cli_table_release(&t);
+				}
+			} else if (!rc) {
+				rc = spool_copy(&rows, &err);
+			}
+		}
+	}
+	if (rc) {
+		rc = err.msg[0] ? cli_fail(&err) : cli_exit(rc);
+		goto done;
+	}
+	rc = nf ? 1 : 0;
+done:
+	spool_close(&rows);
+	spool_close(&finds);
+	hb_reach_stream_release(&reach);
+	hb_chain_stream_release(&chain);
+	hb_findings_release(&f);
+	hb_keys_release(&keys);
+	hb_buf_release(&out);
+	hb_buf_release(&tmp);
+	return rc;
 }
 
 int cmd_audit(int argc, char **argv)

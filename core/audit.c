@@ -186,11 +186,81 @@ void hb_audit_release(struct hb_audit *a)
 	hb_audit_init(a);
 }
 
+int hb_reach_stream_begin(struct hb_reach_stream *s, struct hb_keyspace *ks,
+                          struct hb_error *err)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->ks = ks;
+	mpz_init(s->total);
+	mpz_init(s->keys);
+	s->inited = 1;
+	rc = hb_keyspace_total(ks, s->total, err);
+	if (!rc) {
+		s->total_keys = mpz_get_str(NULL, 10, s->total);
+		if (!s->total_keys)
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	return rc;
+}
+
+void hb_reach_stream_release(struct hb_reach_stream *s)
+{
+	if (s->inited) {
+		mpz_clear(s->total);
+		mpz_clear(s->keys);
+	}
+	free(s->total_keys);
+	hb_buf_release(&s->first);
+	hb_buf_release(&s->msg);
+	hb_buf_release(&s->num);
+	memset(s, 0, sizeof(*s));
+}
+
+int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_region *r,
+                         struct hb_audit_region *out, struct hb_findings *f,
+                         struct hb_error *err)
+{
+	int reach, rc;
+
+	hb_buf_reset(&s->first);
+	rc = hb_keyspace_region(s->ks, &reach, s->keys, &s->first, r->start, r->start_len, r->end,
+	                        r->end_len, err);
+	if (rc)
+		return rc;
+	out->reachable = reach;
+	out->share = hb_mpz_ratio(s->keys, s->total);
+	hb_buf_reset(&s->num);
+	if (hb_buf_grow(&s->num, mpz_sizeinbase(s->keys, 10) + 2))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	mpz_get_str(s->num.data, 10, s->keys);
+	s->num.len = strlen(s->num.data);
+	out->keys = s->num.data;
+	if (reach || !hb_region_is_live(r))
+		return 0;
+	hb_buf_reset(&s->msg);
+	rc = add_region(&s->msg, i, r);
+	if (!rc && s->first.len) {
+		rc = hb_buf_adds(&s->msg, ": no key of the key space falls in it; the smallest "
+		                          "key at or after its start is ");
+		if (!rc)
+			rc = add_key(&s->msg, (const unsigned char *)s->first.data, s->first.len);
+		if (!rc)
+			rc = hb_buf_adds(&s->msg, ", not below its end");
+	} else if (!rc) {
+		rc = hb_buf_adds(&s->msg, ": no key of the key space falls in it; every key "
+		                          "sorts before its start");
+	}
+	if (!rc)
+		rc = add_msg(f, HB_FIND_UNREACHABLE, (long)i, &s->msg);
+	return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+}
+
 int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_regions *rs,
                    struct hb_error *err)
 {
-	struct hb_buf msg = HB_BUF_INIT, first = HB_BUF_INIT;
-	mpz_t total, keys;
+	struct hb_reach_stream s;
 	size_t i;
 	int rc = 0;
 
@@ -202,54 +272,20 @@ int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_r
 		a->r[i].reachable = -1;
 	if (!ks)
 		return 0;
-	mpz_init(total);
-	mpz_init(keys);
-	rc = hb_keyspace_total(ks, total, err);
+	rc = hb_reach_stream_begin(&s, ks, err);
 	if (!rc) {
-		a->total_keys = mpz_get_str(NULL, 10, total);
-		if (!a->total_keys)
-			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		a->total_keys = s.total_keys;
+		s.total_keys = NULL;
 	}
 	for (i = 0; !rc && i < rs->n; i++) {
-		const struct hb_region *r = &rs->v[i];
-		int reach;
-
-		hb_buf_reset(&first);
-		rc = hb_keyspace_region(ks, &reach, keys, &first, r->start, r->start_len, r->end,
-		                        r->end_len, err);
+		rc = hb_reach_stream_next(&s, i, &rs->v[i], &a->r[i], &a->findings, err);
 		if (rc)
 			break;
-		a->r[i].reachable = reach;
-		a->r[i].share = hb_mpz_ratio(keys, total);
-		a->r[i].keys = mpz_get_str(NULL, 10, keys);
-		if (!a->r[i].keys) {
-			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-			break;
-		}
-		if (reach || !hb_region_is_live(r))
-			continue;
-		rc = add_region(&msg, i, r);
-		if (!rc && first.len) {
-			rc =
-			    hb_buf_adds(&msg, ": no key of the key space falls in it; the smallest "
-			                      "key at or after its start is ");
-			if (!rc)
-				rc = add_key(&msg, (const unsigned char *)first.data, first.len);
-			if (!rc)
-				rc = hb_buf_adds(&msg, ", not below its end");
-		} else if (!rc) {
-			rc = hb_buf_adds(&msg, ": no key of the key space falls in it; every key "
-			                       "sorts before its start");
-		}
-		if (!rc)
-			rc = add_msg(&a->findings, HB_FIND_UNREACHABLE, (long)i, &msg);
-		if (rc)
+		a->r[i].keys = strdup(a->r[i].keys);
+		if (!a->r[i].keys)
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
-	mpz_clear(total);
-	mpz_clear(keys);
-	hb_buf_release(&msg);
-	hb_buf_release(&first);
+	hb_reach_stream_release(&s);
 	return rc;
 }
 
@@ -261,16 +297,41 @@ static int key_cmp_end(const unsigned char *a, size_t alen, const unsigned char 
 	return hb_key_cmp(a, alen, b, blen);
 }
 
-int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int from_meta)
+void hb_chain_stream_init(struct hb_chain_stream *s, int from_meta)
 {
-	struct hb_buf m = HB_BUF_INIT;
-	long prev = -1, cover = -1;
-	size_t i;
+	memset(s, 0, sizeof(*s));
+	s->from_meta = from_meta;
+	s->prev = s->cover = -1;
+}
+
+void hb_chain_stream_release(struct hb_chain_stream *s)
+{
+	hb_buf_release(&s->ps);
+	hb_buf_release(&s->pe);
+	hb_buf_release(&s->cs);
+	hb_buf_release(&s->ce);
+	hb_buf_release(&s->m);
+}
+
+/* Keeps a copy of r's bounds (and id) as the previous or covering region. */
+static int keep(struct hb_buf *start, struct hb_buf *end, const struct hb_region *r)
+{
+	hb_buf_reset(start);
+	hb_buf_reset(end);
+	return hb_buf_add(start, r->start, r->start_len) || hb_buf_add(end, r->end, r->end_len);
+}
+
+#define KEPT(b) ((const unsigned char *)hb_buf_str(b)), (b)->len
+
+int hb_chain_stream_next(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
+                         const struct hb_region *r)
+{
+	struct hb_buf *m = &s->m;
 	int rc = 0;
 
 #define ADD(kind, idx)                                                                             \
 	do {                                                                                       \
-		if (rc || (rc = add_msg(out, (kind), (idx), &m)))                                  \
+		if (rc || (rc = add_msg(out, (kind), (idx), m)))                                   \
 			goto done;                                                                 \
 	} while (0)
 #define CAT(expr)                                                                                  \
@@ -278,119 +339,145 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 		if (!rc)                                                                           \
 			rc = (expr);                                                               \
 	} while (0)
-	for (i = 0; i < rs->n; i++) {
-		const struct hb_region *r = &rs->v[i];
+	hb_buf_reset(m);
+	if (r->split) {
+		CAT(add_region(m, i, r));
+		CAT(hb_buf_adds(m, " is a split parent left in hbase:meta (offline, split); "
+		                   "its daughters serve its keys until the catalog janitor "
+		                   "removes it"));
+		ADD(HB_FIND_SPLIT_PARENT, (long)i);
+		goto done;
+	}
+	if (r->offline) {
+		CAT(add_region(m, i, r));
+		CAT(hb_buf_adds(m, " is offline and serves no keys"));
+		ADD(HB_FIND_OFFLINE, (long)i);
+		goto done;
+	}
+	if (r->replica_id > 0)
+		goto done;
+	if (s->from_meta && (!r->server || !*r->server)) {
+		CAT(add_region(m, i, r));
+		CAT(hb_buf_adds(m, " has no server (not assigned)"));
+		ADD(HB_FIND_NO_SERVER, (long)i);
+	}
+	if (s->from_meta && r->state && strcmp(r->state, "OPEN")) {
+		CAT(add_region(m, i, r));
+		CAT(hb_buf_addf(m, " is in state %s, not OPEN", r->state));
+		ADD(HB_FIND_OFFLINE, (long)i);
+	}
+	if (r->end_len && hb_key_cmp(r->end, r->end_len, r->start, r->start_len) <= 0) {
+		CAT(add_region(m, i, r));
+		CAT(hb_buf_adds(m, " ends at or before its start and covers no keys"));
+		ADD(HB_FIND_HOLE, (long)i);
+	}
+	if (s->prev < 0) {
+		if (r->start_len) {
+			CAT(add_region(m, i, r));
+			CAT(hb_buf_adds(m, " is the first region but its start key is not "
+			                   "empty; keys before "));
+			CAT(add_key(m, r->start, r->start_len));
+			CAT(hb_buf_adds(m, " have no region"));
+			ADD(HB_FIND_BAD_FIRST_START, (long)i);
+		}
+		s->prev = s->cover = (long)i;
+		s->pid = r->id;
+		if (keep(&s->ps, &s->pe, r) || keep(&s->cs, &s->ce, r))
+			rc = HB_ENOMEM;
+		goto done;
+	}
+	if (!hb_key_cmp(KEPT(&s->ps), r->start, r->start_len) &&
+	    !hb_key_cmp(KEPT(&s->pe), r->end, r->end_len)) {
+		long dup_of = s->prev;
+		uint64_t pid = s->pid;
 
-		if (r->split) {
-			CAT(add_region(&m, i, r));
-			CAT(hb_buf_adds(&m,
-			                " is a split parent left in hbase:meta (offline, split); "
-			                "its daughters serve its keys until the catalog janitor "
-			                "removes it"));
-			ADD(HB_FIND_SPLIT_PARENT, (long)i);
-			continue;
-		}
-		if (r->offline) {
-			CAT(add_region(&m, i, r));
-			CAT(hb_buf_adds(&m, " is offline and serves no keys"));
-			ADD(HB_FIND_OFFLINE, (long)i);
-			continue;
-		}
-		if (r->replica_id > 0)
-			continue;
-		if (from_meta && (!r->server || !*r->server)) {
-			CAT(add_region(&m, i, r));
-			CAT(hb_buf_adds(&m, " has no server (not assigned)"));
-			ADD(HB_FIND_NO_SERVER, (long)i);
-		}
-		if (from_meta && r->state && strcmp(r->state, "OPEN")) {
-			CAT(add_region(&m, i, r));
-			CAT(hb_buf_addf(&m, " is in state %s, not OPEN", r->state));
-			ADD(HB_FIND_OFFLINE, (long)i);
-		}
-		if (r->end_len && hb_key_cmp(r->end, r->end_len, r->start, r->start_len) <= 0) {
-			CAT(add_region(&m, i, r));
-			CAT(hb_buf_adds(&m, " ends at or before its start and covers no keys"));
+		s->prev = (long)i;
+		s->pid = r->id;
+		if (!s->from_meta && pid && pid == r->id)
+			goto done; /* REST lists each replica with the same bounds */
+		CAT(add_region(m, i, r));
+		CAT(hb_buf_addf(m, " duplicates region %ld (same start and end key)", dup_of));
+		ADD(HB_FIND_DUPLICATE, (long)i);
+		goto done;
+	}
+	if (!s->ce.len) {
+		CAT(add_region(m, i, r));
+		CAT(hb_buf_addf(m, " overlaps region %ld, which runs to the end of the key space",
+		                s->cover));
+		ADD(HB_FIND_OVERLAP, (long)i);
+	} else {
+		int d = hb_key_cmp(r->start, r->start_len, KEPT(&s->ce));
+
+		if (d < 0) {
+			CAT(add_region(m, i, r));
+			CAT(hb_buf_addf(m, " overlaps region %ld, which ends at ", s->cover));
+			CAT(add_key(m, KEPT(&s->ce)));
+			ADD(HB_FIND_OVERLAP, (long)i);
+		} else if (d > 0) {
+			CAT(hb_buf_addf(m, "hole before region %zu: keys in [", i));
+			CAT(add_key(m, KEPT(&s->ce)));
+			CAT(hb_buf_adds(m, ", "));
+			CAT(add_key(m, r->start, r->start_len));
+			CAT(hb_buf_addf(m, ") have no region (region %ld ends there)", s->cover));
 			ADD(HB_FIND_HOLE, (long)i);
 		}
-		if (prev < 0) {
-			if (r->start_len) {
-				CAT(add_region(&m, i, r));
-				CAT(hb_buf_adds(&m, " is the first region but its start key is not "
-				                    "empty; keys before "));
-				CAT(add_key(&m, r->start, r->start_len));
-				CAT(hb_buf_adds(&m, " have no region"));
-				ADD(HB_FIND_BAD_FIRST_START, (long)i);
-			}
-			prev = cover = (long)i;
-			continue;
-		}
-		{
-			const struct hb_region *p = &rs->v[prev], *c = &rs->v[cover];
-
-			if (!hb_key_cmp(p->start, p->start_len, r->start, r->start_len) &&
-			    !hb_key_cmp(p->end, p->end_len, r->end, r->end_len)) {
-				long dup_of = prev;
-
-				prev = (long)i;
-				if (!from_meta && p->id && p->id == r->id)
-					continue; /* REST lists each replica with the same bounds */
-				CAT(add_region(&m, i, r));
-				CAT(hb_buf_addf(
-				    &m, " duplicates region %ld (same start and end key)", dup_of));
-				ADD(HB_FIND_DUPLICATE, (long)i);
-				continue;
-			}
-			if (!c->end_len) {
-				CAT(add_region(&m, i, r));
-				CAT(hb_buf_addf(&m,
-				                " overlaps region %ld, which runs to the end of "
-				                "the key space",
-				                cover));
-				ADD(HB_FIND_OVERLAP, (long)i);
-			} else {
-				int d = hb_key_cmp(r->start, r->start_len, c->end, c->end_len);
-
-				if (d < 0) {
-					CAT(add_region(&m, i, r));
-					CAT(hb_buf_addf(&m, " overlaps region %ld, which ends at ",
-					                cover));
-					CAT(add_key(&m, c->end, c->end_len));
-					ADD(HB_FIND_OVERLAP, (long)i);
-				} else if (d > 0) {
-					CAT(hb_buf_addf(&m, "hole before region %zu: keys in [",
-					                i));
-					CAT(add_key(&m, c->end, c->end_len));
-					CAT(hb_buf_adds(&m, ", "));
-					CAT(add_key(&m, r->start, r->start_len));
-					CAT(hb_buf_addf(
-					    &m, ") have no region (region %ld ends there)", cover));
-					ADD(HB_FIND_HOLE, (long)i);
-				}
-			}
-			if (key_cmp_end(r->end, r->end_len, c->end, c->end_len) > 0)
-				cover = (long)i;
-			prev = (long)i;
-		}
 	}
-	if (prev < 0) {
-		CAT(hb_buf_adds(&m, "no live region: every key of the table is without a region"));
-		ADD(HB_FIND_HOLE, -1);
-	} else if (rs->v[cover].end_len) {
-		const struct hb_region *c = &rs->v[cover];
+	if (key_cmp_end(r->end, r->end_len, KEPT(&s->ce)) > 0) {
+		s->cover = (long)i;
+		if (keep(&s->cs, &s->ce, r))
+			rc = HB_ENOMEM;
+	}
+	s->prev = (long)i;
+	s->pid = r->id;
+	if (!rc && keep(&s->ps, &s->pe, r))
+		rc = HB_ENOMEM;
+done:
+	return rc ? HB_ENOMEM : 0;
+}
 
-		CAT(add_region(&m, (size_t)cover, c));
-		CAT(hb_buf_adds(&m, " is the last region but its end key is not empty; keys at "
-		                    "or after "));
-		CAT(add_key(&m, c->end, c->end_len));
-		CAT(hb_buf_adds(&m, " have no region"));
-		ADD(HB_FIND_BAD_LAST_END, (long)cover);
+int hb_chain_stream_end(struct hb_chain_stream *s, struct hb_findings *out)
+{
+	struct hb_buf *m = &s->m;
+	int rc = 0;
+
+	hb_buf_reset(m);
+	if (s->prev < 0) {
+		CAT(hb_buf_adds(m, "no live region: every key of the table is without a region"));
+		ADD(HB_FIND_HOLE, -1);
+	} else if (s->ce.len) {
+		struct hb_region c;
+
+		memset(&c, 0, sizeof(c));
+		c.start = (unsigned char *)hb_buf_str(&s->cs);
+		c.start_len = s->cs.len;
+		c.end = (unsigned char *)hb_buf_str(&s->ce);
+		c.end_len = s->ce.len;
+		CAT(add_region(m, (size_t)s->cover, &c));
+		CAT(hb_buf_adds(m, " is the last region but its end key is not empty; keys at "
+		                   "or after "));
+		CAT(add_key(m, c.end, c.end_len));
+		CAT(hb_buf_adds(m, " have no region"));
+		ADD(HB_FIND_BAD_LAST_END, s->cover);
 	}
 #undef ADD
 #undef CAT
 done:
-	hb_buf_release(&m);
 	return rc ? HB_ENOMEM : 0;
+}
+
+int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int from_meta)
+{
+	struct hb_chain_stream s;
+	size_t i;
+	int rc = 0;
+
+	hb_chain_stream_init(&s, from_meta);
+	for (i = 0; !rc && i < rs->n; i++)
+		rc = hb_chain_stream_next(&s, out, i, &rs->v[i]);
+	if (!rc)
+		rc = hb_chain_stream_end(&s, out);
+	hb_chain_stream_release(&s);
+	return rc;
 }
 
 /* Orders live regions by (start, end) for the meta/REST comparison. */

@@ -7,6 +7,7 @@
 #include "keyspace.h"
 #include "region.h"
 
+#include <gmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,41 @@ int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_r
  * a replica as a second entry with the same bounds and id; such entries are not duplicates.
  */
 int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int from_meta);
+
+/*
+ * The same two checks one region at a time, for lists too long to hold (regions in sorted
+ * order, i counting from 0; findings are appended to f / out as each region is decided).
+ * hb_reach_stream_next sets out->keys to a string owned by s, valid until the next call.
+ * hb_chain_stream keeps copies of the previous and covering regions' bounds only.
+ */
+struct hb_reach_stream {
+	struct hb_keyspace *ks;
+	mpz_t total, keys;
+	char *total_keys; /* #K in decimal */
+	struct hb_buf first, msg, num;
+	int inited;
+};
+
+int hb_reach_stream_begin(struct hb_reach_stream *s, struct hb_keyspace *ks,
+                          struct hb_error *err);
+int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_region *r,
+                         struct hb_audit_region *out, struct hb_findings *f,
+                         struct hb_error *err);
+void hb_reach_stream_release(struct hb_reach_stream *s);
+
+struct hb_chain_stream {
+	int from_meta;
+	long prev, cover;
+	uint64_t pid;
+	struct hb_buf ps, pe, cs, ce, m;
+};
+
+void hb_chain_stream_init(struct hb_chain_stream *s, int from_meta);
+int hb_chain_stream_next(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
+                         const struct hb_region *r);
+/* The table-wide end of the chain: no live region, or a last region with an end key. */
+int hb_chain_stream_end(struct hb_chain_stream *s, struct hb_findings *out);
+void hb_chain_stream_release(struct hb_chain_stream *s);
 
 /* Compares the live regions of two sorted lists by bounds: each region in one and not the
  * other is a "meta_rest_mismatch" (region = index in primary, -1 for one only in other). */
