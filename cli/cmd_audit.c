@@ -177,10 +177,14 @@ static int sink_add(struct sink *k, const char *s)
 		return cli_table_add(k->t, s);
 	if (k->col)
 		rc = hb_buf_addc(k->b, '\t');
-	for (s = s ? s : "-"; !rc && *s; s++)
-		rc = *s == '\t'   ? hb_buf_adds(k->b, "\\t")
-		     : *s == '\n' ? hb_buf_adds(k->b, "\\n")
-		                  : hb_buf_addc(k->b, *s);
+	for (s = s ? s : "-"; !rc && *s;) {
+		size_t n = strcspn(s, "\t\n");
+
+		rc = hb_buf_add(k->b, s, n);
+		s += n;
+		if (!rc && *s)
+			rc = hb_buf_adds(k->b, *s++ == '\t' ? "\\t" : "\\n");
+	}
 	if (!rc && ++k->col == k->ncols) {
 		k->col = 0;
 		rc = hb_buf_addc(k->b, '\n');

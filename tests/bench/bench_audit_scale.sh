@@ -1,0 +1,63 @@
+#!/bin/sh
+# Peak RSS and wall time of offline 'hbtab audit' at 1,000,000 regions (and, with --ten-million,
+# 10,000,000), each beside 'hbtab splits' printing the same keys, measured in the same run.
+# Targets: at 1,000,000 regions under 128 MiB and within 3x the splits time; at 10,000,000
+# under 256 MiB. Usage: tests/bench/bench_audit_scale.sh [HBTAB_BINARY] [--check] [--ten-million]
+# --check exits 1 when a case misses its target.
+set -eu
+
+HBTAB=${1:-${HBTAB_BIN:-}}
+if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
+	echo "usage: $0 HBTAB_BINARY [--check] [--ten-million]  (or set HBTAB_BIN)" >&2
+	exit 2
+fi
+shift || true
+CHECK= TEN=
+for a in "$@"; do
+	case $a in
+	--check) CHECK=1 ;;
+	--ten-million) TEN=1 ;;
+	*) echo "unknown argument '$a'" >&2; exit 2 ;;
+	esac
+done
+MEASURE_OK_RC=1 # exit status 1 (audit findings) counts as success
+. "$(dirname "$0")/lib.sh"
+
+fail=0
+report() { # name seconds kb base_s base_kb
+	judge "$2" "$3" "$4" "$5"
+	printf '%-62s %7.3f s %8d KiB   x%-5s time vs splits  %s\n' "$1" "$2" "$3" "$ratio_t" "$ok"
+}
+
+case_pair() { # N SPLITSPEC... -- KEYSPACE (targets in TIME_RATIO / TARGET_KB)
+	n=$1
+	shift
+	spec=
+	while [ "$1" != -- ]; do spec="$spec $1"; shift; done
+	ks=$2
+	# shellcheck disable=SC2086
+	set -- $(measure "$HBTAB" splits $spec)
+	base_s=$1 base_kb=$2
+	printf '%-62s %7.3f s %8d KiB\n' "baseline: splits$spec" "$1" "$2"
+	TARGET_S=$(awk -v b="$base_s" -v r="$TIME_RATIO" 'BEGIN { printf "%.3f", b * r }')
+	for o in "" "-o json"; do
+		# shellcheck disable=SC2086
+		set -- $(measure "$HBTAB" $o audit $spec --keyspace "$ks")
+		report "${o:+$o }audit$spec '$ks'" "$1" "$2" "$base_s" "$base_kb"
+	done
+}
+
+TIME_RATIO=3 TARGET_KB=131072
+case_pair 1000000 --hex-splits 1000000 -- 'hex{8}'
+case_pair 1000000 --range-splits 1000000 --start 0000000000000000 --end ffffffffffffffff \
+	-- 'hex{1,16}'
+if [ -n "$TEN" ]; then
+	TIME_RATIO=1000000 TARGET_KB=262144 # memory only
+	case_pair 10000000 --hex-splits 10000000 -- 'hex{8}'
+	case_pair 10000000 --range-splits 10000000 --start 0000000000000000 \
+		--end ffffffffffffffff -- 'hex{1,16}'
+fi
+if [ -n "$CHECK" ] && [ "$fail" -ne 0 ]; then
+	exit 1
+fi
+exit 0
