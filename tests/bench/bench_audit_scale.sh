@@ -3,7 +3,8 @@
 # 10,000,000), each beside 'hbtab splits' printing the same keys, measured in the same run.
 # Targets: at 1,000,000 regions under 128 MiB and within 3x the splits time; at 10,000,000
 # under 256 MiB. Usage: tests/bench/bench_audit_scale.sh [HBTAB_BINARY] [--check] [--ten-million]
-# --check exits 1 when a case misses its target.
+# --check exits 1 when a case misses its target. BENCH_REGIONS overrides 1,000,000 (the
+# --ten-million cases use ten times it).
 set -eu
 
 HBTAB=${1:-${HBTAB_BIN:-}}
@@ -29,9 +30,8 @@ report() { # name seconds kb base_s base_kb
 	printf '%-62s %7.3f s %8d KiB   x%-5s time vs splits  %s\n' "$1" "$2" "$3" "$ratio_t" "$ok"
 }
 
-case_pair() { # N SPLITSPEC... -- KEYSPACE (targets in TIME_RATIO / TARGET_KB)
-	n=$1
-	shift
+N=${BENCH_REGIONS:-1000000}
+case_pair() { # SPLITSPEC... -- KEYSPACE (targets in TIME_RATIO / TARGET_KB)
 	spec=
 	while [ "$1" != -- ]; do spec="$spec $1"; shift; done
 	ks=$2
@@ -48,14 +48,13 @@ case_pair() { # N SPLITSPEC... -- KEYSPACE (targets in TIME_RATIO / TARGET_KB)
 }
 
 TIME_RATIO=3 TARGET_KB=131072
-case_pair 1000000 --hex-splits 1000000 -- 'hex{8}'
-case_pair 1000000 --range-splits 1000000 --start 0000000000000000 --end ffffffffffffffff \
-	-- 'hex{1,16}'
+case_pair --hex-splits "$N" -- 'hex{8}'
+case_pair --range-splits "$N" --start 0000000000000000 --end ffffffffffffffff -- 'hex{1,16}'
 if [ -n "$TEN" ]; then
 	TIME_RATIO=1000000 TARGET_KB=262144 # memory only
-	case_pair 10000000 --hex-splits 10000000 -- 'hex{8}'
-	case_pair 10000000 --range-splits 10000000 --start 0000000000000000 \
-		--end ffffffffffffffff -- 'hex{1,16}'
+	case_pair --hex-splits $((N * 10)) -- 'hex{8}'
+	case_pair --range-splits $((N * 10)) --start 0000000000000000 --end ffffffffffffffff \
+		-- 'hex{1,16}'
 fi
 if [ -n "$CHECK" ] && [ "$fail" -ne 0 ]; then
 	exit 1
