@@ -1297,5 +1297,7 @@ int hb_thrift_decode_create_table_call(struct hb_schema *s, struct hb_keys *spli
 	if (!rc && r.pos != r.len)
 		rc = hb_error_set(err, HB_ESERVER, "%zu trailing bytes after the call",
 		                  r.len - r.pos);
+	if (!rc && !s->table) /* createTable's desc is required (hbase.thrift) */
+		rc = hb_error_set(err, HB_ESERVER, "createTable call without a table descriptor");
 	return rc;
 }

@@ -705,6 +705,26 @@ static void test_thrift__mutated_messages_never_crash(void)
 	hb_keys_release(&ks);
 }
 
+static void test_thrift__create_call_without_descriptor_is_refused(void)
+{
+	/* createTable(2: splitKeys = ["a"]) with no field 1: desc is required. */
+	static const unsigned char call[] = {
+	    0x80, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x0b, 'c', 'r', 'e', 'a', 't', 'e', 'T',
+	    'a',  'b',  'l',  'e',  0x00, 0x00, 0x00, 0x01, 0x0f, 0x00, 0x02, 0x0b, 0x00, 0x00,
+	    0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 'a',  0x00};
+	struct hb_schema s;
+	struct hb_keys ks;
+	struct hb_error err = {0};
+
+	hb_schema_init(&s);
+	hb_keys_init(&ks);
+	CHECK_EQ_INT(hb_thrift_decode_create_table_call(&s, &ks, call, sizeof(call), &err),
+	             HB_ESERVER);
+	CHECK(strstr(err.msg, "without a table descriptor") != NULL);
+	hb_schema_release(&s);
+	hb_keys_release(&ks);
+}
+
 int main(void)
 {
 	RUN(test_thrift__table_exists_call_matches_worked_example);
@@ -723,5 +743,6 @@ int main(void)
 	RUN(test_thrift__table_descriptor_reply_decodes_with_every_cf_field);
 	RUN(test_thrift__attribute_map_compression_wins_over_the_lossy_enum);
 	RUN(test_thrift__mutated_messages_never_crash);
+	RUN(test_thrift__create_call_without_descriptor_is_refused);
 	return TEST_DONE();
 }
