@@ -75,22 +75,60 @@ struct cli_strlist {
 
 void cli_strlist_release(struct cli_strlist *l);
 
-/* What a command declares about itself; options are passed to cli_parse by the command. */
+struct hb_rest;
+struct cli_command;
+
+/* What main hands a command once the prologue is done. */
+struct cli_ctx {
+	const struct cli_command *cmd;
+	int argc;    /* positional arguments, argv[0] = the command's name (of a subcommand: its own) */
+	char **argv;
+	const char *table;    /* argv[1] of a CLI_CMD_TABLE command, already checked; or NULL */
+	struct hb_rest *rest; /* opened by main for CLI_CMD_HBASE unless check set offline */
+	int offline;          /* set by a command's check: no connection needed this time */
+};
+
+/* Flags of a command. */
+#define CLI_CMD_HBASE    0x01u /* talks to HBase: main opens the REST client before run */
+#define CLI_CMD_TABLE    0x02u /* argv[1], when given, is a table name, checked before any request */
+#define CLI_CMD_WRITES   0x04u /* changes the cluster: system tables (hbase:*) refused, exit 5 */
+#define CLI_CMD_NOCONFIG 0x08u /* reads no configuration (help, completion) */
+
+/*
+ * A command as main runs it: parse (options anywhere, positionals compacted) → --help or
+ * completion → configuration → argument count, table name, system-table refusal → check →
+ * connect → run → release. check, run and release return/print nothing of the prologue.
+ */
 struct cli_command {
 	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
+	const char *summary; /* one line for 'hbtab --help'; NULL = not listed */
+	const char *usage;   /* synopsis lines, '\n'-separated, without the leading "hbtab " */
+	const struct cli_option *opts; /* the command's own options (globals are added) */
+	const char *args;    /* the positional arguments' names, e.g. "TABLE N" */
+	int min_args, max_args; /* how many positionals after the name; max -1 = no limit */
+	unsigned flags;         /* CLI_CMD_* */
+	/* Offline checks of arguments and options after the generic ones; may set x->offline.
+	 * Returns an exit status (CLI_EXIT_OK to go on). Optional. */
+	int (*check)(struct cli_ctx *x);
+	/* The command itself; returns its exit status. */
+	int (*run)(struct cli_ctx *x);
+	/* Frees what check and run kept. Optional. */
+	void (*release)(void);
+	/* Subcommands chosen by the first positional (meta get|set), NULL-terminated; the
+	 * parent's options are parsed for them. */
+	const struct cli_command *const *subs;
 };
 
 /*
- * Parses argv (argv[0] is the command name) against the command's option tables plus the
- * global options, compacting positional arguments into argv[1..]. Returns the new argc
- * (>= 1), or a negative value: CLI_PARSE_EXIT when --help / completion output was printed
- * (exit 0), HB_EINVAL after a usage error was printed (exit 2).
- * usage: the synopsis lines, '\n'-separated, without the leading "hbtab ".
+ * Parses argv (argv[0] is the command name) against cmd's option table plus the global
+ * options, compacting positional arguments into argv[1..]. Reads no configuration.
+ * Returns the new argc (>= 1), or HB_EINVAL after a usage error was printed.
  */
-#define CLI_PARSE_EXIT (-100)
-int cli_parse(int argc, char **argv, const struct cli_option *opts, const char *usage);
+int cli_parse(int argc, char **argv, const struct cli_command *cmd);
+/* Prints cmd's usage and options (with the global options) to stdout. */
+void cli_print_help(const struct cli_command *cmd);
+/* Prints cmd's options for the completion scripts (see main.c). */
+void cli_print_completion(const struct cli_command *cmd);
 
 /* Parses global options before the command word; returns the index of the command word
  * (argc when there is none) or HB_EINVAL after printing a usage error. */
@@ -115,20 +153,23 @@ void cli_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_parse_long(const char *s, long min, long max, const char *what, long *out,
 		   struct hb_error *err);
 
-/* Writes all of buf to stdout; HB_EINVAL on a write error (message printed once). */
+/* Writes all of buf to stdout; HB_EINVAL on a write error (message printed once, none for
+ * a closed pipe). */
 int cli_write_stdout(const void *p, size_t n);
-/* Flushes stdout at exit: a write error not yet reported is reported once, and turns a
- * success status into 2. Returns the exit status to use. */
+/* Flushes stdout at exit. Any failure to write stdout (closed pipe, full disk, closed fd)
+ * makes the status CLI_EXIT_OUTPUT, whatever the command returned. */
 int cli_finish_stdout(int status);
 /* Set once a write to stdout failed and was reported. */
 extern int cli_stdout_failed;
+/* Set when standard output was a closed descriptor at start (main.c). */
+extern int cli_stdout_closed;
+/* Set once cli_write_stdout wrote something. */
+extern int cli_stdout_used;
+/* The first error message printed by cli_error or cli_usage_error ("" if none). */
+const char *cli_first_error(void);
 
-/* The command table (main.c) for help and completion. */
-extern const struct cli_command cli_commands[];
-extern const size_t cli_ncommands;
+/* The command table (main.c) for help and completion, NULL-terminated. */
+extern const struct cli_command *const cli_commands[];
 const struct cli_command *cli_find_command(const char *name);
-
-/* Set by main while running "__complete": cli_parse prints the option list and returns. */
-extern int cli_complete_mode;
 
 #endif

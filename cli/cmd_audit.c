@@ -1,11 +1,14 @@
 /* hbtab audit: reachability, chain integrity, drift and hot-spots of a table or a split set. */
 #include "../core/audit.h"
+#include "../core/clock.h"
 #include "../core/key.h"
 #include "../core/keyspace.h"
 #include "../core/schema.h"
 #include "../rest/hbase.h"
+#include "../rest/metarow.h"
 #include "cli.h"
 #include "commands.h"
+#include "exit.h"
 #include "output.h"
 #include "rest_cli.h"
 #include "splitspec.h"
@@ -17,11 +20,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char usage[] =
-    "audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window SEC]]\n"
-    "audit " CLI_SPLITSPEC_USAGE " --keyspace SPEC";
-
-#define DEFAULT_META_ROW "totalPartition"
 #define DEFAULT_WINDOW   10.0
 
 struct audit_run {
@@ -35,6 +33,7 @@ struct audit_run {
 	struct hb_hotspots hot;
 	int have_hot;
 	double window;
+	int metadata; /* table form: 1 the metadata row exists, 0 it does not */
 };
 
 /* Prints a usage error for audit and returns exit status 2. */
@@ -49,7 +48,7 @@ static int usage_fail(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	cli_usage_error("audit", "%s", msg);
-	return 2;
+	return CLI_EXIT_USAGE;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -73,7 +72,8 @@ static int print_json(const struct audit_run *r)
 	     json_strn(&b, r->ks && !r->any_key ? hb_buf_str(&r->ks_canon) : NULL) ||
 	     hb_buf_adds(&b, ",\"total_keys\":") ||
 	     json_strn(&b, r->any_key ? NULL : r->a.total_keys) ||
-	     hb_buf_adds(&b, ",\"regions\":[");
+	     hb_buf_addf(&b, ",\"metadata_row\":%s,\"regions\":[",
+	                 !r->table ? "null" : r->metadata ? "true" : "false");
 	for (i = 0; !rc && i < r->rs.n; i++) {
 		const struct hb_region *g = &r->rs.v[i];
 		const struct hb_audit_region *ar = &r->a.r[i];
@@ -237,16 +237,20 @@ static int print_text(const struct audit_run *r)
 	int rc = 0;
 
 	for (i = 0; !rc && i < f->n; i++) {
-		rc = hb_buf_addf(&out, "%s: %s\n", f->v[i].kind, f->v[i].message) ||
+		rc = hb_buf_addf(&out, "%s%s%s: %s\n", cli_color(CLI_RED), f->v[i].kind,
+		                 cli_color(CLI_RESET), f->v[i].message) ||
 		     cli_stream_flush(&out, 0);
 	}
 	if (!rc && !cli_g.quiet) {
 		if (f->n)
 			rc = hb_buf_addc(&out, '\n');
 		if (!rc)
-			rc = hb_buf_addf(&out, "%s: %zu regions, %zu finding%s",
-			                 f->n ? "unhealthy" : "healthy", r->rs.n, f->n,
-			                 f->n == 1 ? "" : "s");
+			rc = hb_buf_addf(&out, "%s%s%s: %zu region%s, %zu finding%s",
+			                 cli_color(f->n ? CLI_RED : CLI_GREEN),
+			                 f->n ? "unhealthy" : "healthy", cli_color(CLI_RESET),
+			                 r->rs.n, r->rs.n == 1 ? "" : "s", f->n, f->n == 1 ? "" : "s");
+		if (!rc && r->table && !r->metadata)
+			rc = hb_buf_adds(&out, ", no metadata row (N and drift not checked)");
 		if (!rc && r->any_key)
 			rc = hb_buf_adds(&out, ", no key space known (regions checked against any "
 			                       "row key; give --keyspace for shares)");
@@ -311,7 +315,7 @@ static int finish(struct audit_run *r)
 	rc = cli_g.output == CLI_OUT_JSON ? print_json(r) : print_text(r);
 	if (rc)
 		return cli_exit(rc);
-	return r->a.findings.n ? 1 : 0;
+	return r->a.findings.n ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- table form */
@@ -330,15 +334,9 @@ static void meta_values_release(struct meta_values *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static int copy_cell(char **out, const struct hb_row *row, const char *family, const char *q)
+/* A NUL-terminated copy of a cell (NULL = absent); a NUL inside is kept visible as \x00. */
+static int copy_cell(char **out, const struct hb_cell *c)
 {
-	struct hb_buf col = HB_BUF_INIT;
-	const struct hb_cell *c;
-
-	if (hb_buf_addf(&col, "%s:%s", family, q))
-		return HB_ENOMEM;
-	c = hb_row_cell(row, col.data);
-	hb_buf_release(&col);
 	if (!c)
 		return 0;
 	*out = malloc(c->value_len + 1);
@@ -346,7 +344,7 @@ static int copy_cell(char **out, const struct hb_row *row, const char *family, c
 		return HB_ENOMEM;
 	memcpy(*out, c->value, c->value_len);
 	(*out)[c->value_len] = 0;
-	if (strlen(*out) != c->value_len) { /* a NUL inside: keep it visible, not truncated */
+	if (strlen(*out) != c->value_len) {
 		struct hb_buf t = HB_BUF_INIT;
 
 		free(*out);
@@ -361,54 +359,24 @@ static int copy_cell(char **out, const struct hb_row *row, const char *family, c
 static int read_metadata(struct hb_rest *c, const char *table, const char *family_opt,
                          const char *row_opt, struct meta_values *out, struct hb_error *err)
 {
-	struct hb_buf row = HB_BUF_INIT;
-	struct hb_schema s;
+	struct hb_metarow m;
 	struct hb_row cells;
-	char *family = NULL;
-	const char *cols[2];
 	int found = 0, rc;
 
-	hb_schema_init(&s);
 	hb_row_init(&cells);
-	rc = hb_tbb_parse(&row, row_opt, strlen(row_opt), err);
-	if (rc || !row.len) {
-		rc = hb_error_set(err, HB_EINVAL, "invalid --metadata-row '%s'", row_opt);
-		goto done;
+	rc = hb_metarow_locate(&m, c, table, family_opt, row_opt, err);
+	if (!rc)
+		rc = hb_metarow_read(c, &m, &cells, &found, err);
+	if (!rc) {
+		out->present = found;
+		if (found && (copy_cell(&out->n, hb_metarow_cell(&m, &cells, HB_METAROW_N)) ||
+		              copy_cell(&out->keyspace,
+		                        hb_metarow_cell(&m, &cells, HB_METAROW_KEYSPACE)) ||
+		              copy_cell(&out->splits, hb_metarow_cell(&m, &cells, HB_METAROW_SPLITS))))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
-	if (family_opt) {
-		family = strdup(family_opt);
-	} else {
-		rc = hb_rest_get_schema(c, table, &s, err);
-		if (rc == HB_ENOTFOUND)
-			rc = hb_error_set(err, HB_ENOTFOUND, "table '%s' not found", table);
-		if (rc)
-			goto done;
-		if (!s.nfamilies) {
-			rc =
-			    hb_error_set(err, HB_ESERVER, "table '%s' has no column family", table);
-			goto done;
-		}
-		family = strdup(s.families[0].name);
-	}
-	if (!family) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
-	cols[0] = family;
-	cols[1] = NULL;
-	rc = hb_rest_get_row(c, table, row.data, row.len, cols, &cells, &found, err);
-	if (rc)
-		goto done;
-	out->present = found;
-	if (found && (copy_cell(&out->n, &cells, family, "N") ||
-	              copy_cell(&out->keyspace, &cells, family, "keyspace") ||
-	              copy_cell(&out->splits, &cells, family, "splits")))
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-done:
-	free(family);
 	hb_row_release(&cells);
-	hb_schema_release(&s);
-	hb_buf_release(&row);
+	hb_metarow_release(&m);
 	return rc;
 }
 
@@ -437,16 +405,6 @@ static int status_loads(struct hb_audit_load **out, size_t *n, const struct hb_c
 	return 0;
 }
 
-static void sleep_seconds(double s)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_params *p,
                     struct hb_error *err)
 {
@@ -466,7 +424,7 @@ static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_
 		rc = hb_rest_get_status(c, &s0, err);
 		if (rc)
 			goto done;
-		sleep_seconds(r->window);
+		hb_sleep(r->window);
 	}
 	rc = hb_rest_get_status(c, &s1, err);
 	if (rc)
@@ -500,7 +458,7 @@ done:
 struct table_opts {
 	const char *keyspace, *source, *window, *meta_family, *meta_row, *hot_factor,
 	    *hot_min_writes, *placement_factor;
-	int hotspots;
+	int hotspots, require_metadata;
 };
 
 /* Regions per live server against an even spread (a failed status read is only warned
@@ -534,70 +492,78 @@ static int placement(struct audit_run *r, struct hb_rest *c, double factor)
 	return rc;
 }
 
-static int audit_table(struct audit_run *r, const struct table_opts *o)
+static struct table_opts o;
+static struct hb_hot_params hot_params = HB_HOT_PARAMS_DEFAULT;
+static double window = DEFAULT_WINDOW;
+static double placement_factor = HB_PLACEMENT_FACTOR_DEFAULT;
+
+/* The table options, checked offline. */
+static int check_table_opts(void)
 {
 	struct hb_error err = {0};
-	struct hb_rest *c = NULL;
+
+	if (o.placement_factor) {
+		char *end;
+
+		errno = 0;
+		placement_factor = strtod(o.placement_factor, &end);
+		if (*end || end == o.placement_factor || errno || !(placement_factor >= 1) ||
+		    placement_factor > 1e6)
+			return usage_fail("invalid --placement-factor '%s' (a number >= 1)",
+			                  o.placement_factor);
+	}
+	if (o.source && strcmp(o.source, "meta") && strcmp(o.source, "rest"))
+		return usage_fail("invalid --source '%s' (expected rest or meta)", o.source);
+	if (!o.hotspots && (o.window || o.hot_factor || o.hot_min_writes))
+		return usage_fail("--%s needs --hotspots", o.window       ? "window"
+		                                           : o.hot_factor ? "hot-factor"
+		                                                          : "hot-min-writes");
+	if (o.window) {
+		char *end;
+
+		errno = 0;
+		window = strtod(o.window, &end);
+		if (*end || end == o.window || errno || !(window >= 0) || window > 86400)
+			return usage_fail("invalid --window '%s' (seconds, 0..86400)", o.window);
+	}
+	if (o.hot_factor) {
+		char *end;
+
+		errno = 0;
+		hot_params.factor = strtod(o.hot_factor, &end);
+		if (*end || end == o.hot_factor || errno || !(hot_params.factor >= 1) ||
+		    hot_params.factor > 1e6)
+			return usage_fail("invalid --hot-factor '%s' (a number >= 1)", o.hot_factor);
+	}
+	if (o.hot_min_writes) {
+		long v;
+
+		if (cli_parse_long(o.hot_min_writes, 0, 2147483647L, "--hot-min-writes", &v, &err))
+			return cli_fail(&err);
+		hot_params.min_writes = (uint64_t)v;
+	}
+	return CLI_EXIT_OK;
+}
+
+static int audit_table(struct audit_run *r, struct hb_rest *c)
+{
+	struct hb_error err = {0};
 	struct hb_regions other;
 	struct meta_values md = {0};
 	struct hb_audit_meta am;
-	struct hb_hot_params hp = HB_HOT_PARAMS_DEFAULT;
-	double pfactor = HB_PLACEMENT_FACTOR_DEFAULT;
-	int meta = o->source && !strcmp(o->source, "meta"), state = -1, rc;
+	const struct table_opts *op = &o;
+	int meta = o.source && !strcmp(o.source, "meta"), state = -1, rc;
 
 	hb_regions_init(&other);
-	if (o->placement_factor) {
-		char *end;
-
-		errno = 0;
-		pfactor = strtod(o->placement_factor, &end);
-		if (*end || end == o->placement_factor || errno || !(pfactor >= 1) || pfactor > 1e6)
-			return usage_fail("invalid --placement-factor '%s' (a number >= 1)",
-			                  o->placement_factor);
-	}
-	if (o->source && !meta && strcmp(o->source, "rest"))
-		return usage_fail("invalid --source '%s' (expected rest or meta)", o->source);
-	if (o->window && !o->hotspots)
-		return usage_fail("--window needs --hotspots");
-	r->window = DEFAULT_WINDOW;
-	if (o->window) {
-		char *end;
-
-		errno = 0;
-		r->window = strtod(o->window, &end);
-		if (*end || end == o->window || errno || !(r->window >= 0) || r->window > 86400)
-			return usage_fail("invalid --window '%s' (seconds, 0..86400)", o->window);
-	}
-	if (o->hot_factor) {
-		char *end;
-
-		errno = 0;
-		hp.factor = strtod(o->hot_factor, &end);
-		if (*end || end == o->hot_factor || errno || !(hp.factor >= 1) || hp.factor > 1e6)
-			return usage_fail("invalid --hot-factor '%s' (a number >= 1)",
-			                  o->hot_factor);
-	}
-	if (o->hot_min_writes) {
-		long v;
-
-		if (cli_parse_long(o->hot_min_writes, 0, 2147483647L, "--hot-min-writes", &v, &err))
-			return cli_fail(&err);
-		hp.min_writes = (uint64_t)v;
-	}
-	if (cli_check_table("audit", r->table))
-		return 2;
+	r->window = window;
 	r->source = meta ? "meta" : "rest";
-	rc = cli_rest_open(&c, &err);
-	if (rc)
-		goto fail;
 	rc = cli_rest_regions(c, r->table, meta, &r->rs, &state, &err);
-	if (rc == 4)
+	if (rc == CLI_EXIT_SERVER) /* not found: reported already */
 		goto done;
 	if (rc)
 		goto fail;
 	hb_regions_sort(&r->rs);
-	rc = read_metadata(c, r->table, o->meta_family,
-	                   o->meta_row ? o->meta_row : DEFAULT_META_ROW, &md, &err);
+	rc = read_metadata(c, r->table, op->meta_family, op->meta_row, &md, &err);
 	if (rc)
 		goto fail;
 	if (!r->ks && md.keyspace && md.keyspace[0]) {
@@ -637,14 +603,16 @@ static int audit_table(struct audit_run *r, const struct table_opts *o)
 			goto fail;
 		}
 	}
+	r->metadata = md.present;
 	am.present = md.present;
+	am.require = op->require_metadata;
 	am.n = md.n;
 	am.keyspace = md.keyspace && md.keyspace[0] ? md.keyspace : NULL;
 	am.splits = md.splits;
-	rc = hb_audit_drift(&r->a.findings, &am, &r->rs, o->keyspace, &err);
-	if (!rc && o->hotspots)
-		rc = hotspots(r, c, &hp, &err);
-	if (!rc && placement(r, c, pfactor))
+	rc = hb_audit_drift(&r->a.findings, &am, &r->rs, op->keyspace, &err);
+	if (!rc && op->hotspots)
+		rc = hotspots(r, c, &hot_params, &err);
+	if (!rc && placement(r, c, placement_factor))
 		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
 	if (rc)
 		goto fail;
@@ -658,7 +626,6 @@ fail:
 done:
 	meta_values_release(&md);
 	hb_regions_release(&other);
-	hb_rest_free(c);
 	return rc;
 }
 
@@ -799,7 +766,8 @@ static int render_findings(struct spool *s, int json, struct hb_findings *f, siz
 			     hb_buf_adds(&s->b, ",\"message\":") || json_strn(&s->b, x->message) ||
 			     hb_buf_addc(&s->b, '}');
 		else
-			rc = hb_buf_addf(&s->b, "%s: %s\n", x->kind, x->message);
+			rc = hb_buf_addf(&s->b, "%s%s%s: %s\n", cli_color(CLI_RED), x->kind,
+			                 cli_color(CLI_RESET), x->message);
 		(*count)++;
 	}
 	hb_findings_release(f);
@@ -892,8 +860,12 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 		rc = spool_copy(&finds, &err);
 		if (!rc && !cli_g.quiet) {
 			rc = (nf && hb_buf_addc(&out, '\n')) ||
-			     hb_buf_addf(&out, "%s: %zu regions, %zu finding%s, keyspace '%s' (%s keys%s)\n\n",
-			                 nf ? "unhealthy" : "healthy", n, nf, nf == 1 ? "" : "s",
+			     hb_buf_addf(&out,
+			                 "%s%s%s: %zu region%s, %zu finding%s, keyspace '%s' (%s "
+			                 "keys%s)\n\n",
+			                 cli_color(nf ? CLI_RED : CLI_GREEN), nf ? "unhealthy" : "healthy",
+			                 cli_color(CLI_RESET), n, n == 1 ? "" : "s", nf,
+			                 nf == 1 ? "" : "s",
 			                 hb_buf_str(&r->ks_canon), reach.total_keys,
 			                 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "") ||
 			     cli_stream_flush(&out, 1);
@@ -929,55 +901,61 @@ done:
 	return rc;
 }
 
-int cmd_audit(int argc, char **argv)
-{
-	static struct cli_splitspec ss;
-	static struct table_opts o;
-	static const struct cli_option opts[] = {
-	    CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
-	               "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
-	               "row's)"),
-	    CLI_CHOICE(0, "source", &o.source, "SRC",
-	               "rest (/T/regions) or meta (hbase:meta scan, compared with REST)",
-	               "rest meta"),
-	    CLI_FLAG(0, "hotspots", &o.hotspots,
-	             "measure write hot-spots from /status/cluster request counters"),
-	    CLI_STRING(0, "window", &o.window, "SEC",
-	               "seconds between the two counter readings (10; 0 = since region open)"),
-	    CLI_STRING(0, "hot-factor", &o.hot_factor, "X",
-	               "flag regions above X times their fair share of writes (2)"),
-	    CLI_STRING(0, "hot-min-writes", &o.hot_min_writes, "N",
-	               "... and with at least N writes in the window (100)"),
-	    CLI_STRING(0, "placement-factor", &o.placement_factor, "X",
-	               "name servers holding more than ceil(X x an even share) of the table's "
-	               "regions (1.2)"),
-	    CLI_STRING(0, "metadata-family", &o.meta_family, "F",
-	               "family of the metadata row (default: the table's first)"),
-	    CLI_STRING(0, "metadata-row", &o.meta_row, "ROW",
-	               "metadata row key (default: totalPartition)"),
-	    CLI_SPLITSPEC_OPTIONS(&ss),
-	    CLI_END,
-	};
-	struct hb_error err = {0};
-	struct audit_run r;
-	int n = cli_parse(argc, argv, opts, usage), rc;
+static struct cli_splitspec ss;
+static const struct cli_option opts[] = {
+	CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
+	           "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
+	           "row's)"),
+	CLI_CHOICE(0, "source", &o.source, "SRC",
+	           "rest (/T/regions) or meta (hbase:meta scan, compared with REST)",
+	           "rest meta"),
+	CLI_FLAG(0, "hotspots", &o.hotspots,
+	         "measure write hot-spots from /status/cluster request counters"),
+	CLI_STRING(0, "window", &o.window, "SEC",
+	           "seconds between the two counter readings (10; 0 = since region open)"),
+	CLI_STRING(0, "hot-factor", &o.hot_factor, "X",
+	           "flag regions above X times their fair share of writes (2)"),
+	CLI_STRING(0, "hot-min-writes", &o.hot_min_writes, "N",
+	           "... and with at least N writes in the window (100)"),
+	CLI_STRING(0, "placement-factor", &o.placement_factor, "X",
+	           "name servers holding more than ceil(X x an even share) of the table's "
+	           "regions (1.2)"),
+	CLI_STRING(0, "metadata-family", &o.meta_family, "F",
+	           "family of the metadata row (default: the table's first)"),
+	CLI_STRING(0, "metadata-row", &o.meta_row, "ROW",
+	           "metadata row key (default: totalPartition)"),
+	CLI_FLAG(0, "require-metadata", &o.require_metadata,
+	         "a table without a metadata row is a finding"),
+	CLI_SPLITSPEC_OPTIONS(&ss),
+	CLI_END,
+};
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n > 2)
-		return usage_fail("unexpected argument '%s'", argv[2]);
-	if (n == 2 && cli_splitspec_given(&ss))
+/* TABLE or a split set, not both; a split set needs --keyspace and is audited offline. */
+static int check(struct cli_ctx *x)
+{
+	if (x->table && cli_splitspec_given(&ss))
 		return usage_fail("give either TABLE or a split specification, not both");
-	if (n < 2 && !cli_splitspec_given(&ss))
+	if (!x->table && !cli_splitspec_given(&ss))
 		return usage_fail("missing TABLE or a split specification");
-	if (n < 2) {
+	if (!x->table) {
 		if (!o.keyspace)
 			return usage_fail("auditing a split set needs --keyspace");
 		if (o.source || o.hotspots || o.window || o.meta_family || o.meta_row ||
-		    o.hot_factor || o.hot_min_writes || o.placement_factor)
-			return usage_fail("--source, --hotspots, --window, --hot-*, --placement-factor "
-			                  "and --metadata-* need a TABLE");
+		    o.hot_factor || o.hot_min_writes || o.require_metadata || o.placement_factor)
+			return usage_fail("--source, --hotspots, --window, --hot-*, --placement-factor, "
+			                  "--metadata-* and --require-metadata need a TABLE");
+		x->offline = 1;
+		return CLI_EXIT_OK;
 	}
+	return check_table_opts();
+}
+
+static int run(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	struct audit_run r;
+	int rc;
+
 	memset(&r, 0, sizeof(r));
 	hb_regions_init(&r.rs);
 	hb_buf_init(&r.ks_canon, 0);
@@ -987,18 +965,18 @@ int cmd_audit(int argc, char **argv)
 		rc = hb_keyspace_parse(&r.ks, o.keyspace, &err);
 		if (rc == HB_EINVAL) {
 			cli_error("--keyspace '%s': %s", o.keyspace, err.msg);
-			rc = 2;
+			rc = CLI_EXIT_USAGE;
 			goto done;
 		}
 		if (rc || hb_keyspace_format(&r.ks_canon, r.ks)) {
 			cli_error("out of memory");
-			rc = 4;
+			rc = CLI_EXIT_SERVER;
 			goto done;
 		}
 	}
-	if (n == 2) {
-		r.table = argv[1];
-		rc = audit_table(&r, &o);
+	if (x->table) {
+		r.table = x->table;
+		rc = audit_table(&r, x->rest);
 	} else {
 		rc = audit_splits(&r, &ss);
 	}
@@ -1010,3 +988,16 @@ done:
 	hb_regions_release(&r.rs);
 	return rc;
 }
+
+const struct cli_command cli_cmd_audit = {
+	.name = "audit",
+	.summary = "find unreachable regions, chain defects, drift and hot-spots",
+	.usage = "audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window SEC]]\n"
+	         "audit " CLI_SPLITSPEC_USAGE " --keyspace SPEC",
+	.opts = opts,
+	.args = "TABLE",
+	.max_args = 1,
+	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+	.check = check,
+	.run = run,
+};

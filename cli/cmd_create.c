@@ -1,6 +1,8 @@
 /* hbtab create: validate offline, check absence, DDL via thrift2/shell/rest, wait, verify byte
  * for byte over REST, write the metadata row, check reachability; resumable and idempotent. */
+#include "../core/clock.h"
 #include "../core/keyspace.h"
+#include "../core/metarow.h"
 #include "../core/split.h"
 #include "../core/thrift.h"
 #include "../core/tname.h"
@@ -35,8 +37,9 @@
 /* Lines of a boundary diff shown on stderr / in JSON. */
 #define DIFF_MAX_LINES 20
 
-enum via { VIA_THRIFT2, VIA_SHELL, VIA_REST, VIA_PRINT };
-static const char *const via_names[] = {"thrift2", "shell", "rest", "print"};
+/* VIA_NONE: no channel can make the planned table here; an existing one is still verified. */
+enum via { VIA_THRIFT2, VIA_SHELL, VIA_REST, VIA_PRINT, VIA_NONE };
+static const char *const via_names[] = {"thrift2", "shell", "rest", "print", "none"};
 
 enum phase { PH_VALIDATE, PH_ABSENT, PH_DDL, PH_WAIT, PH_VERIFY, PH_METADATA, PH_REACH, PH_N };
 static const char *const phase_names[] = {"validate", "absent",   "ddl",  "wait",
@@ -56,7 +59,6 @@ struct create {
 	struct hb_buf meta_row;
 	double wait;
 	struct hb_rest *rest;
-	int rest_owned;      /* 0 when the caller lent its client */
 	const char *rotate;  /* recorded in the metadata row as <family>:rotate, or NULL */
 	int silent;          /* no summary on stdout; errors still on stderr */
 	long live_servers;   /* N = auto: the live region servers it was computed from */
@@ -75,32 +77,12 @@ struct create {
 	double t0;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void phase_end(struct create *c, enum phase p)
 {
-	double t = now_s();
+	double t = hb_now();
 
 	c->t[p] += t - c->t0;
 	c->t0 = t;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts;
-
-	if (s <= 0)
-		return;
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 static int diff_line(struct create *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -175,19 +157,8 @@ static int pick_via(struct create *c, const char *via)
 			c->via = VIA_SHELL;
 		else if (n == 1)
 			c->via = VIA_REST;
-		else {
-			cli_error(
-			    "cannot create a pre-split table: no Thrift2 server is configured "
-			    "(--thrift URL) and the hbase shell command '%s' is not on PATH",
-			    cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n");
-			cli_error(
-			    "the REST gateway always creates a single region (it has no split "
-			    "keys), so it cannot make %zu regions",
-			    n);
-			cli_error("use '--via print' to get a script for 'hbase shell', or set "
-			          "--thrift / --hbase-shell");
-			return HB_EINVAL;
-		}
+		else
+			c->via = VIA_NONE; /* a table made from '--via print' is adopted */
 		return 0;
 	}
 	if (!strcmp(via, "thrift2"))
@@ -305,7 +276,7 @@ static int validate(struct create *c, const struct cli_splitspec *ss,
 			          HB_MAX_ROW_LENGTH);
 			return HB_EINVAL;
 		}
-	} else if (hb_buf_adds(&c->meta_row, "totalPartition")) {
+	} else if (hb_buf_adds(&c->meta_row, HB_METAROW_ROW)) {
 		return HB_ENOMEM;
 	}
 	return 0;
@@ -325,16 +296,10 @@ static int do_print(struct create *c)
 	if (!rc)
 		rc = cli_write_stdout(out.data, out.len);
 	hb_buf_release(&out);
-	return rc ? 2 : 0;
+	return cli_exit(rc);
 }
 
 /* ---------------------------------------------------------------- DDL channels */
-
-static void thrift_trace(void *ctx, const char *line)
-{
-	(void)ctx;
-	fprintf(stderr, "hbtab: %s\n", line);
-}
 
 /* What a failed DDL call says about a table that exists afterwards. */
 #define RACE_OTHER 1 /* an error was reported: someone else may have made it */
@@ -342,27 +307,12 @@ static void thrift_trace(void *ctx, const char *line)
 
 static int ddl_thrift2(struct create *c, int *race, struct hb_error *err)
 {
-	struct hb_thrift2_opts o;
 	struct hb_thrift2 *t = NULL;
 	enum hb_thrift_outcome outcome = HB_TR_VOID;
-	const char *pw = getenv("HBTAB_PASSWORD");
 	int rc;
 
-	memset(&o, 0, sizeof(o));
-	o.url = cli_g.thrift_url;
 	/* createTable is synchronous: the server returns once every region is assigned */
-	o.timeout = cli_g.timeout + c->wait;
-	o.retries = cli_g.retries;
-	o.cacert = cli_g.cacert;
-	o.cert = cli_g.cert;
-	o.key = cli_g.key;
-	o.insecure = cli_g.insecure;
-	o.user = cli_g.user;
-	o.password = cli_g.user && pw && *pw ? pw : NULL;
-	o.negotiate = cli_g.negotiate;
-	if (cli_g.verbose)
-		o.trace = thrift_trace;
-	rc = hb_thrift2_new(&t, &o, err);
+	rc = cli_thrift2_open(&t, cli_g.timeout + c->wait, err);
 	if (rc)
 		return rc == HB_EINVAL ? HB_EINVAL : rc;
 	rc = hb_thrift2_create_table(t, &c->schema, &c->splits, &outcome, err);
@@ -586,7 +536,7 @@ static void bounds_diff(struct create *c, const struct hb_regions *rs)
  */
 static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, struct hb_error *err)
 {
-	double deadline = now_s() + c->wait, delay = 0.05;
+	double deadline = hb_now() + c->wait, delay = 0.05;
 	size_t planned = c->splits.n + 1;
 	int rc;
 
@@ -604,13 +554,13 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 			if (chain_complete(rs) && rs->n >= planned)
 				break;
 			/* a complete chain of another shape will not change by waiting */
-			if (chain_complete(rs) && (!c->created || now_s() > deadline))
+			if (chain_complete(rs) && (!c->created || hb_now() > deadline))
 				break;
 		}
 		*absent = rc == HB_ENOTFOUND;
-		if (now_s() + delay > deadline)
+		if (hb_now() + delay > deadline)
 			break;
-		sleep_s(delay);
+		hb_sleep(delay);
 		delay = delay * 2 > 2 ? 2 : delay * 2;
 	}
 	cli_progress_done();
@@ -676,8 +626,9 @@ static int col_name(struct hb_buf *b, const char *family, const char *q)
 
 static int write_metadata(struct create *c, struct hb_error *err)
 {
-	static const char *const quals[] = {"N",       "keyspace", "splits",
-	                                    "created", "creator",  "rotate"};
+	static const char *const quals[] = {HB_METAROW_N,       HB_METAROW_KEYSPACE,
+	                                    HB_METAROW_SPLITS,  HB_METAROW_CREATED,
+	                                    HB_METAROW_CREATOR, HB_METAROW_ROTATE};
 	struct hb_buf cols[6], vals[6];
 	const char *colp[7];
 	struct hb_cell cells[6];
@@ -859,7 +810,8 @@ static int print_summary(const struct create *c, const char *error)
 		cJSON_AddNumberToObject(o, "N", (double)(c->splits.n + 1));
 		if (c->live_servers)
 			cJSON_AddNumberToObject(o, "live_servers", (double)c->live_servers);
-		cli_json_add_str(o, "via", via_names[c->via]);
+		/* the channel actually used: none when the table existed */
+		cli_json_add_str(o, "via", c->created ? via_names[c->via] : "none");
 		cli_json_add_str(o, "metadata", c->metadata);
 		cJSON_AddBoolToObject(o, "families_verified", c->families_ok);
 		if (c->reach_checked) {
@@ -895,7 +847,8 @@ static int print_summary(const struct create *c, const char *error)
 		cJSON_Delete(o);
 		return rc;
 	}
-	if (error)
+	/* -q: a create that succeeded prints nothing; unreachable regions are findings */
+	if (error || (cli_g.quiet && !c->nunreachable))
 		return 0;
 	if (c->created)
 		printf("created table '%s' with %zu region%s via %s; every boundary verified\n",
@@ -960,7 +913,7 @@ static int fail_mismatch(struct create *c, const struct hb_error *err)
 	cli_error("%s", err->msg);
 	print_diff(c);
 	print_summary(c, err->msg);
-	return hb_exit_status(err->code);
+	return cli_exit(err->code);
 }
 
 static int run(struct create *c)
@@ -972,14 +925,6 @@ static int run(struct create *c)
 
 	hb_regions_init(&rs);
 	hb_schema_init(&have);
-	if (!c->rest) {
-		rc = cli_rest_open(&c->rest, &err);
-		c->rest_owned = 1;
-		if (rc) {
-			st = cli_fail(&err);
-			goto done;
-		}
-	}
 	/* never a schema PUT/POST, nor any DDL, on a table that exists */
 	rc = hb_rest_table_exists(c->rest, c->table, &exists, &err);
 	phase_end(c, PH_ABSENT);
@@ -998,6 +943,17 @@ static int run(struct create *c)
 			break;
 		case VIA_REST:
 			rc = ddl_rest(c, &race, &err);
+			break;
+		case VIA_NONE:
+			cli_error("cannot create a pre-split table: no Thrift2 server is configured "
+			          "(--thrift URL) and the hbase shell command '%s' is not on PATH",
+			          cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n");
+			cli_error("the REST gateway always creates a single region (it has no split "
+			          "keys), so it cannot make %zu regions",
+			          c->splits.n + 1);
+			rc = hb_error_set(&err, HB_EINVAL,
+			                  "use '--via print' to get a script for 'hbase shell', or set "
+			                  "--thrift / --hbase-shell");
 			break;
 		case VIA_PRINT:
 			HB_BUG("print reached the DDL step");
@@ -1104,7 +1060,7 @@ static int run(struct create *c)
 		if (c->nunreachable) {
 			cli_error("%zu of %zu regions cannot hold any key of keyspace '%s'",
 			          c->nunreachable, c->splits.n + 1, hb_buf_str(&c->ks_canon));
-			st = 1;
+			st = CLI_EXIT_FINDINGS;
 		}
 	}
 	rc = print_summary(c, NULL);
@@ -1119,7 +1075,7 @@ done:
 static void create_init(struct create *c, const char *table)
 {
 	memset(c, 0, sizeof(*c));
-	c->t0 = now_s();
+	c->t0 = hb_now();
 	c->table = table;
 	c->metadata = "none";
 	hb_schema_init(&c->schema);
@@ -1132,8 +1088,6 @@ static void create_init(struct create *c, const char *table)
 
 static void create_release(struct create *c)
 {
-	if (c->rest_owned)
-		hb_rest_free(c->rest);
 	hb_keyspace_free(c->ks);
 	free(c->unreachable);
 	hb_schema_release(&c->schema);
@@ -1182,85 +1136,107 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 	return st;
 }
 
-int cmd_create(int argc, char **argv)
+static struct cli_splitspec ss;
+static struct cli_strlist families, attrs;
+static const char *via, *keyspace, *meta_family, *meta_row, *wait;
+static int no_metadata, timings;
+static const struct cli_option opts[] = {
+	CLI_SPLITSPEC_OPTIONS(&ss),
+	CLI_GROUP("Table"),
+	CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
+	         "a column family with attributes (repeatable; default 'cf')"),
+	CLI_LIST(0, "attr", &attrs, "KEY=VAL",
+	         "a table attribute such as SPLIT_POLICY or MAX_FILESIZE (repeatable)"),
+	CLI_GROUP("Creation"),
+	CLI_CHOICE(0, "via", &via, "CHANNEL",
+	           "auto (default), thrift2, shell, rest (1 region only) or print",
+	           "auto thrift2 shell rest print"),
+	CLI_STRING(0, "wait", &wait, "SEC", "how long to wait for every region to be online (60)"),
+	CLI_STRING(0, "keyspace", &keyspace, "SPEC",
+	           "row-key space: every region must be reachable; stored in the "
+	           "metadata row"),
+	CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
+	CLI_STRING(0, "metadata-family", &meta_family, "F",
+	           "family of the metadata row (default: the first family)"),
+	CLI_STRING(0, "metadata-row", &meta_row, "R",
+	           "metadata row key, toStringBinary (default totalPartition)"),
+	{CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
+	 CLI_OPT_HIDDEN},
+	CLI_END,
+};
+
+static struct create cr;
+static int validated;
+
+/* Validation; a spec that takes N from the cluster is validated once connected. */
+static int check_spec(void)
 {
-	static struct cli_splitspec ss;
-	static struct cli_strlist families, attrs;
-	static const char *via, *keyspace, *meta_family, *meta_row, *wait;
-	static int no_metadata, timings;
-	static const struct cli_option opts[] = {
-	    CLI_SPLITSPEC_OPTIONS(&ss),
-	    CLI_GROUP("Table"),
-	    CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
-	             "a column family with attributes (repeatable; default 'cf')"),
-	    CLI_LIST(0, "attr", &attrs, "KEY=VAL",
-	             "a table attribute such as SPLIT_POLICY or MAX_FILESIZE (repeatable)"),
-	    CLI_GROUP("Creation"),
-	    CLI_CHOICE(0, "via", &via, "CHANNEL",
-	               "auto (default), thrift2, shell, rest (1 region only) or print",
-	               "auto thrift2 shell rest print"),
-	    CLI_STRING(0, "wait", &wait, "SEC",
-	               "how long to wait for every region to be online (60)"),
-	    CLI_STRING(0, "keyspace", &keyspace, "SPEC",
-	               "row-key space: every region must be reachable; stored in the "
-	               "metadata row"),
-	    CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
-	    CLI_STRING(0, "metadata-family", &meta_family, "F",
-	               "family of the metadata row (default: the first family)"),
-	    CLI_STRING(0, "metadata-row", &meta_row, "R",
-	               "metadata row key, toStringBinary (default totalPartition)"),
-	    {CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
-	     CLI_OPT_HIDDEN},
-	    CLI_END,
-	};
-	struct create c;
-	int n = cli_parse(argc, argv, opts, USAGE);
+	int rc = validate(&cr, &ss, &families, &attrs, via, meta_row);
+
+	phase_end(&cr, PH_VALIDATE);
+	validated = 1;
+	if (rc == HB_ENOMEM) {
+		cli_error("out of memory");
+		return CLI_EXIT_SERVER;
+	}
+	return rc ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}
+
+/* Everything that can be checked offline; --via print needs no connection. */
+static int check(struct cli_ctx *x)
+{
 	int st;
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n < 2) {
-		cli_usage_error("create", "missing TABLE");
-		return 2;
-	}
-	if (n > 2) {
-		cli_usage_error("create", "unexpected argument '%s'", argv[2]);
-		return 2;
-	}
-	create_init(&c, argv[1]);
-	c.ks_spec = keyspace;
-	c.no_metadata = no_metadata;
-	c.meta_family = meta_family;
-	c.metadata = no_metadata ? "skipped" : "none";
-	st = parse_wait(wait, &c.wait);
-	if (!st && cli_splitspec_needs_cluster(&ss)) {
-		struct hb_error err = {0};
-
-		c.rest_owned = 1;
-		st = cli_rest_open(&c.rest, &err);
-		if (!st)
-			st = cli_splitspec_prepare(&ss, c.rest, &err);
-		if (st) {
-			st = cli_fail(&err);
-			goto out;
-		}
-		c.live_servers = ss.live_servers;
-	}
-	if (!st)
-		st = validate(&c, &ss, &families, &attrs, via, meta_row);
-	phase_end(&c, PH_VALIDATE);
-	if (st) {
-		st = st == HB_ENOMEM ? (cli_error("out of memory"), 4) : 2;
-	} else if (c.via == VIA_PRINT) {
-		st = do_print(&c);
-	} else {
-		st = run(&c);
-	}
-out:
-	print_timings(&c, timings);
-	cli_splitspec_release(&ss);
-	create_release(&c);
-	cli_strlist_release(&families);
-	cli_strlist_release(&attrs);
+	create_init(&cr, x->table);
+	cr.ks_spec = keyspace;
+	cr.no_metadata = no_metadata;
+	cr.meta_family = meta_family;
+	cr.metadata = no_metadata ? "skipped" : "none";
+	if (parse_wait(wait, &cr.wait))
+		return CLI_EXIT_USAGE;
+	if (cli_splitspec_needs_cluster(&ss))
+		return CLI_EXIT_OK;
+	st = check_spec();
+	x->offline = !st && cr.via == VIA_PRINT;
 	return st;
 }
+
+static int run_create(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	int st = CLI_EXIT_OK;
+
+	cr.rest = x->rest;
+	if (!validated) {
+		if (cli_splitspec_prepare(&ss, cr.rest, &err))
+			return cli_fail(&err);
+		cr.live_servers = ss.live_servers;
+		st = check_spec();
+	}
+	if (!st)
+		st = cr.via == VIA_PRINT ? do_print(&cr) : run(&cr);
+	print_timings(&cr, timings);
+	return st;
+}
+
+static void release(void)
+{
+	create_release(&cr);
+	cli_splitspec_release(&ss);
+	cli_strlist_release(&families);
+	cli_strlist_release(&attrs);
+}
+
+const struct cli_command cli_cmd_create = {
+	.name = "create",
+	.summary = "create a pre-split table and verify it byte for byte",
+	.usage = USAGE,
+	.opts = opts,
+	.args = "TABLE",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+	.check = check,
+	.run = run_create,
+	.release = release,
+};

@@ -3,9 +3,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
-#include "rest_cli.h"
-
-static const char usage[] = "describe TABLE";
+#include "exit.h"
 
 static cJSON *attrs_json(cJSON *parent, const char *key, const struct hb_attrs *a)
 {
@@ -69,39 +67,33 @@ static int print_text(const struct hb_schema *s)
 	return rc ? HB_ENOMEM : 0;
 }
 
-int cmd_describe(int argc, char **argv)
+static int run(struct cli_ctx *x)
 {
-	static const struct cli_option opts[] = {CLI_END};
 	struct hb_error err = {0};
-	struct hb_rest *c = NULL;
 	struct hb_schema s;
-	int n = cli_parse(argc, argv, opts, usage), rc;
+	int rc;
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n != 2) {
-		cli_usage_error(argv[0], n < 2 ? "missing TABLE" : "unexpected argument '%s'",
-		                argv[n < 2 ? 0 : 2]);
-		return 2;
-	}
-	if (cli_check_table(argv[0], argv[1]))
-		return 2;
 	hb_schema_init(&s);
-	rc = cli_rest_open(&c, &err);
-	if (!rc)
-		rc = hb_rest_get_schema(c, argv[1], &s, &err);
+	rc = hb_rest_get_schema(x->rest, x->table, &s, &err);
 	if (rc == HB_ENOTFOUND) {
-		cli_error("table '%s' not found", argv[1]);
-		rc = 4;
-		goto done;
-	}
-	if (rc) {
+		cli_error("table '%s' not found", x->table);
+		rc = CLI_EXIT_SERVER;
+	} else if (rc) {
 		rc = cli_fail(&err);
-		goto done;
+	} else {
+		rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(&s) : print_text(&s));
 	}
-	rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(&s) : print_text(&s));
-done:
 	hb_schema_release(&s);
-	hb_rest_free(c);
 	return rc;
 }
+
+const struct cli_command cli_cmd_describe = {
+	.name = "describe",
+	.summary = "show a table's schema",
+	.usage = "describe TABLE",
+	.args = "TABLE",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+	.run = run,
+};

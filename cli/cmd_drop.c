@@ -1,71 +1,81 @@
 /* hbtab drop: disable and delete a table through DELETE /T/schema, only with --yes. */
-#include "../core/tname.h"
 #include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
+#include "exit.h"
 #include "output.h"
-#include "rest_cli.h"
 
-#include <string.h>
+static int yes, if_exists, dry_run;
 
-static const char usage[] = "drop TABLE --yes";
+static const struct cli_option opts[] = {
+	CLI_FLAG(0, "yes", &yes, "really disable and delete the table and its data"),
+	CLI_FLAG(0, "if-exists", &if_exists, "a table that does not exist is not an error"),
+	CLI_FLAG(0, "dry-run", &dry_run, "check that the table exists; drop nothing"),
+	CLI_END,
+};
 
-int cmd_drop(int argc, char **argv)
+static int check(struct cli_ctx *x)
 {
-	static int yes;
-	static const struct cli_option opts[] = {
-	    CLI_FLAG(0, "yes", &yes, "really disable and delete the table and its data"),
-	    CLI_END,
-	};
-	struct hb_error err = {0};
-	struct hb_rest *c = NULL;
-	struct hb_tname tn;
-	int n = cli_parse(argc, argv, opts, usage), rc;
-
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n != 2) {
-		cli_usage_error(argv[0], n < 2 ? "missing TABLE" : "unexpected argument '%s'",
-		                argv[n < 2 ? 0 : 2]);
-		return 2;
-	}
-	if (cli_check_table(argv[0], argv[1]))
-		return 2;
-	hb_tname_parse(&tn, argv[1], NULL);
-	if (tn.ns_len == 5 && !memcmp(tn.ns, "hbase", 5)) {
-		cli_error("refusing to drop system table '%s'", argv[1]);
-		return 5;
-	}
-	if (!yes) {
+	if (!yes && !dry_run) {
 		cli_error("refusing to drop table '%s' without --yes (this deletes all its data)",
-		          argv[1]);
-		return 5;
+		          x->table);
+		return CLI_EXIT_REFUSED;
 	}
-	rc = cli_rest_open(&c, &err);
-	if (!rc)
-		rc = hb_rest_delete_table(c, argv[1], &err);
-	if (rc == HB_ENOTFOUND) {
-		cli_error("table '%s' not found", argv[1]);
-		rc = 4;
-		goto done;
-	}
-	if (rc) {
-		rc = cli_fail(&err);
-		goto done;
-	}
+	return CLI_EXIT_OK;
+}
+
+static int report(const char *table, int existed, int dropped)
+{
+	int rc = 0, failed = 0;
+
 	if (cli_g.output == CLI_OUT_JSON) {
 		cJSON *root = cJSON_CreateObject();
 
-		rc = cli_json_add_str(root, "table", argv[1]) &&
-		             cJSON_AddTrueToObject(root, "dropped")
+		rc = cli_json_add_str(root, "table", table) &&
+		             cJSON_AddBoolToObject(root, "dropped", dropped) &&
+		             cJSON_AddBoolToObject(root, "existed", existed) &&
+		             cJSON_AddBoolToObject(root, "dry_run", dry_run)
 		         ? cli_json_print(root)
 		         : HB_ENOMEM;
 		cJSON_Delete(root);
-	} else {
-		rc = printf("dropped %s\n", argv[1]) < 0 ? HB_EINVAL : 0;
+	} else if (!existed) {
+		if (!cli_g.quiet)
+			failed = printf("table '%s' does not exist; nothing dropped\n", table) < 0;
+	} else if (dry_run) {
+		failed = printf("would drop %s\n", table) < 0; /* what a dry run exists to print */
+	} else if (!cli_g.quiet) {
+		failed = printf("dropped %s\n", table) < 0;
 	}
-	rc = cli_exit(rc);
-done:
-	hb_rest_free(c);
-	return rc;
+	return failed ? HB_EINVAL : rc;
 }
+
+static int run(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	int exists = 1, rc;
+
+	rc = dry_run ? hb_rest_table_exists(x->rest, x->table, &exists, &err)
+	             : hb_rest_delete_table(x->rest, x->table, &err);
+	if (rc == HB_ENOTFOUND)
+		exists = 0;
+	else if (rc)
+		return cli_fail(&err);
+	if (!exists && !if_exists) {
+		cli_error("table '%s' not found", x->table);
+		return CLI_EXIT_SERVER;
+	}
+	return cli_exit(report(x->table, exists, exists && !dry_run));
+}
+
+const struct cli_command cli_cmd_drop = {
+	.name = "drop",
+	.summary = "disable and delete a table",
+	.usage = "drop TABLE --yes [--if-exists]\ndrop TABLE --dry-run [--if-exists]",
+	.opts = opts,
+	.args = "TABLE",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+	.check = check,
+	.run = run,
+};

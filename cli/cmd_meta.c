@@ -1,104 +1,33 @@
 /* hbtab meta get/set: the partition-count metadata row (row totalPartition, qualifier N). */
 #include "../core/key.h"
 #include "../rest/hbase.h"
+#include "../rest/metarow.h"
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
-#include "rest_cli.h"
+#include "exit.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] = "meta get TABLE [--metadata-family F] [--metadata-row R]\n"
-                            "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]";
-
-#define DEFAULT_ROW "totalPartition"
-
-static const char *const fields[] = {"N", "keyspace", "splits", "created", "creator", "rotate"};
+static const char *const fields[] = {HB_METAROW_N,       HB_METAROW_KEYSPACE, HB_METAROW_SPLITS,
+                                     HB_METAROW_CREATED, HB_METAROW_CREATOR,  HB_METAROW_ROTATE};
 
 struct meta_ctx {
+	struct hb_metarow row;
 	const char *table;
-	char *family;      /* malloc'ed */
-	struct hb_buf row; /* raw row key */
-	struct hb_buf row_tsb;
 	struct hb_rest *c;
 };
 
-/* The metadata family: --metadata-family, else the table's first family from its schema. */
-static int resolve(struct meta_ctx *m, const char *family, const char *row, struct hb_error *err)
-{
-	struct hb_schema s;
-	int rc;
-
-	if (hb_tbb_parse(&m->row, row, strlen(row), err))
-		return hb_error_prefix(err, HB_EINVAL, "invalid --metadata-row '%s'", row);
-	if (!m->row.len)
-		return hb_error_set(err, HB_EINVAL, "--metadata-row must not be empty");
-	if (m->row.len > HB_MAX_ROW_LENGTH)
-		return hb_error_set(err, HB_EINVAL,
-		                    "--metadata-row is %zu bytes; HBase rows are at most %d bytes",
-		                    m->row.len, HB_MAX_ROW_LENGTH);
-	if (hb_tsb_append(&m->row_tsb, m->row.data, m->row.len) || hb_buf_add(&m->row_tsb, "", 0))
-		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (family) {
-		if (!*family || strchr(family, ':'))
-			return hb_error_set(err, HB_EINVAL, "invalid --metadata-family '%s'",
-			                    family);
-		m->family = strdup(family);
-		return m->family ? 0 : hb_error_set(err, HB_ENOMEM, "out of memory");
-	}
-	hb_schema_init(&s);
-	rc = hb_rest_get_schema(m->c, m->table, &s, err);
-	if (rc == HB_ENOTFOUND)
-		rc = hb_error_set(err, HB_ENOTFOUND, "table '%s' not found", m->table);
-	else if (!rc && !s.nfamilies)
-		rc = hb_error_set(err, HB_ESERVER, "table '%s' has no column family", m->table);
-	else if (!rc && !(m->family = strdup(s.families[0].name)))
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	hb_schema_release(&s);
-	return rc;
-}
-
-/* Reads the row's cells in the metadata family. */
 static int read_row(struct meta_ctx *m, struct hb_row *out, int *found, struct hb_error *err)
 {
-	const char *cols[2] = {m->family, NULL};
-	int rc = hb_rest_get_row(m->c, m->table, m->row.data, m->row.len, cols, out, found, err);
-
-	if (rc == HB_ENOTFOUND)
-		rc = hb_error_set(err, HB_ENOTFOUND, "table '%s' or family '%s' not found",
-		                  m->table, m->family);
-	return rc;
+	return hb_metarow_read(m->c, &m->row, out, found, err);
 }
 
 static const struct hb_cell *field(const struct meta_ctx *m, const struct hb_row *r, const char *q)
 {
-	char col[512];
-
-	snprintf(col, sizeof(col), "%s:%s", m->family, q);
-	return hb_row_cell(r, col);
-}
-
-/* N as stored: decimal ASCII, 1..2^31. */
-static int parse_n(const void *p, size_t n, long *out)
-{
-	char buf[24];
-	char *end;
-	long v;
-
-	if (!n || n >= sizeof(buf))
-		return -1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	if (buf[0] < '0' || buf[0] > '9')
-		return -1;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (*end || errno || v < 1 || v > 2147483647L)
-		return -1;
-	*out = v;
-	return 0;
+	return hb_metarow_cell(&m->row, r, q);
 }
 
 static int meta_get(struct meta_ctx *m, struct hb_error *err)
@@ -117,11 +46,11 @@ static int meta_get(struct meta_ctx *m, struct hb_error *err)
 	if (!found) {
 		rc = hb_error_set(err, HB_EFINDING,
 		                  "no metadata row '%s' in table '%s' (family '%s')",
-		                  m->row_tsb.data, m->table, m->family);
+		                  m->row.row_tsb.data, m->table, m->row.family);
 		goto done;
 	}
-	nc = field(m, &r, "N");
-	if (nc && parse_n(nc->value, nc->value_len, &nval)) {
+	nc = field(m, &r, HB_METAROW_N);
+	if (nc && hb_metarow_parse_n(nc->value, nc->value_len, &nval)) {
 		hb_tsb_append(&tmp, nc->value, nc->value_len);
 		cli_warn("metadata row of table '%s' holds an invalid N '%s'", m->table,
 		         hb_buf_str(&tmp));
@@ -130,8 +59,8 @@ static int meta_get(struct meta_ctx *m, struct hb_error *err)
 	if (cli_g.output == CLI_OUT_JSON) {
 		cJSON *root = cJSON_CreateObject();
 		int ok = cli_json_add_str(root, "table", m->table) &&
-		         cli_json_add_str(root, "family", m->family) &&
-		         cli_json_add_str(root, "row", m->row_tsb.data) &&
+		         cli_json_add_str(root, "family", m->row.family) &&
+		         cli_json_add_str(root, "row", m->row.row_tsb.data) &&
 		         (nval ? cJSON_AddNumberToObject(root, "N", (double)nval)
 		               : cJSON_AddNullToObject(root, "N"));
 
@@ -191,6 +120,8 @@ static int print_set(const struct meta_ctx *m, long n, const char *prev, int cha
 		cJSON_Delete(root);
 		return rc;
 	}
+	if (cli_g.quiet) /* a change that succeeded: nothing to say */
+		return 0;
 	if (!changed)
 		printf("%s: N is already %ld (unchanged)\n", m->table, n);
 	else if (prev)
@@ -217,10 +148,10 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 	int found = 0, applied = 0, rc;
 
 	hb_row_init(&r);
-	if (cli_parse_long(nstr, 1, 2147483647L, "N", &n, err))
+	if (cli_parse_long(nstr, 1, HB_METAROW_MAX_N, "N", &n, err))
 		return HB_EINVAL;
 	snprintf(val, sizeof(val), "%ld", n);
-	if (hb_buf_addf(&col, "%s:N", m->family))
+	if (hb_buf_addf(&col, "%s:%s", m->row.family, HB_METAROW_N))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	memset(&cell, 0, sizeof(cell));
 	cell.column = (unsigned char *)col.data;
@@ -230,13 +161,13 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 	rc = read_row(m, &r, &found, err);
 	if (rc)
 		goto done;
-	nc = found ? field(m, &r, "N") : NULL;
+	nc = found ? field(m, &r, HB_METAROW_N) : NULL;
 	if (nc) {
 		if (hb_tsb_append(&prev, nc->value, nc->value_len) || hb_buf_add(&prev, "", 0)) {
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 			goto done;
 		}
-		if (!parse_n(nc->value, nc->value_len, &old) && old == n) {
+		if (!hb_metarow_parse_n(nc->value, nc->value_len, &old) && old == n) {
 			rc = print_set(m, n, prev.data, 0);
 			goto done;
 		}
@@ -245,10 +176,10 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 			    hb_error_set(err, HB_ESAFETY,
 			                 "table '%s' already stores N=%s in metadata row '%s'; use "
 			                 "--force to change it",
-			                 m->table, prev.data, m->row_tsb.data);
+			                 m->table, prev.data, m->row.row_tsb.data);
 			goto done;
 		}
-		rc = hb_rest_check_and_put(m->c, m->table, m->row.data, m->row.len, &cell, 1,
+		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell, 1,
 		                           col.data, nc->value, nc->value_len, &applied, err);
 		if (!rc && !applied)
 			rc = hb_error_set(
@@ -258,7 +189,7 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 			    m->table, prev.data, m->table);
 	} else {
 		/* Put-if-absent: an empty expected value matches an absent cell (HRegion). */
-		rc = hb_rest_check_and_put(m->c, m->table, m->row.data, m->row.len, &cell, 1,
+		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell, 1,
 		                           col.data, "", 0, &applied, err);
 		if (!rc && !applied)
 			rc = hb_error_set(
@@ -276,68 +207,96 @@ done:
 	return rc;
 }
 
-int cmd_meta(int argc, char **argv)
+static const char *family_opt, *row_opt;
+static int force;
+static const struct cli_option opts[] = {
+	CLI_STRING(0, "metadata-family", &family_opt, "F",
+	           "family of the metadata row (default: the table's first family)"),
+	CLI_STRING(0, "metadata-row", &row_opt, "R",
+	           "row key of the metadata row, toStringBinary (default totalPartition)"),
+	CLI_FLAG(0, "force", &force, "meta set: replace a different stored N"),
+	CLI_END,
+};
+
+static int check_get(struct cli_ctx *x)
 {
-	static const char *family, *row;
-	static int force;
-	static const struct cli_option opts[] = {
-	    CLI_STRING(0, "metadata-family", &family, "F",
-	               "family of the metadata row (default: the table's first family)"),
-	    CLI_STRING(0, "metadata-row", &row, "R",
-	               "row key of the metadata row, toStringBinary (default totalPartition)"),
-	    CLI_FLAG(0, "force", &force, "meta set: replace a different stored N"),
-	    CLI_END,
-	};
+	if (force) {
+		cli_usage_error(x->cmd->name, "--force applies only to 'meta set'");
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
+static int check_set(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	long v;
+
+	if (cli_parse_long(x->argv[2], 1, HB_METAROW_MAX_N, "N", &v, &err)) {
+		cli_usage_error(x->cmd->name, "%s", err.msg);
+		return CLI_EXIT_USAGE;
+	}
+	return CLI_EXIT_OK;
+}
+
+static int run(struct cli_ctx *x, int set)
+{
 	struct hb_error err = {0};
 	struct meta_ctx m;
-	int n = cli_parse(argc, argv, opts, usage), rc, set;
+	int rc;
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n < 2) {
-		cli_usage_error(argv[0], "missing 'get' or 'set'");
-		return 2;
-	}
-	set = !strcmp(argv[1], "set");
-	if (!set && strcmp(argv[1], "get")) {
-		cli_usage_error(argv[0], "unknown meta subcommand '%s' (expected get or set)",
-		                argv[1]);
-		return 2;
-	}
-	if (n != (set ? 4 : 3)) {
-		if (n < (set ? 4 : 3))
-			cli_usage_error(argv[0], set ? "usage: meta set TABLE N" : "missing TABLE");
-		else
-			cli_usage_error(argv[0], "unexpected argument '%s'", argv[set ? 4 : 3]);
-		return 2;
-	}
-	if (!set && force) {
-		cli_usage_error(argv[0], "--force applies only to 'meta set'");
-		return 2;
-	}
-	if (cli_check_table(argv[0], argv[2]))
-		return 2;
 	memset(&m, 0, sizeof(m));
-	m.table = argv[2];
-	hb_buf_init(&m.row, 0);
-	hb_buf_init(&m.row_tsb, 0);
-	if (set) {
-		long v;
-
-		if (cli_parse_long(argv[3], 1, 2147483647L, "N", &v, &err)) {
-			cli_usage_error(argv[0], "%s", err.msg);
-			return 2;
-		}
-	}
-	rc = cli_rest_open(&m.c, &err);
+	m.table = x->table;
+	m.c = x->rest;
+	rc = hb_metarow_locate(&m.row, m.c, m.table, family_opt, row_opt, &err);
 	if (!rc)
-		rc = resolve(&m, family, row ? row : DEFAULT_ROW, &err);
-	if (!rc)
-		rc = set ? meta_set(&m, argv[3], force, &err) : meta_get(&m, &err);
-	rc = rc ? cli_fail(&err) : 0;
-	free(m.family);
-	hb_buf_release(&m.row);
-	hb_buf_release(&m.row_tsb);
-	hb_rest_free(m.c);
+		rc = set ? meta_set(&m, x->argv[2], force, &err) : meta_get(&m, &err);
+	rc = rc ? cli_fail(&err) : CLI_EXIT_OK;
+	hb_metarow_release(&m.row);
 	return rc;
 }
+
+static int run_get(struct cli_ctx *x)
+{
+	return run(x, 0);
+}
+
+static int run_set(struct cli_ctx *x)
+{
+	return run(x, 1);
+}
+
+static const struct cli_command meta_get_cmd = {
+	.name = "get",
+	.usage = "meta get TABLE [--metadata-family F] [--metadata-row R]",
+	.opts = opts,
+	.args = "TABLE",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+	.check = check_get,
+	.run = run_get,
+};
+
+static const struct cli_command meta_set_cmd = {
+	.name = "set",
+	.usage = "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]",
+	.opts = opts,
+	.args = "TABLE N",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+	.check = check_set,
+	.run = run_set,
+};
+
+static const struct cli_command *const subs[] = {&meta_get_cmd, &meta_set_cmd, NULL};
+
+const struct cli_command cli_cmd_meta = {
+	.name = "meta",
+	.summary = "read or set the partition-count metadata row",
+	.usage = "meta get TABLE [--metadata-family F] [--metadata-row R]\n"
+	         "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]",
+	.opts = opts,
+	.subs = subs,
+};

@@ -4,13 +4,12 @@
 #include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
+#include "exit.h"
 #include "output.h"
 #include "rest_cli.h"
 
 #include <inttypes.h>
 #include <string.h>
-
-static const char usage[] = "regions TABLE [--source rest|meta]";
 
 /* Streams the JSON document: the list can hold 100,000s of regions. */
 static int print_json(const char *table, int meta, int state, const struct hb_regions *rs)
@@ -120,49 +119,39 @@ static int print_text(int meta, const struct hb_regions *rs)
 	return rc ? HB_ENOMEM : 0;
 }
 
-int cmd_regions(int argc, char **argv)
-{
-	static const char *source;
-	static const struct cli_option opts[] = {
-	    CLI_CHOICE(0, "source", &source, "SRC",
-	               "rest (/T/regions, online regions only) or meta (hbase:meta scan)",
-	               "rest meta"),
-	    CLI_END,
-	};
-	struct hb_error err = {0};
-	struct hb_rest *c = NULL;
-	struct hb_regions rs;
-	int n = cli_parse(argc, argv, opts, usage), rc, meta = 0, state = -1;
+static const char *source;
+static const struct cli_option opts[] = {
+	CLI_CHOICE(0, "source", &source, "SRC",
+	           "rest (/T/regions, online regions only) or meta (hbase:meta scan)",
+	           "rest meta"),
+	CLI_END,
+};
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n != 2) {
-		cli_usage_error(argv[0], n < 2 ? "missing TABLE" : "unexpected argument '%s'",
-		                argv[n < 2 ? 0 : 2]);
-		return 2;
-	}
-	if (source && !strcmp(source, "meta"))
-		meta = 1;
-	else if (source && strcmp(source, "rest")) {
-		cli_usage_error(argv[0], "invalid --source '%s' (expected rest or meta)", source);
-		return 2;
-	}
-	if (cli_check_table(argv[0], argv[1]))
-		return 2;
+static int run(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	struct hb_regions rs;
+	int rc, meta = source && !strcmp(source, "meta"), state = -1;
+
 	hb_regions_init(&rs);
-	rc = cli_rest_open(&c, &err);
-	if (!rc)
-		rc = cli_rest_regions(c, argv[1], meta, &rs, &state, &err);
-	if (rc == 4)
-		goto done;
-	if (rc) {
+	rc = cli_rest_regions(x->rest, x->table, meta, &rs, &state, &err);
+	if (rc && rc != CLI_EXIT_SERVER) /* not found: reported already */
 		rc = cli_fail(&err);
-		goto done;
-	}
-	rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(argv[1], meta, state, &rs)
-	                                           : print_text(meta, &rs));
-done:
+	else if (!rc)
+		rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(x->table, meta, state, &rs)
+		                                           : print_text(meta, &rs));
 	hb_regions_release(&rs);
-	hb_rest_free(c);
 	return rc;
 }
+
+const struct cli_command cli_cmd_regions = {
+	.name = "regions",
+	.summary = "list a table's regions from REST or hbase:meta",
+	.usage = "regions TABLE [--source rest|meta]",
+	.opts = opts,
+	.args = "TABLE",
+	.min_args = 1,
+	.max_args = 1,
+	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+	.run = run,
+};

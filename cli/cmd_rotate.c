@@ -1,5 +1,8 @@
 /* hbtab rotate: daily/hourly tables from a name template, created ahead through the create
  * flow, N from the cluster, older managed tables retired under --yes with a re-check. */
+#include "../core/clock.h"
+#include "../core/metarow.h"
+#include "../core/vec.h"
 #include "../core/rotate.h"
 #include "../core/tname.h"
 #include "../rest/hbase.h"
@@ -27,7 +30,6 @@
 	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE]"
 
 /* The row and qualifiers the create flow writes (create's defaults). */
-#define META_ROW "totalPartition"
 #define MAX_AHEAD 1000
 #define MAX_RETAIN 100000
 
@@ -62,7 +64,7 @@ struct rotate {
 	char now_text[40];
 	struct hb_rest *rest;
 	struct found *found;
-	size_t nfound;
+	size_t nfound, capfound;
 	struct report *rep;
 	size_t nrep, caprep;
 	size_t pending;
@@ -70,26 +72,11 @@ struct rotate {
 	double t_list, t_create, t_drop, t_sample;
 };
 
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int report(struct rotate *r, const char *name, const char *action, long regions, long n,
                   const char *note)
 {
-	if (r->nrep == r->caprep) {
-		size_t cap = r->caprep ? r->caprep * 2 : 16;
-		struct report *v = realloc(r->rep, cap * sizeof(*v));
-
-		if (!v)
-			return HB_ENOMEM;
-		r->rep = v;
-		r->caprep = cap;
-	}
+	if (HB_VEC_GROW(r->rep, r->caprep, r->nrep + 1, 16))
+		return HB_ENOMEM;
 	r->rep[r->nrep].name = strdup(name);
 	if (!r->rep[r->nrep].name)
 		return HB_ENOMEM;
@@ -313,25 +300,17 @@ static int read_mark(struct rotate *r, const char *table, int *managed, long *n,
 	*n = -1;
 	*gone = 0;
 	hb_row_init(&row);
-	rc = hb_rest_get_row(r->rest, table, META_ROW, strlen(META_ROW), NULL, &row, &found, err);
+	rc = hb_rest_get_row(r->rest, table, HB_METAROW_ROW, strlen(HB_METAROW_ROW), NULL, &row, &found, err);
 	if (rc == HB_ENOTFOUND) {
 		*gone = 1;
 		rc = 0;
 	}
 	if (!rc && found) {
-		c = row_qual(&row, "rotate");
+		c = row_qual(&row, HB_METAROW_ROTATE);
 		*managed = c && c->value_len == strlen(r->tmpl) && !memcmp(c->value, r->tmpl, c->value_len);
-		c = row_qual(&row, "N");
-		if (c && c->value_len && c->value_len < 12) {
-			char buf[16];
-			char *end;
-
-			memcpy(buf, c->value, c->value_len);
-			buf[c->value_len] = 0;
-			*n = strtol(buf, &end, 10);
-			if (*end || *n < 1)
-				*n = -1;
-		}
+		c = row_qual(&row, HB_METAROW_N);
+		if (c && hb_metarow_parse_n(c->value, c->value_len, n))
+			*n = -1;
 	}
 	hb_row_release(&row);
 	return rc;
@@ -360,12 +339,11 @@ static int list_matching(struct rotate *r, struct hb_error *err)
 
 		if (!hb_rotate_match(r->match_tmpl, names.v[i], &s))
 			continue;
-		v = realloc(r->found, (r->nfound + 1) * sizeof(*v));
-		if (!v) {
+		if (HB_VEC_GROW(r->found, r->capfound, r->nfound + 1, 16)) {
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 			break;
 		}
-		r->found = v;
+		v = r->found;
 		v[r->nfound].name = strdup(names.v[i]);
 		if (!v[r->nfound].name) {
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -429,7 +407,7 @@ static int sample_previous(struct rotate *r, struct design *d, const struct hb_s
 {
 	size_t i;
 	long m = CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
-	double t0 = mono();
+	double t0 = hb_now();
 	int rc = 0;
 
 	if (d->sample_rows) {
@@ -469,7 +447,7 @@ static int sample_previous(struct rotate *r, struct design *d, const struct hb_s
 			for (j = 0; j < keys.n && !rc; j++) {
 				const unsigned char *k = hb_keys_at(&keys, j, &kl);
 
-				if (!(kl == strlen(META_ROW) && !memcmp(k, META_ROW, kl)))
+				if (!(kl == strlen(HB_METAROW_ROW) && !memcmp(k, HB_METAROW_ROW, kl)))
 					rc = hb_keys_push(&clean, k, kl);
 			}
 			hb_keys_release(&keys);
@@ -486,7 +464,7 @@ static int sample_previous(struct rotate *r, struct design *d, const struct hb_s
 		hb_keys_release(&keys);
 		break; /* the newest managed table is empty: fall back to the spec */
 	}
-	r->t_sample += mono() - t0;
+	r->t_sample += hb_now() - t0;
 	return 0;
 }
 
@@ -608,7 +586,7 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 		struct cli_create_out out;
 		long live = 0;
 		int gone = 0, one;
-		double t0 = mono();
+		double t0 = hb_now();
 
 		hb_keys_init(&keys);
 		if (f && f->managed < 0) {
@@ -648,7 +626,7 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 		req.wait = o->wait;
 		req.rotate = r->tmpl;
 		one = cli_create_table(r->rest, &req, &out);
-		r->t_create += mono() - t0;
+		r->t_create += hb_now() - t0;
 		hb_keys_release(&keys);
 		hb_buf_release(&text);
 		if (one) {
@@ -700,7 +678,7 @@ static int drop_old(struct rotate *r)
 	const struct hb_stamp *cutoff;
 	size_t i, dropped = 0;
 	int rc = 0, st = 0;
-	double t0 = mono();
+	double t0 = hb_now();
 
 	if (!keep)
 		return HB_ENOMEM;
@@ -791,7 +769,7 @@ static int drop_old(struct rotate *r)
 		          hb_buf_str(&names), r->pending > 20 ? ", ..." : "");
 		hb_buf_release(&names);
 	}
-	r->t_drop += mono() - t0;
+	r->t_drop += hb_now() - t0;
 	free(keep);
 	if (rc == HB_ENOMEM && !st) {
 		cli_error("out of memory");
@@ -918,65 +896,58 @@ static int parse_wait_s(const char *s, double *out)
 	return 0;
 }
 
-int cmd_rotate(int argc, char **argv)
+static struct cli_splitspec ss;
+static struct cli_strlist families, attrs;
+static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *via, *wait,
+	*lock, *keyspace;
+static int yes, dry_run, opt_sample_previous, timings;
+static const struct cli_option opts[] = {
+	CLI_GROUP("Rotation"),
+	CLI_STRING(0, "template", &tmpl, "TEMPLATE",
+	           "table name with %Y %m %d %H fields, e.g. ns:events_%Y%m%d"),
+	CLI_CHOICE(0, "period", &period, "day|hour",
+	           "one table per day or hour (default: the template's finest field)",
+	           "day hour"),
+	CLI_STRING(0, "ahead", &ahead, "K", "tables after the current one to have ready (1)"),
+	CLI_STRING(0, "retain", &retain, "K",
+	           "most recent periods kept, the current one included (7)"),
+	CLI_STRING(0, "max-drops", &max_drops, "M", "tables dropped at most per run (1)"),
+	CLI_FLAG(0, "yes", &yes, "really drop managed tables past retention"),
+	CLI_FLAG(0, "dry-run", &dry_run, "show what would be created and dropped, change nothing"),
+	CLI_STRING(0, "now", &now_s, "TIME", "reference time, ISO-8601 (default: the clock)"),
+	CLI_STRING(0, "tz", &tz, "ZONE", "time zone the template is read in (UTC)"),
+	CLI_STRING(0, "lock", &lock, "FILE",
+	           "lock file against overlapping runs (default under $XDG_RUNTIME_DIR or "
+	           "/tmp)"),
+	CLI_FLAG(0, "sample-previous", &opt_sample_previous,
+	         "--sampled-splits from the newest managed table (falls back to the spec)"),
+	CLI_SPLITSPEC_OPTIONS(&ss),
+	CLI_GROUP("Table"),
+	CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
+	         "a column family with attributes (repeatable; default 'cf')"),
+	CLI_LIST(0, "attr", &attrs, "KEY=VAL", "a table attribute (repeatable)"),
+	CLI_STRING(0, "keyspace", &keyspace, "SPEC",
+	           "row-key space: every region must be reachable"),
+	CLI_CHOICE(0, "via", &via, "CHANNEL", "auto (default), thrift2, shell or rest",
+	           "auto thrift2 shell rest"),
+	CLI_STRING(0, "wait", &wait, "SEC", "how long to wait for regions to be online (60)"),
+	{CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
+	 CLI_OPT_HIDDEN},
+	CLI_END,
+};
+
+static struct rotate rot;
+static struct rotate_opts ropts;
+
+/* Every option, and the split spec when it needs no cluster, checked offline. */
+static int check(struct cli_ctx *x)
 {
-	static struct cli_splitspec ss;
-	static struct cli_strlist families, attrs;
-	static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *via, *wait,
-	    *lock, *keyspace;
-	static int yes, dry_run, sample_previous, timings;
-	static const struct cli_option opts[] = {
-	    CLI_GROUP("Rotation"),
-	    CLI_STRING(0, "template", &tmpl, "TEMPLATE",
-	               "table name with %Y %m %d %H fields, e.g. ns:events_%Y%m%d"),
-	    CLI_CHOICE(0, "period", &period, "day|hour",
-	               "one table per day or hour (default: the template's finest field)",
-	               "day hour"),
-	    CLI_STRING(0, "ahead", &ahead, "K", "tables after the current one to have ready (1)"),
-	    CLI_STRING(0, "retain", &retain, "K",
-	               "most recent periods kept, the current one included (7)"),
-	    CLI_STRING(0, "max-drops", &max_drops, "M", "tables dropped at most per run (1)"),
-	    CLI_FLAG(0, "yes", &yes, "really drop managed tables past retention"),
-	    CLI_FLAG(0, "dry-run", &dry_run, "show what would be created and dropped, change nothing"),
-	    CLI_STRING(0, "now", &now_s, "TIME", "reference time, ISO-8601 (default: the clock)"),
-	    CLI_STRING(0, "tz", &tz, "ZONE", "time zone the template is read in (UTC)"),
-	    CLI_STRING(0, "lock", &lock, "FILE",
-	               "lock file against overlapping runs (default under $XDG_RUNTIME_DIR or "
-	               "/tmp)"),
-	    CLI_FLAG(0, "sample-previous", &sample_previous,
-	             "--sampled-splits from the newest managed table (falls back to the spec)"),
-	    CLI_SPLITSPEC_OPTIONS(&ss),
-	    CLI_GROUP("Table"),
-	    CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
-	             "a column family with attributes (repeatable; default 'cf')"),
-	    CLI_LIST(0, "attr", &attrs, "KEY=VAL", "a table attribute (repeatable)"),
-	    CLI_STRING(0, "keyspace", &keyspace, "SPEC",
-	               "row-key space: every region must be reachable"),
-	    CLI_CHOICE(0, "via", &via, "CHANNEL", "auto (default), thrift2, shell or rest",
-	               "auto thrift2 shell rest"),
-	    CLI_STRING(0, "wait", &wait, "SEC", "how long to wait for regions to be online (60)"),
-	    {CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
-	     CLI_OPT_HIDDEN},
-	    CLI_END,
-	};
-	struct rotate r;
-	struct rotate_opts o;
 	struct hb_error err = {0};
 	struct hb_tname tn;
 	struct period first;
 	enum hb_period implied;
-	int n = cli_parse(argc, argv, opts, USAGE), st = 0, lockfd = -1;
-	size_t i;
-	double t0;
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-	if (n > 1) {
-		cli_usage_error("rotate", "unexpected argument '%s'", argv[1]);
-		return CLI_EXIT_USAGE;
-	}
-	memset(&r, 0, sizeof(r));
-	memset(&o, 0, sizeof(o));
+	(void)x;
 	if (!tmpl) {
 		cli_usage_error("rotate", "missing --template TEMPLATE");
 		return CLI_EXIT_USAGE;
@@ -985,9 +956,15 @@ int cmd_rotate(int argc, char **argv)
 		cli_usage_error("rotate", "invalid --template '%s': %s", tmpl, err.msg);
 		return CLI_EXIT_USAGE;
 	}
-	r.tmpl = tmpl;
-	r.match_tmpl = !strncmp(tmpl, "default:", 8) ? tmpl + 8 : tmpl;
-	r.period = implied;
+	if (!strncmp(tmpl, "hbase:", 6)) {
+		cli_error("refusing to run 'rotate' on system tables ('%s'): the 'hbase' namespace "
+		          "holds HBase's system tables",
+		          tmpl);
+		return CLI_EXIT_REFUSED;
+	}
+	rot.tmpl = tmpl;
+	rot.match_tmpl = !strncmp(tmpl, "default:", 8) ? tmpl + 8 : tmpl;
+	rot.period = implied;
 	if (period) {
 		if (!strcmp(period, "hour") && implied == HB_PERIOD_DAY) {
 			cli_usage_error("rotate",
@@ -1007,10 +984,10 @@ int cmd_rotate(int argc, char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (parse_count(ahead, "--ahead", 0, MAX_AHEAD, 1, &r.ahead) ||
-	    parse_count(retain, "--retain", 1, MAX_RETAIN, 7, &r.retain) ||
-	    parse_count(max_drops, "--max-drops", 0, MAX_RETAIN, 1, &r.max_drops) ||
-	    parse_wait_s(wait, &o.wait))
+	if (parse_count(ahead, "--ahead", 0, MAX_AHEAD, 1, &rot.ahead) ||
+	    parse_count(retain, "--retain", 1, MAX_RETAIN, 7, &rot.retain) ||
+	    parse_count(max_drops, "--max-drops", 0, MAX_RETAIN, 1, &rot.max_drops) ||
+	    parse_wait_s(wait, &ropts.wait))
 		return CLI_EXIT_USAGE;
 	if (via && !strcmp(via, "print")) {
 		cli_usage_error("rotate", "--via print is not a rotation channel (use 'hbtab "
@@ -1022,40 +999,40 @@ int cmd_rotate(int argc, char **argv)
 		                          "--hex-splits auto --regions-per-server 2)");
 		return CLI_EXIT_USAGE;
 	}
-	if (sample_previous && !ss.sampled) {
+	if (opt_sample_previous && !ss.sampled) {
 		cli_usage_error("rotate", "--sample-previous needs --sampled-splits N and a "
 		                          "fallback (--generator or --sample-file)");
 		return CLI_EXIT_USAGE;
 	}
-	if (sample_previous && ss.sample_table) {
+	if (opt_sample_previous && ss.sample_table) {
 		cli_usage_error("rotate", "--sample-previous and --sample-table cannot be used "
 		                          "together");
 		return CLI_EXIT_USAGE;
 	}
 	if (set_zone(tz))
 		return CLI_EXIT_USAGE;
-	r.now = time(NULL);
-	if (now_s && parse_now(now_s, &r.now))
+	rot.now = time(NULL);
+	if (now_s && parse_now(now_s, &rot.now))
 		return CLI_EXIT_USAGE;
 	{
 		struct tm tmv;
 		char z[8];
 
-		localtime_r(&r.now, &tmv);
-		strftime(r.now_text, sizeof(r.now_text), "%Y-%m-%dT%H:%M:%S", &tmv);
+		localtime_r(&rot.now, &tmv);
+		strftime(rot.now_text, sizeof(rot.now_text), "%Y-%m-%dT%H:%M:%S", &tmv);
 		strftime(z, sizeof(z), "%z", &tmv);
 		if (strlen(z) == 5)
-			snprintf(r.now_text + strlen(r.now_text), 8, "%.3s:%.2s", z, z + 3);
+			snprintf(rot.now_text + strlen(rot.now_text), 8, "%.3s:%.2s", z, z + 3);
 	}
 	/* every name the template makes has the same shape: one check covers them all */
-	stamp_at(r.now, &first.stamp, r.period);
+	stamp_at(rot.now, &first.stamp, rot.period);
 	if (hb_rotate_format(first.name, sizeof(first.name), tmpl, &first.stamp) ||
 	    hb_tname_check_create(&tn, first.name, &err)) {
 		cli_usage_error("rotate", "--template '%s' makes invalid table names such as '%s': %s",
 		                tmpl, first.name, err.msg[0] ? err.msg : "too long");
 		return CLI_EXIT_USAGE;
 	}
-	if (!ss.sample_table && !sample_previous && !cli_splitspec_needs_cluster(&ss)) {
+	if (!ss.sample_table && !opt_sample_previous && !cli_splitspec_needs_cluster(&ss)) {
 		/* check the spec offline before touching the cluster */
 		struct hb_keys k;
 
@@ -1067,58 +1044,79 @@ int cmd_rotate(int argc, char **argv)
 		}
 		hb_keys_release(&k);
 	}
-	r.yes = yes;
-	r.dry_run = dry_run;
-	r.sample_previous = sample_previous;
-	o.ss = &ss;
-	o.families = &families;
-	o.attrs = &attrs;
-	o.via = via;
-	o.keyspace = keyspace;
-	o.sample_rows = ss.sample_table ? NULL : ss.sample_rows;
-	if (sample_previous && ss.sample_rows && !ss.sample_table)
+	rot.yes = yes;
+	rot.dry_run = dry_run;
+	rot.sample_previous = opt_sample_previous;
+	ropts.ss = &ss;
+	ropts.families = &families;
+	ropts.attrs = &attrs;
+	ropts.via = via;
+	ropts.keyspace = keyspace;
+	ropts.sample_rows = ss.sample_table ? NULL : ss.sample_rows;
+	if (opt_sample_previous && ss.sample_rows && !ss.sample_table)
 		ss.sample_rows = NULL; /* it sizes the --sample-previous sample */
+	return CLI_EXIT_OK;
+}
+
+static int run(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	int st, lockfd = -1;
+	double t0;
 
 	st = take_lock(lock, tmpl, &lockfd);
 	if (st)
 		goto out;
-	if (cli_rest_open(&r.rest, &err)) {
+	rot.rest = x->rest;
+	t0 = hb_now();
+	if (list_matching(&rot, &err)) {
 		st = cli_fail(&err);
 		goto out;
 	}
-	t0 = mono();
-	if (list_matching(&r, &err)) {
-		st = cli_fail(&err);
-		goto out;
-	}
-	r.t_list = mono() - t0;
-	st = ensure_tables(&r, &o);
+	rot.t_list = hb_now() - t0;
+	st = ensure_tables(&rot, &ropts);
 	if (st)
 		goto print;
-	st = drop_old(&r);
-	if (!st && r.pending)
+	st = drop_old(&rot);
+	if (!st && rot.pending)
 		st = CLI_EXIT_REFUSED;
 print:
-	if (cli_g.output == CLI_OUT_JSON && print_json(&r) && !st)
+	if (cli_g.output == CLI_OUT_JSON && print_json(&rot) && !st)
 		st = CLI_EXIT_USAGE;
 	if (timings) {
-		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "list", r.t_list);
-		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "sample", r.t_sample);
-		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "create", r.t_create);
-		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "drop", r.t_drop);
+		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "list", rot.t_list);
+		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "sample", rot.t_sample);
+		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "create", rot.t_create);
+		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "drop", rot.t_drop);
 	}
 out:
 	if (lockfd >= 0)
 		close(lockfd);
-	hb_rest_free(r.rest);
-	for (i = 0; i < r.nfound; i++)
-		free(r.found[i].name);
-	free(r.found);
-	for (i = 0; i < r.nrep; i++)
-		free(r.rep[i].name);
-	free(r.rep);
+	return st;
+}
+
+static void release(void)
+{
+	size_t i;
+
+	for (i = 0; i < rot.nfound; i++)
+		free(rot.found[i].name);
+	free(rot.found);
+	for (i = 0; i < rot.nrep; i++)
+		free(rot.rep[i].name);
+	free(rot.rep);
 	cli_splitspec_release(&ss);
 	cli_strlist_release(&families);
 	cli_strlist_release(&attrs);
-	return st;
 }
+
+const struct cli_command cli_cmd_rotate = {
+	.name = "rotate",
+	.summary = "keep daily/hourly tables created ahead and retire old ones",
+	.usage = USAGE,
+	.opts = opts,
+	.flags = CLI_CMD_HBASE | CLI_CMD_WRITES,
+	.check = check,
+	.run = run,
+	.release = release,
+};

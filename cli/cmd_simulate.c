@@ -1,5 +1,6 @@
 /* hbtab simulate: how a row-key design spreads writes over regions, and how regions grow and
  * split under a split policy, before any table exists. */
+#include "../core/clock.h"
 #include "../core/keygen.h"
 #include "../core/keyspace.h"
 #include "../core/schema.h"
@@ -71,20 +72,12 @@ static int usage_fail(const char *fmt, ...)
 	return CLI_EXIT_USAGE;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Progress for runs longer than a second (the indicator itself is terminal-only). */
 static double t_start;
 
 static void progress(uint64_t done, uint64_t total)
 {
-	if (now_s() - t_start >= 1.0)
+	if (hb_now() - t_start >= 1.0)
 		cli_progress("simulating", (size_t)done, (size_t)total);
 }
 
@@ -215,14 +208,13 @@ static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint
 		/* the main thread only reports progress until the workers are done */
 		for (;;) {
 			uint64_t done = 0;
-			struct timespec ts = {0, 50 * 1000 * 1000};
 
 			for (i = 0; i < nthreads; i++)
 				done += atomic_load_explicit(&w[i].done, memory_order_relaxed);
 			if (done >= count)
 				break;
 			progress(done, count);
-			nanosleep(&ts, NULL);
+			hb_sleep(0.05);
 		}
 	}
 	for (i = 0; i < started; i++)
@@ -713,20 +705,15 @@ static uint64_t size_attr(const struct hb_schema *s, const char *key)
 /* Reads the live table's boundaries and server names into res, and with schema its
  * MAX_FILESIZE and MEMSTORE_FLUSHSIZE. 0, an exit status > 0 (already reported), or a
  * negative code with err filled. */
-static int load_table(struct sim_result *res, const char *table, int schema,
-		      struct hb_error *err)
+static int load_table(struct sim_result *res, struct hb_rest *c, const char *table, int schema,
+                      struct hb_error *err)
 {
-	struct hb_rest *c = NULL;
 	struct hb_regions rs;
 	size_t i, j;
 	int rc;
 
-	if (cli_check_table("simulate", table))
-		return CLI_EXIT_USAGE;
 	hb_regions_init(&rs);
-	rc = cli_rest_open(&c, err);
-	if (!rc)
-		rc = cli_rest_regions(c, table, 0, &rs, NULL, err);
+	rc = cli_rest_regions(c, table, 0, &rs, NULL, err);
 	if (!rc && schema) {
 		struct hb_schema sc;
 
@@ -786,7 +773,6 @@ static int load_table(struct sim_result *res, const char *table, int schema,
 	}
 done:
 	hb_regions_release(&rs);
-	hb_rest_free(c);
 	return rc;
 }
 
@@ -805,46 +791,36 @@ static void result_release(struct sim_result *res)
 		hb_sim_release(&res->sim);
 }
 
-int cmd_simulate(int argc, char **argv)
-{
-	static struct cli_splitspec ss;
-	static struct sim_opts o;
-	static const struct cli_option opts[] = {
-	    CLI_GROUP("Regions"),
-	    CLI_STRING(0, "table", &o.table, "T",
-		       "take boundaries and server locations from a live table (REST)"),
-	    CLI_STRING(0, "servers", &o.servers, "S",
-		       "region servers; regions placed round-robin (1; --table: live locations)"),
-	    CLI_GROUP("Keys (one source; --generator, --seed and --start-time are listed below)"),
-	    CLI_STRING(0, "keys-file", &o.keys_file, "F",
-		       "replay keys, one toStringBinary key per line ('-' = stdin)"),
-	    CLI_STRING(0, "keyspace", &o.keyspace, "SPEC", "draw keys uniformly from a key space"),
-	    CLI_STRING(0, "count", &o.count, "N", "writes to simulate (1000000; keys file: all)"),
-	    CLI_STRING(0, "threads", &o.threads, "K", "threads for generated keys (1)"),
-	    CLI_GROUP("Split policy"),
-	    CLI_STRING(0, "policy", &o.policy, "P",
-		       "stepping, increasing, constant, keyprefix:L, delimited:D or disabled"),
-	    CLI_STRING(0, "row-size", &o.row_size, "B", "bytes each write adds (1024)"),
-	    CLI_STRING(0, "flush-size", &o.flush_size, "B", "memstore flush size (128M)"),
-	    CLI_STRING(0, "max-filesize", &o.max_filesize, "B", "region max file size (10G)"),
-	    CLI_SPLITSPEC_OPTIONS(&ss),
-	    CLI_END,
-	};
-	struct hb_error err = {0};
-	struct sim_result res;
-	struct cli_splitspec spec;
-	struct hb_sim_config cfg;
-	struct hb_keygen g;
-	struct hb_sim_stats st;
-	struct view v = {0};
-	int64_t seed = 0, t0 = 0;
-	long count_l = DEFAULT_COUNT, threads = 1, servers = 1;
-	int n = cli_parse(argc, argv, opts, usage), rc = 0, gen_for_sample, have_gen = 0;
+static struct cli_splitspec ss;
+static struct sim_opts o;
+static const struct cli_option opts[] = {
+	CLI_GROUP("Regions"),
+	CLI_STRING(0, "table", &o.table, "T",
+	       "take boundaries and server locations from a live table (REST)"),
+	CLI_STRING(0, "servers", &o.servers, "S",
+	       "region servers; regions placed round-robin (1; --table: live locations)"),
+	CLI_GROUP("Keys (one source; --generator, --seed and --start-time are listed below)"),
+	CLI_STRING(0, "keys-file", &o.keys_file, "F",
+	       "replay keys, one toStringBinary key per line ('-' = stdin)"),
+	CLI_STRING(0, "keyspace", &o.keyspace, "SPEC", "draw keys uniformly from a key space"),
+	CLI_STRING(0, "count", &o.count, "N", "writes to simulate (1000000; keys file: all)"),
+	CLI_STRING(0, "threads", &o.threads, "K", "threads for generated keys (1)"),
+	CLI_GROUP("Split policy"),
+	CLI_STRING(0, "policy", &o.policy, "P",
+	       "stepping, increasing, constant, keyprefix:L, delimited:D or disabled"),
+	CLI_STRING(0, "row-size", &o.row_size, "B", "bytes each write adds (1024)"),
+	CLI_STRING(0, "flush-size", &o.flush_size, "B", "memstore flush size (128M)"),
+	CLI_STRING(0, "max-filesize", &o.max_filesize, "B", "region max file size (10G)"),
+	CLI_SPLITSPEC_OPTIONS(&ss),
+	CLI_END,
+};
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-	if (n > 1)
-		return usage_fail("unexpected argument '%s'", argv[1]);
+static struct cli_splitspec spec; /* the spec as the simulation reads it */
+static int gen_for_sample, have_gen;
+
+/* The option combinations, offline; a live --table or N = auto from the cluster connects. */
+static int check(struct cli_ctx *x)
+{
 	/* --generator, --seed and --start-time drive the written keys, and the sample too when
 	 * --sampled-splits draws one */
 	spec = ss;
@@ -871,6 +847,27 @@ int cmd_simulate(int argc, char **argv)
 		return usage_fail("--row-size, --flush-size and --max-filesize need --policy");
 	if (o.servers && o.table)
 		return usage_fail("--servers cannot be used with --table (the live locations count)");
+	if (o.table && cli_check_table("simulate", o.table))
+		return CLI_EXIT_USAGE;
+	/* N = auto counts --servers when given (the simulation is offline), else the cluster's
+	 * live servers; --sample-table reads the live table */
+	x->offline = !o.table && !(cli_splitspec_needs_cluster(&spec) &&
+	                           (spec.sample_table || !o.servers));
+	return CLI_EXIT_OK;
+}
+
+static int run(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	struct sim_result res;
+	struct hb_sim_config cfg;
+	struct hb_keygen g;
+	struct hb_sim_stats st;
+	struct view v = {0};
+	int64_t seed = 0, t0 = 0;
+	long count_l = DEFAULT_COUNT, threads = 1, servers = 1;
+	int rc = 0;
+
 	memset(&res, 0, sizeof(res));
 	hb_keys_init(&res.splits);
 	memset(&cfg, 0, sizeof(cfg));
@@ -913,9 +910,9 @@ int cmd_simulate(int argc, char **argv)
 		count_l = (long)MAX_COUNT;
 	res.count = 0;
 	res.source = have_gen ? ss.generator : o.keys_file ? "keys-file" : "keyspace";
-	t_start = now_s();
+	t_start = hb_now();
 	if (o.table) {
-		rc = load_table(&res, o.table, o.policy != NULL, &err);
+		rc = load_table(&res, x->rest, o.table, o.policy != NULL, &err);
 		/* the table's own sizes count unless a flag says otherwise (HBase: the table
 		 * attribute wins over the site configuration when it is positive) */
 		if (!rc && !o.max_filesize && res.table_max_filesize)
@@ -925,14 +922,9 @@ int cmd_simulate(int argc, char **argv)
 	} else {
 		/* N = auto counts --servers when given (the simulation is offline), else the
 		 * cluster's live servers; --sample-table reads the live table */
-		if (cli_splitspec_needs_cluster(&spec) && (spec.sample_table || !o.servers)) {
-			struct hb_rest *c = NULL;
-
-			rc = cli_rest_open(&c, &err);
-			if (!rc)
-				rc = cli_splitspec_prepare(&spec, c, &err);
+		if (!x->offline) {
+			rc = cli_splitspec_prepare(&spec, x->rest, &err);
 			cli_progress_done();
-			hb_rest_free(c);
 		}
 		if (!rc && o.servers)
 			spec.live_servers = servers;
@@ -992,3 +984,13 @@ done:
 	result_release(&res);
 	return rc;
 }
+
+const struct cli_command cli_cmd_simulate = {
+	.name = "simulate",
+	.summary = "simulate write distribution and region splits of a key design",
+	.usage = usage,
+	.opts = opts,
+	.flags = CLI_CMD_HBASE,
+	.check = check,
+	.run = run,
+};

@@ -1,9 +1,8 @@
 /* hbtab splits: compute pre-split keys offline and print them as lines, JSON, shell or a file. */
 #include "cli.h"
 #include "commands.h"
-#include "rest_cli.h"
+#include "exit.h"
 #include "splitspec.h"
-#include "../rest/hbase.h"
 
 #include <string.h>
 
@@ -113,34 +112,34 @@ static int print_keys(const struct hb_keys *keys, enum splits_format fmt)
 	return rc;
 }
 
-int cmd_splits(int argc, char **argv)
+static struct cli_splitspec ss;
+static const char *format;
+static int describe;
+static const struct cli_option opts[] = {
+	CLI_SPLITSPEC_OPTIONS(&ss),
+	CLI_GROUP("Output"),
+	CLI_CHOICE(0, "format", &format, "FORMAT",
+		   "lines (default), json, shell (SPLITS => [...]) or splits-file",
+		   "lines json shell splits-file"),
+	{CLI_OPT_FLAG, 0, "describe", &describe, NULL,
+	 "print the spec as canonical hbtab flags instead of the keys", NULL, CLI_OPT_HIDDEN},
+	CLI_END,
+};
+
+/* Offline unless the spec takes N from the cluster (auto). */
+static int check(struct cli_ctx *x)
 {
-	static struct cli_splitspec ss;
-	static const char *format;
-	static int describe;
-	static const struct cli_option opts[] = {
-		CLI_SPLITSPEC_OPTIONS(&ss),
-		CLI_GROUP("Output"),
-		CLI_CHOICE(0, "format", &format, "FORMAT",
-			   "lines (default), json, shell (SPLITS => [...]) or splits-file",
-			   "lines json shell splits-file"),
-		{CLI_OPT_FLAG, 0, "describe", &describe, NULL,
-		 "print the spec as canonical hbtab flags instead of the keys", NULL, CLI_OPT_HIDDEN},
-		CLI_END,
-	};
+	x->offline = !cli_splitspec_needs_cluster(&ss);
+	return CLI_EXIT_OK;
+}
+
+static int run(struct cli_ctx *x)
+{
 	struct hb_keys keys;
 	struct hb_error err = {0};
 	enum splits_format fmt = FMT_LINES;
-	int n = cli_parse(argc, argv, opts,
-			  "splits SPLITSPEC [--format lines|json|shell|splits-file]");
 	int rc;
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n > 1) {
-		cli_usage_error("splits", "unexpected argument '%s'", argv[1]);
-		return 2;
-	}
 	if (format)
 		fmt = !strcmp(format, "json")	 ? FMT_JSON
 		      : !strcmp(format, "shell") ? FMT_SHELL
@@ -148,18 +147,8 @@ int cmd_splits(int argc, char **argv)
 						       : FMT_LINES;
 	else if (cli_g.output == CLI_OUT_JSON)
 		fmt = FMT_JSON;
-	if (cli_splitspec_needs_cluster(&ss)) {
-		struct hb_rest *c = NULL;
-
-		rc = cli_rest_open(&c, &err);
-		if (!rc)
-			rc = cli_splitspec_prepare(&ss, c, &err);
-		hb_rest_free(c);
-		if (rc) {
-			cli_splitspec_release(&ss);
-			return cli_fail(&err);
-		}
-	}
+	if (!x->offline && cli_splitspec_prepare(&ss, x->rest, &err))
+		return cli_fail(&err);
 	if (describe) {
 		struct hb_buf d = HB_BUF_INIT;
 
@@ -167,17 +156,31 @@ int cmd_splits(int argc, char **argv)
 		if (!rc && !hb_buf_addc(&d, '\n'))
 			rc = cli_write_stdout(d.data, d.len);
 		hb_buf_release(&d);
-		cli_splitspec_release(&ss);
-		return rc ? (err.msg[0] ? cli_fail(&err) : cli_exit(rc)) : 0;
+		return rc ? (err.msg[0] ? cli_fail(&err) : cli_exit(rc)) : CLI_EXIT_OK;
 	}
 	hb_keys_init(&keys);
 	rc = cli_splitspec_compute(&keys, &ss, &err);
-	cli_splitspec_release(&ss);
 	if (rc) {
 		hb_keys_release(&keys);
 		return cli_fail(&err);
 	}
 	rc = print_keys(&keys, fmt);
 	hb_keys_release(&keys);
-	return rc ? cli_exit(rc) : 0;
+	return cli_exit(rc);
 }
+
+static void release(void)
+{
+	cli_splitspec_release(&ss);
+}
+
+const struct cli_command cli_cmd_splits = {
+	.name = "splits",
+	.summary = "compute pre-split keys offline",
+	.usage = "splits SPLITSPEC [--format lines|json|shell|splits-file]",
+	.opts = opts,
+	.flags = CLI_CMD_HBASE,
+	.check = check,
+	.run = run,
+	.release = release,
+};

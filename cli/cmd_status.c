@@ -3,12 +3,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
-#include "rest_cli.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
-
-static const char usage[] = "status";
 
 static int print_json(const char *cv, const struct hb_rest_version *v,
                       const struct hb_cluster_status *st)
@@ -88,39 +85,34 @@ static int print_text(const char *cv, const struct hb_rest_version *v,
 	return rc;
 }
 
-int cmd_status(int argc, char **argv)
+static int run(struct cli_ctx *x)
 {
-	static const struct cli_option opts[] = {CLI_END};
 	struct hb_error err = {0};
-	struct hb_rest *c = NULL;
 	struct hb_rest_version v = {0};
 	struct hb_cluster_status st = {0};
 	char *cv = NULL;
-	int n = cli_parse(argc, argv, opts, usage), rc;
+	int rc;
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n != 1) {
-		cli_usage_error(argv[0], "unexpected argument '%s'", argv[1]);
-		return 2;
-	}
-	rc = cli_rest_open(&c, &err);
+	rc = hb_rest_get_cluster_version(x->rest, &cv, &err);
 	if (!rc)
-		rc = hb_rest_get_cluster_version(c, &cv, &err);
+		rc = hb_rest_get_version(x->rest, &v, &err);
 	if (!rc)
-		rc = hb_rest_get_version(c, &v, &err);
-	if (!rc)
-		rc = hb_rest_get_status(c, &st, &err);
-	if (rc) {
+		rc = hb_rest_get_status(x->rest, &st, &err);
+	if (rc)
 		rc = cli_fail(&err);
-		goto done;
-	}
-	rc = cli_g.output == CLI_OUT_JSON ? print_json(cv, &v, &st) : print_text(cv, &v, &st);
-	rc = cli_exit(rc);
-done:
+	else
+		rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(cv, &v, &st)
+		                                           : print_text(cv, &v, &st));
 	free(cv);
 	hb_rest_version_release(&v);
 	hb_cluster_status_release(&st);
-	hb_rest_free(c);
 	return rc;
 }
+
+const struct cli_command cli_cmd_status = {
+	.name = "status",
+	.summary = "show the cluster's version and servers",
+	.usage = "status",
+	.flags = CLI_CMD_HBASE,
+	.run = run,
+};

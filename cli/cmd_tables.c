@@ -3,34 +3,34 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
-#include "rest_cli.h"
 
-static const char usage[] = "tables";
+#include <fnmatch.h>
+#include <stdlib.h>
 
-int cmd_tables(int argc, char **argv)
+static int run(struct cli_ctx *x)
 {
-	static const struct cli_option opts[] = {CLI_END};
 	static const char *const hdr[] = {"TABLE"};
 	struct hb_error err = {0};
-	struct hb_rest *c = NULL;
 	struct hb_names names;
 	struct cli_table t;
 	size_t i;
-	int n = cli_parse(argc, argv, opts, usage), rc;
+	int rc;
 
-	if (n < 0)
-		return n == CLI_PARSE_EXIT ? 0 : 2;
-	if (n != 1) {
-		cli_usage_error(argv[0], "unexpected argument '%s'", argv[1]);
-		return 2;
-	}
 	hb_names_init(&names);
-	rc = cli_rest_open(&c, &err);
-	if (!rc)
-		rc = hb_rest_list_tables(c, &names, &err);
+	rc = hb_rest_list_tables(x->rest, &names, &err);
 	if (rc) {
 		rc = cli_fail(&err);
 		goto done;
+	}
+	if (x->argc > 1) { /* keep the names the glob matches, in order */
+		size_t o = 0;
+
+		for (i = 0; i < names.n; i++)
+			if (!fnmatch(x->argv[1], names.v[i], 0))
+				names.v[o++] = names.v[i];
+			else
+				free(names.v[i]);
+		names.n = o;
 	}
 	if (cli_g.output == CLI_OUT_JSON) {
 		cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "tables");
@@ -53,6 +53,15 @@ int cmd_tables(int argc, char **argv)
 	rc = cli_exit(rc);
 done:
 	hb_names_release(&names);
-	hb_rest_free(c);
 	return rc;
 }
+
+const struct cli_command cli_cmd_tables = {
+	.name = "tables",
+	.summary = "list tables",
+	.usage = "tables [PATTERN]",
+	.args = "PATTERN",
+	.max_args = 1,
+	.flags = CLI_CMD_HBASE,
+	.run = run,
+};

@@ -1,18 +1,19 @@
-/* Entry points of the subcommands, one cmd_<name>.c each. Each takes argv[0] = the command
- * name, parses its options with cli_parse and returns the process exit status (0..5). */
+/* The commands' descriptors, one cmd_<name>.c each; main.c lists them and runs them. */
 #ifndef HB_CLI_COMMANDS_H
 #define HB_CLI_COMMANDS_H
 
-int cmd_splits(int argc, char **argv);
-int cmd_create(int argc, char **argv);
-int cmd_regions(int argc, char **argv);
-int cmd_audit(int argc, char **argv);
-int cmd_meta(int argc, char **argv);
-int cmd_status(int argc, char **argv);
-int cmd_tables(int argc, char **argv);
-int cmd_describe(int argc, char **argv);
-int cmd_drop(int argc, char **argv);
-int cmd_rotate(int argc, char **argv);
-int cmd_simulate(int argc, char **argv);
+#include "cli.h"
+
+extern const struct cli_command cli_cmd_splits;
+extern const struct cli_command cli_cmd_create;
+extern const struct cli_command cli_cmd_regions;
+extern const struct cli_command cli_cmd_audit;
+extern const struct cli_command cli_cmd_meta;
+extern const struct cli_command cli_cmd_status;
+extern const struct cli_command cli_cmd_tables;
+extern const struct cli_command cli_cmd_describe;
+extern const struct cli_command cli_cmd_drop;
+extern const struct cli_command cli_cmd_rotate;
+extern const struct cli_command cli_cmd_simulate;
 
 #endif

@@ -3,8 +3,10 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* One setting: its name in the file and its HBTAB_ variable, and where the value goes. */
@@ -74,6 +76,31 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Where each setting's value came from, for messages: its HBTAB_ variable, or the config
+ * file and line ("FILE:LINE"); nothing recorded = a flag. */
+static char src_where[HB_ARRAY_LEN(settings)][512];
+
+/*
+ * Prints "invalid --KEY 'VALUE' (EXPECT)" for a flag, "invalid KEY 'VALUE' from HBTAB_KEY
+ * (EXPECT)" for a variable and "FILE:LINE: invalid KEY 'VALUE' (EXPECT)" for the config file,
+ * and returns HB_EINVAL.
+ */
+static int bad_value(const char *cmd, const char *key, const char *value, const char *expect)
+{
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(settings); i++) {
+		if (strcmp(settings[i].name, key) || !src_where[i][0])
+			continue;
+		if (!strncmp(src_where[i], "HBTAB_", 6))
+			cli_error("invalid %s '%s' from %s (%s)", key, value, src_where[i], expect);
+		else
+			cli_error("%s: invalid %s '%s' (%s)", src_where[i], key, value, expect);
+		return HB_EINVAL;
+	}
+	return cli_usage_error(cmd, "invalid --%s '%s' (%s)", key, value, expect);
+}
+
 /* A configuration file is a few lines; anything this big is not one. */
 #define CONFIG_MAX_BYTES (1024 * 1024)
 
@@ -85,14 +112,29 @@ static int slurp(const char *path, int must_exist, char **out, size_t *len_out)
 {
 	struct hb_buf b = HB_BUF_INIT;
 	char chunk[8192];
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	FILE *f;
 	size_t n;
+	int fd;
 
 	*out = NULL;
-	if (!f) {
+	/* O_NONBLOCK: opening a FIFO with no writer must not hang; it is refused below */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
 		if (errno == ENOENT && !must_exist)
 			return 0;
 		cli_error("cannot read config file '%s': %s", path, strerror(errno));
+		return HB_EINVAL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		cli_error("config file '%s' is not a regular file", path);
+		close(fd);
+		return HB_EINVAL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		cli_error("cannot read config file '%s': %s", path, strerror(errno));
+		close(fd);
 		return HB_EINVAL;
 	}
 	hb_buf_init(&b, CONFIG_MAX_BYTES);
@@ -138,7 +180,10 @@ static int read_file(const char *path, const char *profile, unsigned char *unset
 	if (rc || !text)
 		return rc;
 	rc = HB_EINVAL;
-	for (line = text; line < text + len; line = next) {
+	line = text;
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) /* a UTF-8 byte-order mark */
+		line += 3;
+	for (; line < text + len; line = next) {
 		char *nl = memchr(line, '\n', (size_t)(text + len - line)), *s, *eq, *k, *v;
 		size_t i;
 
@@ -178,6 +223,10 @@ static int read_file(const char *path, const char *profile, unsigned char *unset
 		*eq = '\0';
 		k = trim(s);
 		v = trim(eq + 1);
+		if (strlen(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[strlen(v) - 1] == v[0]) {
+			v[strlen(v) - 1] = '\0'; /* key = "value" or 'value': the quotes go */
+			v++;
+		}
 		if (!strcmp(k, "password")) {
 			cli_error("%s:%d: passwords are not read from the config file; use "
 				  "HBTAB_PASSWORD or ~/.netrc", path, lineno);
@@ -192,6 +241,7 @@ static int read_file(const char *path, const char *profile, unsigned char *unset
 		}
 		if (!unset[i] || !(in_profile || (in_default && !profile)))
 			continue;
+		snprintf(src_where[i], sizeof(src_where[i]), "%s:%d", path, lineno);
 		if (settings[i].flag) {
 			if (parse_bool(v, settings[i].flag)) {
 				cli_error("%s:%d: '%s' must be true or false, got '%s'", path, lineno, k, v);
@@ -219,6 +269,25 @@ done:
 	return rc;
 }
 
+/* A file setting must name a readable regular file. */
+static int check_file(const char *cmd, const char *key, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (!path)
+		return 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return bad_value(cmd, key, path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return bad_value(cmd, key, path, "not a regular file");
+	}
+	close(fd);
+	return 0;
+}
+
 int cli_config_resolve(const char *cmd)
 {
 	unsigned char unset[HB_ARRAY_LEN(settings)];
@@ -242,6 +311,7 @@ int cli_config_resolve(const char *cmd)
 		if (isset || !e || !*e)
 			continue;
 		unset[i] = 0;
+		snprintf(src_where[i], sizeof(src_where[i]), "%s", settings[i].env);
 		if (settings[i].flag) {
 			if (parse_bool(e, settings[i].flag)) {
 				cli_error("%s must be true or false, got '%s'", settings[i].env, e);
@@ -269,8 +339,7 @@ int cli_config_resolve(const char *cmd)
 		if (!strcmp(cli_g.output_str, "json"))
 			cli_g.output = CLI_OUT_JSON;
 		else if (strcmp(cli_g.output_str, "text"))
-			return cli_usage_error(cmd, "invalid output format '%s' (expected text or json)",
-					       cli_g.output_str);
+			return bad_value(cmd, "output", cli_g.output_str, "expected text or json");
 	}
 	cli_g.timeout = 30;
 	if (cli_g.timeout_str) {
@@ -280,18 +349,22 @@ int cli_config_resolve(const char *cmd)
 		errno = 0;
 		t = strtod(cli_g.timeout_str, &end);
 		if (*end || end == cli_g.timeout_str || errno || !(t > 0) || t > 86400)
-			return cli_usage_error(cmd, "invalid --timeout '%s' (seconds, > 0, <= 86400)",
-					       cli_g.timeout_str);
+			return bad_value(cmd, "timeout", cli_g.timeout_str,
+			                 "seconds, > 0, <= 86400");
 		cli_g.timeout = t;
 	}
 	cli_g.retries = 2;
 	if (cli_g.retries_str) {
-		if (cli_parse_long(cli_g.retries_str, 0, 100, "--retries", &v, &err))
-			return cli_usage_error(cmd, "%s", err.msg);
+		if (cli_parse_long(cli_g.retries_str, 0, 100, "retries", &v, &err))
+			return bad_value(cmd, "retries", cli_g.retries_str, "a whole number, 0 to 100");
 		cli_g.retries = v;
 	}
 	if ((cli_g.cert != NULL) != (cli_g.key != NULL))
 		return cli_usage_error(cmd, "--cert and --key must be given together");
+	/* local files are checked before any request: a typo is bad input, not a TLS failure */
+	if (check_file(cmd, "cacert", cli_g.cacert) || check_file(cmd, "cert", cli_g.cert) ||
+	    check_file(cmd, "key", cli_g.key))
+		return HB_EINVAL;
 	if (!cli_g.color_str || !strcmp(cli_g.color_str, "auto")) {
 		const char *nc = getenv("NO_COLOR");
 
@@ -301,8 +374,7 @@ int cli_config_resolve(const char *cmd)
 	} else if (!strcmp(cli_g.color_str, "never")) {
 		cli_g.color = 0;
 	} else {
-		return cli_usage_error(cmd, "invalid --color '%s' (expected auto, always or never)",
-				       cli_g.color_str);
+		return bad_value(cmd, "color", cli_g.color_str, "expected auto, always or never");
 	}
 	return 0;
 }

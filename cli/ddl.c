@@ -65,6 +65,20 @@ int cli_ddl_add_family(struct hb_schema *s, const char *spec, struct hb_error *e
 
 	if (!name)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	/* HBase would take "info,VERSIONS=3" as a family name; it is a missing ':' */
+	if (!colon && strchr(name, '=')) {
+		size_t k = strcspn(name, ",");
+
+		rc = name[k] ? hb_error_set(err, HB_EINVAL,
+		                            "invalid --family '%s': attributes follow a ':' (did you "
+		                            "mean '%.*s:%s'?)",
+		                            spec, (int)k, name, name + k + 1)
+		             : hb_error_set(err, HB_EINVAL,
+		                            "invalid --family '%s': attributes follow a ':' "
+		                            "(NAME:ATTR=VALUE,...)",
+		                            spec);
+		goto done;
+	}
 	rc = hb_family_check(name, err);
 	if (!rc)
 		rc = check_text("family name", name, err);
@@ -438,6 +452,9 @@ int cli_ddl_json_plan(struct hb_buf *out, const struct hb_schema *s, const struc
 	rc = hb_buf_adds(out, "{\"table\":");
 	if (!rc)
 		rc = cli_json_str(out, s->table, strlen(s->table));
+	/* the fields of every create document: nothing was created or verified by a plan */
+	if (!rc)
+		rc = hb_buf_adds(out, ",\"created\":false,\"verified\":false,\"via\":\"print\"");
 	if (!rc)
 		rc = hb_buf_adds(out, ",\"families\":[");
 	for (i = 0; !rc && i < s->nfamilies; i++) {

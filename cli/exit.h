@@ -11,6 +11,7 @@ enum cli_exit_status {
 	CLI_EXIT_REFUSED = 5,  /* refused for safety: would change or destroy what exists */
 	CLI_EXIT_SIGINT = 130, /* interrupted by SIGINT (128 + 2) */
 	CLI_EXIT_SIGPIPE = 141, /* stdout closed under us, SIGPIPE (128 + 13) */
+	CLI_EXIT_OUTPUT = 141,  /* any failure to write stdout: closed pipe, full disk, closed fd */
 	CLI_EXIT_SIGTERM = 143, /* terminated by SIGTERM (128 + 15) */
 };
 

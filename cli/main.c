@@ -1,104 +1,209 @@
-/* hbtab's entry point: global options, the command table, help, version and completion. */
+/* hbtab's entry point: the command table and the one prologue every command runs through. */
+#include "../core/tname.h"
+#include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
+#include "config.h"
+#include "exit.h"
+#include "output.h"
+#include "rest_cli.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef HB_VERSION
 #define HB_VERSION "0.0.0"
 #endif
 
-static int cmd_help(int argc, char **argv);
-static int cmd_complete(int argc, char **argv);
+static const struct cli_command cmd_help, cmd_complete;
 
-const struct cli_command cli_commands[] = {
-	{"splits", cmd_splits, "compute pre-split keys offline"},
-	{"create", cmd_create, "create a pre-split table and verify it byte for byte"},
-	{"regions", cmd_regions, "list a table's regions from REST or hbase:meta"},
-	{"audit", cmd_audit, "find unreachable regions, chain defects, drift and hot-spots"},
-	{"rotate", cmd_rotate, "keep daily/hourly tables created ahead and retire old ones"},
-	{"meta", cmd_meta, "read or set the partition-count metadata row"},
-	{"status", cmd_status, "show the cluster's version and servers"},
-	{"tables", cmd_tables, "list tables"},
-	{"describe", cmd_describe, "show a table's schema"},
-	{"drop", cmd_drop, "disable and delete a table"},
-	{"simulate", cmd_simulate, "simulate write distribution and region splits of a key design"},
-	{"help", cmd_help, "show help for a command"},
-	{"__complete", cmd_complete, NULL},
+const struct cli_command *const cli_commands[] = {
+	&cli_cmd_splits,   &cli_cmd_create, &cli_cmd_regions, &cli_cmd_audit,
+	&cli_cmd_simulate, &cli_cmd_rotate, &cli_cmd_meta,    &cli_cmd_status,
+	&cli_cmd_tables,   &cli_cmd_describe, &cli_cmd_drop,  &cmd_help,
+	&cmd_complete,     NULL,
 };
-const size_t cli_ncommands = HB_ARRAY_LEN(cli_commands);
 
 const struct cli_command *cli_find_command(const char *name)
 {
-	size_t i;
+	const struct cli_command *const *c;
 
-	for (i = 0; i < cli_ncommands; i++)
-		if (!strcmp(cli_commands[i].name, name))
-			return &cli_commands[i];
+	for (c = cli_commands; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
 	return NULL;
 }
 
 static void print_main_help(void)
 {
-	size_t i;
+	const struct cli_command *const *c;
 
 	cli_print_global_help();
 	puts("\nCommands");
-	for (i = 0; i < cli_ncommands; i++)
-		if (cli_commands[i].summary)
-			printf("    %-26s%s\n", cli_commands[i].name, cli_commands[i].summary);
+	for (c = cli_commands; *c; c++)
+		if ((*c)->summary)
+			printf("    %-26s%s\n", (*c)->name, (*c)->summary);
 	puts("\nRun 'hbtab COMMAND --help' or 'man hbtab-COMMAND' for a command's options.");
 }
 
-static int cmd_help(int argc, char **argv)
+static int help_run(struct cli_ctx *x)
 {
-	static const struct cli_option opts[] = {CLI_END};
 	const struct cli_command *c;
-	char *av[3];
 
-	argc = cli_parse(argc, argv, opts, "help [COMMAND]");
-	if (argc < 0)
-		return argc == CLI_PARSE_EXIT ? 0 : 2;
-	if (argc < 2) {
+	if (x->argc < 2) {
 		print_main_help();
-		return 0;
+		return CLI_EXIT_OK;
 	}
-	c = cli_find_command(argv[1]);
+	c = cli_find_command(x->argv[1]);
 	if (!c || !c->summary) {
-		cli_usage_error(NULL, "unknown command '%s'", argv[1]);
-		return 2;
+		cli_usage_error(NULL, "unknown command '%s'", x->argv[1]);
+		return CLI_EXIT_USAGE;
 	}
-	av[0] = argv[1];
-	av[1] = "--help";
-	av[2] = NULL;
-	return c->fn(2, av);
+	cli_print_help(c);
+	return CLI_EXIT_OK;
 }
+
+static const struct cli_command cmd_help = {
+	.name = "help",
+	.summary = "show help for a command",
+	.usage = "help [COMMAND]",
+	.args = "COMMAND",
+	.max_args = 1,
+	.flags = CLI_CMD_NOCONFIG,
+	.run = help_run,
+};
 
 /*
  * hbtab __complete            -> command names, one per line
  * hbtab __complete CMD        -> CMD's options: "--name<TAB>ARG<TAB>choices<TAB>-x"
  */
-static int cmd_complete(int argc, char **argv)
+static int complete_run(struct cli_ctx *x)
 {
-	const struct cli_command *c;
-	char *av[2];
-	size_t i;
+	const struct cli_command *const *c;
+	const struct cli_command *one;
 
-	if (argc < 2) {
-		for (i = 0; i < cli_ncommands; i++)
-			if (cli_commands[i].summary)
-				puts(cli_commands[i].name);
-		return 0;
+	if (x->argc < 2) {
+		for (c = cli_commands; *c; c++)
+			if ((*c)->summary)
+				puts((*c)->name);
+		return CLI_EXIT_OK;
 	}
-	c = cli_find_command(argv[1]);
-	if (!c || !c->summary)
-		return 0;
-	cli_complete_mode = 1;
-	av[0] = argv[1];
-	av[1] = NULL;
-	c->fn(1, av);
-	return 0;
+	one = cli_find_command(x->argv[1]);
+	if (one && one->summary)
+		cli_print_completion(one);
+	return CLI_EXIT_OK;
+}
+
+static const struct cli_command cmd_complete = {
+	.name = "__complete",
+	.usage = "__complete [COMMAND]",
+	.max_args = -1,
+	.flags = CLI_CMD_NOCONFIG,
+	.run = complete_run,
+};
+
+/* The name of positional argument i (1-based) from the descriptor's args, for messages. */
+static void arg_name(const struct cli_command *c, int i, char *out, size_t size)
+{
+	const char *p = c->args ? c->args : "";
+	size_t len;
+
+	while (--i > 0 && *p) {
+		p += strcspn(p, " ");
+		p += strspn(p, " ");
+	}
+	len = strcspn(p, " ");
+	snprintf(out, size, "%.*s", (int)(len ? len : 8), len ? p : "ARGUMENT");
+}
+
+/* Argument count, table name and system-table refusal: the checks every command shares. */
+static int check_args(const struct cli_command *c, struct cli_ctx *x)
+{
+	char name[64];
+	struct hb_tname tn;
+
+	if (x->argc - 1 < c->min_args) {
+		arg_name(c, x->argc, name, sizeof(name));
+		cli_usage_error(x->cmd->name, "missing %s", name);
+		return CLI_EXIT_USAGE;
+	}
+	if (c->max_args >= 0 && x->argc - 1 > c->max_args) {
+		cli_usage_error(x->cmd->name, "unexpected argument '%s'", x->argv[c->max_args + 1]);
+		return CLI_EXIT_USAGE;
+	}
+	if (!(c->flags & CLI_CMD_TABLE) || x->argc < 2)
+		return CLI_EXIT_OK;
+	x->table = x->argv[1];
+	if (cli_check_table(x->cmd->name, x->table))
+		return CLI_EXIT_USAGE;
+	hb_tname_parse(&tn, x->table, NULL);
+	if ((c->flags & CLI_CMD_WRITES) && tn.ns_len == 5 && !memcmp(tn.ns, "hbase", 5)) {
+		cli_error("refusing to run '%s%s%s' on system table '%s': the 'hbase' namespace "
+		          "holds HBase's system tables",
+		          x->cmd->name, c != x->cmd ? " " : "", c != x->cmd ? c->name : "",
+		          x->table);
+		return CLI_EXIT_REFUSED;
+	}
+	return CLI_EXIT_OK;
+}
+
+/* Picks the subcommand named by argv[1] and shifts it into argv[0]. */
+static const struct cli_command *pick_sub(const struct cli_command *c, struct cli_ctx *x)
+{
+	const struct cli_command *const *s;
+	struct hb_buf names = HB_BUF_INIT;
+
+	for (s = c->subs; *s; s++)
+		if (x->argc >= 2 && !strcmp((*s)->name, x->argv[1])) {
+			x->argv++;
+			x->argc--;
+			return *s;
+		}
+	for (s = c->subs; *s; s++)
+		hb_buf_addf(&names, "%s'%s'", s == c->subs ? "" : s[1] ? ", " : " or ", (*s)->name);
+	if (x->argc < 2)
+		cli_usage_error(c->name, "missing %s", hb_buf_str(&names));
+	else
+		cli_usage_error(c->name, "unknown %s subcommand '%s' (expected %s)", c->name,
+		                x->argv[1], hb_buf_str(&names));
+	hb_buf_release(&names);
+	return NULL;
+}
+
+static int run_command(const struct cli_command *c, int argc, char **argv)
+{
+	struct cli_ctx x;
+	struct hb_error err = {0};
+	int st;
+
+	memset(&x, 0, sizeof(x));
+	x.cmd = c;
+	x.argc = cli_parse(argc, argv, c);
+	x.argv = argv;
+	if (x.argc < 0)
+		return CLI_EXIT_USAGE;
+	if (cli_g.help) {
+		cli_print_help(c);
+		return CLI_EXIT_OK;
+	}
+	if (!(c->flags & CLI_CMD_NOCONFIG) && cli_config_resolve(c->name))
+		return CLI_EXIT_USAGE;
+	if (c->subs && !(c = pick_sub(c, &x)))
+		return CLI_EXIT_USAGE;
+	st = check_args(c, &x);
+	if (!st && c->check)
+		st = c->check(&x);
+	if (!st && (c->flags & CLI_CMD_HBASE) && !x.offline && cli_rest_open(&x.rest, &err))
+		st = cli_fail(&err);
+	if (!st)
+		st = c->run(&x);
+	if (c->release)
+		c->release();
+	hb_rest_free(x.rest);
+	return st;
 }
 
 static int run(int argc, char **argv)
@@ -108,28 +213,83 @@ static int run(int argc, char **argv)
 
 	first = cli_parse_leading_globals(argc, argv);
 	if (first < 0)
-		return 2;
+		return CLI_EXIT_USAGE;
 	if (cli_g.version) {
 		printf("hbtab %s\n", HB_VERSION);
-		return 0;
+		return CLI_EXIT_OK;
 	}
 	if (first >= argc) {
 		if (cli_g.help) {
 			print_main_help();
-			return 0;
+			return CLI_EXIT_OK;
 		}
 		cli_usage_error(NULL, "no command given");
-		return 2;
+		return CLI_EXIT_USAGE;
 	}
 	c = cli_find_command(argv[first]);
 	if (!c) {
 		cli_usage_error(NULL, "unknown command '%s'", argv[first]);
-		return 2;
+		return CLI_EXIT_USAGE;
 	}
-	return c->fn(argc - first, argv + first);
+	return run_command(c, argc - first, argv + first);
+}
+
+/*
+ * Opens a file on any of fds 0-2 that is closed, so no file or socket opened later can become
+ * standard output or error: /dev/null for 0 and 2, /dev/full for 1 so that a write to the
+ * closed standard output still fails (reported as the closed descriptor it was).
+ */
+static void std_fds_valid(void)
+{
+	int fd;
+
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) != -1)
+			continue;
+		got = fd == STDOUT_FILENO ? open("/dev/full", O_WRONLY) : -1;
+		if (got < 0)
+			got = open("/dev/null", O_RDWR);
+		if (got >= 0 && got != fd) { /* a lower fd was closed too and is filled later */
+			dup2(got, fd);
+			close(got);
+		}
+		if (fd == STDOUT_FILENO)
+			cli_stdout_closed = 1;
+	}
+}
+
+/* Whether errors go to stdout as JSON too: -o json, HBTAB_OUTPUT=json (configuration may not
+ * have been read when the error happened). */
+static int json_errors(void)
+{
+	const char *o = cli_g.output_str ? cli_g.output_str : getenv("HBTAB_OUTPUT");
+
+	return cli_g.output == CLI_OUT_JSON || (o && !strcmp(o, "json"));
+}
+
+/* Under -o json a failure that printed no document prints {"error": msg, "exit": status}. */
+static int finish(int st)
+{
+	struct hb_buf b = HB_BUF_INIT;
+
+	if (st != CLI_EXIT_OK && st != CLI_EXIT_FINDINGS && !cli_stdout_used &&
+	    !cli_stdout_failed && json_errors()) {
+		const char *msg = cli_first_error();
+
+		if (!hb_buf_adds(&b, "{\"error\": ") && !cli_json_str(&b, msg, strlen(msg)) &&
+		    !hb_buf_addf(&b, ", \"exit\": %d}\n", st))
+			cli_write_stdout(b.data, b.len);
+		hb_buf_release(&b);
+	}
+	return cli_finish_stdout(st);
 }
 
 int main(int argc, char **argv)
 {
-	return cli_finish_stdout(run(argc, argv));
+	std_fds_valid();
+	/* A closed pipe is a write error like any other (one status), not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	return finish(run(argc, argv));
 }

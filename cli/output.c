@@ -1,5 +1,6 @@
 /* Text tables (aligned on a terminal, tab-separated when piped) and JSON output helpers. */
 #include "output.h"
+#include "../core/vec.h"
 #include "../core/key.h"
 #include "cli.h"
 
@@ -15,6 +16,11 @@ int cli_stdout_tty(void)
 	if (cached < 0)
 		cached = isatty(STDOUT_FILENO);
 	return cached;
+}
+
+const char *cli_color(const char *sgr)
+{
+	return cli_g.color ? sgr : "";
 }
 
 int cli_table_init(struct cli_table *t, size_t ncols, const char *const *headers)
@@ -113,16 +119,9 @@ int cli_table_add(struct cli_table *t, const char *s)
 		hb_buf_release(&b);
 		return HB_ENOMEM;
 	}
-	if (t->ncells == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64;
-		char **p = realloc(t->cells, ncap * sizeof(*p));
-
-		if (!p) {
-			hb_buf_release(&b);
-			return HB_ENOMEM;
-		}
-		t->cells = p;
-		t->cap = ncap;
+	if (HB_VEC_GROW(t->cells, t->cap, t->ncells + 1, 64)) {
+		hb_buf_release(&b);
+		return HB_ENOMEM;
 	}
 	w = display_width(b.data);
 	if (w > t->width[t->ncells % t->ncols])

@@ -54,4 +54,11 @@ int cli_stream_flush(struct hb_buf *b, int force);
 /* Whether stdout is a terminal (cached). */
 int cli_stdout_tty(void);
 
+/* SGR sequences for cli_color. */
+#define CLI_RED   "\033[31m"
+#define CLI_GREEN "\033[32m"
+#define CLI_RESET "\033[0m"
+/* sgr when colour is on (--color, NO_COLOR; resolved with the configuration), else "". */
+const char *cli_color(const char *sgr);
+
 #endif

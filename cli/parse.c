@@ -1,16 +1,10 @@
-/* Option-table driven parsing, --help, completion listing and the small output helpers. */
+/* Option-table driven parsing, --help and the completion listing; reads no configuration. */
 #include "cli.h"
-#include "config.h"
-#include "../core/key.h"
+#include "../core/vec.h"
 
-#include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct cli_global cli_g;
-int cli_complete_mode;
 
 static const struct cli_option global_opts[] = {
 	CLI_GROUP("Global options"),
@@ -45,154 +39,10 @@ void cli_strlist_release(struct cli_strlist *l)
 
 static int strlist_push(struct cli_strlist *l, const char *s)
 {
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 8;
-		const char **p = realloc(l->items, ncap * sizeof(*p));
-
-		if (!p)
-			return HB_ENOMEM;
-		l->items = p;
-		l->cap = ncap;
-	}
+	if (HB_VEC_GROW(l->items, l->cap, l->n + 1, 8))
+		return HB_ENOMEM;
 	l->items[l->n++] = s;
 	return 0;
-}
-
-/*
- * Writes one diagnostic to stderr. Messages quote names, paths and server text, so control
- * bytes (ESC could drive the terminal), DEL and bytes that are not UTF-8 are shown as \xHH;
- * newlines and tabs are kept for multi-line reports.
- */
-static void emit(const char *prefix, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-
-static void emit(const char *prefix, const char *fmt, va_list ap)
-{
-	struct hb_buf b = HB_BUF_INIT;
-	size_t i;
-
-	fflush(stdout);
-	fputs(prefix, stderr);
-	if (hb_buf_vaddf(&b, fmt, ap)) {
-		fputs("(message too long)\n", stderr);
-		hb_buf_release(&b);
-		return;
-	}
-	for (i = 0; i < b.len;) {
-		unsigned char c = (unsigned char)b.data[i];
-		size_t l = hb_utf8_len(b.data + i, b.len - i);
-
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || !l) {
-			fprintf(stderr, "\\x%02X", c);
-			i++;
-		} else {
-			fwrite(b.data + i, 1, l, stderr);
-			i += l;
-		}
-	}
-	fputc('\n', stderr);
-	hb_buf_release(&b);
-}
-
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	emit("hbtab: ", fmt, ap);
-	va_end(ap);
-}
-
-void cli_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cli_g.quiet)
-		return;
-	va_start(ap, fmt);
-	emit("hbtab: warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void cli_verbose(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!cli_g.verbose)
-		return;
-	va_start(ap, fmt);
-	emit("hbtab: ", fmt, ap);
-	va_end(ap);
-}
-
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	emit("hbtab: ", fmt, ap);
-	va_end(ap);
-	if (cmd)
-		fprintf(stderr, "hbtab: see 'hbtab %s --help'\n", cmd);
-	else
-		fputs("hbtab: see 'hbtab --help'\n", stderr);
-	return HB_EINVAL;
-}
-
-int cli_fail(const struct hb_error *err)
-{
-	cli_error("%s", err->msg[0] ? err->msg : "failed");
-	return hb_exit_status(err->code ? err->code : HB_ESERVER);
-}
-
-int cli_exit(int rc)
-{
-	return hb_exit_status(rc);
-}
-
-int cli_parse_long(const char *s, long min, long max, const char *what, long *out,
-		   struct hb_error *err)
-{
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return hb_error_set(err, HB_EINVAL, "%s must be a number, got ''", what);
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || end == s || ((*s < '0' || *s > '9') && *s != '-'))
-		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, s);
-	if (errno == ERANGE || v < min || v > max)
-		return hb_error_set(err, HB_EINVAL, "%s must be between %ld and %ld, got '%s'", what,
-				    min, max, s);
-	*out = v;
-	return 0;
-}
-
-int cli_stdout_failed;
-
-int cli_write_stdout(const void *p, size_t n)
-{
-	if (cli_stdout_failed)
-		return HB_EINVAL;
-	if (n && fwrite(p, 1, n, stdout) != n) {
-		cli_error("cannot write to standard output: %s", strerror(errno));
-		cli_stdout_failed = 1;
-		return HB_EINVAL;
-	}
-	return 0;
-}
-
-int cli_finish_stdout(int status)
-{
-	if (cli_stdout_failed)
-		return status ? status : 2;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
-		cli_stdout_failed = 1;
-		return status ? status : 2;
-	}
-	return status;
 }
 
 /* Both tables, in order: the command's own, then the global one. */
@@ -419,25 +269,25 @@ int cli_parse_leading_globals(int argc, char **argv)
 	return parse_loop(argc, argv, none, 1);
 }
 
-int cli_parse(int argc, char **argv, const struct cli_option *opts, const char *usage)
+int cli_parse(int argc, char **argv, const struct cli_command *cmd)
 {
-	const char *cmd = argv[0];
-	int out;
+	static const struct cli_option none[] = {CLI_END};
 
-	if (cli_complete_mode) {
-		print_completion(opts);
-		return CLI_PARSE_EXIT;
-	}
-	out = parse_loop(argc, argv, opts, 0);
-	if (out < 0)
-		return out;
-	if (cli_g.help) {
-		print_help(opts, usage);
-		return CLI_PARSE_EXIT;
-	}
-	if (cli_config_resolve(cmd))
-		return HB_EINVAL;
-	return out;
+	return parse_loop(argc, argv, cmd->opts ? cmd->opts : none, 0);
+}
+
+void cli_print_help(const struct cli_command *cmd)
+{
+	static const struct cli_option none[] = {CLI_END};
+
+	print_help(cmd->opts ? cmd->opts : none, cmd->usage);
+}
+
+void cli_print_completion(const struct cli_command *cmd)
+{
+	static const struct cli_option none[] = {CLI_END};
+
+	print_completion(cmd->opts ? cmd->opts : none);
 }
 
 /* Exposed for "hbtab --help" and "hbtab help". */

@@ -1,24 +1,20 @@
 /* The REST client as the commands see it: settings from cli_g, traces, progress, table names. */
 #include "rest_cli.h"
+#include "../core/clock.h"
 #include "../core/tname.h"
 #include "../rest/hbase.h"
+#include "../rest/thrift2.h"
 #include "cli.h"
+#include "exit.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 static int progress_drawn;
 static double progress_last;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int progress_enabled(void)
 {
@@ -31,7 +27,7 @@ void cli_progress(const char *label, size_t done, size_t total)
 
 	if (!progress_enabled())
 		return;
-	t = now_s();
+	t = hb_now();
 	if (progress_drawn && t - progress_last < 0.1)
 		return;
 	progress_last = t;
@@ -63,39 +59,77 @@ static void on_trace(void *ctx, const char *line)
 	fprintf(stderr, "hbtab: %s\n", line);
 }
 
+/*
+ * The settings every channel (REST, Thrift2) takes from the global options, with the same
+ * names in hb_rest_opts and hb_thrift2_opts; the password only from HBTAB_PASSWORD (else
+ * ~/.netrc via CURLOPT_NETRC) and only with --user.
+ */
+#define CONN_APPLY(o, timeout_s)                                                              \
+	do {                                                                                 \
+		(o)->timeout = (timeout_s);                                                  \
+		(o)->retries = cli_g.retries;                                                \
+		(o)->cacert = cli_g.cacert;                                                  \
+		(o)->cert = cli_g.cert;                                                      \
+		(o)->key = cli_g.key;                                                        \
+		(o)->insecure = cli_g.insecure;                                              \
+		(o)->user = cli_g.user;                                                      \
+		(o)->password = conn_password();                                             \
+		(o)->negotiate = cli_g.negotiate;                                            \
+		(o)->trace = cli_g.verbose ? on_trace : NULL;                                \
+		(o)->trace_ctx = NULL;                                                       \
+	} while (0)
+
+/* HBTAB_PASSWORD when --user is given; the warning about an unused one is printed once. */
+static const char *conn_password(void)
+{
+	static int warned;
+	const char *pw = getenv("HBTAB_PASSWORD");
+
+	if (!pw || !*pw)
+		return NULL;
+	if (!cli_g.user) {
+		if (!warned++)
+			cli_warn("HBTAB_PASSWORD is set but --user is not; the password is not used");
+		return NULL;
+	}
+	return pw;
+}
+
+/* A basic-auth password over plain http is readable on the wire: say so for every URL. */
+static void warn_plain_password(const char *url)
+{
+	if (cli_g.user && conn_password() && url && !strncasecmp(url, "http://", 7))
+		cli_warn("sending a basic-auth password over plain http to '%s'", url);
+}
+
 int cli_rest_open(struct hb_rest **out, struct hb_error *err)
 {
 	struct hb_rest_opts o;
-	const char *pw = getenv("HBTAB_PASSWORD");
 	int rc;
 
 	memset(&o, 0, sizeof(o));
 	o.base_url = cli_g.rest_url;
-	o.timeout = cli_g.timeout;
-	o.retries = cli_g.retries;
-	o.cacert = cli_g.cacert;
-	o.cert = cli_g.cert;
-	o.key = cli_g.key;
-	o.insecure = cli_g.insecure;
-	o.user = cli_g.user;
-	o.negotiate = cli_g.negotiate;
-	if (pw && *pw) {
-		if (!cli_g.user)
-			cli_warn(
-			    "HBTAB_PASSWORD is set but --user is not; the password is not used");
-		else
-			o.password = pw;
-	}
-	if (cli_g.verbose) {
-		o.trace = on_trace;
-		o.trace_ctx = NULL;
-	}
+	CONN_APPLY(&o, cli_g.timeout);
 	rc = hb_rest_new(out, &o, err);
 	if (rc)
 		return rc;
-	if (cli_g.user && o.password && !strncmp(cli_g.rest_url, "http://", 7))
-		cli_warn("sending a basic-auth password over plain http to '%s'", cli_g.rest_url);
+	warn_plain_password(cli_g.rest_url);
 	hb_rest_set_progress(*out, on_progress, "reading");
+	return 0;
+}
+
+int cli_thrift2_open(struct hb_thrift2 **out, double timeout, struct hb_error *err)
+{
+	struct hb_thrift2_opts o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.url = cli_g.thrift_url;
+	CONN_APPLY(&o, timeout);
+	rc = hb_thrift2_new(out, &o, err);
+	if (rc)
+		return rc;
+	warn_plain_password(cli_g.thrift_url);
 	return 0;
 }
 
@@ -110,11 +144,11 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
 	cli_progress_done();
 	if (!rc && meta && !rs->n && *state < 0) {
 		cli_error("table '%s' not found in hbase:meta", table);
-		return 4;
+		return CLI_EXIT_SERVER;
 	}
 	if (rc == HB_ENOTFOUND && !meta) {
 		cli_error("table '%s' not found", table);
-		return 4;
+		return CLI_EXIT_SERVER;
 	}
 	return rc;
 }

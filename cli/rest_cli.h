@@ -14,10 +14,15 @@
  */
 int cli_rest_open(struct hb_rest **out, struct hb_error *err);
 
+struct hb_thrift2;
+/* Creates the Thrift2 client for --thrift with the same settings, password rules and
+ * warnings as the REST client; timeout in seconds per request. */
+int cli_thrift2_open(struct hb_thrift2 **out, double timeout, struct hb_error *err);
+
 /*
  * Reads TABLE's regions into the initialised rs from REST /T/regions, or with meta from a
  * scan of hbase:meta (*state gets its TableState or -1), then clears the progress line.
- * A missing table prints "table 'T' not found[ in hbase:meta]" and returns exit status 4;
+ * A missing table prints "table 'T' not found[ in hbase:meta]" and returns CLI_EXIT_SERVER;
  * other failures return a negative HB_E* code with err filled.
  */
 int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,

@@ -1,5 +1,6 @@
 /* Audit computations over region lists: findings, reachability shares, chain, drift, hot-spots. */
 #include "audit.h"
+#include "vec.h"
 
 #include <gmp.h>
 #include <stdarg.h>
@@ -32,15 +33,8 @@ int hb_findings_add(struct hb_findings *f, const char *kind, long region, const 
 	va_list ap;
 	int rc;
 
-	if (f->n == f->cap) {
-		size_t ncap = f->cap ? f->cap * 2 : 16;
-		struct hb_finding *nv = realloc(f->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return HB_ENOMEM;
-		f->v = nv;
-		f->cap = ncap;
-	}
+	if (HB_VEC_GROW(f->v, f->cap, f->n + 1, 16))
+		return HB_ENOMEM;
 	va_start(ap, fmt);
 	rc = hb_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
@@ -605,9 +599,10 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 	for (i = next_live(rs, 0, &last); i < rs->n; i = next_live(rs, i + 1, &last))
 		live++;
 	if (!md->present) {
-		rc = hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
-		                     "the table has no metadata row: N and the key space are not "
-		                     "recorded (hbtab meta set writes it)");
+		if (md->require)
+			rc = hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
+			                     "the table has no metadata row: N and the key space are "
+			                     "not recorded (hbtab meta set writes it)");
 		goto done;
 	}
 	if (!md->n) {
@@ -870,15 +865,8 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 		for (k = 0; k < out->ns && strcmp(out->s[k].name, srv); k++)
 			;
 		if (k == out->ns) {
-			if (out->ns == scap) {
-				size_t nc = scap ? scap * 2 : 8;
-				struct hb_hot_server *ns = realloc(out->s, nc * sizeof(*ns));
-
-				if (!ns)
-					return HB_ENOMEM;
-				out->s = ns;
-				scap = nc;
-			}
+			if (HB_VEC_GROW(out->s, scap, out->ns + 1, 8))
+				return HB_ENOMEM;
 			memset(&out->s[k], 0, sizeof(out->s[k]));
 			out->s[k].name = strdup(srv);
 			if (!out->s[k].name)

@@ -134,6 +134,7 @@ struct hb_audit_meta {
 	const char *n;
 	const char *keyspace;
 	const char *splits;
+	int require; /* a missing row is a finding (otherwise nothing to compare: no finding) */
 };
 
 /*

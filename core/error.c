@@ -1,4 +1,4 @@
-/* The error record shared by all layers and the code-to-exit-status map. */
+/* The error record shared by all layers. */
 #include "hb.h"
 
 #include <stdarg.h>
@@ -44,24 +44,6 @@ int hb_error_prefix(struct hb_error *err, int code, const char *fmt, ...)
 	if (!err->code)
 		err->code = code;
 	return err->code;
-}
-
-int hb_exit_status(int code)
-{
-	switch (code) {
-	case HB_OK:
-		return 0;
-	case HB_EFINDING:
-		return 1;
-	case HB_EINVAL:
-		return 2;
-	case HB_ENET:
-		return 3;
-	case HB_ESAFETY:
-		return 5;
-	default:
-		return 4;
-	}
 }
 
 _Noreturn void hb_bug(const char *file, int line, const char *msg)

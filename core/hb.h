@@ -7,7 +7,7 @@
 
 /*
  * Error codes. Functions that can fail return 0 or one of these (negative).
- * The absolute value of HB_EFINDING..HB_ESAFETY is the process exit status.
+ * cli/ maps them to process exit statuses (cli_exit); the comments name the status.
  */
 #define HB_OK 0
 #define HB_EFINDING -1 /* audit findings, verification mismatch: exit 1 */
@@ -32,9 +32,6 @@ int hb_error_set(struct hb_error *err, int code, const char *fmt, ...)
 /* Prepends "prefix: " to an existing message in err (NULL-safe); returns err->code or code. */
 int hb_error_prefix(struct hb_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* Maps an HB_E* code to the documented process exit status (0..5). */
-int hb_exit_status(int code);
 
 /* Aborts with file:line for a broken invariant (a bug, never bad input). */
 #define HB_BUG(msg) hb_bug(__FILE__, __LINE__, (msg))

@@ -1,5 +1,6 @@
 /* Key order, HBase's binary-string forms, base64 and the packed key list. */
 #include "key.h"
+#include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -285,15 +286,12 @@ int hb_keys_push(struct hb_keys *ks, const void *k, size_t n)
 	int rc;
 
 	if (ks->n + 2 > ks->cap) {
-		size_t ncap = ks->cap ? ks->cap * 2 : 16;
-		size_t *p = realloc(ks->off, ncap * sizeof(*p));
+		int first = !ks->off;
 
-		if (!p)
+		if (HB_VEC_GROW(ks->off, ks->cap, ks->n + 2, 16))
 			return HB_ENOMEM;
-		if (!ks->off)
-			p[0] = 0;
-		ks->off = p;
-		ks->cap = ncap;
+		if (first)
+			ks->off[0] = 0;
 	}
 	rc = hb_buf_add(&ks->bytes, k, n);
 	if (rc)

@@ -1,5 +1,6 @@
 /* Key spaces: the --keyspace grammar, its canonical form and an exact, lazily built automaton. */
 #include "keyspace.h"
+#include "vec.h"
 #include "key.h"
 
 #include <math.h>
@@ -432,16 +433,9 @@ int hb_keyspace_parse(struct hb_keyspace **out, const char *spec, struct hb_erro
 			                  star_col);
 			goto done;
 		}
-		if (ks->nf == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			struct ks_field *nf = realloc(ks->f, ncap * sizeof(*nf));
-
-			if (!nf) {
-				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-				goto done;
-			}
-			ks->f = nf;
-			cap = ncap;
+		if (HB_VEC_GROW(ks->f, cap, ks->nf + 1, 8)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			goto done;
 		}
 		rc = parse_field(&p, &ks->f[ks->nf]);
 		if (rc)
@@ -970,15 +964,9 @@ static int count_state(struct ks_auto *a, int32_t id, struct hb_error *err)
 		return 0;
 #define PUSH(x)                                                                                    \
 	do {                                                                                       \
-		if (sp == cap) {                                                                   \
-			size_t nc = cap ? cap * 2 : 64;                                            \
-			struct frame *ns = realloc(stk, nc * sizeof(*ns));                         \
-			if (!ns) {                                                                 \
-				rc = hb_error_set(err, HB_ENOMEM, "out of memory");                \
-				goto done;                                                         \
-			}                                                                          \
-			stk = ns;                                                                  \
-			cap = nc;                                                                  \
+		if (HB_VEC_GROW(stk, cap, sp + 1, 64)) {                                           \
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");                        \
+			goto done;                                                                 \
 		}                                                                                  \
 		stk[sp].id = (x);                                                                  \
 		stk[sp].k = 0;                                                                     \

@@ -1,5 +1,6 @@
 /* Deep-copied region records and their ordering. */
 #include "region.h"
+#include "vec.h"
 #include "key.h"
 
 #include <stdlib.h>
@@ -77,15 +78,8 @@ int hb_region_copy(struct hb_region *out, const struct hb_region *r)
 
 int hb_regions_push(struct hb_regions *rs, const struct hb_region *r)
 {
-	if (rs->n == rs->cap) {
-		size_t ncap = rs->cap ? rs->cap * 2 : 64;
-		struct hb_region *p = realloc(rs->v, ncap * sizeof(*p));
-
-		if (!p)
-			return HB_ENOMEM;
-		rs->v = p;
-		rs->cap = ncap;
-	}
+	if (HB_VEC_GROW(rs->v, rs->cap, rs->n + 1, 64))
+		return HB_ENOMEM;
 	if (hb_region_copy(&rs->v[rs->n], r))
 		return HB_ENOMEM;
 	rs->n++;

@@ -1,5 +1,6 @@
 /* Table descriptors as plain string maps. */
 #include "schema.h"
+#include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,16 +47,9 @@ int hb_attrs_set(struct hb_attrs *a, const char *key, const char *value)
 			return 0;
 		}
 	}
-	if (a->n == a->cap) {
-		size_t ncap = a->cap ? a->cap * 2 : 8;
-		struct hb_attr *p = realloc(a->v, ncap * sizeof(*p));
-
-		if (!p) {
-			free(v);
-			return HB_ENOMEM;
-		}
-		a->v = p;
-		a->cap = ncap;
+	if (HB_VEC_GROW(a->v, a->cap, a->n + 1, 8)) {
+		free(v);
+		return HB_ENOMEM;
 	}
 	k = strdup(key);
 	if (!k) {
@@ -103,15 +97,8 @@ int hb_schema_add_family(struct hb_schema *s, const char *name, struct hb_family
 {
 	struct hb_family *f;
 
-	if (s->nfamilies == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 4;
-		struct hb_family *p = realloc(s->families, ncap * sizeof(*p));
-
-		if (!p)
-			return HB_ENOMEM;
-		s->families = p;
-		s->cap = ncap;
-	}
+	if (HB_VEC_GROW(s->families, s->cap, s->nfamilies + 1, 4))
+		return HB_ENOMEM;
 	f = &s->families[s->nfamilies];
 	f->name = strdup(name);
 	if (!f->name)

@@ -132,18 +132,6 @@ const char *hb_curlx_reason(CURLcode e, const char *errbuf)
 	}
 }
 
-void hb_curlx_sleep(double s)
-{
-	struct timespec ts;
-
-	if (s <= 0)
-		return;
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 size_t hb_curlx_first_line(char *first, size_t cap, const char *body)
 {
 	size_t n = strcspn(body, "\r\n"), i;

@@ -47,9 +47,6 @@ int hb_curlx_check_url(const char *url, const char *what, struct hb_error *err);
 /* A short reason for a failed transfer ("timed out", "connection refused", ...). */
 const char *hb_curlx_reason(CURLcode e, const char *errbuf);
 
-/* Sleeps s seconds (nothing when s <= 0), resuming after signals. */
-void hb_curlx_sleep(double s);
-
 /*
  * Copies the first line of body into first (cap bytes, NUL-terminated), non-printable
  * bytes as '?': the rest of an error page is usually a stack trace. Returns its length.

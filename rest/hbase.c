@@ -2,14 +2,12 @@
 #include "rest/hbase.h"
 #include "core/key.h"
 #include "core/regioninfo.h"
+#include "rest/rest_priv.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
-long hb_rest_retry_budget(const struct hb_rest *c);
 
 #define JSON "application/json"
 

@@ -2,6 +2,8 @@
 #include "rest/rest.h"
 
 #include "rest/curlx.h"
+#include "rest/rest_priv.h"
+#include "core/clock.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -137,16 +139,12 @@ void hb_rest_set_progress(struct hb_rest *c, hb_rest_progress_fn fn, void *ctx)
 	c->progress_ctx = ctx;
 }
 
-/* Called from hbase.c through the progress accessor below. */
-void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
 void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total)
 {
 	if (c->progress)
 		c->progress(c->progress_ctx, done, total);
 }
 
-/* For hbase.c: how many times a broken scan may be reopened (the --retries budget). */
-long hb_rest_retry_budget(const struct hb_rest *c);
 long hb_rest_retry_budget(const struct hb_rest *c)
 {
 	return c->retries;
@@ -429,7 +427,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 				break;
 			wait = backoff(c, attempt, resp->retry_after);
 			tracef(c, "HTTP %ld; retrying in %.2f s", status, wait);
-			hb_curlx_sleep(wait);
+			hb_sleep(wait);
 			continue;
 		}
 		if (c->sink.overflow) {
@@ -443,7 +441,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		    (idempotent || e == CURLE_COULDNT_CONNECT)) {
 			wait = backoff(c, attempt, -1);
 			tracef(c, "%s; retrying in %.2f s", hb_curlx_reason(e, c->errbuf), wait);
-			hb_curlx_sleep(wait);
+			hb_sleep(wait);
 			continue;
 		}
 		if (attempt)

@@ -1,5 +1,6 @@
 /* JSON decoders for the REST resources: lenient about extra fields, strict about bad data. */
 #include "core/key.h"
+#include "core/vec.h"
 #include "rest/hbase.h"
 
 #include <cjson/cJSON.h>
@@ -492,15 +493,8 @@ int hb_names_push(struct hb_names *n, const char *s)
 {
 	char *c;
 
-	if (n->n == n->cap) {
-		size_t ncap = n->cap ? n->cap * 2 : 16;
-		char **p = realloc(n->v, ncap * sizeof(*p));
-
-		if (!p)
-			return HB_ENOMEM;
-		n->v = p;
-		n->cap = ncap;
-	}
+	if (HB_VEC_GROW(n->v, n->cap, n->n + 1, 16))
+		return HB_ENOMEM;
 	if (!(c = strdup(s)))
 		return HB_ENOMEM;
 	n->v[n->n++] = c;
@@ -1278,15 +1272,8 @@ int hb_row_add_cell(struct hb_row *r, const void *col, size_t col_len, const voi
 {
 	struct hb_cell *c;
 
-	if (r->ncells == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 8;
-		struct hb_cell *p = realloc(r->cells, ncap * sizeof(*p));
-
-		if (!p)
-			return HB_ENOMEM;
-		r->cells = p;
-		r->cap = ncap;
-	}
+	if (HB_VEC_GROW(r->cells, r->cap, r->ncells + 1, 8))
+		return HB_ENOMEM;
 	c = &r->cells[r->ncells];
 	/* Column and value in one allocation: a meta scan adds 100,000s of cells. */
 	if (col_len > SIZE_MAX / 2 - 2 || val_len > SIZE_MAX / 2 ||
@@ -1789,15 +1776,8 @@ static int cs_row(struct cs *d, size_t ri)
 			return cs_invalid(d);
 		return CS_BAD(d, "Row[%zu] is not an object", ri);
 	}
-	if (d->nrows == d->cap) {
-		size_t ncap = d->cap ? d->cap * 2 : 64;
-		struct hb_row *p = realloc(d->rows, ncap * sizeof(*p));
-
-		if (!p)
-			return oom(d->err);
-		d->rows = p;
-		d->cap = ncap;
-	}
+	if (HB_VEC_GROW(d->rows, d->cap, d->nrows + 1, 64))
+		return oom(d->err);
 	hb_row_init(&d->rows[d->nrows]);
 	j->p++;
 	rc = cs_row_members(d, &d->rows[d->nrows], ri);

@@ -1,5 +1,6 @@
 /* Running the configured hbase shell command on a script: spawn, capture, timeout, errors. */
 #include "rest/shellrun.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -201,14 +202,6 @@ void hb_shell_result_release(struct hb_shell_result *r)
 	hb_shell_result_init(r);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void keep(struct hb_shell_result *r, struct hb_buf *b, const char *p, size_t n)
 {
 	size_t room = b->len < HB_SHELL_MAX_OUTPUT ? HB_SHELL_MAX_OUTPUT - b->len : 0;
@@ -225,7 +218,7 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	int out_p[2] = {-1, -1}, err_p[2] = {-1, -1}, rc = 0, st = 0, e;
-	double start = now_s(), deadline = start + (timeout > 0 ? timeout : 1e9), kill_at = 0;
+	double start = hb_now(), deadline = start + (timeout > 0 ? timeout : 1e9), kill_at = 0;
 	pid_t pid = -1;
 	int open_fds = 2, reaped = 0, term_sent = 0;
 	sigset_t none;
@@ -262,7 +255,7 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 	while (open_fds > 0 || !reaped) {
 		struct pollfd pf[2];
 		nfds_t np = 0;
-		double t = now_s(), wait_s;
+		double t = hb_now(), wait_s;
 		int ms, i;
 
 		if (!term_sent && t >= deadline) {
@@ -293,9 +286,7 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 		}
 		if (!np) {
 			if (!reaped) {
-				struct timespec ts = {0, 20000000};
-
-				nanosleep(&ts, NULL);
+				hb_sleep(0.02);
 			}
 			continue;
 		}
@@ -327,7 +318,7 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 			}
 			keep(res, pf[i].fd == out_p[0] ? &res->out : &res->err, buf, (size_t)n);
 		}
-		if (reaped && open_fds > 0 && now_s() > deadline + 5)
+		if (reaped && open_fds > 0 && hb_now() > deadline + 5)
 			break;
 	}
 	if (WIFEXITED(st)) {
@@ -336,7 +327,7 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 	} else if (WIFSIGNALED(st)) {
 		res->signal = WTERMSIG(st);
 	}
-	res->seconds = now_s() - start;
+	res->seconds = hb_now() - start;
 done_pipes:
 	if (out_p[0] >= 0)
 		close(out_p[0]);

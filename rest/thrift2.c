@@ -2,6 +2,7 @@
 #include "rest/thrift2.h"
 
 #include "rest/curlx.h"
+#include "core/clock.h"
 
 #include <curl/curl.h>
 #include <stdarg.h>
@@ -182,7 +183,7 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 
 			tracef(c, "thrift2 %s: %s; retrying in %.1f s", method,
 			       hb_curlx_reason(e, c->errbuf), wait);
-			hb_curlx_sleep(wait);
+			hb_sleep(wait);
 			continue;
 		}
 		rc = hb_error_set(err, HB_ENET, "thrift2 %s: cannot POST %s: %s", method, c->url,

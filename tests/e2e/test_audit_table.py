@@ -108,7 +108,15 @@ class AuditTable(EmulatorTest):
 
     def test_audit_table__missing_metadata_and_n_drift(self):
         self.emu.create("t1", HEX10)
+        # a healthy table hbtab did not create: no metadata row is no finding by default
         r, doc = self.audit("t1", "--keyspace", "hex{8}")
+        self.assertEqual(r.rc, 0, repr(r))
+        self.assertEqual(kinds(doc), [])
+        self.assertIs(doc["metadata_row"], False)
+        r = self.hb("audit", "t1")
+        self.assertOk(r)
+        self.assertIn("no metadata row", r.out)
+        r, doc = self.audit("t1", "--keyspace", "hex{8}", "--require-metadata")
         self.assertEqual(r.rc, 1)
         self.assertEqual(kinds(doc), [("missing_metadata", -1)])
         self.put_meta("t1", 5, "hex{8}")

@@ -295,7 +295,29 @@ class CreateRestAndPrintTest(CreateTestBase):
         self.assertFails(r, 2, "cannot create a pre-split table")
         self.assertIn("--via print", r.err)
         self.assertIn("single region", r.err)
-        self.assertEqual(self.emu.requests(), [])
+        # only the read that finds the table absent: nothing is written
+        self.assertEqual([q["method"] for q in self.emu.requests()], ["GET"])
+
+    def test_create__print_then_plain_create_adopts_on_a_rest_only_host(self):
+        r = self.create("t1", "--hex-splits", "4", "--via", "print")
+        self.assertOk(r)
+        script = os.path.join(self.tmp, "create.rb")
+        with open(script, "wb") as f:
+            f.write(r.out_bytes)
+        env = dict(os.environ, HBEMU_CONTROL=self.emu.control_url)
+        p = subprocess.run(["ruby", hbtest.SHELL_STANDIN, "-n", script], env=env,
+                           capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.emu.clear_requests()
+        # no --thrift, no hbase shell on PATH: the table exists, so it is verified and adopted
+        r = hbtest.run(["--rest", self.emu.rest, "--hbase-shell", "no-such-hbase-cmd shell -n",
+                        "create", "t1", "--hex-splits", "4", "-o", "json"])
+        self.assertOk(r)
+        j = r.json()
+        self.assertEqual((j["created"], j["verified"], j["regions"], j["via"]),
+                         (False, True, 4, "none"))
+        self.assertEqual(self.metadata("t1")["N"], "4")
+        self.assertEqual(self.ddl_requests(), [])
 
     def test_create__print_script_accepted_by_standin_then_noop(self):
         r = self.create("t1", "--splits-file", self.splits_path, "--family",
@@ -346,9 +368,13 @@ class CreateOfflineValidationTest(CreateTestBase):
         self.check_refused("invalid table name", ".bad", "--hex-splits", "4")
         self.check_refused("invalid table name", "a b", "--hex-splits", "4")
         self.check_refused("reserved", "zookeeper", "--hex-splits", "4")
-        self.check_refused("system tables", "hbase:x", "--hex-splits", "4")
         self.check_refused("invalid family name", "t", "--hex-splits", "4", "--family", "a/b")
         self.check_refused("invalid family name", "t", "--hex-splits", "4", "--family", ".x")
+
+    def test_create__system_table_refused_with_exit_5_before_any_request(self):
+        r = self.create("hbase:x", "--hex-splits", "4")
+        self.assertFails(r, 5, "system table")
+        self.assertEqual(self.emu.requests(), [])
 
     def test_create__bad_family_attributes_refused(self):
         self.check_refused("COMPRESSION", "t", "--family", "cf:COMPRESSION=LZMA2")

@@ -246,7 +246,8 @@ class Drop(EmulatorTest):
     def test_drop__deletes_and_second_drop_is_not_found(self):
         r = self.hb("-o", "json", "drop", "t1", "--yes")
         self.assertOk(r)
-        self.assertEqual(r.json(), {"table": "t1", "dropped": True})
+        self.assertEqual(r.json(), {"table": "t1", "dropped": True, "existed": True,
+                                    "dry_run": False})
         self.assertEqual(self.hb("tables").out, "")
         self.assertFails(self.hb("drop", "t1", "--yes"), 4, "table 't1' not found")
 

@@ -188,11 +188,11 @@ static const char *drift(const struct hb_audit_meta *m, const struct hb_regions 
 
 static void test_audit__drift_checks_n_keyspace_and_partition_boundaries(void)
 {
-	struct hb_audit_meta ok = {1, "20", "u64<20 byte{8}", "--partition-splits 20"};
-	struct hb_audit_meta wrong_n = {1, "16", "u64<20 byte{8}", NULL};
-	struct hb_audit_meta bad_n = {1, "x", NULL, NULL};
-	struct hb_audit_meta none = {0, NULL, NULL, NULL};
-	struct hb_audit_meta splits_only = {1, "20", NULL, "--partition-splits 20"};
+	struct hb_audit_meta ok = {1, "20", "u64<20 byte{8}", "--partition-splits 20", 1};
+	struct hb_audit_meta wrong_n = {1, "16", "u64<20 byte{8}", NULL, 1};
+	struct hb_audit_meta bad_n = {1, "x", NULL, NULL, 1};
+	struct hb_audit_meta none = {0, NULL, NULL, NULL, 0};
+	struct hb_audit_meta splits_only = {1, "20", NULL, "--partition-splits 20", 1};
 	struct hb_regions rs, broken;
 
 	partition_regions(&rs, 20, 0);
@@ -202,11 +202,16 @@ static void test_audit__drift_checks_n_keyspace_and_partition_boundaries(void)
 	CHECK_EQ_STR(drift(&ok, &rs, "u64<20 *"), "drift@-1");
 	CHECK_EQ_STR(drift(&wrong_n, &rs, NULL), "drift@-1 drift@-1");
 	CHECK_EQ_STR(drift(&bad_n, &rs, NULL), "drift@-1");
-	CHECK_EQ_STR(drift(&none, &rs, NULL), "missing_metadata@-1");
+	CHECK_EQ_STR(drift(&none, &rs, NULL), "");
+	{
+		struct hb_audit_meta required = {0, NULL, NULL, NULL, 1};
+
+		CHECK_EQ_STR(drift(&required, &rs, NULL), "missing_metadata@-1");
+	}
 	CHECK_EQ_STR(drift(&ok, &broken, NULL), "drift@5");
 	CHECK_EQ_STR(drift(&splits_only, &broken, NULL), "drift@5");
 	{
-		struct hb_audit_meta bad_ks = {1, "20", "hex{", NULL};
+		struct hb_audit_meta bad_ks = {1, "20", "hex{", NULL, 1};
 
 		CHECK_EQ_STR(drift(&bad_ks, &rs, NULL), "drift@-1");
 	}
