@@ -2,8 +2,8 @@
 #include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
-#include "output.h"
 #include "exit.h"
+#include "output.h"
 
 static cJSON *attrs_json(cJSON *parent, const char *key, const struct hb_attrs *a)
 {
@@ -88,12 +88,12 @@ static int run(struct cli_ctx *x)
 }
 
 const struct cli_command cli_cmd_describe = {
-	.name = "describe",
-	.summary = "show a table's schema",
-	.usage = "describe TABLE",
-	.args = "TABLE",
-	.min_args = 1,
-	.max_args = 1,
-	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
-	.run = run,
+    .name = "describe",
+    .summary = "show a table's schema",
+    .usage = "describe TABLE",
+    .args = "TABLE",
+    .min_args = 1,
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+    .run = run,
 };

@@ -8,10 +8,10 @@
 static int yes, if_exists, dry_run;
 
 static const struct cli_option opts[] = {
-	CLI_FLAG(0, "yes", &yes, "really disable and delete the table and its data"),
-	CLI_FLAG(0, "if-exists", &if_exists, "a table that does not exist is not an error"),
-	CLI_FLAG(0, "dry-run", &dry_run, "check that the table exists; drop nothing"),
-	CLI_END,
+    CLI_FLAG(0, "yes", &yes, "really disable and delete the table and its data"),
+    CLI_FLAG(0, "if-exists", &if_exists, "a table that does not exist is not an error"),
+    CLI_FLAG(0, "dry-run", &dry_run, "check that the table exists; drop nothing"),
+    CLI_END,
 };
 
 static int check(struct cli_ctx *x)
@@ -68,14 +68,14 @@ static int run(struct cli_ctx *x)
 }
 
 const struct cli_command cli_cmd_drop = {
-	.name = "drop",
-	.summary = "disable and delete a table",
-	.usage = "drop TABLE --yes [--if-exists]\ndrop TABLE --dry-run [--if-exists]",
-	.opts = opts,
-	.args = "TABLE",
-	.min_args = 1,
-	.max_args = 1,
-	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
-	.check = check,
-	.run = run,
+    .name = "drop",
+    .summary = "disable and delete a table",
+    .usage = "drop TABLE --yes [--if-exists]\ndrop TABLE --dry-run [--if-exists]",
+    .opts = opts,
+    .args = "TABLE",
+    .min_args = 1,
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+    .check = check,
+    .run = run,
 };

@@ -121,10 +121,9 @@ static int print_text(int meta, const struct hb_regions *rs)
 
 static const char *source;
 static const struct cli_option opts[] = {
-	CLI_CHOICE(0, "source", &source, "SRC",
-	           "rest (/T/regions, online regions only) or meta (hbase:meta scan)",
-	           "rest meta"),
-	CLI_END,
+    CLI_CHOICE(0, "source", &source, "SRC",
+               "rest (/T/regions, online regions only) or meta (hbase:meta scan)", "rest meta"),
+    CLI_END,
 };
 
 static int run(struct cli_ctx *x)
@@ -145,13 +144,13 @@ static int run(struct cli_ctx *x)
 }
 
 const struct cli_command cli_cmd_regions = {
-	.name = "regions",
-	.summary = "list a table's regions from REST or hbase:meta",
-	.usage = "regions TABLE [--source rest|meta]",
-	.opts = opts,
-	.args = "TABLE",
-	.min_args = 1,
-	.max_args = 1,
-	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
-	.run = run,
+    .name = "regions",
+    .summary = "list a table's regions from REST or hbase:meta",
+    .usage = "regions TABLE [--source rest|meta]",
+    .opts = opts,
+    .args = "TABLE",
+    .min_args = 1,
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+    .run = run,
 };

@@ -110,9 +110,9 @@ static int run(struct cli_ctx *x)
 }
 
 const struct cli_command cli_cmd_status = {
-	.name = "status",
-	.summary = "show the cluster's version and servers",
-	.usage = "status",
-	.flags = CLI_CMD_HBASE,
-	.run = run,
+    .name = "status",
+    .summary = "show the cluster's version and servers",
+    .usage = "status",
+    .flags = CLI_CMD_HBASE,
+    .run = run,
 };

@@ -57,11 +57,11 @@ done:
 }
 
 const struct cli_command cli_cmd_tables = {
-	.name = "tables",
-	.summary = "list tables",
-	.usage = "tables [PATTERN]",
-	.args = "PATTERN",
-	.max_args = 1,
-	.flags = CLI_CMD_HBASE,
-	.run = run,
+    .name = "tables",
+    .summary = "list tables",
+    .usage = "tables [PATTERN]",
+    .args = "PATTERN",
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE,
+    .run = run,
 };

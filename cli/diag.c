@@ -1,7 +1,7 @@
 /* Diagnostics on stderr, exit statuses, checked writes to stdout, and the global settings. */
+#include "../core/key.h"
 #include "cli.h"
 #include "exit.h"
-#include "../core/key.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -19,7 +19,7 @@ static char first_error[HB_ERRMSG_MAX];
  * newlines and tabs are kept for multi-line reports.
  */
 static void emit(const char *prefix, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+    __attribute__((format(printf, 2, 0)));
 
 static void emit(const char *prefix, const char *fmt, va_list ap)
 {
@@ -49,13 +49,18 @@ static void emit(const char *prefix, const char *fmt, va_list ap)
 	hb_buf_release(&b);
 }
 
-/* Keeps the first error message (unescaped; JSON escapes it when printed). */
-static void remember(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* An error: the first one is kept (unescaped; JSON escapes it when printed), then printed. */
+static void error_v(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
-static void remember(const char *fmt, va_list ap)
+static void error_v(const char *fmt, va_list ap)
 {
+	va_list copy;
+
+	va_copy(copy, ap);
 	if (!first_error[0])
-		vsnprintf(first_error, sizeof(first_error), fmt, ap);
+		vsnprintf(first_error, sizeof(first_error), fmt, copy);
+	va_end(copy);
+	emit("hbtab: ", fmt, ap);
 }
 
 void cli_error(const char *fmt, ...)
@@ -63,10 +68,7 @@ void cli_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	remember(fmt, ap);
-	va_end(ap);
-	va_start(ap, fmt);
-	emit("hbtab: ", fmt, ap);
+	error_v(fmt, ap);
 	va_end(ap);
 }
 
@@ -97,10 +99,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	remember(fmt, ap);
-	va_end(ap);
-	va_start(ap, fmt);
-	emit("hbtab: ", fmt, ap);
+	error_v(fmt, ap);
 	va_end(ap);
 	if (cmd)
 		fprintf(stderr, "hbtab: see 'hbtab %s --help'\n", cmd);
@@ -134,7 +133,7 @@ int cli_fail(const struct hb_error *err)
 }
 
 int cli_parse_long(const char *s, long min, long max, const char *what, long *out,
-		   struct hb_error *err)
+                   struct hb_error *err)
 {
 	char *end;
 	long v;
@@ -146,8 +145,8 @@ int cli_parse_long(const char *s, long min, long max, const char *what, long *ou
 	if (*end || end == s || ((*s < '0' || *s > '9') && *s != '-'))
 		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, s);
 	if (errno == ERANGE || v < min || v > max)
-		return hb_error_set(err, HB_EINVAL, "%s must be between %ld and %ld, got '%s'", what,
-				    min, max, s);
+		return hb_error_set(err, HB_EINVAL, "%s must be between %ld and %ld, got '%s'",
+		                    what, min, max, s);
 	*out = v;
 	return 0;
 }

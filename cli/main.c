@@ -21,10 +21,13 @@
 static const struct cli_command cmd_help, cmd_complete;
 
 const struct cli_command *const cli_commands[] = {
-	&cli_cmd_splits,   &cli_cmd_create, &cli_cmd_regions, &cli_cmd_audit,
-	&cli_cmd_simulate, &cli_cmd_rotate, &cli_cmd_meta,    &cli_cmd_status,
-	&cli_cmd_tables,   &cli_cmd_describe, &cli_cmd_drop,  &cmd_help,
-	&cmd_complete,     NULL,
+    &cli_cmd_splits,   &cli_cmd_create,
+    &cli_cmd_regions,  &cli_cmd_audit,
+    &cli_cmd_simulate, &cli_cmd_rotate,
+    &cli_cmd_meta,     &cli_cmd_status,
+    &cli_cmd_tables,   &cli_cmd_describe,
+    &cli_cmd_drop,     &cmd_help,
+    &cmd_complete,     NULL,
 };
 
 const struct cli_command *cli_find_command(const char *name)
@@ -67,13 +70,13 @@ static int help_run(struct cli_ctx *x)
 }
 
 static const struct cli_command cmd_help = {
-	.name = "help",
-	.summary = "show help for a command",
-	.usage = "help [COMMAND]",
-	.args = "COMMAND",
-	.max_args = 1,
-	.flags = CLI_CMD_NOCONFIG,
-	.run = help_run,
+    .name = "help",
+    .summary = "show help for a command",
+    .usage = "help [COMMAND]",
+    .args = "COMMAND",
+    .max_args = 1,
+    .flags = CLI_CMD_NOCONFIG,
+    .run = help_run,
 };
 
 /*
@@ -98,11 +101,11 @@ static int complete_run(struct cli_ctx *x)
 }
 
 static const struct cli_command cmd_complete = {
-	.name = "__complete",
-	.usage = "__complete [COMMAND]",
-	.max_args = -1,
-	.flags = CLI_CMD_NOCONFIG,
-	.run = complete_run,
+    .name = "__complete",
+    .usage = "__complete [COMMAND]",
+    .max_args = -1,
+    .flags = CLI_CMD_NOCONFIG,
+    .run = complete_run,
 };
 
 /* The name of positional argument i (1-based) from the descriptor's args, for messages. */

@@ -54,8 +54,8 @@ void hb_metarow_release(struct hb_metarow *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int hb_metarow_read(struct hb_rest *c, const struct hb_metarow *m, struct hb_row *out,
-                    int *found, struct hb_error *err)
+int hb_metarow_read(struct hb_rest *c, const struct hb_metarow *m, struct hb_row *out, int *found,
+                    struct hb_error *err)
 {
 	const char *cols[2] = {m->family, NULL};
 	int rc = hb_rest_get_row(c, m->table, m->row.data, m->row.len, cols, out, found, err);

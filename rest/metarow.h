@@ -25,8 +25,8 @@ int hb_metarow_locate(struct hb_metarow *m, struct hb_rest *c, const char *table
 void hb_metarow_release(struct hb_metarow *m);
 
 /* Reads the row's cells in m's family into the initialised out; *found = 0 without a row. */
-int hb_metarow_read(struct hb_rest *c, const struct hb_metarow *m, struct hb_row *out,
-                    int *found, struct hb_error *err);
+int hb_metarow_read(struct hb_rest *c, const struct hb_metarow *m, struct hb_row *out, int *found,
+                    struct hb_error *err);
 
 /* The cell of qualifier q in m's family, or NULL. */
 const struct hb_cell *hb_metarow_cell(const struct hb_metarow *m, const struct hb_row *r,

@@ -15,7 +15,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libcjson-dev libgmp-dev
           libssl-dev openssl ca-certificates python3 python3-thrift python3-six python3-protobuf
           thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish procps
-          clang libfuzzer-14-dev)
+          clang libfuzzer-14-dev clang-format)
 
 say() { printf '==> %s\n' "$*" >&2; }
 
