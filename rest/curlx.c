@@ -2,6 +2,7 @@
 #include "rest/curlx.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -156,5 +157,120 @@ int hb_curlx_check_url(const char *url, const char *what, struct hb_error *err)
 	if (rc != CURLUE_OK)
 		return hb_error_set(err, HB_EINVAL, "invalid %s URL '%.200s': %s", what, url,
 		                    curl_url_strerror(rc));
+	return 0;
+}
+
+CURLcode hb_curlx_negotiate(CURL *h, int *cookies_on)
+{
+	CURLcode e;
+
+	/* CURLAUTH_ONLY: libcurl otherwise sends a token with the first request of every
+	 * transfer, whether or not the server wants one (it has our cookie). */
+	e = curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)(CURLAUTH_NEGOTIATE | CURLAUTH_ONLY));
+	if (e == CURLE_OK)
+		e = curl_easy_setopt(h, CURLOPT_USERPWD, ":");
+	/* The in-memory cookie engine, started once per handle; the cookies live as long as h
+	 * (curl_easy_reset keeps them and the engine). Started by storing an already expired
+	 * placeholder rather than with CURLOPT_COOKIEFILE "": libcurl 7.88 loses (leaks) the
+	 * file list that option queues when the handle is reset. */
+	if (e == CURLE_OK && !*cookies_on) {
+		e = curl_easy_setopt(h, CURLOPT_COOKIELIST,
+		                     "localhost\tFALSE\t/\tFALSE\t1\thbtab.start\t-");
+		if (e == CURLE_OK)
+			*cookies_on = 1;
+	}
+	return e;
+}
+
+#define AUTH_COOKIE "hadoop.auth"
+
+/* Splits a Netscape cookie line in place into its 7 tab-separated fields. */
+static int cookie_fields(char *line, char *f[7])
+{
+	int i;
+
+	for (i = 0; i < 7; i++) {
+		f[i] = line;
+		line = strchr(line, '\t');
+		if (i < 6) {
+			if (!line)
+				return -1;
+			*line++ = '\0';
+		}
+	}
+	return 0;
+}
+
+int hb_curlx_keep_auth_cookie(CURL *h)
+{
+	struct curl_slist *list = NULL, *l;
+	int rc = 0;
+
+	if (curl_easy_getinfo(h, CURLINFO_COOKIELIST, &list) != CURLE_OK)
+		return -1;
+	for (l = list; l; l = l->next) {
+		char *f[7], *copy, *line;
+		size_t n;
+
+		if (!strstr(l->data, "\t" AUTH_COOKIE "\t"))
+			continue;
+		copy = strdup(l->data);
+		if (!copy) {
+			rc = -1;
+			break;
+		}
+		/* domain, include-subdomains, path, secure, expires, name, value */
+		if (cookie_fields(copy, f) || strcmp(f[5], AUTH_COOKIE) || !*f[6] ||
+		    !strcmp(f[2], "/")) {
+			free(copy);
+			continue;
+		}
+		n = strlen(l->data) + 32;
+		line = malloc(n);
+		if (!line) {
+			free(copy);
+			rc = -1;
+			break;
+		}
+		snprintf(line, n, "%s\t%s\t/\t%s\t%s\t%s\t%s", f[0], f[1], f[3], f[4], f[5], f[6]);
+		if (curl_easy_setopt(h, CURLOPT_COOKIELIST, line) != CURLE_OK)
+			rc = -1;
+		/* The narrower copy expires now, so one value is sent, not two. */
+		snprintf(line, n, "%s\t%s\t%s\t%s\t1\t%s\t%s", f[0], f[1], f[2], f[3], f[5], f[6]);
+		if (curl_easy_setopt(h, CURLOPT_COOKIELIST, line) != CURLE_OK)
+			rc = -1;
+		free(line);
+		free(copy);
+	}
+	curl_slist_free_all(list);
+	return rc;
+}
+
+int hb_curlx_gss_note(char *note, size_t cap, const char *line, size_t len)
+{
+	static const char *const marks[] = {"gss_init_sec_context() failed: ",
+	                                    "gss_accept_sec_context() failed: ",
+	                                    "gss_inquire_context() failed: ",
+	                                    "gss_import_name() failed: "};
+	size_t i, j, m;
+
+	if (!cap)
+		return 0;
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		m = strlen(marks[i]);
+		if (len < m || memcmp(line, marks[i], m))
+			continue;
+		line += m;
+		len -= m;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
+		               line[len - 1] == ' ' || line[len - 1] == '.'))
+			len--;
+		if (len >= cap)
+			len = cap - 1;
+		for (j = 0; j < len; j++)
+			note[j] = (line[j] >= 0x20 && line[j] < 0x7f) ? line[j] : '?';
+		note[len] = '\0';
+		return 1;
+	}
 	return 0;
 }

@@ -40,6 +40,30 @@ void hb_curlx_conf_release(struct hb_curlx_conf *conf);
 CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *url,
                         struct curl_slist *hdrs, struct hb_curlx_sink *sink, char *errbuf);
 
+/*
+ * Kerberos SPNEGO for the next transfer on h (after hb_curlx_setup): the ticket cache named
+ * by KRB5CCNAME, the service principal HTTP/<host of the URL>. Negotiate is offered only
+ * when the server asks for it (401 with WWW-Authenticate: Negotiate), and the in-memory
+ * cookie engine is on, so the hadoop.auth cookie the server sets after one negotiation is
+ * sent with every later request of the run on this handle: SPNEGO runs once, not per request.
+ * *cookies_on (0 for a new handle) records that the engine is on.
+ */
+CURLcode hb_curlx_negotiate(CURL *h, int *cookies_on);
+
+/*
+ * After a transfer with hb_curlx_negotiate: the server sets hadoop.auth without a Path, so
+ * libcurl would keep it for the request's directory only; Hadoop's own client sends it with
+ * every request to the server. This gives the cookie the path "/" (and drops the narrower
+ * copy). Returns 0, or -1 when libcurl cannot list or store cookies (nothing changed).
+ */
+int hb_curlx_keep_auth_cookie(CURL *h);
+
+/*
+ * For a libcurl debug text line: when it reports a GSS-API failure, copies the reason into
+ * note (cap bytes, NUL-terminated, non-printable bytes as '?') and returns 1; otherwise 0.
+ */
+int hb_curlx_gss_note(char *note, size_t cap, const char *line, size_t len);
+
 /* Parses url with libcurl's URL parser: HB_EINVAL "invalid <what> URL '...': reason" for
  * a malformed host, port or syntax, so bad input is not mistaken for a network error. */
 int hb_curlx_check_url(const char *url, const char *what, struct hb_error *err);

@@ -33,6 +33,8 @@ struct hb_rest {
 	unsigned long attempts;
 	unsigned int seed;
 	char errbuf[CURL_ERROR_SIZE];
+	char gss_note[200]; /* why libcurl could not make a SPNEGO token ("" when it could) */
+	int cookies_on;     /* the handle's cookie engine is on */
 	/* per attempt */
 	struct hb_rest_resp *resp;
 	struct hb_curlx_sink sink;
@@ -157,6 +159,7 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 	r->content_type[0] = '\0';
 	r->location[0] = '\0';
 	r->retry_after = -1;
+	r->auth_note[0] = '\0';
 }
 
 void hb_rest_resp_release(struct hb_rest_resp *r)
@@ -238,14 +241,29 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
 	return n;
 }
 
+/* Offset of word in line[0..len), len when absent. */
+static size_t find_word(const char *line, size_t len, const char *word)
+{
+	size_t i, n = strlen(word);
+
+	for (i = 0; i + n <= len; i++)
+		if (!memcmp(line + i, word, n))
+			return i;
+	return len;
+}
+
 /* -v: request and response headers with credentials removed. */
 static int on_debug(CURL *h, curl_infotype type, char *data, size_t size, void *ud)
 {
 	struct hb_rest *c = ud;
 	const char *dir;
-	size_t i = 0;
+	size_t i = 0, k;
 
 	(void)h;
+	if (type == CURLINFO_TEXT)
+		hb_curlx_gss_note(c->gss_note, sizeof(c->gss_note), data, size);
+	if (!c->trace)
+		return 0;
 	if (type == CURLINFO_HEADER_OUT)
 		dir = "> ";
 	else if (type == CURLINFO_HEADER_IN)
@@ -272,6 +290,9 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t size, void *
 		else if ((len >= 7 && !strncasecmp(line, "Cookie:", 7)) ||
 		         (len >= 11 && !strncasecmp(line, "Set-Cookie:", 11)))
 			tracef(c, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
+		else if (type == CURLINFO_TEXT && (k = find_word(line, len, "cookie ")) < len)
+			/* libcurl's "Added cookie NAME="VALUE" for domain ..." */
+			tracef(c, "%s%.*s<redacted>", dir, (int)(k + 7), line);
 		else
 			tracef(c, "%s%.*s", dir, (int)(len > 900 ? 900 : len), line);
 	}
@@ -294,8 +315,8 @@ static int setup(struct hb_rest *c, const char *method, const char *url, struct 
 	SET(CURLOPT_HEADERDATA, c);
 	SET(CURLOPT_TCP_KEEPALIVE, 1L);
 	if (c->conf.negotiate) {
-		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_NEGOTIATE);
-		SET(CURLOPT_USERPWD, ":");
+		if (e == CURLE_OK)
+			e = hb_curlx_negotiate(h, &c->cookies_on);
 	} else {
 		/* Without a password, ~/.netrc supplies login and password for the host: libcurl
 		 * 7.88 does not look the password up when CURLOPT_USERNAME is set as well. */
@@ -307,7 +328,8 @@ static int setup(struct hb_rest *c, const char *method, const char *url, struct 
 		}
 		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 	}
-	if (c->trace) {
+	/* With SPNEGO, libcurl tells why it could not make a token only in its debug text. */
+	if (c->trace || c->conf.negotiate) {
 		SET(CURLOPT_VERBOSE, 1L);
 		SET(CURLOPT_DEBUGFUNCTION, on_debug);
 		SET(CURLOPT_DEBUGDATA, c);
@@ -407,6 +429,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		c->sink.max = c->max_body;
 		c->sink.overflow = 0;
 		c->errbuf[0] = '\0';
+		c->gss_note[0] = '\0';
 		if (setup(c, method, hb_buf_str(&url), hdrs, body, len)) {
 			rc = hb_error_set(err, HB_EINVAL, "cannot set up %s %.*s%s", method,
 			                  SHOWN(path));
@@ -417,9 +440,14 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		e = curl_easy_perform(c->h);
 		c->resp = NULL;
 		c->sink.buf = NULL;
+		if (c->conf.negotiate && hb_curlx_keep_auth_cookie(c->h))
+			tracef(c, "cannot keep the hadoop.auth cookie for later requests");
 		if (e == CURLE_OK) {
 			curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 			resp->status = status;
+			if (c->conf.negotiate && (status == 401 || status == 403))
+				snprintf(resp->auth_note, sizeof(resp->auth_note), "%s",
+				         c->gss_note[0] ? c->gss_note : "-");
 			tracef(c, "%s %s: HTTP %ld, %zu bytes", method, path, status,
 			       resp->body.len);
 			if (!(status == 502 || status == 503 || status == 504) || !idempotent ||
@@ -470,6 +498,22 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 	size_t n = hb_curlx_first_line(first, sizeof(first), hb_buf_str(&r->body));
 	int code = r->status == 404 ? HB_ENOTFOUND : HB_ESERVER;
 
+	if ((r->status == 401 || r->status == 403) && r->auth_note[0]) {
+		if (strcmp(r->auth_note, "-"))
+			return hb_error_set(err, code,
+			                    "%s %.*s%s: HTTP %ld: Kerberos SPNEGO failed: %s (check "
+			                    "the ticket with klist; kinit gets one)",
+			                    method, SHOWN(path), r->status, r->auth_note);
+		if (r->status == 401)
+			return hb_error_set(err, code,
+			                    "%s %.*s%s: HTTP 401: the server wants Kerberos SPNEGO and "
+			                    "did not accept hbtab's attempt%s%s",
+			                    method, SHOWN(path), n ? ": " : "", first);
+		return hb_error_set(err, code,
+		                    "%s %.*s%s: HTTP 403: the server rejected the Kerberos ticket "
+		                    "(is the server's principal HTTP/<host of the URL>?)%s%s",
+		                    method, SHOWN(path), n ? ": " : "", first);
+	}
 	if (r->status == 403 && strcmp(method, "GET"))
 		return hb_error_set(
 		    err, code,

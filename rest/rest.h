@@ -38,6 +38,8 @@ struct hb_rest_resp {
 	char content_type[128];
 	char location[2048];
 	double retry_after; /* seconds from a Retry-After header, -1 when absent */
+	/* With SPNEGO and a 401/403: why libcurl made no token, "-" when it made one. */
+	char auth_note[200];
 };
 
 /* Creates a client; *out is freed with hb_rest_free. HB_EINVAL (bad URL/options), HB_ENOMEM. */

@@ -12,10 +12,13 @@ fuzz_build=${HBTAB_FUZZ_BUILD_DIR:-$top/build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # python3-six: Debian 12's python3-thrift imports six without depending on it.
+# krb5-*, python3-gssapi: the Kerberos test runs a real KDC (kdb5_util, krb5kdc, kadmin.local,
+# kinit) and the emulator accepts SPNEGO through GSS-API.
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libcjson-dev libgmp-dev
           libssl-dev openssl ca-certificates python3 python3-thrift python3-six python3-protobuf
           thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish procps
-          clang libfuzzer-14-dev clang-format)
+          clang libfuzzer-14-dev clang-format krb5-kdc krb5-admin-server krb5-user
+          python3-gssapi)
 
 say() { printf '==> %s\n' "$*" >&2; }
 

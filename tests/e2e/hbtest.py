@@ -56,13 +56,18 @@ class Result:
 class Emulator:
     """One emulator process on free loopback ports."""
 
-    def __init__(self, servers=3, args=()):
+    def __init__(self, servers=3, args=(), env=None):
         self.tmp = tempfile.mkdtemp(prefix="hbemu-")
         cmd = [PYTHON, EMULATOR, "--servers", str(servers)]
         if GEN_DIR:
             cmd += ["--gen-dir", GEN_DIR]
         cmd += list(args)
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=open(os.path.join(self.tmp, "emu.log"), "wb"))
+        penv = None
+        if env:
+            penv = dict(os.environ)
+            penv.update(env)
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=penv,
+                                     stderr=open(os.path.join(self.tmp, "emu.log"), "wb"))
         line = self.proc.stdout.readline().decode()
         if not line.startswith("HBEMU-READY "):
             self.stop()

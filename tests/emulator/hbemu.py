@@ -37,6 +37,11 @@ class Emulator(object):
         self.scanners = {}
         self.scanners_lock = threading.Lock()
         self.basic_auth = args.basic_auth
+        self.spnego = None
+        if args.spnego_keytab:
+            from hbemu.spnego import AuthFilter
+            self.spnego = AuthFilter(args.spnego_keytab, args.spnego_principal,
+                                     args.spnego_validity)
         self.tls = bool(args.tls_cert)
         self.thrift_handler = THBaseHandler(self)
         ctx = None
@@ -76,6 +81,12 @@ def main(argv=None):
     ap.add_argument("--tls-cert")
     ap.add_argument("--tls-key")
     ap.add_argument("--basic-auth", metavar="USER:PASS")
+    ap.add_argument("--spnego-keytab", metavar="KEYTAB",
+                    help="require Kerberos SPNEGO on REST (hadoop-auth's AuthenticationFilter)")
+    ap.add_argument("--spnego-principal", metavar="PRINCIPAL",
+                    help="acceptor principal (default: any key in the keytab)")
+    ap.add_argument("--spnego-validity", type=float, default=36000, metavar="SEC",
+                    help="lifetime of the hadoop.auth token (default 36000)")
     ap.add_argument("--cluster-version", default="2.5.8")
     ap.add_argument("--thrift-legacy-17", action="store_true",
                     help="DDL handlers are no-ops like branch-1 1.7.x")

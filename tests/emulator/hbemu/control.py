@@ -127,6 +127,18 @@ class ControlHandler(Handler):
                     return ok({"refused_for": secs})
                 emu.faults.add(f)
                 return ok(f.to_json())
+        if p == "/control/spnego":
+            if emu.spnego is None:
+                return error(404, "SPNEGO is not enabled (--spnego-keytab)")
+            if method == "GET":
+                return ok(emu.spnego.stats())
+            if method == "DELETE":
+                emu.spnego.reset_stats()
+                return ok({"ok": True})
+            if method == "POST":
+                if "validity" in req:
+                    emu.spnego.validity = float(req["validity"])
+                return ok(emu.spnego.stats())
         if p == "/control/requests":
             if method == "GET":
                 return ok(emu.faults.get_requests())

@@ -305,6 +305,18 @@ class RestHandler(Handler):
 
     # ------------------------------------------------------------- dispatch
     def dispatch(self, method, path, body):
+        spnego = self.emu.spnego
+        if spnego is None:
+            return self.dispatch_authorized(method, path, body)
+        status, hdrs, reason = spnego.check(self.headers, self.emu.tls)
+        if status is not None:
+            return Response(status, ("HTTP ERROR %d %s\r\n" % (status, reason)).encode(),
+                            PLAIN, hdrs)
+        resp = self.dispatch_authorized(method, path, body)
+        resp.headers.extend(hdrs)
+        return resp
+
+    def dispatch_authorized(self, method, path, body):
         if self.emu.basic_auth:
             want = "Basic " + base64.b64encode(self.emu.basic_auth.encode("utf-8")).decode("ascii")
             if (self.headers.get("Authorization") or "").strip() != want:
