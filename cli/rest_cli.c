@@ -163,7 +163,7 @@ int cli_check_table(const char *cmd, const char *name)
 		cli_error("%s", err.msg);
 		return HB_EINVAL;
 	}
-	/* JAX-RS literal routes win over /{table} (hbase-wire.md §0). */
+	/* JAX-RS literal routes win over /{table} (docs/hbase-wire.md §0). */
 	if (!tn.has_ns &&
 	    (!strcmp(name, "version") || !strcmp(name, "status") || !strcmp(name, "namespaces"))) {
 		cli_error("table '%s' cannot be reached over REST (the name collides with a REST "

@@ -33,7 +33,7 @@ void cli_progress(const char *label, size_t done, size_t total);
 /* Clears the progress line, if one was drawn. */
 void cli_progress_done(void);
 
-/* Validates a TABLE argument (hbase-keys.md §10) before any request; prints
+/* Validates a TABLE argument (docs/hbase-keys.md §10) before any request; prints
  * "hbtab: invalid table name ..." and returns HB_EINVAL on failure. */
 int cli_check_table(const char *cmd, const char *name);
 

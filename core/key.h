@@ -16,7 +16,7 @@ int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen);
 /* Appends Bytes.toStringBinary(k): printable ASCII except '\', everything else \xHH upper case. */
 int hb_tsb_append(struct hb_buf *out, const void *k, size_t n);
 
-/* Appends Bytes.toBytesBinary(s) where s is UTF-8 text (hbase-keys.md §2, the modern rule):
+/* Appends Bytes.toBytesBinary(s) where s is UTF-8 text (docs/hbase-keys.md §2, the modern rule):
  * each UTF-16 code unit keeps its low 8 bits, only upper-case \xHH escapes, a bogus escape
  * drops only the backslash. HB_EINVAL with err filled for text that is not UTF-8. */
 int hb_tbb_parse(struct hb_buf *out, const char *s, size_t n, struct hb_error *err);

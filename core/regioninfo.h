@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* TableState.State values (hbase-wire.md §6.3). */
+/* TableState.State values (docs/hbase-wire.md §6.3). */
 #define HB_TABLE_ENABLED   0
 #define HB_TABLE_DISABLED  1
 #define HB_TABLE_DISABLING 2

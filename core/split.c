@@ -1,4 +1,4 @@
-/* Pre-split key algorithms computed exactly as HBase computes them, with GMP (hbase-keys.md §3-§7). */
+/* Pre-split key algorithms computed exactly as HBase computes them, with GMP (docs/hbase-keys.md §3-§7). */
 #include "split.h"
 
 #include <gmp.h>

@@ -1,4 +1,4 @@
-/* Every pre-split algorithm hbtab offers, computed exactly as HBase computes it (hbase-keys.md). */
+/* Every pre-split algorithm hbtab offers, computed exactly as HBase computes it (docs/hbase-keys.md). */
 #ifndef HB_SPLIT_H
 #define HB_SPLIT_H
 

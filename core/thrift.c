@@ -385,7 +385,7 @@ struct cf_field {
 	const struct cf_enum *values;
 };
 
-/* TColumnFamilyDescriptor fields (hbase-wire.md §8.2) in field-id order. */
+/* TColumnFamilyDescriptor fields (docs/hbase-wire.md §8.2) in field-id order. */
 static const struct cf_field cf_fields[] = {
     {"BLOCKSIZE", 4, CF_INT, 1, NULL},
     {"BLOOMFILTER", 5, CF_ENUM, 0, bloom_enum},

@@ -1,5 +1,5 @@
 /* TBinaryProtocol (strict) messages for THBaseService (Thrift2): encoders for the DDL calls
- * hbtab makes and bounds-checked decoders for their replies (hbase-wire.md §8). */
+ * hbtab makes and bounds-checked decoders for their replies (docs/hbase-wire.md §8). */
 #ifndef HB_THRIFT_H
 #define HB_THRIFT_H
 

@@ -1,4 +1,4 @@
-/* Table, namespace and column-family name rules of HBase 2.x (hbase-keys.md §10). */
+/* Table, namespace and column-family name rules of HBase 2.x (docs/hbase-keys.md §10). */
 #ifndef HB_TNAME_H
 #define HB_TNAME_H
 

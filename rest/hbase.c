@@ -213,7 +213,7 @@ int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *
 
 /*
  * REST builds each region name with Bytes.toString(startKey), which mangles binary start keys
- * (U+FFFD, NUL). The name is a pure function of (table, start key, id) (hbase-wire.md §3, §6.2),
+ * (U+FFFD, NUL). The name is a pure function of (table, start key, id) (docs/hbase-wire.md §3, §6.2),
  * so rebuild the exact bytes the way HBase does: "table,start,id.md5hex.".
  */
 static int rebuild_names(const char *table, struct hb_regions *rs, struct hb_error *err)
@@ -961,7 +961,7 @@ static int cellset_body(const void *row, size_t row_len, const struct hb_cell *c
 		if (i < ncells)
 			ok = b64_field(cell, "column", cells[i].column, cells[i].column_len) &&
 			     b64_field(cell, "$", cells[i].value, cells[i].value_len);
-		else /* the check cell goes last (hbase-wire.md §4 ?check=put) */
+		else /* the check cell goes last (docs/hbase-wire.md §4 ?check=put) */
 			ok = b64_field(cell, "column", check_col, strlen(check_col)) &&
 			     b64_field(cell, "$", check_val, check_len);
 	}
@@ -971,7 +971,7 @@ static int cellset_body(const void *row, size_t row_len, const struct hb_cell *c
 	return *out ? 0 : HB_ENOMEM;
 }
 
-/* PUT /T/<dummy>[?check=put]: the dummy path row is overridden by the body key (§0.1). */
+/* PUT /T/<dummy>[?check=put]: the dummy path row is overridden by the body key (docs/hbase-wire.md §0.1). */
 static int put_common(struct hb_rest *c, const char *table, const void *row, size_t row_len,
                       const struct hb_cell *cells, size_t ncells, const char *check_col,
                       const void *check_val, size_t check_len, int *applied, struct hb_error *err)
@@ -1132,7 +1132,7 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
 	struct meta_state ms;
 	int rc, state = -1;
 
-	/* [table, table" ,,") takes the state row and every region row (§6.1). */
+	/* [table, table" ,,") takes the state row and every region row (docs/hbase-wire.md §6.1). */
 	if (hb_buf_adds(&start, table) || hb_buf_adds(&end, table) || hb_buf_adds(&end, " ,,")) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;

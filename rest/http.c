@@ -403,7 +403,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 	}
 	t = curl_slist_append(NULL, "Accept: application/json");
 	hdrs = t;
-	/* CSRF filter (hbase-wire.md §7); harmless everywhere, needed on writes. */
+	/* CSRF filter (docs/hbase-wire.md §7); harmless everywhere, needed on writes. */
 	if (t && is_write)
 		t = curl_slist_append(hdrs, "X-XSRF-HEADER: 1");
 	if (t && content_type) {

@@ -96,6 +96,62 @@ class ManPages(hbtest.OfflineTest):
             self.assertEqual(p.stderr, "", name)
 
 
+SOURCE_DIRS = ("cli", "core", "rest", "tests", "scripts", "man", "completions", "docs")
+SOURCE_EXT = (".c", ".h", ".py", ".rb", ".sh", ".md", ".1", ".txt", ".bash", ".zsh", ".fish")
+
+
+def source_files():
+    for top in SOURCE_DIRS:
+        for root, dirs, files in os.walk(os.path.join(hbtest.SRC, top)):
+            dirs[:] = [d for d in dirs if d not in ("__pycache__", "gen")]
+            for name in files:
+                if name.endswith(SOURCE_EXT) or name == "hbase-shell":
+                    yield os.path.join(root, name)
+    for name in ("README.md", "CMakeLists.txt"):
+        yield os.path.join(hbtest.SRC, name)
+
+
+def doc_sections(path):
+    """Section numbers ("3", "6.4", "8.1") of the headings of a docs/ file."""
+    with open(path, encoding="utf-8") as f:
+        return set(re.findall(r"^#+ (\d+(?:\.\d+)*)\.? ", f.read(), re.M))
+
+
+class References(hbtest.OfflineTest):
+    """Every "see docs/X.md §N" in code, tests and docs names a file and section that exist
+    in the repository, and nothing points outside it for its authority."""
+
+    def test_docs__references_name_existing_files_and_sections(self):
+        bad = []
+        sections = {}
+        ref = re.compile(r"(?:docs/)?(hbase-(?:wire|keys)\.md)((?:[ ,]*(?:§|section )\d+(?:\.\d+)*"
+                         r"(?:-§?\d+(?:\.\d+)*)?)*)")
+        for path in source_files():
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for m in ref.finditer(text):
+                doc = os.path.join(hbtest.SRC, "docs", m.group(1))
+                if not os.path.exists(doc):
+                    bad.append("%s: %s does not exist" % (path, m.group(1)))
+                    continue
+                have = sections.setdefault(doc, doc_sections(doc))
+                for num in re.findall(r"\d+(?:\.\d+)*", m.group(2)):
+                    if num not in have:
+                        bad.append("%s: %s has no section %s" % (path, m.group(1), num))
+        self.assertEqual(bad, [])
+
+    def test_docs__nothing_points_outside_the_repository(self):
+        bad = []
+        outside = re.compile("|".join(re.escape(p) for p in ("../" + "shared", "shared" + "/docs",
+                                                            "shared" + "/seeds")))
+        for path in source_files():
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for n, line in enumerate(f, 1):
+                    if outside.search(line):
+                        bad.append("%s:%d: %s" % (path, n, line.strip()))
+        self.assertEqual(bad, [])
+
+
 class Completions(hbtest.OfflineTest):
     def bash_complete(self, line):
         script = r'''

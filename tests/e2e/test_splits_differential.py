@@ -1,6 +1,6 @@
 """hbtab splits: randomized differential test against an independent big-int model of HBase.
 
-The model below is written only from shared/docs/hbase-keys.md (sections 2-7 and 11) and
+The model below is written only from docs/hbase-keys.md (sections 2-7 and 11) and
 hbtab-splits(1); it shares no code with the C implementation.  Every random case is run
 through the real binary and stdout is compared byte for byte (`--format lines`), a subset
 also through `--format json`.  Error cases must exit 2 with a message starting "hbtab: ".
@@ -31,7 +31,7 @@ class ModelError(Exception):
 
 
 # ---------------------------------------------------------------------------------------------
-# Model: keys (hbase-keys.md section 2)
+# Model: keys (docs/hbase-keys.md section 2)
 # ---------------------------------------------------------------------------------------------
 
 def to_string_binary(key):
@@ -595,7 +595,7 @@ class SplitsDifferential(hbtest.OfflineTest):
         self.check_cases("book-hex", build_book_cases(self.rng("book"), CASES))
 
     def test_book_hex_splits__match_model_when_start_is_not_below_end(self):
-        # KNOWN DISCREPANCY (kept failing on purpose): hbase-keys.md 7.1 defines getHexSplits
+        # KNOWN DISCREPANCY (kept failing on purpose): docs/hbase-keys.md 7.1 defines getHexSplits
         # with range = end - start and a truncating BigInteger division and no start < end
         # check; createTable(desc, splits) then sorts the keys (section 5).  So start == end
         # with N = 2 gives one key (the start), and start > end gives a decreasing list that

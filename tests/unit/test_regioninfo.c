@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-/* hbase-wire.md §6.4: table t1, start "", end "m", id 1700000000000. */
+/* docs/hbase-wire.md §6.4: table t1, start "", end "m", id 1700000000000. */
 static const unsigned char example[] = {0x50, 0x42, 0x55, 0x46, 0x08, 0x80, 0xd0, 0x95, 0xff, 0xbc,
                                         0x31, 0x12, 0x0d, 0x0a, 0x07, 'd',  'e',  'f',  'a',  'u',
                                         'l',  't',  0x12, 0x02, 't',  '1',  0x1a, 0x00, 0x22, 0x01,

@@ -1,4 +1,4 @@
-/* Split algorithms against HBase's own expected values (hbase-keys.md §3-§7, §13) and random properties. */
+/* Split algorithms against HBase's own expected values (docs/hbase-keys.md §3-§7, §13) and random properties. */
 #include "core/split.h"
 #include "core/splitsfile.h"
 #include "test.h"

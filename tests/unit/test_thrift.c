@@ -1,4 +1,4 @@
-/* TBinaryProtocol encoders and decoders against hbase-wire.md §8.5's worked bytes. */
+/* TBinaryProtocol encoders and decoders against docs/hbase-wire.md §8.5's worked bytes. */
 #include "core/thrift.h"
 #include "test.h"
 

@@ -1,5 +1,5 @@
 """hbase:meta through REST: meta comparator order, column encodings, the
-§6.2 / §6.4 worked examples."""
+docs/hbase-wire.md §6.2 / §6.4 worked examples."""
 import hashlib
 import json
 import os

@@ -1,4 +1,4 @@
-"""REST resources: status codes, headers and JSON shapes (hbase-wire.md §0-§5)."""
+"""REST resources: status codes, headers and JSON shapes (docs/hbase-wire.md §0-§5)."""
 import base64
 import gzip
 import json

@@ -1,5 +1,5 @@
 """Thrift2 over HTTP, checked with Apache Thrift's generated Python client
-(THttpClient + TBinaryProtocol) and with the §8.5 worked byte examples."""
+(THttpClient + TBinaryProtocol) and with the docs/hbase-wire.md §8.5 worked byte examples."""
 import os
 import sys
 import unittest
