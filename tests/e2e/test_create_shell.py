@@ -9,6 +9,23 @@ from test_create import BINARY_KEYS, CreateTestBase, write_splits_file
 STANDIN = "ruby %s -n" % hbtest.SHELL_STANDIN
 
 
+def gone(pid, guard=60.0):
+    """True once pid no longer runs (absent, or a zombie awaiting its reaper). A killed
+    process may take a moment to be torn down; guard only bounds a hang."""
+    deadline = time.monotonic() + guard
+    while True:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
 class CreateShellTest(CreateTestBase):
     def shell(self, *args, env=None, shell_cmd=STANDIN):
         e = {"HBEMU_CONTROL": self.emu.control_url}
@@ -137,13 +154,21 @@ class CreateShellTest(CreateTestBase):
         self.assertIsNone(self.table_state("t1"))
 
     def test_create__shell_timeout_kills_the_process_group(self):
-        cmd = "%s -c \"import time, subprocess, sys; subprocess.Popen(['sleep', '60']); time.sleep(60)\"" \
-            % sys.executable
-        t0 = time.time()
-        r = self.shell("t1", "--hex-splits", "4", "--wait", "1", "--timeout", "1", shell_cmd=cmd)
+        pidfile = os.path.join(self.tmp, "grandchild.pid")
+        script = os.path.join(self.tmp, "hang.py")
+        with open(script, "w") as f:
+            f.write("import subprocess, sys, time\n"
+                    "g = subprocess.Popen(['sleep', '600'])\n"
+                    "open(%r, 'w').write(str(g.pid))\n"
+                    "time.sleep(600)\n" % pidfile)
+        # the shell gets --timeout + --wait = 6 s: time enough to start the grandchild
+        r = self.shell("t1", "--hex-splits", "4", "--wait", "1", "--timeout", "5",
+                       shell_cmd="%s '%s'" % (sys.executable, script))
         self.assertEqual(r.rc, 3, r)
         self.assertIn("timed out", r.err)
-        self.assertLess(time.time() - t0, 20)
+        with open(pidfile) as f:
+            grandchild = int(f.read())
+        self.assertTrue(gone(grandchild), "the shell's grandchild %d survived" % grandchild)
 
     def test_create__shell_command_quoting_and_missing_command(self):
         r = self.shell("t1", "--hex-splits", "4", shell_cmd="'/no such/hbase' shell -n")

@@ -19,11 +19,6 @@ class Faults(EmulatorTest):
         return [q for q in self.emu.requests()
                 if q["method"] == method and q["path"].endswith(path_suffix)]
 
-    def timed(self, *args):
-        t = time.monotonic()
-        r = self.hb(*args)
-        return r, time.monotonic() - t
-
     def test_refuse__exit_3_without_retries(self):
         self.emu.fault(kind="refuse", seconds=1)
         r, dt = self.timed("--retries", "0", "tables")
@@ -65,7 +60,7 @@ class Faults(EmulatorTest):
 
     def test_delay__past_timeout_is_exit_3_and_does_not_hang(self):
         self.emu.fault(kind="delay", path="^/t1/regions", seconds=3, count=-1)
-        r, dt = self.timed("--timeout", "0.5", "--retries", "1", "regions", "t1")
+        r = self.hb("--timeout", "0.5", "--retries", "1", "regions", "t1")
         self.assertFails(r, 3, "timed out")
         # two attempts of 0.5 s plus one backoff; the attempt count is checked below
         self.assertLess(dt, HANG_GUARD)
@@ -84,9 +79,11 @@ class Faults(EmulatorTest):
 
     def test_503_retry_after__honoured_then_ok(self):
         self.emu.fault(kind="503", path="^/t1/regions", count=1, retry_after=1)
-        r, dt = self.timed("--retries", "2", "regions", "t1")
+        t = time.monotonic()
+        r = self.hb("--retries", "2", "regions", "t1")
         self.assertOk(r)
-        self.assertGreaterEqual(dt, 0.95)
+        # a lower bound only: the client waited Retry-After (load can only lengthen this)
+        self.assertGreaterEqual(time.monotonic() - t, 0.95)
         self.assertEqual([q["status"] for q in self.attempts("/t1/regions")], [503, 200])
 
     def test_503__exit_4_after_retries(self):
@@ -121,9 +118,10 @@ class Faults(EmulatorTest):
 
     def test_drip__slower_than_timeout_is_exit_3(self):
         self.emu.fault(kind="drip", path="^/t1/regions", seconds=0.05, count=-1)
-        r, dt = self.timed("--timeout", "1", "--retries", "0", "regions", "t1")
+        r = self.hb("--timeout", "1", "--retries", "0", "regions", "t1")
         self.assertFails(r, 3, "timed out")
         self.assertLess(dt, HANG_GUARD)
+        self.assertEqual(len(self.attempts("/t1/regions")), 1)
 
     def test_404__message_has_no_stack_trace(self):
         r = self.hb("describe", "nope")
