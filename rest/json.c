@@ -290,35 +290,51 @@ int hb_rest_decode_version(const char *json, size_t len, const char *what,
 	return rc;
 }
 
+/* A cluster version is non-empty printable ASCII without spaces ("2.5.8", "2.4.17-SNAPSHOT"). */
+static int version_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (s[i] < 0x21 || s[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* StorageClusterVersionModel answers {"Version":"2.5.8"} (docs/hbase-wire.md §1); a bare JSON
+ * string and text/plain's bare version are accepted too. */
 int hb_rest_decode_cluster_version(const char *json, size_t len, const char *what, char **out,
                                    struct hb_error *err)
 {
+	const cJSON *v;
 	cJSON *root;
-	size_t i;
+	int rc = 0;
 
 	*out = NULL;
 	while (len && (json[len - 1] == '\n' || json[len - 1] == '\r' || json[len - 1] == ' '))
 		len--;
 	if (!len)
 		return BAD("empty body");
-	if (json[0] != '"') {
+	if (json[0] != '"' && json[0] != '{') {
 		/* text/plain from an old gateway: the bare version, printable ASCII only. */
-		for (i = 0; i < len; i++)
-			if (json[i] < 0x21 || json[i] > 0x7e || json[i] == '{' || json[i] == '[')
-				return BAD("not a version string");
+		if (json[0] == '[' || !version_ok(json, len))
+			return BAD("expected {\"Version\":\"...\"} or a version string");
 		*out = strndup(json, len);
 		return *out ? 0 : oom(err);
 	}
 	root = parse(json, len, what, err);
 	if (!root)
 		return HB_ESERVER;
-	if (!cJSON_IsString(root) || !root->valuestring || !*root->valuestring) {
-		cJSON_Delete(root);
-		return BAD("not a JSON string");
-	}
-	*out = strdup(root->valuestring);
+	v = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "Version") : root;
+	if (!cJSON_IsString(v) || !v->valuestring || !version_ok(v->valuestring, strlen(v->valuestring)))
+		rc = BAD(cJSON_IsObject(root) ? "expected a 'Version' string in the object"
+		                              : "expected {\"Version\":\"...\"} or a version string");
+	else if (!(*out = strdup(v->valuestring)))
+		rc = oom(err);
 	cJSON_Delete(root);
-	return *out ? 0 : oom(err);
+	return rc;
 }
 
 /* ---- /status/cluster ---- */

@@ -613,7 +613,7 @@ class HostileServer(OfflineTest):
     def setUp(self):
         Hostile.routes.clear()
         self.route("/version/rest", {"REST": "0.0.3", "Server": "jetty"})
-        self.route("/version/cluster", "2.5.8")
+        self.route("/version/cluster", {"Version": "2.5.8"})
         self.route("/status/cluster", STATUS_OK)
 
     def route(self, path, doc, status=200, ctype=J):
@@ -645,6 +645,27 @@ class HostileServer(OfflineTest):
                     self.route(path, doc)
                 r = self.hb("status")
                 self.assertFails(r, 4, pattern)
+                no_sanitizer(self, r)
+
+    def test_hostile__status_reads_the_cluster_version_object_and_a_bare_string(self):
+        for body, ctype in (('{"Version":"2.6.1"}', J), ('"2.6.1"', J), ("2.6.1\r\n", J)):
+            with self.subTest(body=body):
+                Hostile.routes["/version/cluster"] = (200, ctype, body)
+                r = self.hb("-o", "json", "status")
+                self.assertEqual(r.rc, 0, repr(r))
+                self.assertEqual(r.json()["cluster_version"], "2.6.1")
+                r = self.hb("status")
+                self.assertEqual(r.rc, 0, repr(r))
+                self.assertRegex(r.out, r"cluster version\s+2\.6\.1\n")
+
+    def test_hostile__status_refuses_a_cluster_version_of_another_shape(self):
+        for body in ('{"version":"2.5.8"}', '{"Version":258}', '{"Version":""}', '["2.5.8"]',
+                     "258 x", '{"Version":"2.5.8\\n"}', "{"):
+            with self.subTest(body=body):
+                Hostile.routes["/version/cluster"] = (200, J, body)
+                r = self.hb("status")
+                self.assertFails(r, 4, r"^hbtab: malformed response from GET /version/cluster: ")
+                self.assertEqual(r.out, "")
                 no_sanitizer(self, r)
 
     def test_hostile__status_with_giant_numbers_does_not_crash(self):

@@ -280,7 +280,26 @@ static void test_decode__versions(void)
 	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("2.4.17\n"), "c", &cv, &err), 0);
 	CHECK_EQ_STR(cv, "2.4.17");
 	free(cv);
+	/* StorageClusterVersionModel: the object every real gateway sends. */
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2.5.8\"}"), "c", &cv, &err), 0);
+	CHECK_EQ_STR(cv, "2.5.8");
+	free(cv);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D(" {\"Version\":\"2.6.1\",\"x\":1}\r\n"), "c", &cv,
+	                                            &err),
+	             HB_ESERVER); /* a leading space is not JSON we accept from the start */
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2.6.1\",\"x\":1}\r\n"), "c", &cv,
+	                                            &err),
+	             0);
+	CHECK_EQ_STR(cv, "2.6.1");
+	free(cv);
 	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"v\":1}"), "c", &cv, &err), HB_ESERVER);
+	CHECK(strstr(err.msg, "Version") != NULL);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":2}"), "c", &cv, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"\"}"), "c", &cv, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2 5\"}"), "c", &cv, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("[\"2.5.8\"]"), "c", &cv, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("2.5.8"), "c", &cv, &err), 0);
+	free(cv);
 	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("\"\""), "c", &cv, &err), HB_ESERVER);
 	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("\"2.5"), "c", &cv, &err), HB_ESERVER);
 }

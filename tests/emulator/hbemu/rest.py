@@ -394,7 +394,8 @@ class RestHandler(Handler):
         if a == "plain":
             return Response(200, cv, PLAIN, [NO_CACHE])
         if a == "json":
-            return Response(200, jdumps(cv), JSON_T, [NO_CACHE])
+            # StorageClusterVersionModel: one attribute named "Version".
+            return Response(200, jdumps({"Version": cv}), JSON_T, [NO_CACHE])
         return self.not_acceptable()
 
     def status_model(self):

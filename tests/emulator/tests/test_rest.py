@@ -22,9 +22,9 @@ class ClusterResources(EmuTestCase):
         st2, _, b2 = self.emu.rest("GET", "/version/rest")
         self.assertEqual((st2, b2), (st, b))
 
-    def test_cluster_version_is_a_bare_json_string(self):
+    def test_cluster_version_is_an_object_with_a_version_attribute(self):
         st, h, b = self.emu.rest("GET", "/version/cluster")
-        self.assertEqual((st, b), (200, b'"2.5.8"'))
+        self.assertEqual((st, json.loads(b)), (200, {"Version": "2.5.8"}))
         st, h, b = self.emu.rest("GET", "/version/cluster", accept=None)
         self.assertEqual((st, h["content-type"], b), (200, "text/plain", b"2.5.8"))
 
