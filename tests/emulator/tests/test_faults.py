@@ -128,7 +128,7 @@ class Faults(EmuTestCase):
         self.fault(path="/version/cluster", kind="drip", seconds=0.05)
         t0 = time.time()
         st, h, b = self.emu.rest("GET", "/version/cluster")
-        self.assertEqual((st, b), (200, b'"2.5.8"'))
+        self.assertEqual((st, b), (200, b'{"Version":"2.5.8"}'))
         self.assertGreaterEqual(time.time() - t0, 0.3)
 
     def test_refuse_closes_the_port_then_reopens_it(self):
