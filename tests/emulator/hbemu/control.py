@@ -88,6 +88,19 @@ class ControlHandler(Handler):
                 return error(400, "state must be stop or start")
             s.set_server(int(req["index"]), state == "start")
             return ok({"servers": s.dump()["servers"]})
+        if p == "/control/open-delay" and method == "POST":
+            secs = float(req.get("seconds", 0))
+            if not 0 <= secs <= 3600:
+                return error(400, "seconds must be 0..3600")
+            with s.lock:
+                s.open_delay = secs
+            return ok({"open_delay": secs})
+        if p == "/control/disable" and method == "POST":
+            s.disable_table(req["table"])
+            return ok({"table": req["table"], "enabled": False})
+        if p == "/control/enable" and method == "POST":
+            s.enable_table(req["table"])
+            return ok({"table": req["table"], "enabled": True})
         if p == "/control/readonly" and method == "POST":
             s.read_only = bool(req.get("on", True))
             return ok({"read_only": s.read_only})

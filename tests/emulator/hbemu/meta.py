@@ -56,21 +56,26 @@ class MetaView(object):
             return c[1]
         ts = r.rid
         row = {(b"info", b"regioninfo"): [(ts, self.regioninfo_bytes(r))]}
-        loc = self.state.server_location(r)
-        if r.split:
-            st = b"SPLIT"
-        elif r.offline:
-            st = b"OFFLINE"
-        elif loc is None:
-            st = b"CLOSED"
-        else:
-            st = b"OPEN"
-        row[(b"info", b"state")] = [(ts, st)]
-        if loc is not None:
-            row[(b"info", b"server")] = [(ts, ("%s:%d" % (loc["host"], loc["port"])).encode("ascii"))]
-            row[(b"info", b"serverstartcode")] = [(ts, struct.pack(">q", loc["startcode"]))]
+        s = self.state
+        st = s.region_state(r)
+        row[(b"info", b"state")] = [(ts, st.encode("ascii"))]
+        # RegionStateStore.updateUserRegionLocation: server, serverstartcode and
+        # seqnumDuringOpen are written when the region opens and never removed, so a closed
+        # region keeps its last ones; info:sn names the server it is on, is opening on, or
+        # was closed on.
+        if r.last_loc is not None:
+            host, port, code = r.last_loc
+            row[(b"info", b"server")] = [(ts, ("%s:%d" % (host, port)).encode("ascii"))]
+            row[(b"info", b"serverstartcode")] = [(ts, struct.pack(">q", code))]
             row[(b"info", b"seqnumDuringOpen")] = [(ts, struct.pack(">q", SEQNUM))]
-            row[(b"info", b"sn")] = [(ts, ("%s,%d,%d" % (loc["host"], loc["port"], loc["startcode"])).encode("ascii"))]
+        sn = None
+        if st == "OPENING" and r.server is not None and r.server < len(s.servers):
+            sv = s.servers[r.server]
+            sn = (sv["host"], sv["port"], sv["startcode"])
+        elif r.last_loc is not None and st not in ("SPLIT", "OFFLINE"):
+            sn = r.last_loc
+        if sn is not None:
+            row[(b"info", b"sn")] = [(ts, ("%s,%d,%d" % sn).encode("ascii"))]
         if r.daughters:
             row[(b"info", b"splitA")] = [(ts, self.regioninfo_bytes(r.daughters[0]))]
             row[(b"info", b"splitB")] = [(ts, self.regioninfo_bytes(r.daughters[1]))]
@@ -98,6 +103,7 @@ class MetaView(object):
             t = self._table_by_bytes(sk[0])
             if t is None:
                 return None
+            self.state.settle(t)
             keys, rows = self._table_lists(t)
             i = bisect.bisect_left(keys, sk)
             if i < len(keys) and rows[i][1].name == key:
@@ -126,6 +132,7 @@ class MetaView(object):
             with self.state.lock:
                 if self.state.tables.get(t.name) is not t:
                     continue
+                self.state.settle(t)
                 keys, rows = self._table_lists(t)
             # the table-state row sorts first within the table
             st_key = (tb, 0, b"", b"")

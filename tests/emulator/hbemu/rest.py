@@ -688,12 +688,14 @@ class RestHandler(Handler):
                 for key, r in t.meta_rows():
                     if r.offline or r.split:
                         continue
-                    loc = s.server_location(r)
-                    if loc is None:
+                    # MetaTableAccessor.getServerName reads info:server, which a closed
+                    # region keeps: its last server. A region that never opened has none,
+                    # and RegionsResource dereferences null (500 below).
+                    if r.last_loc is None:
                         entries = None
                         break
                     name = r.name.decode("utf-8", "replace")
-                    entries.append((r.rid, r.start, r.end, "%s:%d" % (loc["host"], loc["port"]), name))
+                    entries.append((r.rid, r.start, r.end, "%s:%d" % r.last_loc[:2], name))
                 t.__dict__["_regions_cache"] = ((t.version, s.servers_version), entries)
         if entries is None:
             return Response(500, ("java.lang.NullPointerException\r\n\tat org.apache.hadoop.hbase.rest."
@@ -1011,6 +1013,10 @@ class RestHandler(Handler):
             return not_found()
         except st.HBaseError as e:
             return process_exception(e)
+        if t is not None and not t.enabled:
+            # ScannerResultGenerator opens the first region at once; the client refuses a
+            # disabled table (TableNotEnabledException, an IOException): ScannerResource 503
+            return Response(503, b"Unavailable\r\n", PLAIN)
         try:
             d = json.loads(self.body.decode("utf-8")) if self.body.strip() else {}
             if not isinstance(d, dict):
@@ -1088,6 +1094,9 @@ class RestHandler(Handler):
         PrefixFilter is only added when a `filter` parameter is present."""
         try:
             kind, t = self.lookup(tname)
+            if t is not None and not t.enabled:
+                # table.getScanner fails at once: processException → 503
+                raise st.TableNotEnabled(t.name)
         except st.HBaseError as e:
             return process_exception(e)
         a = self.accept(plain_first=False, default="json")

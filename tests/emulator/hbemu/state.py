@@ -214,7 +214,7 @@ def verify_split_keys(keys):
 class Region(object):
     __slots__ = ("table", "start", "end", "rid", "replica", "offline", "split",
                  "server", "in_meta", "extra", "reads", "writes", "daughters",
-                 "_name", "_enc", "cache")
+                 "last_loc", "_name", "_enc", "cache")
 
     def __init__(self, table, start, end, rid, server):
         self.table = table          # canonical table name (str)
@@ -230,6 +230,10 @@ class Region(object):
         self.reads = 0
         self.writes = 0
         self.daughters = None       # (Region, Region) for a split parent
+        # (host, port, startcode) where the region was last OPEN: RegionStateStore writes
+        # info:server/serverstartcode only on open and never removes them, so meta and
+        # /T/regions keep showing it after a close. None: the region never opened.
+        self.last_loc = None
         self._name = None
         self._enc = None
         self.cache = None
@@ -276,6 +280,7 @@ class Table(object):
         self.families = families            # dict name -> dict attrs (str->str)
         self.attrs = attrs                  # dict str->str
         self.enabled = True
+        self.opening_until = None           # time.monotonic() until which regions are OPENING
         self.regions = []                   # meta order
         self.keys = []                      # sorted row keys
         self.data = {}                      # key -> {(fam, qual): [(ts, val)...] newest first}
@@ -283,10 +288,15 @@ class Table(object):
         self._chain = None
         self._meta_rows = None
 
+    def __setstate__(self, d):
+        self.__dict__.update(d)
+        self.__dict__.setdefault("opening_until", None)
+
     def __getstate__(self):
         d = dict(self.__dict__)
         d["_chain"] = None
         d["_meta_rows"] = None
+        d["opening_until"] = None  # a monotonic time means nothing to another process
         for k in ("_meta_keys", "_meta_keys_src", "_regions_cache"):
             d.pop(k, None)
         return d
@@ -360,6 +370,7 @@ class State(object):
         self.thrift_legacy_17 = False
         self.regioninfo_extra = b""  # bytes appended to every serialized RegionInfo
         self.races = set()        # table names whose next create loses a race
+        self.open_delay = 0.0     # seconds new tables' regions stay OPENING (control channel)
         self.servers_version = 0
         self._reset(nservers)
         if data_dir:
@@ -414,6 +425,7 @@ class State(object):
             self.read_only = False
             self.regioninfo_extra = b""
             self.races = set()
+            self.open_delay = 0.0
             self.persist()
 
     # ---- helpers -----------------------------------------------------------
@@ -440,11 +452,11 @@ class State(object):
         self._sorted_tables = None
 
     def server_location(self, r):
-        """'host:port' of the region's server, or None (no location)."""
+        """The server dict where region r is OPEN now, or None (not online)."""
         if r.server is None or r.offline or r.split:
             return None
         t = self.tables.get(r.table)
-        if t is not None and not t.enabled:
+        if t is not None and (not t.enabled or t.opening_until is not None):
             return None
         if r.server >= len(self.servers):
             return None
@@ -452,6 +464,39 @@ class State(object):
         if not s["alive"]:
             return None
         return s
+
+    def region_state(self, r):
+        """RegionState.State name written to info:state for region r."""
+        if r.split:
+            return "SPLIT"
+        if r.offline:
+            return "OFFLINE"
+        t = self.tables.get(r.table)
+        if t is not None and t.opening_until is not None and r.server is not None:
+            return "OPENING"
+        if self.server_location(r) is not None:
+            return "OPEN"
+        if r.server is not None and r.server < len(self.servers) and \
+                not self.servers[r.server]["alive"] and (t is None or t.enabled):
+            # ServerCrashProcedure marks the regions of a dead server ABNORMALLY_CLOSED
+            # (AssignmentManager.regionClosedAbnormally); hbemu never reassigns them.
+            return "ABNORMALLY_CLOSED"
+        return "CLOSED"
+
+    def note_open(self, t, regions=None):
+        """Records where each OPEN region of t (or of `regions`) is, as RegionStateStore
+        does when a region opens."""
+        for r in (regions if regions is not None else t.regions):
+            s = self.server_location(r)
+            if s is not None:
+                r.last_loc = (s["host"], s["port"], s["startcode"])
+
+    def settle(self, t):
+        """Ends t's OPENING period once its time has come (regions then open)."""
+        if t.opening_until is not None and time.monotonic() >= t.opening_until:
+            t.opening_until = None
+            self.note_open(t)
+            t.touch_regions()
 
     def get_table(self, name):
         try:
@@ -461,6 +506,8 @@ class State(object):
         t = self.tables.get(cname)
         if t is None:
             raise TableNotFound(cname)
+        with self.lock:
+            self.settle(t)
         return t
 
     def check_writable(self):
@@ -529,6 +576,10 @@ class State(object):
         # created in key order; meta order for one rid is start-key order
         t.regions = regs
         t.version += 1
+        if self.open_delay > 0:
+            t.opening_until = time.monotonic() + self.open_delay
+        else:
+            self.note_open(t)
         self.tables[cname] = t
         self.tables_changed()
         return t
@@ -557,6 +608,7 @@ class State(object):
             if t.enabled:
                 raise TableNotDisabled(t.name)
             t.enabled = True
+            self.note_open(t)
             t.touch_regions()
             self.persist()
 
@@ -786,6 +838,7 @@ class State(object):
             # split the counters between the daughters by the rows they hold
             t.regions.remove(r)
             t.regions += [a, b]
+            self.note_open(t, [a, b])
             if leave_parent:
                 r.offline = True
                 r.split = True
@@ -806,6 +859,7 @@ class State(object):
             t.regions.remove(a)
             t.regions.remove(b)
             t.regions.append(m)
+            self.note_open(t, [m])
             t.touch_regions()
             self.persist()
             return m
@@ -843,6 +897,7 @@ class State(object):
             r = Region(t.name, start, end, self.new_rid(), self.next_server())
             r.extra = True
             t.regions.append(r)
+            self.note_open(t, [r])
             t.touch_regions()
             self.persist()
             return r
@@ -859,6 +914,8 @@ class State(object):
                 s["alive"] = False
             self.servers_version += 1
             for t in self.tables.values():
+                if alive:
+                    self.note_open(t, [r for r in t.regions if r.server == index])
                 t.touch_regions()
             self.persist()
 
@@ -869,10 +926,13 @@ class State(object):
                                for i, s in enumerate(self.servers)],
                    "tables": []}
             for t in self.sorted_tables():
+                self.settle(t)
                 regs = []
                 for r in t.regions:
                     loc = self.server_location(r)
                     regs.append({"start": b64(r.start), "end": b64(r.end), "id": r.rid,
+                                 "state": self.region_state(r),
+                                 "last_location": ("%s:%d" % r.last_loc[:2]) if r.last_loc else None,
                                  "replica": r.replica, "offline": r.offline, "split": r.split,
                                  "in_meta": r.in_meta, "overlap": r.extra,
                                  "server": r.server,

@@ -247,9 +247,12 @@ class THBaseHandler(object):
                 for _, r in t.meta_rows():
                     if r.offline or r.split:
                         continue
-                    loc = s.server_location(r)
-                    sn = (tt.TServerName(hostName=loc["host"], port=loc["port"], startCode=loc["startcode"])
-                          if loc else tt.TServerName(hostName="", port=0, startCode=0))
+                    # the region locator reads info:server (a closed region's last server);
+                    # ThriftUtilities.regionLocationFromHBase dereferences a missing one
+                    if r.last_loc is None:
+                        raise st.IllegalArgument("NullPointerException")
+                    host, port, code = r.last_loc
+                    sn = tt.TServerName(hostName=host, port=port, startCode=code)
                     # ThriftUtilities.regionLocationFromHBase never sets regionId
                     ri = tt.THRegionInfo(regionId=0, tableName=t.name_bytes, startKey=r.start,
                                          endKey=r.end, offline=r.offline, split=r.split,

@@ -1,6 +1,7 @@
 """REST resources: status codes, headers and JSON shapes (docs/hbase-wire.md §0-§5)."""
 import base64
 import gzip
+import hashlib
 import json
 import os
 import shutil
@@ -79,7 +80,7 @@ class ClusterResources(EmuTestCase):
         self.assertIn("memStoreSizeMB", z)
         self.assertIn("storefileIndexSizeKB", z)
 
-    def test_stopped_server_is_a_dead_node_and_loses_its_regions(self):
+    def test_stopped_server_is_a_dead_node_and_its_regions_keep_a_stale_location(self):
         self.emu.create("t1", [b"g", b"p"])
         self.emu.control("POST", "/control/server", {"index": 1, "state": "stop"})
         m = self.emu.rest_json("/status/cluster")
@@ -87,12 +88,15 @@ class ClusterResources(EmuTestCase):
         self.assertEqual(len(m["LiveNodes"]), 2)
         names = [unb64(r["name"]) for n in m["LiveNodes"] for r in n["Region"]]
         self.assertEqual(len([x for x in names if x.startswith(b"t1,")]), 2)
-        # its region has no location now: /regions fails like 2.x (NPE -> 500)
-        st, h, b = self.emu.rest("GET", "/t1/regions")
-        self.assertEqual(st, 500)
+        # info:server keeps the dead server: /regions still lists it there (200)
+        regs = self.emu.rest_json("/t1/regions")["Region"]
+        self.assertEqual([r["location"] for r in regs],
+                         ["rs1.emu.local:16020", "rs2.emu.local:16020", "rs3.emu.local:16020"])
+        state = self.emu.control("GET", "/control/state")[1]["tables"][0]["regions"]
+        self.assertEqual([r["state"] for r in state], ["OPEN", "ABNORMALLY_CLOSED", "OPEN"])
         self.emu.control("POST", "/control/server", {"index": 1, "state": "start"})
-        st, h, b = self.emu.rest("GET", "/t1/regions")
-        self.assertEqual(st, 200)
+        state = self.emu.control("GET", "/control/state")[1]["tables"][0]["regions"]
+        self.assertEqual([r["state"] for r in state], ["OPEN", "OPEN", "OPEN"])
 
     def test_gzip_response_when_accept_encoding_gzip(self):
         st, h, b = self.emu.rest("GET", "/version", headers={"Accept-Encoding": "gzip"})
@@ -295,10 +299,55 @@ class Regions(EmuTestCase):
         regs = self.emu.rest_json("/t1/regions")["Region"]
         self.assertEqual([unb64(r["startKey"]) for r in regs], [b"", b"p"])
 
-    def test_regions_500_when_a_region_is_unassigned(self):
+    def test_regions_keep_the_last_location_of_a_closed_region(self):
         self.emu.create("t1", [b"g"])
+        before = self.emu.rest_json("/t1/regions")["Region"]
         self.emu.control("POST", "/control/unassign", {"table": "t1", "index": 1})
-        self.assertEqual(self.emu.rest("GET", "/t1/regions")[0], 500)
+        st, h, b = self.emu.rest("GET", "/t1/regions")
+        self.assertEqual(st, 200)
+        self.assertEqual(json.loads(b)["Region"], before)
+
+    def test_regions_of_a_disabled_table_answer_200_with_stale_locations(self):
+        self.emu.create("t1", [b"g", b"p"])
+        before = self.emu.rest_json("/t1/regions")["Region"]
+        self.emu.control("POST", "/control/disable", {"table": "t1"})
+        st, h, b = self.emu.rest("GET", "/t1/regions")
+        self.assertEqual(st, 200)
+        self.assertEqual(json.loads(b)["Region"], before)
+        state = self.emu.control("GET", "/control/state")[1]["tables"][0]
+        self.assertEqual([r["state"] for r in state["regions"]], ["CLOSED"] * 3)
+
+    def test_regions_500_while_a_region_has_never_opened(self):
+        self.emu.control("POST", "/control/open-delay", {"seconds": 3600})
+        self.emu.create("t1", [b"g"])
+        st, h, b = self.emu.rest("GET", "/t1/regions")
+        self.assertEqual(st, 500)
+        self.assertIn(b"NullPointerException", b)
+        self.emu.control("POST", "/control/open-delay", {"seconds": 0})
+        self.emu.create("t2", [b"g"])
+        self.assertEqual(self.emu.rest("GET", "/t2/regions")[0], 200)
+
+    def test_scans_of_a_disabled_table_are_unavailable(self):
+        self.emu.create("t1", [b"g"])
+        self.emu.put("t1", b"a", b"cf:q", b"v")
+        self.emu.control("POST", "/control/disable", {"table": "t1"})
+        st, h, b = self.emu.rest("POST", "/t1/scanner", {"batch": 10})
+        self.assertEqual((st, b), (503, b"Unavailable\r\n"))
+        st, h, b = self.emu.rest("GET", "/t1/*")
+        self.assertEqual(st, 503)
+        self.assertTrue(b.startswith(b"Unavailable\r\n"), b)
+        self.emu.control("POST", "/control/enable", {"table": "t1"})
+        self.assertEqual(self.emu.rest("POST", "/t1/scanner", {"batch": 10})[0], 201)
+
+    def test_region_names_omit_the_default_namespace(self):
+        self.emu.create("t1", [b"g"])
+        a = self.emu.rest_json("/t1/regions")
+        b = self.emu.rest_json("/default:t1/regions")
+        self.assertEqual(a, b)
+        for r in a["Region"]:
+            self.assertTrue(r["name"].startswith("t1,"), r)
+            prefix = r["name"].rsplit(".", 2)[0]
+            self.assertEqual(r["name"], "%s.%s." % (prefix, hashlib.md5(prefix.encode()).hexdigest()))
 
     def test_merge_joins_two_regions_with_a_new_id(self):
         self.emu.create("t1", [b"g", b"p"])
