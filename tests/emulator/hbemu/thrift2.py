@@ -163,9 +163,11 @@ class THBaseHandler(object):
     def isTableAvailable(self, tableName):
         def run():
             t = self.state.get_table(self._tname(tableName))
+            # RawAsyncHBaseAdmin.isTableAvailable: enabled, and no region row without
+            # info:server (a closed region's stale server counts as deployed)
             with self.state.lock:
-                return t.enabled and all(self.state.server_location(r) is not None
-                                         for r in t.chain()[1])
+                return t.enabled and all(r.last_loc is not None for _, r in t.meta_rows()
+                                         if not r.offline and not r.split)
         return self._call("isTableAvailable", run)
 
     def tableExists(self, tableName):
