@@ -203,12 +203,19 @@ class AuditTable(EmulatorTest):
         self.emu.create("t1", HEX10)
         self.put_meta("t1", 10, "hex{8} *")
         self.put_rows("t1", [b"f%07d" % i for i in range(600)])  # before the window
+        # a generous window: the writes below only have to land before it closes
         args = [hbtest.HBTAB, "--rest", self.emu.rest, "--no-progress", "-o", "json",
-                "audit", "t1", "--hotspots", "--window", "3", "--hot-min-writes", "50"]
+                "audit", "t1", "--hotspots", "--window", "20", "--hot-min-writes", "50"]
         home = hbtest.tempfile.mkdtemp()
+        self.emu.clear_requests()
         p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env=hbtest.clean_env(home))
-        time.sleep(1.0)
+        # write only once the first counter reading is taken (the window has opened)
+        deadline = time.monotonic() + 120  # a guard against a hang, not a speed limit
+        while not any(q["path"] == "/status/cluster" for q in self.emu.requests()):
+            self.assertIsNone(p.poll(), "audit ended before its first counter reading")
+            self.assertLess(time.monotonic(), deadline, "no counter reading")
+            time.sleep(0.05)
         self.put_rows("t1", [b"3%07d" % i for i in range(100)])  # region 1 [19999999, 33333332)
         self.put_rows("t1", [b"8%07d" % i for i in range(10)])
         out, err = p.communicate(timeout=60)
