@@ -20,12 +20,11 @@ class Faults(EmulatorTest):
                 if q["method"] == method and q["path"].endswith(path_suffix)]
 
     def test_refuse__exit_3_without_retries(self):
-        self.emu.fault(kind="refuse", seconds=1)
-        r, dt = self.timed("--retries", "0", "tables")
+        self.emu.fault(kind="refuse", seconds=4)  # long enough for a slow start on a loaded host
+        r = self.hb("--retries", "0", "tables", timeout=HANG_GUARD)
         self.assertFails(r, 3, r"cannot GET http://127\.0\.0\.1:\d+/: connection refused")
         self.assertNotIn("attempts", r.err)  # one attempt: no retry was made
-        self.assertLess(dt, HANG_GUARD)
-        time.sleep(1.5)  # let the gateway come back for the next test
+        time.sleep(4.5)  # let the gateway come back for the next test
 
     def test_refuse__retries_reconnect_when_the_gateway_comes_back(self):
         self.emu.fault(kind="refuse", seconds=0.4)
@@ -60,10 +59,8 @@ class Faults(EmulatorTest):
 
     def test_delay__past_timeout_is_exit_3_and_does_not_hang(self):
         self.emu.fault(kind="delay", path="^/t1/regions", seconds=3, count=-1)
-        r = self.hb("--timeout", "0.5", "--retries", "1", "regions", "t1")
+        r = self.hb("--timeout", "0.5", "--retries", "1", "regions", "t1", timeout=HANG_GUARD)
         self.assertFails(r, 3, "timed out")
-        # two attempts of 0.5 s plus one backoff; the attempt count is checked below
-        self.assertLess(dt, HANG_GUARD)
         time.sleep(3.5)  # the emulator logs a request once its delay is over
         self.assertEqual(len(self.attempts("/t1/regions")), 2)
 
@@ -118,9 +115,8 @@ class Faults(EmulatorTest):
 
     def test_drip__slower_than_timeout_is_exit_3(self):
         self.emu.fault(kind="drip", path="^/t1/regions", seconds=0.05, count=-1)
-        r = self.hb("--timeout", "1", "--retries", "0", "regions", "t1")
+        r = self.hb("--timeout", "1", "--retries", "0", "regions", "t1", timeout=HANG_GUARD)
         self.assertFails(r, 3, "timed out")
-        self.assertLess(dt, HANG_GUARD)
         self.assertEqual(len(self.attempts("/t1/regions")), 1)
 
     def test_404__message_has_no_stack_trace(self):
