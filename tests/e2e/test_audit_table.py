@@ -163,12 +163,23 @@ class AuditTable(EmulatorTest):
         r, doc = self.audit("t1", "--source", "meta")
         self.assertIn("overlap", [x[0] for x in kinds(doc)], repr(r))
 
-    def test_audit_table__unassigned_region_has_no_server(self):
+    def test_audit_table__unassigned_region_keeps_its_server_and_is_not_open(self):
+        # meta keeps a closed region's last server (RegionStateStore): the state tells
         self.emu.create("t1", HEX10)
         self.put_meta("t1", 10, "hex{8}")
         self.emu.control("POST", "/control/unassign", {"table": "t1", "index": 2})
         r, doc = self.audit("t1", "--source", "meta")
-        self.assertIn(("no_server", 2), kinds(doc), repr(r))
+        self.assertEqual(r.rc, 1, repr(r))
+        self.assertIn(("offline", 2), kinds(doc), repr(r))
+        self.assertNotIn(("no_server", 2), kinds(doc), repr(r))
+        self.assertIn("CLOSED", [f["message"] for f in doc["findings"] if f["region"] == 2][0])
+
+    def test_audit_table__never_opened_regions_have_no_server(self):
+        self.emu.control("POST", "/control/open-delay", {"seconds": 3600})
+        self.emu.create("t1", HEX10[:2])
+        r, doc = self.audit("t1", "--source", "meta")
+        self.assertEqual(sorted(k for k in kinds(doc) if k[0] == "no_server"),
+                         [("no_server", 0), ("no_server", 1), ("no_server", 2)])
         self.assertIn("cannot compare with REST", r.err)
 
     def test_audit_table__partition_table_boundaries_and_split_drift(self):
