@@ -3,6 +3,7 @@
 #include "../core/clock.h"
 #include "../core/key.h"
 #include "../core/keyspace.h"
+#include "../core/regioninfo.h"
 #include "../core/schema.h"
 #include "../rest/hbase.h"
 #include "../rest/metarow.h"
@@ -552,7 +553,7 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 	struct meta_values md = {0};
 	struct hb_audit_meta am;
 	const struct table_opts *op = &o;
-	int meta = o.source && !strcmp(o.source, "meta"), state = -1, rc;
+	int meta = o.source && !strcmp(o.source, "meta"), state = -1, avail = -1, disabled, rc;
 
 	hb_regions_init(&other);
 	r->window = window;
@@ -560,12 +561,21 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 	rc = cli_rest_regions(c, r->table, meta, &r->rs, &state, &err);
 	if (rc == CLI_EXIT_SERVER) /* not found: reported already */
 		goto done;
+	/* REST shows a closed region's last server: learn what is really online. */
+	if (!rc && !meta)
+		rc = cli_rest_states(c, r->table, &r->rs, &state, &avail, &err);
 	if (rc)
 		goto fail;
 	hb_regions_sort(&r->rs);
-	rc = read_metadata(c, r->table, op->meta_family, op->meta_row, &md, &err);
-	if (rc)
-		goto fail;
+	/* A disabled table cannot be read (TableNotEnabledException): no metadata row. */
+	disabled = state == HB_TABLE_DISABLED || state == HB_TABLE_DISABLING;
+	if (!disabled) {
+		rc = read_metadata(c, r->table, op->meta_family, op->meta_row, &md, &err);
+		if (rc == HB_ESERVER)
+			cli_explain_disabled(c, r->table, &err);
+		if (rc)
+			goto fail;
+	}
 	if (!r->ks && md.keyspace && md.keyspace[0]) {
 		struct hb_error kerr = {0};
 
@@ -590,6 +600,13 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 		hb_error_prefix(&err, rc, "keyspace '%s'", hb_buf_str(&r->ks_canon));
 	if (!rc)
 		rc = hb_audit_chain(&r->a.findings, &r->rs, meta);
+	if (!rc)
+		rc = hb_audit_states(&r->a.findings, r->table, state, &r->rs);
+	if (!rc && avail == 0 && state == HB_TABLE_ENABLED)
+		rc = hb_findings_add(&r->a.findings, HB_FIND_NOT_OPEN, -1,
+		                     "table '%s' is not available: some regions are not online "
+		                     "(Thrift2 isTableAvailable)",
+		                     r->table);
 	if (rc)
 		goto fail;
 	if (meta) {
@@ -609,7 +626,7 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 	am.n = md.n;
 	am.keyspace = md.keyspace && md.keyspace[0] ? md.keyspace : NULL;
 	am.splits = md.splits;
-	rc = hb_audit_drift(&r->a.findings, &am, &r->rs, op->keyspace, &err);
+	rc = disabled ? 0 : hb_audit_drift(&r->a.findings, &am, &r->rs, op->keyspace, &err);
 	if (!rc && op->hotspots)
 		rc = hotspots(r, c, &hot_params, &err);
 	if (!rc && placement(r, c, placement_factor))

@@ -1,8 +1,10 @@
 /* hbtab create: validate offline, check absence, DDL via thrift2/shell/rest, wait, verify byte
  * for byte over REST, write the metadata row, check reachability; resumable and idempotent. */
+#include "../core/audit.h"
 #include "../core/clock.h"
 #include "../core/keyspace.h"
 #include "../core/metarow.h"
+#include "../core/regioninfo.h"
 #include "../core/split.h"
 #include "../core/thrift.h"
 #include "../core/tname.h"
@@ -58,6 +60,7 @@ struct create {
 	const char *meta_family;
 	struct hb_buf meta_row;
 	double wait;
+	int table_state; /* what the last wait poll learned (HB_TABLE_*), -1 unknown */
 	struct hb_rest *rest;
 	const char *rotate;  /* recorded in the metadata row as <family>:rotate, or NULL */
 	int silent;          /* no summary on stdout; errors still on stderr */
@@ -530,32 +533,124 @@ static void bounds_diff(struct create *c, const struct hb_regions *rs)
 	hb_buf_release(&t);
 }
 
+/* Appends "region I ['start', 'end') STATE" for each of rs's live regions not OPEN (or with
+ * no server, as meta lists a region that never opened), at most 10, to m. */
+static int name_not_online(struct hb_buf *m, const struct hb_regions *rs)
+{
+	struct hb_buf k = HB_BUF_INIT;
+	size_t i, shown = 0, more = 0;
+	int rc = 0;
+
+	for (i = 0; !rc && i < rs->n; i++) {
+		const struct hb_region *r = &rs->v[i];
+
+		if (!hb_region_is_live(r) ||
+		    (r->server && *r->server && (!r->state || !strcmp(r->state, "OPEN"))))
+			continue;
+		if (shown == 10) {
+			more++;
+			continue;
+		}
+		hb_buf_reset(&k);
+		rc = hb_buf_addf(&k, "%s", shown ? ", " : ": ") ||
+		     hb_buf_addf(&k, "region %zu ['", i) || hb_tsb_append(&k, r->start, r->start_len) ||
+		     hb_buf_adds(&k, "', '") || hb_tsb_append(&k, r->end, r->end_len) ||
+		     hb_buf_addf(&k, "') %s", r->state ? r->state : "without a server") ||
+		     hb_buf_add(m, k.data, k.len);
+		shown++;
+	}
+	if (!rc && more)
+		rc = hb_buf_addf(m, " and %zu more", more);
+	hb_buf_release(&k);
+	return rc;
+}
+
 /*
- * Reads /T/regions until the chain is complete (regions online) or --wait runs out.
- * *absent = 1 when the table never appeared.
+ * The error when --wait ran out before every region was online. rs holds the last complete
+ * listing with states, or nothing when /T/regions kept answering 500 (regions without a
+ * location): then hbase:meta names them.
+ */
+static int not_online_error(struct create *c, const struct hb_regions *rs, int last500,
+                            const char *why, struct hb_error *err)
+{
+	struct hb_buf m = HB_BUF_INIT;
+	struct hb_regions meta;
+	int state = -1, rc;
+	const char *name = strncmp(c->table, "default:", 8) ? c->table : c->table + 8;
+
+	hb_regions_init(&meta);
+	rc = hb_buf_addf(&m, "table '%s': regions not online after %.0f s", c->table, c->wait);
+	if (!rc && last500) {
+		struct hb_error merr = {0};
+
+		rc = hb_buf_addf(&m, " (%s)", why);
+		if (!rc && !hb_rest_meta_regions(c->rest, name, &meta, &state, &merr)) {
+			hb_regions_sort(&meta);
+			rc = name_not_online(&m, &meta);
+		}
+		cli_progress_done();
+		if (!rc)
+			rc = hb_buf_addf(&m, "; 'hbtab regions %s --source meta' shows each region's "
+			                     "state",
+			                 c->table);
+	} else if (!rc) {
+		if (state < 0)
+			state = c->table_state;
+		if (state >= 0 && state != HB_TABLE_ENABLED)
+			rc = hb_buf_addf(&m, " (the table is %s)", hb_tablestate_name(state));
+		if (!rc)
+			rc = name_not_online(&m, rs);
+	}
+	if (!rc)
+		hb_error_set(err, HB_ESERVER, "%s", hb_buf_str(&m));
+	hb_buf_release(&m);
+	hb_regions_release(&meta);
+	return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : HB_ESERVER;
+}
+
+/*
+ * Polls until every region is online: /T/regions lists a complete chain and hbase:meta (or
+ * Thrift2) says the table is ENABLED with every region OPEN. A 500 (a region that has no
+ * location yet, an NPE in the gateway) and regions not yet OPEN are waited out; when --wait
+ * runs out first, the regions not online are named (HB_ESERVER). *absent = 1 when the table
+ * never appeared.
  */
 static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, struct hb_error *err)
 {
 	double deadline = hb_now() + c->wait, delay = 0.05;
 	size_t planned = c->splits.n + 1;
-	int rc;
+	char why[HB_ERRMSG_MAX] = "";
+	int rc, last500 = 0, pending = 0, state, avail;
 
 	*absent = 0;
 	for (;;) {
 		hb_regions_release(rs);
 		hb_regions_init(rs);
 		rc = hb_rest_get_regions(c->rest, c->table, rs, err);
-		if (rc && rc != HB_ENOTFOUND)
+		last500 = rc == HB_ENOLOCATION ||
+		          (rc == HB_ESERVER && strstr(err->msg, "NullPointerException"));
+		pending = last500;
+		if (last500)
+			snprintf(why, sizeof(why), "%s", err->msg);
+		else if (rc && rc != HB_ENOTFOUND)
 			return rc;
 		if (!rc) {
 			hb_regions_sort(rs);
 			dedupe_replicas(rs);
 			cli_progress("regions online", rs->n, planned);
-			if (chain_complete(rs) && rs->n >= planned)
+			if (chain_complete(rs) && rs->n >= planned) {
+				rc = cli_rest_states(c->rest, c->table, rs, &state, &avail, err);
+				if (rc)
+					return rc;
+				c->table_state = state;
+				pending = (state >= 0 && state != HB_TABLE_ENABLED) || avail == 0 ||
+				          hb_regions_not_open(rs);
+				if (!pending)
+					break;
+			} else if (chain_complete(rs) && (!c->created || hb_now() > deadline)) {
+				/* a complete chain of another shape will not change by waiting */
 				break;
-			/* a complete chain of another shape will not change by waiting */
-			if (chain_complete(rs) && (!c->created || hb_now() > deadline))
-				break;
+			}
 		}
 		*absent = rc == HB_ENOTFOUND;
 		if (hb_now() + delay > deadline)
@@ -564,6 +659,8 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 		delay = delay * 2 > 2 ? 2 : delay * 2;
 	}
 	cli_progress_done();
+	if (pending)
+		return not_online_error(c, rs, last500, why, err);
 	return 0;
 }
 
@@ -1077,6 +1174,7 @@ static void create_init(struct create *c, const char *table)
 	memset(c, 0, sizeof(*c));
 	c->t0 = hb_now();
 	c->table = table;
+	c->table_state = -1;
 	c->metadata = "none";
 	hb_schema_init(&c->schema);
 	hb_keys_init(&c->splits);

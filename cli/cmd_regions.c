@@ -1,4 +1,5 @@
 /* hbtab regions: a table's regions from REST /T/regions or from a scan of hbase:meta. */
+#include "../core/audit.h"
 #include "../core/key.h"
 #include "../core/regioninfo.h"
 #include "../rest/hbase.h"
@@ -12,7 +13,8 @@
 #include <string.h>
 
 /* Streams the JSON document: the list can hold 100,000s of regions. */
-static int print_json(const char *table, int meta, int state, const struct hb_regions *rs)
+static int print_json(const char *table, int meta, int state, const struct hb_regions *rs,
+                      const struct hb_findings *f)
 {
 	struct hb_buf b = HB_BUF_INIT, tmp = HB_BUF_INIT;
 	size_t i;
@@ -20,7 +22,7 @@ static int print_json(const char *table, int meta, int state, const struct hb_re
 
 	rc = hb_buf_adds(&b, "{\"table\":") || cli_json_str(&b, table, strlen(table)) ||
 	     hb_buf_addf(&b, ",\"source\":\"%s\"", meta ? "meta" : "rest");
-	if (!rc && meta) {
+	if (!rc) {
 		rc = hb_buf_adds(&b, ",\"table_state\":");
 		if (!rc)
 			rc = state < 0 ? hb_buf_adds(&b, "null")
@@ -45,16 +47,16 @@ static int print_json(const char *table, int meta, int state, const struct hb_re
 			               : hb_buf_adds(&b, "null");
 		if (!rc)
 			rc = hb_buf_addf(&b, ",\"id\":%" PRIu64, r->id);
+		if (!rc)
+			rc = hb_buf_adds(&b, ",\"state\":");
+		if (!rc)
+			rc = r->state ? cli_json_str(&b, r->state, strlen(r->state))
+			              : hb_buf_adds(&b, "null");
 		if (!rc && meta) {
 			rc = hb_buf_adds(&b, ",\"encoded\":");
 			if (!rc)
 				rc = r->encoded ? cli_json_str(&b, r->encoded, strlen(r->encoded))
 				                : hb_buf_adds(&b, "null");
-			if (!rc)
-				rc = hb_buf_adds(&b, ",\"state\":");
-			if (!rc)
-				rc = r->state ? cli_json_str(&b, r->state, strlen(r->state))
-				              : hb_buf_adds(&b, "null");
 			if (!rc)
 				rc = hb_buf_addf(&b,
 				                 ",\"start_code\":%" PRId64
@@ -67,6 +69,18 @@ static int print_json(const char *table, int meta, int state, const struct hb_re
 			rc = hb_buf_addc(&b, '}');
 		if (!rc)
 			rc = cli_stream_flush(&b, 0);
+	}
+	if (!rc)
+		rc = hb_buf_adds(&b, "],\"findings\":[");
+	for (i = 0; !rc && i < f->n; i++) {
+		rc = hb_buf_addf(&b, "%s{\"kind\":\"%s\",\"region\":", i ? "," : "", f->v[i].kind);
+		if (!rc)
+			rc = f->v[i].region < 0 ? hb_buf_adds(&b, "null")
+			                        : hb_buf_addf(&b, "%ld", f->v[i].region);
+		if (!rc)
+			rc = hb_buf_adds(&b, ",\"message\":") ||
+			     cli_json_str(&b, f->v[i].message, strlen(f->v[i].message)) ||
+			     hb_buf_addc(&b, '}');
 	}
 	if (!rc)
 		rc = hb_buf_adds(&b, "]}\n");
@@ -130,15 +144,41 @@ static int run(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
 	struct hb_regions rs;
-	int rc, meta = source && !strcmp(source, "meta"), state = -1;
+	struct hb_findings f;
+	int rc, meta = source && !strcmp(source, "meta"), state = -1, avail = -1;
 
 	hb_regions_init(&rs);
+	hb_findings_init(&f);
 	rc = cli_rest_regions(x->rest, x->table, meta, &rs, &state, &err);
-	if (rc && rc != CLI_EXIT_SERVER) /* not found: reported already */
+	if (rc == CLI_EXIT_SERVER) /* not found: reported already */
+		goto done;
+	/* REST shows a closed region's last server: learn what is really online. */
+	if (!rc && !meta)
+		rc = cli_rest_states(x->rest, x->table, &rs, &state, &avail, &err);
+	if (!rc && hb_audit_states(&f, x->table, state, &rs))
+		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+	if (!rc && avail == 0 && state == HB_TABLE_ENABLED &&
+	    hb_findings_add(&f, HB_FIND_NOT_OPEN, -1,
+	                    "table '%s' is not available: some regions are not online "
+	                    "(Thrift2 isTableAvailable)",
+	                    x->table))
+		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+	if (rc) {
 		rc = cli_fail(&err);
-	else if (!rc)
-		rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(x->table, meta, state, &rs)
-		                                           : print_text(meta, &rs));
+		goto done;
+	}
+	rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(x->table, meta, state, &rs, &f)
+	                                           : print_text(meta, &rs));
+	if (!rc && f.n) {
+		size_t i;
+
+		if (cli_g.output != CLI_OUT_JSON)
+			for (i = 0; i < f.n; i++)
+				cli_error("%s: %s", f.v[i].kind, f.v[i].message);
+		rc = CLI_EXIT_FINDINGS;
+	}
+done:
+	hb_findings_release(&f);
 	hb_regions_release(&rs);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /* The REST client as the commands see it: settings from cli_g, traces, progress, table names. */
 #include "rest_cli.h"
 #include "../core/clock.h"
+#include "../core/regioninfo.h"
 #include "../core/tname.h"
 #include "../rest/hbase.h"
 #include "../rest/thrift2.h"
@@ -150,7 +151,105 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
 		cli_error("table '%s' not found", table);
 		return CLI_EXIT_SERVER;
 	}
+	if (rc == HB_ENOLOCATION) {
+		cli_error("table '%s': regions not online (%s); 'hbtab regions %s --source meta' "
+		          "shows each region's state",
+		          table, err->msg, table);
+		return 4;
+	}
 	return rc;
+}
+
+/* Orders region pointers by name bytes (shorter first on a common prefix). */
+static int name_cmp(const void *a, const void *b)
+{
+	const struct hb_region *x = *(const struct hb_region *const *)a;
+	const struct hb_region *y = *(const struct hb_region *const *)b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int d = n ? memcmp(x->name, y->name, n) : 0;
+
+	return d ? d : (x->name_len > y->name_len) - (x->name_len < y->name_len);
+}
+
+/* Copies each meta region's info:state onto the REST region with the same name. */
+static int copy_states(struct hb_regions *rs, const struct hb_regions *m)
+{
+	const struct hb_region **idx = calloc(m->n ? m->n : 1, sizeof(*idx));
+	size_t i;
+	int rc = 0;
+
+	if (!idx)
+		return HB_ENOMEM;
+	for (i = 0; i < m->n; i++)
+		idx[i] = &m->v[i];
+	qsort(idx, m->n, sizeof(*idx), name_cmp);
+	for (i = 0; !rc && i < rs->n; i++) {
+		struct hb_region *r = &rs->v[i], with = *r, nr;
+		const struct hb_region *key = r, *const *hit;
+
+		if (!r->name)
+			continue;
+		hit = bsearch(&key, idx, m->n, sizeof(*idx), name_cmp);
+		if (!hit || !(*hit)->state)
+			continue;
+		with.state = (*hit)->state;
+		if (hb_region_copy(&nr, &with)) {
+			rc = HB_ENOMEM;
+			break;
+		}
+		hb_region_release(r);
+		*r = nr;
+	}
+	free(idx);
+	return rc;
+}
+
+int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                    int *table_state, int *available, struct hb_error *err)
+{
+	const char *meta_name = strncmp(table, "default:", 8) ? table : table + 8;
+	struct hb_error merr = {0}, terr = {0};
+	struct hb_thrift2 *t = NULL;
+	struct hb_regions m;
+	int rc, yes = 0;
+
+	*table_state = -1;
+	*available = -1;
+	hb_regions_init(&m);
+	rc = hb_rest_meta_regions(c, meta_name, &m, table_state, &merr);
+	cli_progress_done();
+	if (!rc) {
+		rc = copy_states(rs, &m);
+		hb_regions_release(&m);
+		return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+	}
+	hb_regions_release(&m);
+	if (rc == HB_ENOMEM)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (cli_g.thrift_url && !cli_thrift2_open(&t, cli_g.timeout, &terr)) {
+		if (!hb_thrift2_is_table_enabled(t, table, &yes, &terr)) {
+			*table_state = yes ? HB_TABLE_ENABLED : HB_TABLE_DISABLED;
+			if (!hb_thrift2_is_table_available(t, table, &yes, &terr))
+				*available = yes;
+		}
+		hb_thrift2_free(t);
+	}
+	if (*table_state < 0)
+		cli_warn("cannot learn whether table '%s' is enabled and its regions open: %s%s%s",
+		         table, merr.msg, terr.msg[0] ? "; " : "", terr.msg);
+	return 0;
+}
+
+int cli_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *err)
+{
+	struct hb_error e2 = {0};
+	int state = -1;
+
+	if (err->code != HB_ESERVER || hb_rest_table_state(c, table, &state, &e2) ||
+	    (state != HB_TABLE_DISABLED && state != HB_TABLE_DISABLING))
+		return 0;
+	hb_error_set(err, HB_ESERVER, "table '%s' is disabled", table);
+	return 1;
 }
 
 int cli_check_table(const char *cmd, const char *name)

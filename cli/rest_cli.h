@@ -28,6 +28,20 @@ int cli_thrift2_open(struct hb_thrift2 **out, double timeout, struct hb_error *e
 int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
                      int *state, struct hb_error *err);
 
+/*
+ * Learns whether TABLE is enabled and which of rs's regions are OPEN (regions read from REST,
+ * which shows the last server of a closed region as if it were online): hbase:meta's
+ * table:state and info:state copied onto rs by region name; when meta cannot be read and
+ * --thrift is configured, Thrift2 isTableEnabled / isTableAvailable (*available 1/0, else -1).
+ * *table_state is HB_TABLE_* or -1 when nothing could tell (a warning is printed). HB_ENOMEM.
+ */
+int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                    int *table_state, int *available, struct hb_error *err);
+
+/* After a read of TABLE failed with HB_ESERVER (a disabled table answers 503): when hbase:meta
+ * says TABLE is disabled, err becomes "table 'T' is disabled" and 1 is returned, else 0. */
+int cli_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *err);
+
 /* Shows "LABEL: DONE[/TOTAL]" on stderr (terminal only, rate-limited); label NULL = "working". */
 void cli_progress(const char *label, size_t done, size_t total);
 /* Clears the progress line, if one was drawn. */

@@ -1,6 +1,7 @@
 /* Audit computations over region lists: findings, reachability shares, chain, drift, hot-spots. */
 #include "audit.h"
 #include "vec.h"
+#include "regioninfo.h"
 
 #include <gmp.h>
 #include <stdarg.h>
@@ -355,11 +356,6 @@ int hb_chain_stream_next(struct hb_chain_stream *s, struct hb_findings *out, siz
 		CAT(hb_buf_adds(m, " has no server (not assigned)"));
 		ADD(HB_FIND_NO_SERVER, (long)i);
 	}
-	if (s->from_meta && r->state && strcmp(r->state, "OPEN")) {
-		CAT(add_region(m, i, r));
-		CAT(hb_buf_addf(m, " is in state %s, not OPEN", r->state));
-		ADD(HB_FIND_OFFLINE, (long)i);
-	}
 	if (r->end_len && hb_key_cmp(r->end, r->end_len, r->start, r->start_len) <= 0) {
 		CAT(add_region(m, i, r));
 		CAT(hb_buf_adds(m, " ends at or before its start and covers no keys"));
@@ -472,6 +468,56 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 		rc = hb_chain_stream_end(&s, out);
 	hb_chain_stream_release(&s);
 	return rc;
+}
+
+static int state_is_open(const struct hb_region *r)
+{
+	return !r->state || !strcmp(r->state, "OPEN");
+}
+
+size_t hb_regions_not_open(const struct hb_regions *rs)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->n; i++)
+		if (hb_region_is_live(&rs->v[i]) && !state_is_open(&rs->v[i]))
+			n++;
+	return n;
+}
+
+int hb_audit_states(struct hb_findings *out, const char *table, int table_state,
+                    const struct hb_regions *rs)
+{
+	struct hb_buf m = HB_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (table_state == HB_TABLE_DISABLED)
+		rc = hb_findings_add(out, HB_FIND_DISABLED, -1,
+		                     "table '%s' is disabled: no region is online; REST still "
+		                     "shows each region's last server",
+		                     table);
+	else if (table_state == HB_TABLE_DISABLING || table_state == HB_TABLE_ENABLING)
+		rc = hb_findings_add(out, HB_FIND_DISABLED, -1, "table '%s' is %s, not ENABLED",
+		                     table, hb_tablestate_name(table_state));
+	/* Every region of a disabled table is closed: the one finding says it all. */
+	for (i = 0; !rc && table_state != HB_TABLE_DISABLED && i < rs->n; i++) {
+		const struct hb_region *r = &rs->v[i];
+
+		if (!hb_region_is_live(r) || state_is_open(r))
+			continue;
+		hb_buf_reset(&m);
+		rc = add_region(&m, i, r) || hb_buf_adds(&m, " is ") ||
+		     hb_buf_add(&m, r->state, strnlen(r->state, 32)) ||
+		     hb_buf_adds(&m, ", not OPEN");
+		if (!rc)
+			rc = r->server ? hb_buf_addf(&m, " (last server %s)", r->server)
+			               : hb_buf_adds(&m, " (no server)");
+		if (!rc)
+			rc = add_msg(out, HB_FIND_NOT_OPEN, (long)i, &m);
+	}
+	hb_buf_release(&m);
+	return rc ? HB_ENOMEM : 0;
 }
 
 /* Orders live regions by (start, end) for the meta/REST comparison. */

@@ -26,6 +26,8 @@
 #define HB_FIND_BAD_LAST_END       "bad_last_end"
 #define HB_FIND_MISSING_METADATA   "missing_metadata"
 #define HB_FIND_PLACEMENT          "placement"
+#define HB_FIND_DISABLED           "disabled"
+#define HB_FIND_NOT_OPEN           "not_open"
 
 struct hb_finding {
 	const char *kind; /* one of HB_FIND_* (static) */
@@ -49,6 +51,18 @@ void hb_findings_sort(struct hb_findings *f);
 /* A region is live (part of the chain HBase serves) unless offline, a split parent or a
  * replica (replica_id > 0). */
 int hb_region_is_live(const struct hb_region *r);
+
+/*
+ * Findings from what hbase:meta says about availability (docs/hbase-wire.md §3, §6.3): a
+ * table whose table_state (HB_TABLE_*) is known and not ENABLED gives "disabled"; unless the
+ * table is DISABLED (all its regions closed), every live region whose state is known and not
+ * OPEN gives "not_open" (its server is then only where it last was). table is the name shown
+ * in messages. HB_ENOMEM.
+ */
+int hb_audit_states(struct hb_findings *out, const char *table, int table_state,
+                    const struct hb_regions *rs);
+/* The number of live regions of rs whose known state is not OPEN. */
+size_t hb_regions_not_open(const struct hb_regions *rs);
 
 /* Regions [∅,s0) [s0,s1) ... [s(k-1),∅) from sorted split keys (ModifyRegionUtils). out must
  * be empty. HB_ENOMEM. */

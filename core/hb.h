@@ -17,6 +17,7 @@
 #define HB_ESAFETY -5  /* refused for safety: exit 5 */
 #define HB_ENOMEM -6   /* out of memory: exit 4 */
 #define HB_ENOTFOUND -7 /* a looked-up object does not exist: exit 4 unless handled */
+#define HB_ENOLOCATION -8 /* a region has no location yet (REST /T/regions 500): exit 4 */
 
 #define HB_ERRMSG_MAX 1024
 

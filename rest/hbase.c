@@ -224,6 +224,9 @@ static int rebuild_names(const char *table, struct hb_regions *rs, struct hb_err
 
 	if (!strncmp(table, "hbase:", 6))
 		return 0; /* system tables keep the old format */
+	/* TableName.getName() omits the default namespace (docs/hbase-wire.md §3). */
+	if (!strncmp(table, "default:", 8))
+		table += 8;
 	for (i = 0; i < rs->n; i++) {
 		struct hb_region *r = &rs->v[i], with = *r, nr;
 		size_t prefix;
@@ -264,6 +267,12 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
 	rc = table_path(&path, table, "/regions", err);
 	if (!rc)
 		rc = get_json(c, path.data, &r, what, sizeof(what), err);
+	/* RegionsResource dereferences the location of a region that never opened: 500 (NPE). */
+	if (rc == HB_ESERVER && r.status == 500) {
+		rc = HB_ENOLOCATION;
+		if (err)
+			err->code = rc;
+	}
 	if (!rc) {
 		/* The body can be large: free it as soon as it is decoded. */
 		rc = hb_rest_decode_table_regions(r.body.data, r.body.len, what, table, out, err);
@@ -1118,6 +1127,26 @@ int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_re
 	ms.state = state;
 	ms.err = err;
 	return meta_row(&ms, row, err);
+}
+
+int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct hb_error *err)
+{
+	static const char *const cols[] = {"table:state", NULL};
+	struct hb_row row;
+	const struct hb_cell *cell;
+	int found = 0, rc;
+
+	*state = -1;
+	if (!strncmp(table, "default:", 8))
+		table += 8; /* the state row is keyed by TableName.getNameAsString() */
+	hb_row_init(&row);
+	rc = hb_rest_get_row(c, "hbase:meta", table, strlen(table), cols, &row, &found, err);
+	if (!rc && found && (cell = hb_row_cell(&row, "table:state")) &&
+	    hb_tablestate_decode(state, cell->value, cell->value_len, err))
+		rc = hb_error_set(err, HB_ESERVER, "hbase:meta row '%s': malformed table:state",
+		                  table);
+	hb_row_release(&row);
+	return rc;
 }
 
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,

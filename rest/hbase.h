@@ -116,9 +116,13 @@ int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *o
 int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct hb_error *err);
 /* DELETE /T/schema: disables (implicitly) and deletes. HB_ENOTFOUND when absent. */
 int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *err);
-/* GET /T/regions into an initialised list, sorted by start key. HB_ENOTFOUND when absent. */
+/* GET /T/regions into an initialised list, sorted by start key. HB_ENOTFOUND when absent;
+ * HB_ENOLOCATION for HTTP 500 (a region that never opened has no location). */
 int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
                         struct hb_error *err);
+/* Reads TABLE's table:state row in hbase:meta into *state (HB_TABLE_*), -1 when there is none
+ * (a missing table, or 1.x meta where the state lives in ZooKeeper). */
+int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct hb_error *err);
 /*
  * Scans hbase:meta from "T,," to "T ,," (batch by batch, with the client's progress callback)
  * into an initialised list in key order, with encoded name, id, server, state and the

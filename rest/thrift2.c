@@ -274,6 +274,35 @@ int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists
 	return rc;
 }
 
+/* isTableEnabled / isTableAvailable: one TTableName argument, a bool reply. */
+static int table_bool(struct hb_thrift2 *c, const char *method, const char *table, int *out,
+                      struct hb_error *err)
+{
+	struct hb_buf body = HB_BUF_INIT;
+	struct hb_thrift_reply r;
+	int rc;
+
+	hb_thrift_reply_init(&r);
+	rc = table_call(c, method, table, &body, &r, err);
+	if (!rc)
+		rc = hb_thrift_reply_bool(&r, out, err);
+	hb_thrift_reply_release(&r);
+	hb_buf_release(&body);
+	return rc;
+}
+
+int hb_thrift2_is_table_enabled(struct hb_thrift2 *c, const char *table, int *enabled,
+                                struct hb_error *err)
+{
+	return table_bool(c, "isTableEnabled", table, enabled, err);
+}
+
+int hb_thrift2_is_table_available(struct hb_thrift2 *c, const char *table, int *available,
+                                  struct hb_error *err)
+{
+	return table_bool(c, "isTableAvailable", table, available, err);
+}
+
 int hb_thrift2_region_locations(struct hb_thrift2 *c, const char *table, struct hb_regions *out,
                                 struct hb_error *err)
 {

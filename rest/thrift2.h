@@ -52,6 +52,12 @@ int hb_thrift2_create_table(struct hb_thrift2 *c, const struct hb_schema *s,
 /* tableExists(table). */
 int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists,
                             struct hb_error *err);
+/* isTableEnabled(table): the table state is ENABLED (docs/hbase-wire.md §8). */
+int hb_thrift2_is_table_enabled(struct hb_thrift2 *c, const char *table, int *enabled,
+                                struct hb_error *err);
+/* isTableAvailable(table): enabled and every region has a server in hbase:meta. */
+int hb_thrift2_is_table_available(struct hb_thrift2 *c, const char *table, int *available,
+                                  struct hb_error *err);
 /* getAllRegionLocations(table) appended to an initialised list, sorted by start key. */
 int hb_thrift2_region_locations(struct hb_thrift2 *c, const char *table, struct hb_regions *out,
                                 struct hb_error *err);

@@ -188,7 +188,9 @@ class HostileOutput(OfflineTest):
         finally:
             shutil.rmtree(home, ignore_errors=True)
         self.assertEqual(first, b"000010c6\n")
-        self.assertIn(rc, (0, -signal.SIGPIPE, 128 + signal.SIGPIPE), err)
+        # 9 MB of keys cannot fit in the pipe: the write after the reader left gets SIGPIPE;
+        # a shell sees 128 + 13 whether hbtab dies of it or exits with that status
+        self.assertEqual(128 + -rc if rc < 0 else rc, 128 + signal.SIGPIPE, err)
         self.assertEqual(err, "")
 
     def test_hostile__epipe_with_sigpipe_ignored_is_reported_once(self):
@@ -407,7 +409,8 @@ class HostileTables(EmulatorTest):
 
     def test_hostile__huge_table_name_gives_a_complete_message(self):
         r = self.hb("regions", "a" * 70000)
-        self.assertIn(r.rc, (2, 4), repr(r))
+        # HBase sets no length limit on names: the request goes out and the gateway refuses it
+        self.assertEqual(r.rc, 4, repr(r))
         self.assertTrue(r.err.startswith("hbtab: "), repr(r))
         # the reason must survive: not a message cut off in the middle of the name
         self.assertRegex(r.err, r"(not found|too long|HTTP \d{3}[^\n]*)\s*$")
@@ -675,9 +678,9 @@ class HostileServer(OfflineTest):
                    DeadNodes=[None, 1])
         self.route("/status/cluster", json.dumps(doc))
         r = self.hb("status")
-        self.assertIn(r.rc, (0, 4), repr(r))
-        if r.rc:
-            self.assertTrue(r.err.startswith("hbtab: malformed response"), repr(r))
+        # "!!!" is not base64: the region name is refused; the huge numbers are not the reason
+        self.assertFails(r, 4, r"^hbtab: malformed response from GET /status/cluster: "
+                               r"LiveNodes\[0\]\.Region\[0\]\.name is not valid base64\n$")
         no_sanitizer(self, r)
 
     def test_hostile__50mb_body_is_handled(self):

@@ -71,7 +71,9 @@ class Faults(EmulatorTest):
     def test_500__not_retried_exit_4_first_line_only(self):
         self.emu.fault(kind="500", path="^/t1/regions", count=-1)
         r = self.hb("--retries", "3", "regions", "t1")
-        self.assertFails(r, 4, r"GET /t1/regions: HTTP 500 Internal Server Error$")
+        self.assertFails(r, 4, r"^hbtab: table 't1': regions not online \(GET /t1/regions: HTTP 500 "
+                               r"Internal Server Error\); 'hbtab regions t1 --source meta' shows "
+                               r"each region's state$")
         self.assertEqual(len(self.attempts("/t1/regions")), 1)
 
     def test_503_retry_after__honoured_then_ok(self):

@@ -1,0 +1,163 @@
+"""End-to-end: hbtab against the emulator where HBase answers otherwise than one might assume
+(docs/hbase-wire.md §1, §3, §5, §6.3): the cluster version object, closed regions that keep
+their last location, disabled tables, region names without "default:", and regions that have
+not opened yet."""
+import hbtest
+from hbtest import EmulatorTest
+
+SPLITS = [b"g", b"p"]
+
+
+class ClusterVersion(EmulatorTest):
+    def test_status__reads_the_cluster_version_object(self):
+        r = self.hb("status")
+        self.assertOk(r)
+        self.assertRegex(r.out, r"cluster version\s+2\.5\.8\n")
+        r = self.hb("-o", "json", "status")
+        self.assertOk(r)
+        self.assertEqual(r.json()["cluster_version"], "2.5.8")
+
+
+class DefaultNamespace(EmulatorTest):
+    def setUp(self):
+        super().setUp()
+        self.emu.create("t1", SPLITS)
+
+    def test_regions__default_namespace_prints_the_same_names_as_the_bare_table(self):
+        for source in ("rest", "meta"):
+            with self.subTest(source=source):
+                bare = self.hb("-o", "json", "regions", "t1", "--source", source)
+                qual = self.hb("-o", "json", "regions", "default:t1", "--source", source)
+                self.assertOk(bare)
+                self.assertOk(qual)
+                names = [x["name"] for x in bare.json()["regions"]]
+                self.assertEqual(names, [x["name"] for x in qual.json()["regions"]])
+                self.assertTrue(all(n.startswith("t1,") for n in names), names)
+        meta = self.hb("-o", "json", "regions", "default:t1", "--source", "meta").json()
+        state = {r["encoded"] for t in self.emu.state()["tables"] for r in t["regions"]}
+        self.assertEqual({x["encoded"] for x in meta["regions"]}, state)
+        self.assertTrue(all(x["name"].endswith("." + x["encoded"] + ".") for x in meta["regions"]))
+
+    def test_regions__default_namespace_text_matches_the_bare_table(self):
+        self.assertEqual(self.hb("regions", "default:t1").out, self.hb("regions", "t1").out)
+
+
+class ClosedRegions(EmulatorTest):
+    def setUp(self):
+        super().setUp()
+        self.emu.create("t1", SPLITS)
+
+    def disable(self):
+        st, body = self.emu.control("POST", "/control/disable", {"table": "t1"})
+        self.assertEqual(st, 200, body)
+
+    def test_regions__disabled_table_is_a_finding_from_both_sources(self):
+        self.disable()
+        for source in ("rest", "meta"):
+            with self.subTest(source=source):
+                r = self.hb("-o", "json", "regions", "t1", "--source", source)
+                self.assertEqual(r.rc, 1, repr(r))
+                doc = r.json()
+                self.assertEqual(doc["table_state"], "DISABLED")
+                self.assertEqual([f["kind"] for f in doc["findings"]], ["disabled"])
+                self.assertEqual({x["state"] for x in doc["regions"]}, {"CLOSED"})
+                r = self.hb("regions", "t1", "--source", source)
+                self.assertEqual(r.rc, 1, repr(r))
+                self.assertIn("hbtab: disabled: table 't1' is disabled", r.err)
+
+    def test_audit__disabled_table_is_not_healthy_from_rest_and_meta(self):
+        self.disable()
+        for source in ("rest", "meta"):
+            with self.subTest(source=source):
+                r = self.hb("-o", "json", "audit", "t1", "--source", source)
+                self.assertEqual(r.rc, 1, repr(r))
+                doc = r.json()
+                self.assertFalse(doc["healthy"])
+                self.assertIn("disabled", [f["kind"] for f in doc["findings"]])
+                # a disabled table cannot be read: no metadata row is looked for
+                self.assertNotIn("missing_metadata", [f["kind"] for f in doc["findings"]])
+
+    def test_audit__closed_region_is_not_open_from_rest_and_meta(self):
+        st, body = self.emu.control("POST", "/control/unassign", {"table": "t1", "index": 1})
+        self.assertEqual(st, 200, body)
+        for source in ("rest", "meta"):
+            with self.subTest(source=source):
+                r = self.hb("-o", "json", "audit", "t1", "--source", source)
+                self.assertEqual(r.rc, 1, repr(r))
+                found = [(f["kind"], f["region"]) for f in r.json()["findings"]
+                         if f["kind"] == "not_open"]
+                self.assertEqual(found, [("not_open", 1)])
+
+    def test_regions__stopped_server_regions_are_not_open(self):
+        self.emu.control("POST", "/control/server", {"index": 1, "state": "stop"})
+        r = self.hb("-o", "json", "regions", "t1")
+        self.assertEqual(r.rc, 1, repr(r))
+        doc = r.json()
+        self.assertEqual([(f["kind"], f["region"]) for f in doc["findings"]], [("not_open", 1)])
+        self.assertIn("ABNORMALLY_CLOSED", doc["findings"][0]["message"])
+        # REST still names the dead server: the state, not the location, tells
+        self.assertEqual(doc["regions"][1]["server"], "rs2.emu.local:16020")
+
+    def test_meta_get__on_a_disabled_table_says_it_is_disabled(self):
+        self.disable()
+        r = self.hb("meta", "get", "t1")
+        self.assertFails(r, 4, r"^hbtab: table 't1' is disabled\n$")
+
+    def test_regions__thrift_answers_when_meta_cannot_be_read(self):
+        self.disable()
+        self.emu.fault(kind="503", method="*", path="^/hbase(:|%3A)meta/", count=-1,
+                       retry_after=0)
+        r = self.hb("-o", "json", "regions", "t1")
+        self.assertEqual(r.rc, 1, repr(r))
+        self.assertEqual(r.json()["table_state"], "DISABLED")
+        self.assertEqual([f["kind"] for f in r.json()["findings"]], ["disabled"])
+
+
+class NotYetOpen(EmulatorTest):
+    def open_delay(self, seconds):
+        st, body = self.emu.control("POST", "/control/open-delay", {"seconds": seconds})
+        self.assertEqual(st, 200, body)
+
+    def test_create__wait_polls_through_500s_until_the_regions_open(self):
+        self.open_delay(2)
+        r = self.hb("-o", "json", "create", "t1", "--hex-splits",
+                    "4", "--wait", "120")
+        self.assertOk(r)
+        self.assertTrue(r.json()["verified"])
+        statuses = [q["status"] for q in self.emu.requests() if q["path"] == "/t1/regions"]
+        self.assertIn(500, statuses)
+        self.assertEqual(statuses[-1], 200)
+
+    def test_create__wait_running_out_names_the_regions_not_online(self):
+        self.open_delay(3600)
+        r = self.hb("create", "t1", "--hex-splits", "4",
+                    "--wait", "1")
+        self.assertFails(r, 4, r"^hbtab: table 't1': regions not online after 1 s ")
+        for i, (s, e) in enumerate([("", "40000000"), ("40000000", "80000000"),
+                                    ("80000000", "c0000000"), ("c0000000", "")]):
+            self.assertIn("region %d ['%s', '%s') OPENING" % (i, s, e), r.err)
+        self.assertIn("'hbtab regions t1 --source meta'", r.err)
+
+    def test_create__wait_names_closed_regions_of_an_existing_table(self):
+        self.emu.create("t1", [b"40000000", b"80000000", b"c0000000"])
+        self.emu.control("POST", "/control/unassign", {"table": "t1", "index": 2})
+        r = self.hb("create", "t1", "--hex-splits", "4", "--wait", "1")
+        self.assertFails(r, 4, r"regions not online after 1 s: "
+                               r"region 2 \['80000000', 'c0000000'\) CLOSED\n")
+
+    def test_regions_and_audit__500_names_the_cause_and_points_to_meta(self):
+        self.open_delay(3600)
+        self.emu.create("t1", SPLITS)
+        for cmd in (["regions", "t1"], ["audit", "t1"]):
+            with self.subTest(cmd=cmd[0]):
+                r = self.hb(*cmd)
+                self.assertFails(r, 4, r"^hbtab: table 't1': regions not online \(GET /t1/regions: "
+                                       r"HTTP 500 [^\n]*\); 'hbtab regions t1 --source meta' "
+                                       r"shows each region's state\n$")
+        r = self.hb("-o", "json", "regions", "t1", "--source", "meta")
+        self.assertEqual(r.rc, 1, repr(r))
+        self.assertEqual({x["state"] for x in r.json()["regions"]}, {"OPENING"})
+
+
+if __name__ == "__main__":
+    hbtest.main()
