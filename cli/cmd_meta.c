@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
+#include "rest_cli.h"
 #include "exit.h"
 
 #include <errno.h>
