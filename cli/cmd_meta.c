@@ -252,8 +252,10 @@ static int run(struct cli_ctx *x, int set)
 	rc = hb_metarow_locate(&m.row, m.c, m.table, family_opt, row_opt, &err);
 	if (!rc)
 		rc = set ? meta_set(&m, x->argv[2], force, &err) : meta_get(&m, &err);
-	if (rc == HB_ESERVER && m.c) /* a disabled table refuses reads and writes with 503 */
-		cli_explain_disabled(m.c, m.table, &err);
+	/* a disabled table refuses scans and writes (503) and its row GETs find nothing (404) */
+	if ((rc == HB_ESERVER || rc == HB_EFINDING) && m.c &&
+	    cli_explain_disabled(m.c, m.table, &err))
+		rc = HB_ESERVER;
 	rc = rc ? cli_fail(&err) : CLI_EXIT_OK;
 	hb_metarow_release(&m.row);
 	return rc;

@@ -245,7 +245,8 @@ int cli_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *
 	struct hb_error e2 = {0};
 	int state = -1;
 
-	if (err->code != HB_ESERVER || hb_rest_table_state(c, table, &state, &e2) ||
+	if ((err->code != HB_ESERVER && err->code != HB_EFINDING) ||
+	    hb_rest_table_state(c, table, &state, &e2) ||
 	    (state != HB_TABLE_DISABLED && state != HB_TABLE_DISABLING))
 		return 0;
 	hb_error_set(err, HB_ESERVER, "table '%s' is disabled", table);

@@ -38,8 +38,9 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
 int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
                     int *table_state, int *available, struct hb_error *err);
 
-/* After a read of TABLE failed with HB_ESERVER (a disabled table answers 503): when hbase:meta
- * says TABLE is disabled, err becomes "table 'T' is disabled" and 1 is returned, else 0. */
+/* After a read of TABLE failed with HB_ESERVER (a disabled table answers 503 to scans) or found
+ * nothing (HB_EFINDING: its row GETs answer 404): when hbase:meta says TABLE is disabled, err
+ * becomes "table 'T' is disabled" (HB_ESERVER) and 1 is returned, else 0. */
 int cli_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *err);
 
 /* Shows "LABEL: DONE[/TOTAL]" on stderr (terminal only, rate-limited); label NULL = "working". */
