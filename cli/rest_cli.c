@@ -155,7 +155,7 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
 		cli_error("table '%s': regions not online (%s); 'hbtab regions %s --source meta' "
 		          "shows each region's state",
 		          table, err->msg, table);
-		return 4;
+		return CLI_EXIT_SERVER;
 	}
 	return rc;
 }
