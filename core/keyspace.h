@@ -10,7 +10,7 @@
 
 /*
  * A key space K is the set of byte strings formed by concatenating one value of each field
- * of a SPEC such as "hex{8} byte{8}" or "u64<20 *" (grammar in PRODUCT.md). Keys are the
+ * of a SPEC such as "hex{8} byte{8}" or "u64<20 *" (grammar in hbtab(1), KEY SPACES). Keys are the
  * distinct strings of at least one byte (HBase rows are 1..32767 bytes), so a string that
  * two field splits can produce is counted once.
  *
