@@ -6,22 +6,12 @@
 # (or set HBTAB_BIN / HBEMU_GEN_DIR; the generated Thrift modules are in BUILD/emu_gen).
 set -eu
 
-HBTAB=${1:-${HBTAB_BIN:-}}
-GEN=${2:-${HBEMU_GEN_DIR:-}}
-if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ] || [ -z "$GEN" ]; then
-	echo "usage: $0 HBTAB_BINARY EMU_GEN_DIR  (or set HBTAB_BIN and HBEMU_GEN_DIR)" >&2
-	exit 2
-fi
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 PY=${HBTAB_PYTHON:-/usr/bin/python3}
 N=10000
 . "$SRC/tests/bench/lib.sh"
-
-emu_start 300 "bench_create: the emulator did not start" \
-	"$PY" "$SRC/tests/emulator/hbemu.py" --servers 5 --gen-dir "$GEN"
-REST="http://127.0.0.1:$(port rest)"
-THRIFT="http://127.0.0.1:$(port thrift)/"
-export HBEMU_CONTROL="http://127.0.0.1:$(port control)"
+hbtab_and_gen_args "$0" "$@"
+emu_start_servers bench_create 5
 SHELL_CMD="ruby $SRC/tests/emulator/shell/hbase-shell.rb -n"
 
 # run LABEL ARGS...: one create with per-phase timings on stderr, summarized on one line.

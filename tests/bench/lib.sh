@@ -70,3 +70,26 @@ emu_start() {
 
 # port NAME: the emulator's port for rest, thrift or control from its ready line.
 port() { sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$TMP/ready"; }
+
+# hbtab_and_gen_args SCRIPT [HBTAB_BINARY] [EMU_GEN_DIR]: sets HBTAB and GEN from the
+# arguments, else from HBTAB_BIN / HBEMU_GEN_DIR; prints the usage and exits 2 without them.
+hbtab_and_gen_args() {
+	script=$1
+	HBTAB=${2:-${HBTAB_BIN:-}}
+	GEN=${3:-${HBEMU_GEN_DIR:-}}
+	if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ] || [ -z "$GEN" ]; then
+		echo "usage: $script HBTAB_BINARY EMU_GEN_DIR  (or set HBTAB_BIN and HBEMU_GEN_DIR)" >&2
+		exit 2
+	fi
+}
+
+# emu_start_servers NAME SERVERS: starts the emulator (SRC's tests/emulator, GEN's generated
+# modules, Python PY) with SERVERS region servers; sets REST, THRIFT and exports HBEMU_CONTROL.
+emu_start_servers() {
+	emu_start 300 "$1: the emulator did not start" \
+		"$PY" "$SRC/tests/emulator/hbemu.py" --servers "$2" --gen-dir "$GEN"
+	REST="http://127.0.0.1:$(port rest)"
+	THRIFT="http://127.0.0.1:$(port thrift)/"
+	HBEMU_CONTROL="http://127.0.0.1:$(port control)"
+	export HBEMU_CONTROL
+}

@@ -90,6 +90,17 @@ class CreateTestBase(hbtest.EmulatorTest):
     def create(self, *args, **kw):
         return self.hb("create", *args, **kw)
 
+    def run_printed_script(self, script_bytes):
+        """Feeds a `create --via print` script to the hbase shell stand-in, as an operator
+        pasting it into `hbase shell -n` would; the stand-in must exit 0."""
+        script = os.path.join(self.tmp, "create.rb")
+        with open(script, "wb") as f:
+            f.write(script_bytes)
+        env = dict(os.environ, HBEMU_CONTROL=self.emu.control_url)
+        p = subprocess.run(["ruby", hbtest.SHELL_STANDIN, "-n", script], env=env,
+                           capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
 
 class CreateThrift2Test(CreateTestBase):
     def test_create__thrift2_binary_keys_verified_and_metadata_written(self):
@@ -301,13 +312,7 @@ class CreateRestAndPrintTest(CreateTestBase):
     def test_create__print_then_plain_create_adopts_on_a_rest_only_host(self):
         r = self.create("t1", "--hex-splits", "4", "--via", "print")
         self.assertOk(r)
-        script = os.path.join(self.tmp, "create.rb")
-        with open(script, "wb") as f:
-            f.write(r.out_bytes)
-        env = dict(os.environ, HBEMU_CONTROL=self.emu.control_url)
-        p = subprocess.run(["ruby", hbtest.SHELL_STANDIN, "-n", script], env=env,
-                           capture_output=True, timeout=120)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.run_printed_script(r.out_bytes)
         self.emu.clear_requests()
         # no --thrift, no hbase shell on PATH: the table exists, so it is verified and adopted
         r = hbtest.run(["--rest", self.emu.rest, "--hbase-shell", "no-such-hbase-cmd shell -n",
@@ -326,13 +331,7 @@ class CreateRestAndPrintTest(CreateTestBase):
         self.assertOk(r)
         self.assertEqual(self.emu.requests(), [])
         self.assertTrue(r.out.rstrip().endswith("exit"))
-        script = os.path.join(self.tmp, "create.rb")
-        with open(script, "wb") as f:
-            f.write(r.out_bytes)
-        env = dict(os.environ, HBEMU_CONTROL=self.emu.control_url)
-        p = subprocess.run(["ruby", hbtest.SHELL_STANDIN, "-n", script], env=env,
-                           capture_output=True, timeout=120)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.run_printed_script(r.out_bytes)
         self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
         self.assertEqual(self.table_state("t1")["families"]["info"]["NOTE"], "it's a \\ test")
         self.assertEqual(self.table_state("t1")["attrs"]["OWNER"], "o'hara")
