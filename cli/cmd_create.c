@@ -1,16 +1,16 @@
 /* hbtab create: validate offline, check absence, DDL via thrift2/shell/rest, wait, verify byte
  * for byte over REST, write the metadata row, check reachability; resumable and idempotent. */
 #include "../core/audit.h"
+#include "../core/bounds.h"
 #include "../core/clock.h"
+#include "../core/diff.h"
 #include "../core/keyspace.h"
 #include "../core/metarow.h"
 #include "../core/regioninfo.h"
+#include "../core/schema.h"
 #include "../core/split.h"
-#include "../core/thrift.h"
 #include "../core/tname.h"
 #include "../rest/hbase.h"
-#include "../rest/shellrun.h"
-#include "../rest/thrift2.h"
 #include "cli.h"
 #include "commands.h"
 #include "create.h"
@@ -23,9 +23,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
-#include <unistd.h>
 
 #ifndef HB_VERSION
 #define HB_VERSION "0.0.0"
@@ -39,10 +37,6 @@
 /* Lines of a boundary diff shown on stderr / in JSON. */
 #define DIFF_MAX_LINES 20
 
-/* VIA_NONE: no channel can make the planned table here; an existing one is still verified. */
-enum via { VIA_THRIFT2, VIA_SHELL, VIA_REST, VIA_PRINT, VIA_NONE };
-static const char *const via_names[] = {"thrift2", "shell", "rest", "print", "none"};
-
 enum phase { PH_VALIDATE, PH_ABSENT, PH_DDL, PH_WAIT, PH_VERIFY, PH_METADATA, PH_REACH, PH_N };
 static const char *const phase_names[] = {"validate", "absent",   "ddl",  "wait",
                                           "verify",   "metadata", "reach"};
@@ -52,7 +46,7 @@ struct create {
 	struct hb_schema schema;
 	struct hb_keys splits;
 	struct hb_buf spec_text; /* the split spec as hbtab flags */
-	enum via via;
+	enum cli_via via;
 	const char *ks_spec;
 	struct hb_keyspace *ks;
 	struct hb_buf ks_canon;
@@ -71,8 +65,7 @@ struct create {
 	int created, verified, existed, families_ok;
 	size_t regions;
 	const char *metadata; /* "written", "present", "skipped" */
-	struct hb_buf diff;   /* '\n'-separated lines */
-	size_t ndiff;
+	struct hb_diff diff;
 	size_t *unreachable;
 	size_t nunreachable;
 	int reach_checked;
@@ -86,21 +79,6 @@ static void phase_end(struct create *c, enum phase p)
 
 	c->t[p] += t - c->t0;
 	c->t0 = t;
-}
-
-static int diff_line(struct create *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int diff_line(struct create *c, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	c->ndiff++;
-	if (c->ndiff > DIFF_MAX_LINES)
-		return 0;
-	va_start(ap, fmt);
-	rc = hb_buf_vaddf(&c->diff, fmt, ap);
-	va_end(ap);
-	return rc ? rc : hb_buf_addc(&c->diff, '\n');
 }
 
 static void tsb_str(struct hb_buf *b, const void *k, size_t n)
@@ -126,70 +104,6 @@ static int parse_wait(const char *s, double *out)
 	if (!*s || *end || errno || !(v >= 0) || v > 86400)
 		return cli_usage_error("create", "invalid --wait '%s' (seconds, 0 to 86400)", s);
 	*out = v;
-	return 0;
-}
-
-/* The shell command's argv[0] on PATH? -1 (message printed) for an unusable command. */
-static int shell_available(void)
-{
-	struct hb_argv av;
-	struct hb_error err = {0};
-	int found;
-
-	if (hb_argv_split(&av, cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n", &err)) {
-		cli_fail(&err);
-		return -1;
-	}
-	found = hb_shell_command_found(av.v[0]);
-	hb_argv_release(&av);
-	return found;
-}
-
-static int pick_via(struct create *c, const char *via)
-{
-	size_t n = c->splits.n + 1;
-
-	if (!via || !strcmp(via, "auto")) {
-		int sh = cli_g.thrift_url && *cli_g.thrift_url ? 0 : shell_available();
-
-		if (sh < 0)
-			return HB_EINVAL;
-		if (cli_g.thrift_url && *cli_g.thrift_url)
-			c->via = VIA_THRIFT2;
-		else if (sh)
-			c->via = VIA_SHELL;
-		else if (n == 1)
-			c->via = VIA_REST;
-		else
-			c->via = VIA_NONE; /* a table made from '--via print' is adopted */
-		return 0;
-	}
-	if (!strcmp(via, "thrift2"))
-		c->via = VIA_THRIFT2;
-	else if (!strcmp(via, "shell"))
-		c->via = VIA_SHELL;
-	else if (!strcmp(via, "rest"))
-		c->via = VIA_REST;
-	else if (!strcmp(via, "print"))
-		c->via = VIA_PRINT;
-	else
-		return cli_usage_error("create",
-		                       "invalid --via '%s' (expected auto, thrift2, "
-		                       "shell, rest or print)",
-		                       via);
-	if (c->via == VIA_THRIFT2 && !(cli_g.thrift_url && *cli_g.thrift_url)) {
-		cli_error("--via thrift2 needs the Thrift2 server's URL (--thrift URL, "
-		          "HBTAB_THRIFT or the config file)");
-		return HB_EINVAL;
-	}
-	if (c->via == VIA_REST && n > 1) {
-		cli_error("--via rest cannot create %zu regions: the REST gateway's schema "
-		          "resource always creates a single region and no REST resource splits",
-		          n);
-		cli_error("use '--via thrift2' (HBase >= 2.2 with --thrift URL), '--via shell', "
-		          "or '--via print' for a script to run in 'hbase shell'");
-		return HB_EINVAL;
-	}
 	return 0;
 }
 
@@ -251,7 +165,7 @@ static int validate(struct create *c, const struct cli_splitspec *ss,
 	}
 	if (hb_keys_sort(&c->splits))
 		return HB_ENOMEM;
-	rc = pick_via(c, via);
+	rc = cli_ddl_pick(&c->via, via, c->splits.n + 1);
 	if (rc)
 		return rc;
 	if (c->ks_spec) {
@@ -285,253 +199,7 @@ static int validate(struct create *c, const struct cli_splitspec *ss,
 	return 0;
 }
 
-/* ---------------------------------------------------------------- print */
-
-static int do_print(struct create *c)
-{
-	struct hb_buf out = HB_BUF_INIT;
-	int rc;
-
-	if (cli_g.output == CLI_OUT_JSON)
-		rc = cli_ddl_json_plan(&out, &c->schema, &c->splits);
-	else
-		rc = cli_ddl_shell_script(&out, &c->schema, &c->splits, NULL);
-	if (!rc)
-		rc = cli_write_stdout(out.data, out.len);
-	hb_buf_release(&out);
-	return cli_exit(rc);
-}
-
-/* ---------------------------------------------------------------- DDL channels */
-
-/* What a failed DDL call says about a table that exists afterwards. */
-#define RACE_OTHER 1 /* an error was reported: someone else may have made it */
-#define RACE_OURS  2 /* only an exit status or a hang: the table is ours */
-
-static int ddl_thrift2(struct create *c, int *race, struct hb_error *err)
-{
-	struct hb_thrift2 *t = NULL;
-	enum hb_thrift_outcome outcome = HB_TR_VOID;
-	int rc;
-
-	/* createTable is synchronous: the server returns once every region is assigned */
-	rc = cli_thrift2_open(&t, cli_g.timeout + c->wait, err);
-	if (rc)
-		return rc == HB_EINVAL ? HB_EINVAL : rc;
-	rc = hb_thrift2_create_table(t, &c->schema, &c->splits, &outcome, err);
-	/* A TIOError is what TableExistsException becomes: re-check before failing. */
-	if (rc && outcome == HB_TR_IOERROR)
-		*race = RACE_OTHER;
-	hb_thrift2_free(t);
-	return rc;
-}
-
-static int ddl_shell(struct create *c, int *race, struct hb_error *err)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct hb_buf script = HB_BUF_INIT, splits = HB_BUF_INIT, spath = HB_BUF_INIT,
-	              fpath = HB_BUF_INIT;
-	struct hb_argv av = {NULL, 0};
-	struct hb_shell_result res;
-	char line[512];
-	int rc, have_file = 0, have_script = 0;
-
-	hb_shell_result_init(&res);
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	rc = hb_argv_split(&av, cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n", err);
-	if (rc)
-		goto done;
-	if (c->splits.n > CLI_DDL_INLINE_MAX) {
-		if (hb_buf_addf(&fpath, "%s/hbtab-splits-XXXXXX.txt", tmp) ||
-		    cli_ddl_splits_file(&splits, &c->splits)) {
-			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-			goto done;
-		}
-		rc = hb_shell_write_temp(fpath.data, 4, splits.data, splits.len, err);
-		if (rc)
-			goto done;
-		have_file = 1;
-	}
-	if (hb_buf_addf(&spath, "%s/hbtab-create-XXXXXX.rb", tmp) ||
-	    cli_ddl_shell_script(&script, &c->schema, &c->splits, have_file ? fpath.data : NULL)) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
-	rc = hb_shell_write_temp(spath.data, 3, script.data, script.len, err);
-	if (rc)
-		goto done;
-	have_script = 1;
-	if (hb_argv_push(&av, spath.data)) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
-	cli_verbose("running %s %s", cli_g.hbase_shell, spath.data);
-	rc = hb_shell_run(&av, cli_g.timeout + c->wait, &res, err);
-	if (rc)
-		goto done;
-	cli_verbose("shell ended after %.2f s (exit %d, signal %d)", res.seconds, res.status,
-	            res.signal);
-	/*
-	 * The read-back decides (the caller re-reads the table after any failure); the exit
-	 * status is a hint and the text only the message. 2.4.8 exits 1 after a clean run and
-	 * some builds never exit (docs/hbase-versions.md, "hbase shell"): without an ERROR line the
-	 * table that appears is ours.
-	 */
-	if (hb_shell_error_line(&res, line, sizeof(line))) {
-		const char *cls, *msg;
-		size_t cls_len;
-
-		hb_shell_error_parts(line, &cls, &cls_len, &msg);
-		if (cls)
-			rc = hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%.*s, %s %d): %s",
-			                  c->table, (int)cls_len, cls,
-			                  res.exited ? "exit" : "signal",
-			                  res.exited ? res.status : res.signal, msg);
-		else
-			rc = hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s",
-			                  c->table, res.exited ? "exit" : "signal",
-			                  res.exited ? res.status : res.signal, msg);
-		*race = RACE_OTHER;
-	} else if (res.timed_out) {
-		rc = hb_error_set(err, HB_ENET,
-		                  "shell create '%s' timed out after %.0f s and was killed (some "
-		                  "hbase shells hang after the script ends)",
-		                  c->table, cli_g.timeout + c->wait);
-		*race = RACE_OURS;
-	} else if (!res.exited || res.status) {
-		if (!hb_shell_last_line(&res, line, sizeof(line)))
-			memcpy(line, "(no output)", 12);
-		rc = hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s", c->table,
-		                  res.exited ? "exit" : "signal",
-		                  res.exited ? res.status : res.signal, line);
-		*race = res.exited ? RACE_OURS : RACE_OTHER;
-	}
-done:
-	if (have_script)
-		unlink(spath.data);
-	if (have_file)
-		unlink(fpath.data);
-	hb_argv_release(&av);
-	hb_shell_result_release(&res);
-	hb_buf_release(&script);
-	hb_buf_release(&splits);
-	hb_buf_release(&spath);
-	hb_buf_release(&fpath);
-	return rc;
-}
-
-static int ddl_rest(struct create *c, int *race, struct hb_error *err)
-{
-	/* Only reached after hb_rest_table_exists said "absent" (never PUT over a table). */
-	int rc = hb_rest_create_schema(c->rest, &c->schema, err);
-
-	if (rc == HB_ESAFETY)
-		*race = RACE_OTHER;
-	return rc;
-}
-
 /* ---------------------------------------------------------------- verification */
-
-/* Drops replicas (same start and end as the previous region) from a sorted list. */
-static void dedupe_replicas(struct hb_regions *rs)
-{
-	size_t i, o = 0;
-
-	for (i = 0; i < rs->n; i++) {
-		if (o &&
-		    !hb_key_cmp(rs->v[o - 1].start, rs->v[o - 1].start_len, rs->v[i].start,
-		                rs->v[i].start_len) &&
-		    !hb_key_cmp(rs->v[o - 1].end, rs->v[o - 1].end_len, rs->v[i].end,
-		                rs->v[i].end_len)) {
-			hb_region_release(&rs->v[i]);
-			continue;
-		}
-		rs->v[o++] = rs->v[i];
-	}
-	rs->n = o;
-}
-
-/* 1 when the regions form one chain from the empty key to the empty key. */
-static int chain_complete(const struct hb_regions *rs)
-{
-	size_t i;
-
-	if (!rs->n || rs->v[0].start_len || rs->v[rs->n - 1].end_len)
-		return 0;
-	for (i = 0; i + 1 < rs->n; i++)
-		if (!rs->v[i].end_len || hb_key_cmp(rs->v[i].end, rs->v[i].end_len,
-		                                    rs->v[i + 1].start, rs->v[i + 1].start_len))
-			return 0;
-	return 1;
-}
-
-/* 1 when the regions are exactly [∅,s0) [s0,s1) ... [s(k-1),∅). */
-static int bounds_equal(const struct hb_regions *rs, const struct hb_keys *splits)
-{
-	size_t i;
-
-	if (rs->n != splits->n + 1 || !chain_complete(rs))
-		return 0;
-	for (i = 0; i < splits->n; i++) {
-		size_t kl;
-		const unsigned char *k = hb_keys_at(splits, i, &kl);
-
-		if (hb_key_cmp(rs->v[i].end, rs->v[i].end_len, k, kl))
-			return 0;
-	}
-	return 1;
-}
-
-static int cmp_key_ptr(const void *a, const void *b)
-{
-	const struct hb_region *ra = *(const struct hb_region *const *)a;
-	const struct hb_region *rb = *(const struct hb_region *const *)b;
-
-	return hb_key_cmp(ra->end, ra->end_len, rb->end, rb->end_len);
-}
-
-/* Lists what differs between the observed regions and the plan. */
-static void bounds_diff(struct create *c, const struct hb_regions *rs)
-{
-	struct hb_buf t = HB_BUF_INIT;
-	const struct hb_region **ends;
-	size_t i, j, ne = 0;
-
-	diff_line(c, "planned %zu regions, found %zu", c->splits.n + 1, rs->n);
-	ends = calloc(rs->n ? rs->n : 1, sizeof(*ends));
-	if (!ends)
-		return;
-	for (i = 0; i < rs->n; i++)
-		if (rs->v[i].end_len)
-			ends[ne++] = &rs->v[i];
-	qsort(ends, ne, sizeof(*ends), cmp_key_ptr);
-	for (i = 0, j = 0; i < c->splits.n || j < ne;) {
-		size_t kl = 0;
-		const unsigned char *k = i < c->splits.n ? hb_keys_at(&c->splits, i, &kl) : NULL;
-		int d = !k ? 1 : j >= ne ? -1 : hb_key_cmp(k, kl, ends[j]->end, ends[j]->end_len);
-
-		if (d == 0) {
-			i++;
-			j++;
-		} else if (d < 0) {
-			tsb_str(&t, k, kl);
-			diff_line(c, "- missing boundary '%s'", hb_buf_str(&t));
-			i++;
-		} else {
-			tsb_str(&t, ends[j]->end, ends[j]->end_len);
-			diff_line(c, "+ unexpected boundary '%s'", hb_buf_str(&t));
-			j++;
-		}
-	}
-	if (!chain_complete(rs))
-		diff_line(c, "the region chain has holes or overlaps (regions offline or in "
-		             "transition?)");
-	if (c->ndiff > DIFF_MAX_LINES)
-		hb_buf_addf(&c->diff, "... and %zu more differences\n", c->ndiff - DIFF_MAX_LINES);
-	free(ends);
-	hb_buf_release(&t);
-}
 
 /* Appends "region I ['start', 'end') STATE" for each of rs's live regions not OPEN (or with
  * no server, as meta lists a region that never opened), at most 10, to m. */
@@ -636,9 +304,9 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 			return rc;
 		if (!rc) {
 			hb_regions_sort(rs);
-			dedupe_replicas(rs);
+			hb_bounds_dedupe_replicas(rs);
 			cli_progress("regions online", rs->n, planned);
-			if (chain_complete(rs) && rs->n >= planned) {
+			if (hb_bounds_chain_complete(rs) && rs->n >= planned) {
 				rc = cli_rest_states(c->rest, c->table, rs, &state, &avail, err);
 				if (rc)
 					return rc;
@@ -647,7 +315,7 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 				          hb_regions_not_open(rs);
 				if (!pending)
 					break;
-			} else if (chain_complete(rs) && (!c->created || hb_now() > deadline)) {
+			} else if (hb_bounds_chain_complete(rs) && (!c->created || hb_now() > deadline)) {
 				/* a complete chain of another shape will not change by waiting */
 				break;
 			}
@@ -662,55 +330,6 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 	if (pending)
 		return not_online_error(c, rs, last500, why, err);
 	return 0;
-}
-
-static int attr_equal(const char *want, const char *have)
-{
-	return have && !strcasecmp(want, have);
-}
-
-/* Compares the table's families and attributes with the request. Returns 1 when equal. */
-static int families_match(struct create *c, const struct hb_schema *have)
-{
-	size_t i, k;
-	int ok = 1;
-
-	for (i = 0; i < c->schema.nfamilies; i++) {
-		const struct hb_family *w = &c->schema.families[i];
-		const struct hb_family *h = hb_schema_family(have, w->name);
-
-		if (!h) {
-			diff_line(c, "- missing family '%s'", w->name);
-			ok = 0;
-			continue;
-		}
-		for (k = 0; k < w->attrs.n; k++) {
-			const char *hv = hb_attrs_get(&h->attrs, w->attrs.v[k].key);
-
-			if (!attr_equal(w->attrs.v[k].value, hv)) {
-				diff_line(c, "~ family '%s' %s is '%s', requested '%s'", w->name,
-				          w->attrs.v[k].key, hv ? hv : "(unset)",
-				          w->attrs.v[k].value);
-				ok = 0;
-			}
-		}
-	}
-	for (i = 0; i < have->nfamilies; i++)
-		if (!hb_schema_family(&c->schema, have->families[i].name)) {
-			diff_line(c, "+ unexpected family '%s'", have->families[i].name);
-			ok = 0;
-		}
-	for (k = 0; k < c->schema.attrs.n; k++) {
-		const char *hv = hb_attrs_get(&have->attrs, c->schema.attrs.v[k].key);
-
-		if (!hv || strcmp(hv, c->schema.attrs.v[k].value)) {
-			diff_line(c, "~ table attribute %s is '%s', requested '%s'",
-			          c->schema.attrs.v[k].key, hv ? hv : "(unset)",
-			          c->schema.attrs.v[k].value);
-			ok = 0;
-		}
-	}
-	return ok;
 }
 
 /* ---------------------------------------------------------------- metadata row */
@@ -908,7 +527,7 @@ static int print_summary(const struct create *c, const char *error)
 		if (c->live_servers)
 			cJSON_AddNumberToObject(o, "live_servers", (double)c->live_servers);
 		/* the channel actually used: none when the table existed */
-		cli_json_add_str(o, "via", c->created ? via_names[c->via] : "none");
+		cli_json_add_str(o, "via", c->created ? cli_via_name(c->via) : "none");
 		cli_json_add_str(o, "metadata", c->metadata);
 		cJSON_AddBoolToObject(o, "families_verified", c->families_ok);
 		if (c->reach_checked) {
@@ -918,8 +537,8 @@ static int print_summary(const struct create *c, const char *error)
 				cJSON_AddItemToArray(arr,
 				                     cJSON_CreateNumber((double)c->unreachable[i]));
 		}
-		if (c->diff.len) {
-			const char *p = hb_buf_str(&c->diff);
+		if (c->diff.lines.len) {
+			const char *p = hb_buf_str(&c->diff.lines);
 
 			arr = cJSON_AddArrayToObject(o, "diff");
 			while (arr && *p) {
@@ -949,7 +568,7 @@ static int print_summary(const struct create *c, const char *error)
 		return 0;
 	if (c->created)
 		printf("created table '%s' with %zu region%s via %s; every boundary verified\n",
-		       c->table, c->regions, c->regions == 1 ? "" : "s", via_names[c->via]);
+		       c->table, c->regions, c->regions == 1 ? "" : "s", cli_via_name(c->via));
 	else
 		printf("table '%s' already exists with the planned %zu region%s; verified, not "
 		       "changed\n",
@@ -984,7 +603,7 @@ static int print_summary(const struct create *c, const char *error)
 
 static void print_diff(const struct create *c)
 {
-	const char *p = hb_buf_str(&c->diff);
+	const char *p = hb_buf_str(&c->diff.lines);
 
 	while (*p) {
 		size_t n = strcspn(p, "\n");
@@ -1031,30 +650,7 @@ static int run(struct create *c)
 	}
 	c->existed = exists;
 	if (!exists) {
-		switch (c->via) {
-		case VIA_THRIFT2:
-			rc = ddl_thrift2(c, &race, &err);
-			break;
-		case VIA_SHELL:
-			rc = ddl_shell(c, &race, &err);
-			break;
-		case VIA_REST:
-			rc = ddl_rest(c, &race, &err);
-			break;
-		case VIA_NONE:
-			cli_error("cannot create a pre-split table: no Thrift2 server is configured "
-			          "(--thrift URL) and the hbase shell command '%s' is not on PATH",
-			          cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n");
-			cli_error("the REST gateway always creates a single region (it has no split "
-			          "keys), so it cannot make %zu regions",
-			          c->splits.n + 1);
-			rc = hb_error_set(&err, HB_EINVAL,
-			                  "use '--via print' to get a script for 'hbase shell', or set "
-			                  "--thrift / --hbase-shell");
-			break;
-		case VIA_PRINT:
-			HB_BUG("print reached the DDL step");
-		}
+		rc = cli_ddl_create(c->via, c->rest, &c->schema, &c->splits, c->wait, &race, &err);
 		phase_end(c, PH_DDL);
 		if (rc && rc != HB_EINVAL && rc != HB_ENOMEM) {
 			/* Did the table appear anyway (a race, or a reply lost after the create)?
@@ -1065,7 +661,7 @@ static int run(struct create *c)
 			if (!hb_rest_table_exists(c->rest, c->table, &now_exists, &e2) &&
 			    now_exists) {
 				cli_warn("%s", err.msg);
-				if (race == RACE_OURS) {
+				if (race == CLI_DDL_RACE_OURS) {
 					/* no error was reported: only the exit status or a hang */
 					cli_warn("table '%s' exists now; the shell reported no "
 					         "error, so the read-back decides: verifying it",
@@ -1096,14 +692,15 @@ static int run(struct create *c)
 		hb_error_set(&err, HB_EFINDING,
 		             "table '%s' does not exist after the %s create (waited %.0f s); the "
 		             "channel reported success but nothing was created",
-		             c->table, via_names[c->via], c->wait);
+		             c->table, cli_via_name(c->via), c->wait);
 		c->created = 0;
 		st = fail_with(c, &err);
 		goto done;
 	}
 	c->regions = rs.n;
-	if (!bounds_equal(&rs, &c->splits)) {
-		bounds_diff(c, &rs);
+	if (!hb_bounds_equal(&rs, &c->splits)) {
+		/* the mismatch is reported even when memory cuts the listing short */
+		(void)hb_bounds_diff(&c->diff, &rs, &c->splits);
 		phase_end(c, PH_VERIFY);
 		if (c->created)
 			hb_error_set(&err, HB_EFINDING,
@@ -1122,7 +719,7 @@ static int run(struct create *c)
 		st = fail_with(c, &err);
 		goto done;
 	}
-	c->families_ok = families_match(c, &have);
+	c->families_ok = hb_schema_compare(&c->diff, &c->schema, &have);
 	phase_end(c, PH_VERIFY);
 	if (!c->families_ok) {
 		if (c->created)
@@ -1181,7 +778,7 @@ static void create_init(struct create *c, const char *table)
 	hb_buf_init(&c->spec_text, 0);
 	hb_buf_init(&c->ks_canon, 0);
 	hb_buf_init(&c->meta_row, 0);
-	hb_buf_init(&c->diff, 0);
+	hb_diff_init(&c->diff, DIFF_MAX_LINES);
 }
 
 static void create_release(struct create *c)
@@ -1193,7 +790,7 @@ static void create_release(struct create *c)
 	hb_buf_release(&c->spec_text);
 	hb_buf_release(&c->ks_canon);
 	hb_buf_release(&c->meta_row);
-	hb_buf_release(&c->diff);
+	hb_diff_release(&c->diff);
 }
 
 int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
@@ -1215,8 +812,8 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 	if (st)
 		st = st == HB_ENOMEM ? (cli_error("out of memory"), CLI_EXIT_SERVER)
 		                     : CLI_EXIT_USAGE;
-	else if (c.via == VIA_PRINT)
-		st = do_print(&c);
+	else if (c.via == CLI_VIA_PRINT)
+		st = cli_ddl_print(&c.schema, &c.splits);
 	else
 		st = run(&c);
 	memset(out, 0, sizeof(*out));
@@ -1295,7 +892,7 @@ static int check(struct cli_ctx *x)
 	if (cli_splitspec_needs_cluster(&ss))
 		return CLI_EXIT_OK;
 	st = check_spec();
-	x->offline = !st && cr.via == VIA_PRINT;
+	x->offline = !st && cr.via == CLI_VIA_PRINT;
 	return st;
 }
 
@@ -1312,7 +909,7 @@ static int run_create(struct cli_ctx *x)
 		st = check_spec();
 	}
 	if (!st)
-		st = cr.via == VIA_PRINT ? do_print(&cr) : run(&cr);
+		st = cr.via == CLI_VIA_PRINT ? cli_ddl_print(&cr.schema, &cr.splits) : run(&cr);
 	print_timings(&cr, timings);
 	return st;
 }

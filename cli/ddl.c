@@ -1,9 +1,16 @@
-/* Shell-script, SPLITS_FILE and JSON-plan generation for `create`; --family/--attr parsing. */
+/* The DDL channels of `create`: choice, Thrift2/shell/REST/print, the shell script, the
+ * SPLITS_FILE and the JSON plan; --family/--attr parsing. */
 #include "ddl.h"
 
+#include "../core/family.h"
 #include "../core/thrift.h"
 #include "../core/tname.h"
+#include "../rest/hbase.h"
+#include "../rest/shellrun.h"
+#include "../rest/thrift2.h"
+#include "cli.h"
 #include "output.h"
+#include "rest_cli.h"
 #include "splitspec.h"
 
 #include <ctype.h>
@@ -12,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* Checks text for control bytes and malformed UTF-8 (it ends up in Ruby and JSON). */
 static int check_text(const char *what, const char *s, struct hb_error *err)
@@ -122,7 +130,7 @@ int cli_ddl_add_family(struct hb_schema *s, const char *spec, struct hb_error *e
 
 			memcpy(up, key, strlen(key) + 1);
 			upcase(up);
-			if (hb_thrift_family_attr_known(up) || !strcmp(up, "NAME"))
+			if (hb_cfattr_known(up) || !strcmp(up, "NAME"))
 				memcpy(key, up, strlen(up) + 1);
 		}
 		if (!strcmp(key, "NAME") || !strcmp(key, "METADATA") ||
@@ -143,7 +151,7 @@ int cli_ddl_add_family(struct hb_schema *s, const char *spec, struct hb_error *e
 		p = comma ? comma + 1 : NULL;
 	}
 	if (!rc)
-		rc = hb_thrift_family_normalize(f, err);
+		rc = hb_family_normalize(f, err);
 done:
 	free(list);
 	free(name);
@@ -301,26 +309,19 @@ int cli_ddl_ruby_str(struct hb_buf *out, const char *s)
 	return rc ? rc : hb_buf_addc(out, '\'');
 }
 
-/* Integer-valued family attributes go unquoted (the shell passes them to JInteger). */
-static int is_int_attr(const char *k)
-{
-	return !strcmp(k, "VERSIONS") || !strcmp(k, "MIN_VERSIONS") || !strcmp(k, "TTL") ||
-	       !strcmp(k, "BLOCKSIZE") || !strcmp(k, "REPLICATION_SCOPE");
-}
-
 static int add_metadata(struct hb_buf *out, const struct hb_attrs *a, int skip_known)
 {
 	size_t i, n = 0;
 	int rc = 0;
 
 	for (i = 0; i < a->n; i++)
-		if (!skip_known || !hb_thrift_family_attr_known(a->v[i].key))
+		if (!skip_known || !hb_cfattr_known(a->v[i].key))
 			n++;
 	if (!n)
 		return 0;
 	rc = hb_buf_adds(out, "METADATA => {");
 	for (i = 0, n = 0; !rc && i < a->n; i++) {
-		if (skip_known && hb_thrift_family_attr_known(a->v[i].key))
+		if (skip_known && hb_cfattr_known(a->v[i].key))
 			continue;
 		if (n++)
 			rc = hb_buf_adds(out, ", ");
@@ -353,12 +354,13 @@ int cli_ddl_shell_script(struct hb_buf *out, const struct hb_schema *s,
 		for (k = 0; !rc && k < f->attrs.n; k++) {
 			const struct hb_attr *a = &f->attrs.v[k];
 
-			if (!hb_thrift_family_attr_known(a->key)) {
+			if (!hb_cfattr_known(a->key)) {
 				unknown = 1;
 				continue;
 			}
 			rc = hb_buf_addf(out, ", %s => ", a->key);
-			if (!rc && is_int_attr(a->key))
+			/* numbers go unquoted (the shell passes them to JInteger) */
+			if (!rc && hb_cfattr_is_number(a->key))
 				rc = hb_buf_adds(out, a->value);
 			else if (!rc)
 				rc = cli_ddl_ruby_str(out, a->value);
@@ -496,4 +498,254 @@ int cli_ddl_json_plan(struct hb_buf *out, const struct hb_schema *s, const struc
 			rc = hb_buf_adds(out, "\"}");
 	}
 	return rc ? rc : hb_buf_adds(out, "]}\n");
+}
+
+/* ---------------------------------------------------------------- channels */
+
+static const char *const via_names[] = {"thrift2", "shell", "rest", "print", "none"};
+
+const char *cli_via_name(enum cli_via via)
+{
+	return via_names[via];
+}
+
+static const char *shell_command(void)
+{
+	return cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n";
+}
+
+/* The shell command's argv[0] on PATH? -1 (message printed) for an unusable command. */
+static int shell_available(void)
+{
+	struct hb_argv av;
+	struct hb_error err = {0};
+	int found;
+
+	if (hb_argv_split(&av, shell_command(), &err)) {
+		cli_fail(&err);
+		return -1;
+	}
+	found = hb_shell_command_found(av.v[0]);
+	hb_argv_release(&av);
+	return found;
+}
+
+int cli_ddl_pick(enum cli_via *out, const char *via, size_t n)
+{
+	int thrift = cli_g.thrift_url && *cli_g.thrift_url;
+
+	if (!via || !strcmp(via, "auto")) {
+		int sh = thrift ? 0 : shell_available();
+
+		if (sh < 0)
+			return HB_EINVAL;
+		if (thrift)
+			*out = CLI_VIA_THRIFT2;
+		else if (sh)
+			*out = CLI_VIA_SHELL;
+		else if (n == 1)
+			*out = CLI_VIA_REST;
+		else
+			*out = CLI_VIA_NONE; /* a table made from '--via print' is adopted */
+		return 0;
+	}
+	if (!strcmp(via, "thrift2"))
+		*out = CLI_VIA_THRIFT2;
+	else if (!strcmp(via, "shell"))
+		*out = CLI_VIA_SHELL;
+	else if (!strcmp(via, "rest"))
+		*out = CLI_VIA_REST;
+	else if (!strcmp(via, "print"))
+		*out = CLI_VIA_PRINT;
+	else
+		return cli_usage_error("create",
+		                       "invalid --via '%s' (expected auto, thrift2, "
+		                       "shell, rest or print)",
+		                       via);
+	if (*out == CLI_VIA_THRIFT2 && !thrift) {
+		cli_error("--via thrift2 needs the Thrift2 server's URL (--thrift URL, "
+		          "HBTAB_THRIFT or the config file)");
+		return HB_EINVAL;
+	}
+	if (*out == CLI_VIA_REST && n > 1) {
+		cli_error("--via rest cannot create %zu regions: the REST gateway's schema "
+		          "resource always creates a single region and no REST resource splits",
+		          n);
+		cli_error("use '--via thrift2' (HBase >= 2.2 with --thrift URL), '--via shell', "
+		          "or '--via print' for a script to run in 'hbase shell'");
+		return HB_EINVAL;
+	}
+	return 0;
+}
+
+int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits)
+{
+	struct hb_buf out = HB_BUF_INIT;
+	int rc;
+
+	if (cli_g.output == CLI_OUT_JSON)
+		rc = cli_ddl_json_plan(&out, s, splits);
+	else
+		rc = cli_ddl_shell_script(&out, s, splits, NULL);
+	if (!rc)
+		rc = cli_write_stdout(out.data, out.len);
+	hb_buf_release(&out);
+	return cli_exit(rc);
+}
+
+static int ddl_thrift2(const struct hb_schema *s, const struct hb_keys *splits, double wait,
+                       int *race, struct hb_error *err)
+{
+	struct hb_thrift2 *t = NULL;
+	enum hb_thrift_outcome outcome = HB_TR_VOID;
+	int rc;
+
+	/* createTable is synchronous: the server returns once every region is assigned */
+	rc = cli_thrift2_open(&t, cli_g.timeout + wait, err);
+	if (rc)
+		return rc;
+	rc = hb_thrift2_create_table(t, s, splits, &outcome, err);
+	/* A TIOError is what TableExistsException becomes: re-check before failing. */
+	if (rc && outcome == HB_TR_IOERROR)
+		*race = CLI_DDL_RACE_OTHER;
+	hb_thrift2_free(t);
+	return rc;
+}
+
+/* Sorts out what a finished shell run means (the caller re-reads the table after any
+ * failure): the exit status is a hint and the text only the message. */
+static int shell_outcome(const char *table, const struct hb_shell_result *res, double timeout,
+                         int *race, struct hb_error *err)
+{
+	char line[512];
+
+	/*
+	 * 2.4.8 exits 1 after a clean run and some builds never exit (docs/hbase-versions.md,
+	 * "hbase shell"): without an ERROR line the table that appears is ours.
+	 */
+	if (hb_shell_error_line(res, line, sizeof(line))) {
+		const char *cls, *msg;
+		size_t cls_len;
+
+		hb_shell_error_parts(line, &cls, &cls_len, &msg);
+		*race = CLI_DDL_RACE_OTHER;
+		if (cls)
+			return hb_error_set(err, HB_ESERVER,
+			                    "shell create '%s' failed (%.*s, %s %d): %s", table,
+			                    (int)cls_len, cls, res->exited ? "exit" : "signal",
+			                    res->exited ? res->status : res->signal, msg);
+		return hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s", table,
+		                    res->exited ? "exit" : "signal",
+		                    res->exited ? res->status : res->signal, msg);
+	}
+	if (res->timed_out) {
+		*race = CLI_DDL_RACE_OURS;
+		return hb_error_set(err, HB_ENET,
+		                    "shell create '%s' timed out after %.0f s and was killed (some "
+		                    "hbase shells hang after the script ends)",
+		                    table, timeout);
+	}
+	if (!res->exited || res->status) {
+		if (!hb_shell_last_line(res, line, sizeof(line)))
+			memcpy(line, "(no output)", 12);
+		*race = res->exited ? CLI_DDL_RACE_OURS : CLI_DDL_RACE_OTHER;
+		return hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s", table,
+		                    res->exited ? "exit" : "signal",
+		                    res->exited ? res->status : res->signal, line);
+	}
+	return 0;
+}
+
+static int ddl_shell(const struct hb_schema *s, const struct hb_keys *splits, double wait,
+                     int *race, struct hb_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct hb_buf script = HB_BUF_INIT, body = HB_BUF_INIT, spath = HB_BUF_INIT,
+	              fpath = HB_BUF_INIT;
+	struct hb_argv av = {NULL, 0};
+	struct hb_shell_result res;
+	int rc, have_file = 0, have_script = 0;
+
+	hb_shell_result_init(&res);
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	rc = hb_argv_split(&av, shell_command(), err);
+	if (rc)
+		goto done;
+	if (splits->n > CLI_DDL_INLINE_MAX) {
+		if (hb_buf_addf(&fpath, "%s/hbtab-splits-XXXXXX.txt", tmp) ||
+		    cli_ddl_splits_file(&body, splits)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			goto done;
+		}
+		rc = hb_shell_write_temp(fpath.data, 4, body.data, body.len, err);
+		if (rc)
+			goto done;
+		have_file = 1;
+	}
+	if (hb_buf_addf(&spath, "%s/hbtab-create-XXXXXX.rb", tmp) ||
+	    cli_ddl_shell_script(&script, s, splits, have_file ? fpath.data : NULL)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = hb_shell_write_temp(spath.data, 3, script.data, script.len, err);
+	if (rc)
+		goto done;
+	have_script = 1;
+	if (hb_argv_push(&av, spath.data)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	cli_verbose("running %s %s", cli_g.hbase_shell, spath.data);
+	rc = hb_shell_run(&av, cli_g.timeout + wait, &res, err);
+	if (rc)
+		goto done;
+	cli_verbose("shell ended after %.2f s (exit %d, signal %d)", res.seconds, res.status,
+	            res.signal);
+	rc = shell_outcome(s->table, &res, cli_g.timeout + wait, race, err);
+done:
+	if (have_script)
+		unlink(spath.data);
+	if (have_file)
+		unlink(fpath.data);
+	hb_argv_release(&av);
+	hb_shell_result_release(&res);
+	hb_buf_release(&script);
+	hb_buf_release(&body);
+	hb_buf_release(&spath);
+	hb_buf_release(&fpath);
+	return rc;
+}
+
+int cli_ddl_create(enum cli_via via, struct hb_rest *rest, const struct hb_schema *s,
+                   const struct hb_keys *splits, double wait, int *race, struct hb_error *err)
+{
+	int rc;
+
+	switch (via) {
+	case CLI_VIA_THRIFT2:
+		return ddl_thrift2(s, splits, wait, race, err);
+	case CLI_VIA_SHELL:
+		return ddl_shell(s, splits, wait, race, err);
+	case CLI_VIA_REST:
+		/* Only reached after hb_rest_table_exists said "absent" (never PUT over a table). */
+		rc = hb_rest_create_schema(rest, s, err);
+		if (rc == HB_ESAFETY)
+			*race = CLI_DDL_RACE_OTHER;
+		return rc;
+	case CLI_VIA_NONE:
+		cli_error("cannot create a pre-split table: no Thrift2 server is configured "
+		          "(--thrift URL) and the hbase shell command '%s' is not on PATH",
+		          shell_command());
+		cli_error("the REST gateway always creates a single region (it has no split "
+		          "keys), so it cannot make %zu regions",
+		          splits->n + 1);
+		return hb_error_set(err, HB_EINVAL,
+		                    "use '--via print' to get a script for 'hbase shell', or set "
+		                    "--thrift / --hbase-shell");
+	case CLI_VIA_PRINT:
+		break;
+	}
+	HB_BUG("print reached the DDL step");
+	return HB_EINVAL;
 }

@@ -1,5 +1,6 @@
-/* What `create` sends through the shell and print channels: the hbase shell script, the
- * SPLITS_FILE lines and the JSON plan; plus the --family / --attr parsers. */
+/* The DDL channels of `create` (Thrift2, hbase shell, REST, print): picking one, making the
+ * table through it, and what it sends (the hbase shell script, the SPLITS_FILE lines, the
+ * JSON plan); plus the --family / --attr parsers. */
 #ifndef HB_CLI_DDL_H
 #define HB_CLI_DDL_H
 
@@ -7,12 +8,46 @@
 #include "../core/hb.h"
 #include "../core/key.h"
 #include "../core/schema.h"
+#include "../rest/rest.h"
+
+#include <stddef.h>
 
 /* Above this many split keys the shell channel writes a SPLITS_FILE instead of a list. */
 #define CLI_DDL_INLINE_MAX 1000
 
 /* Default family when no --family is given. */
 #define CLI_DDL_DEFAULT_FAMILY "cf"
+
+/* The channel a table is made through. CLI_VIA_NONE: none can make the planned table here
+ * (an existing one is still verified, as a table made from '--via print' is adopted). */
+enum cli_via { CLI_VIA_THRIFT2, CLI_VIA_SHELL, CLI_VIA_REST, CLI_VIA_PRINT, CLI_VIA_NONE };
+
+/* "thrift2", "shell", "rest", "print", "none". */
+const char *cli_via_name(enum cli_via via);
+
+/*
+ * Picks the channel for a table of nregions regions from a --via value (NULL or "auto": a
+ * Thrift2 URL, else an hbase shell on PATH, else REST for one region, else none). HB_EINVAL
+ * with the message printed (a bad value, thrift2 without a URL, rest for several regions).
+ */
+int cli_ddl_pick(enum cli_via *out, const char *via, size_t nregions);
+
+/* What a failed cli_ddl_create says about a table that exists afterwards. */
+#define CLI_DDL_RACE_OTHER 1 /* an error was reported: someone else may have made it */
+#define CLI_DDL_RACE_OURS  2 /* only an exit status or a hang: the table is ours */
+
+/*
+ * Makes table s with splits through channel via (not CLI_VIA_PRINT); rest is used by the REST
+ * channel, which is only called on a table known to be absent. wait adds to the channel's
+ * timeout. On failure err says why and *race what a table existing afterwards means.
+ * CLI_VIA_NONE prints why no channel can make it and returns HB_EINVAL.
+ */
+int cli_ddl_create(enum cli_via via, struct hb_rest *rest, const struct hb_schema *s,
+                   const struct hb_keys *splits, double wait, int *race, struct hb_error *err);
+
+/* '--via print': writes the hbase shell script, or the JSON plan under -o json, to stdout.
+ * Returns an exit status. */
+int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits);
 
 /*
  * Parses one --family value "NAME[:ATTR=VAL,...]" and adds the family to s: name checked

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void hb_attrs_init(struct hb_attrs *a)
 {
@@ -118,4 +119,47 @@ struct hb_family *hb_schema_family(const struct hb_schema *s, const char *name)
 		if (!strcmp(s->families[i].name, name))
 			return &s->families[i];
 	return NULL;
+}
+
+int hb_schema_compare(struct hb_diff *d, const struct hb_schema *want, const struct hb_schema *have)
+{
+	size_t i, k;
+	int ok = 1;
+
+	for (i = 0; i < want->nfamilies; i++) {
+		const struct hb_family *w = &want->families[i];
+		const struct hb_family *h = hb_schema_family(have, w->name);
+
+		if (!h) {
+			hb_diff_line(d, "- missing family '%s'", w->name);
+			ok = 0;
+			continue;
+		}
+		for (k = 0; k < w->attrs.n; k++) {
+			const char *hv = hb_attrs_get(&h->attrs, w->attrs.v[k].key);
+
+			if (!hv || strcasecmp(w->attrs.v[k].value, hv)) {
+				hb_diff_line(d, "~ family '%s' %s is '%s', requested '%s'", w->name,
+				             w->attrs.v[k].key, hv ? hv : "(unset)",
+				             w->attrs.v[k].value);
+				ok = 0;
+			}
+		}
+	}
+	for (i = 0; i < have->nfamilies; i++)
+		if (!hb_schema_family(want, have->families[i].name)) {
+			hb_diff_line(d, "+ unexpected family '%s'", have->families[i].name);
+			ok = 0;
+		}
+	for (k = 0; k < want->attrs.n; k++) {
+		const char *hv = hb_attrs_get(&have->attrs, want->attrs.v[k].key);
+
+		if (!hv || strcmp(hv, want->attrs.v[k].value)) {
+			hb_diff_line(d, "~ table attribute %s is '%s', requested '%s'",
+			             want->attrs.v[k].key, hv ? hv : "(unset)",
+			             want->attrs.v[k].value);
+			ok = 0;
+		}
+	}
+	return ok;
 }

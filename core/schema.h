@@ -2,6 +2,7 @@
 #ifndef HB_SCHEMA_H
 #define HB_SCHEMA_H
 
+#include "diff.h"
 #include "hb.h"
 
 #include <stddef.h>
@@ -43,5 +44,14 @@ int hb_schema_set_table(struct hb_schema *s, const char *table);
 int hb_schema_add_family(struct hb_schema *s, const char *name, struct hb_family **out);
 /* The family named name, or NULL. */
 struct hb_family *hb_schema_family(const struct hb_schema *s, const char *name);
+
+/*
+ * Compares a table's schema (have) with the request (want): every requested family present
+ * with each requested attribute equal (case-insensitively, as HBase prints enum and boolean
+ * values), no family beyond the request, every requested table attribute equal byte for
+ * byte. Attributes HBase adds on its own are not differences. Each difference is a line in
+ * d. 1 when equal, 0 when not.
+ */
+int hb_schema_compare(struct hb_diff *d, const struct hb_schema *want, const struct hb_schema *have);
 
 #endif

@@ -1,5 +1,6 @@
 /* TBinaryProtocol encoding and bounds-checked decoding of THBaseService DDL messages. */
 #include "thrift.h"
+#include "family.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -355,10 +356,10 @@ int hb_thrift_write_map_begin(struct hb_buf *out, int ktype, int vtype, uint32_t
 	return rc ? rc : hb_thrift_write_i32(out, (int32_t)count);
 }
 
-/* ---- column-family attributes ---- */
+/* ---- column-family attributes on the wire ---- */
 
-enum cf_kind { CF_INT, CF_BOOL, CF_ENUM, CF_TTL };
-
+/* The typed attributes' rules are core/family.h's; here only how TColumnFamilyDescriptor
+ * carries them: a field id, and for enums the wire value of each name. */
 struct cf_enum {
 	const char *name;
 	int value;
@@ -367,12 +368,11 @@ struct cf_enum {
 static const struct cf_enum bloom_enum[] = {
     {"NONE", 0}, {"ROW", 1}, {"ROWCOL", 2}, {"ROWPREFIX_FIXED_LENGTH", 3}, {NULL, 0}};
 /* Compression.Algorithm names. LZMA and BROTLI (HBase 2.5+) have no TCompressionAlgorithm
- * value (NO_ENUM): they travel in the family's attribute map, which
+ * value: they travel in the family's attribute map, which
  * ThriftUtilities.columnFamilyDescriptorFromThrift applies with setValue. */
-#define NO_ENUM (-1)
 static const struct cf_enum compression_enum[] = {
-    {"LZO", 0},  {"GZ", 1},    {"NONE", 2},         {"SNAPPY", 3},         {"LZ4", 4},
-    {"BZIP2", 5}, {"ZSTD", 6}, {"LZMA", NO_ENUM}, {"BROTLI", NO_ENUM}, {NULL, 0}};
+    {"LZO", 0}, {"GZ", 1}, {"NONE", 2}, {"SNAPPY", 3}, {"LZ4", 4}, {"BZIP2", 5}, {"ZSTD", 6},
+    {NULL, 0}};
 static const struct cf_enum encoding_enum[] = {{"NONE", 0},      {"PREFIX", 2},       {"DIFF", 3},
                                                {"FAST_DIFF", 4}, {"ROW_INDEX_V1", 7}, {NULL, 0}};
 static const struct cf_enum kdc_enum[] = {{"FALSE", 0}, {"TRUE", 1}, {"TTL", 2}, {NULL, 0}};
@@ -380,161 +380,64 @@ static const struct cf_enum kdc_enum[] = {{"FALSE", 0}, {"TRUE", 1}, {"TTL", 2},
 struct cf_field {
 	const char *attr;
 	int16_t id;
-	enum cf_kind kind;
-	long min;
-	const struct cf_enum *values;
+	const struct cf_enum *values; /* enums only */
 };
 
 /* TColumnFamilyDescriptor fields (docs/hbase-wire.md §8.2) in field-id order. */
 static const struct cf_field cf_fields[] = {
-    {"BLOCKSIZE", 4, CF_INT, 1, NULL},
-    {"BLOOMFILTER", 5, CF_ENUM, 0, bloom_enum},
-    {"COMPRESSION", 6, CF_ENUM, 0, compression_enum},
-    {"DATA_BLOCK_ENCODING", 8, CF_ENUM, 0, encoding_enum},
-    {"KEEP_DELETED_CELLS", 9, CF_ENUM, 0, kdc_enum},
-    {"VERSIONS", 10, CF_INT, 1, NULL},
-    {"MIN_VERSIONS", 11, CF_INT, 0, NULL},
-    {"REPLICATION_SCOPE", 12, CF_INT, 0, NULL},
-    {"TTL", 13, CF_TTL, 1, NULL},
-    {"BLOCKCACHE", 14, CF_BOOL, 0, NULL},
-    {"IN_MEMORY", 20, CF_BOOL, 0, NULL},
+    {"BLOCKSIZE", 4, NULL},
+    {"BLOOMFILTER", 5, bloom_enum},
+    {"COMPRESSION", 6, compression_enum},
+    {"DATA_BLOCK_ENCODING", 8, encoding_enum},
+    {"KEEP_DELETED_CELLS", 9, kdc_enum},
+    {"VERSIONS", 10, NULL},
+    {"MIN_VERSIONS", 11, NULL},
+    {"REPLICATION_SCOPE", 12, NULL},
+    {"TTL", 13, NULL},
+    {"BLOCKCACHE", 14, NULL},
+    {"IN_MEMORY", 20, NULL},
 };
 
-static const struct cf_field *cf_field_by_attr(const char *key)
+/* The wire value of an enum name, or -1 when the enum has none (the name goes in the map). */
+static int enum_value(const struct cf_enum *e, const char *name)
 {
+	for (; e->name; e++)
+		if (!strcmp(e->name, name))
+			return e->value;
+	return -1;
+}
+
+/*
+ * The field that carries attribute key = value (checked by its rule), or NULL when a travels in the
+ * attribute map. *v is the value to send: the number, the boolean or the enum's wire value.
+ */
+static int cf_field_for(const char *key, const char *value, const char *family,
+                        const struct cf_field **out, int32_t *v, struct hb_error *err)
+{
+	const struct hb_cfattr *rule = hb_cfattr_find(key);
+	const char *canon;
 	size_t i;
+	int rc;
 
-	for (i = 0; i < HB_ARRAY_LEN(cf_fields); i++)
-		if (!strcmp(cf_fields[i].attr, key))
-			return &cf_fields[i];
-	return NULL;
-}
-
-int hb_thrift_family_attr_known(const char *key)
-{
-	return cf_field_by_attr(key) != NULL;
-}
-
-static int ascii_upper_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char ca = *a >= 'a' && *a <= 'z' ? (char)(*a - 32) : *a;
-
-		if (ca != *b)
-			return 0;
-	}
-	return !*a && !*b;
-}
-
-/* Parses a decimal int32 >= min; returns 0 and *out, or -1. */
-static int parse_i32(const char *s, long min, int32_t *out)
-{
-	char *end;
-	long v;
-
-	if (!*s || (*s != '-' && (*s < '0' || *s > '9')))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || errno || v < min || v > INT32_MAX)
-		return -1;
-	*out = (int32_t)v;
-	return 0;
-}
-
-/* The field's wire value (int32 / bool) and canonical text. */
-static int cf_value(const struct cf_field *f, const char *val, int32_t *out, const char **canon,
-                    const char *family, struct hb_error *err)
-{
-	size_t i;
-
-	*canon = NULL;
-	switch (f->kind) {
-	case CF_TTL:
-		if (ascii_upper_eq(val, "FOREVER")) {
-			*out = INT32_MAX;
-			*canon = "2147483647";
-			return 0;
-		}
-		/* fall through */
-	case CF_INT:
-		if (parse_i32(val, f->min, out))
-			return hb_error_set(err, HB_EINVAL,
-			                    "invalid %s '%s' for family '%s': a whole number from "
-			                    "%ld to 2147483647%s expected",
-			                    f->attr, val, family, f->min,
-			                    f->kind == CF_TTL ? " (seconds) or FOREVER" : "");
+	*out = NULL;
+	if (!rule)
 		return 0;
-	case CF_BOOL:
-		if (ascii_upper_eq(val, "TRUE")) {
-			*out = 1;
-			*canon = "true";
+	rc = hb_cfattr_value(rule, value, family, v, &canon, err);
+	if (rc)
+		return rc;
+	for (i = 0; i < HB_ARRAY_LEN(cf_fields); i++)
+		if (!strcmp(cf_fields[i].attr, rule->name))
+			break;
+	if (i == HB_ARRAY_LEN(cf_fields))
+		return 0;
+	if (cf_fields[i].values) {
+		int w = enum_value(cf_fields[i].values, canon ? canon : value);
+
+		if (w < 0)
 			return 0;
-		}
-		if (ascii_upper_eq(val, "FALSE")) {
-			*out = 0;
-			*canon = "false";
-			return 0;
-		}
-		return hb_error_set(err, HB_EINVAL,
-		                    "invalid %s '%s' for family '%s': true or false expected",
-		                    f->attr, val, family);
-	case CF_ENUM:
-		for (i = 0; f->values[i].name; i++)
-			if (ascii_upper_eq(val, f->values[i].name)) {
-				*out = f->values[i].value;
-				*canon = f->values[i].name;
-				return 0;
-			}
-		{
-			char list[256] = "";
-			size_t used = 0;
-
-			for (i = 0; f->values[i].name; i++) {
-				size_t l = strlen(f->values[i].name);
-
-				if (used + l + 3 >= sizeof(list))
-					break;
-				if (i) {
-					memcpy(list + used, ", ", 2);
-					used += 2;
-				}
-				memcpy(list + used, f->values[i].name, l + 1);
-				used += l;
-			}
-			return hb_error_set(err, HB_EINVAL,
-			                    "invalid %s '%s' for family '%s': expected one of %s",
-			                    f->attr, val, family, list);
-		}
+		*v = w;
 	}
-	return HB_EINVAL;
-}
-
-int hb_thrift_family_normalize(struct hb_family *f, struct hb_error *err)
-{
-	size_t i;
-
-	for (i = 0; i < f->attrs.n; i++) {
-		struct hb_attr *a = &f->attrs.v[i];
-		const struct cf_field *cf = cf_field_by_attr(a->key);
-		const char *canon;
-		int32_t v;
-		int rc;
-
-		if (!cf)
-			continue;
-		rc = cf_value(cf, a->value, &v, &canon, f->name, err);
-		if (rc)
-			return rc;
-		if (canon && strcmp(canon, a->value)) {
-			char *c = strdup(canon);
-
-			if (!c)
-				return hb_error_set(err, HB_ENOMEM, "out of memory");
-			free(a->value);
-			a->value = c;
-		}
-	}
+	*out = &cf_fields[i];
 	return 0;
 }
 
@@ -564,19 +467,14 @@ static int write_tname(struct hb_buf *out, int16_t id, const char *table)
 	return rc ? rc : hb_thrift_write_stop(out);
 }
 
-/* A family attribute that a TColumnFamilyDescriptor field carries (else: the map). */
+/* A family attribute that a TColumnFamilyDescriptor field carries (else: the map). A value
+ * its rule refuses goes nowhere here: write_family reports it. */
 static int in_struct(const struct hb_attr *a)
 {
-	const struct cf_field *cf = cf_field_by_attr(a->key);
-	size_t i;
+	const struct cf_field *cf;
+	int32_t v;
 
-	if (!cf)
-		return 0;
-	if (cf->kind == CF_ENUM)
-		for (i = 0; cf->values[i].name; i++)
-			if (ascii_upper_eq(a->value, cf->values[i].name))
-				return cf->values[i].value != NO_ENUM;
-	return 1;
+	return !cf_field_for(a->key, a->value, "", &cf, &v, NULL) && cf;
 }
 
 static int write_attr_map(struct hb_buf *out, int16_t id, const struct hb_attrs *a, int skip_known)
@@ -613,18 +511,18 @@ static int write_family(struct hb_buf *out, const struct hb_family *f, struct hb
 	if (!rc)
 		rc = write_attr_map(out, 2, &f->attrs, 1);
 	for (k = 0; !rc && k < HB_ARRAY_LEN(cf_fields); k++) {
-		const struct cf_field *cf = &cf_fields[k];
-		const char *val = hb_attrs_get(&f->attrs, cf->attr), *canon;
+		const char *val = hb_attrs_get(&f->attrs, cf_fields[k].attr);
+		const struct cf_field *cf;
 		int32_t v;
 
 		if (!val)
 			continue;
-		rc = cf_value(cf, val, &v, &canon, f->name, err);
+		rc = cf_field_for(cf_fields[k].attr, val, f->name, &cf, &v, err);
 		if (rc)
 			return rc;
-		if (cf->kind == CF_ENUM && v == NO_ENUM)
+		if (!cf)
 			continue; /* sent in the attribute map */
-		if (cf->kind == CF_BOOL) {
+		if (hb_cfattr_find(cf->attr)->kind == HB_CFATTR_BOOL) {
 			rc = hb_thrift_write_field(out, HB_TT_BOOL, cf->id);
 			if (!rc)
 				rc = hb_thrift_write_bool(out, v);
@@ -1048,7 +946,7 @@ int hb_thrift_reply_regions(const struct hb_thrift_reply *r, struct hb_regions *
 static const char *enum_name(const struct cf_enum *e, int32_t v)
 {
 	for (; e->name; e++)
-		if (e->value == v && v != NO_ENUM)
+		if (e->value == v)
 			return e->name;
 	return NULL;
 }
@@ -1087,6 +985,11 @@ static int read_string_map(struct hb_thrift_rd *r, struct hb_attrs *a, struct hb
 	return 0;
 }
 
+static int is_bool(const struct cf_field *cf)
+{
+	return hb_cfattr_find(cf->attr)->kind == HB_CFATTR_BOOL;
+}
+
 static int read_family(struct hb_thrift_rd *r, struct hb_schema *s, struct hb_error *err)
 {
 	struct hb_attrs attrs;
@@ -1117,18 +1020,18 @@ static int read_family(struct hb_thrift_rd *r, struct hb_schema *s, struct hb_er
 			}
 		} else if (id == 2 && t == HB_TT_MAP) {
 			rc = read_string_map(r, &attrs, err);
-		} else if (cf && t == (cf->kind == CF_BOOL ? HB_TT_BOOL : HB_TT_I32)) {
+		} else if (cf && t == (is_bool(cf) ? HB_TT_BOOL : HB_TT_I32)) {
 			int32_t v = 0;
 			int b = 0;
 			char num[16];
 			const char *text = num;
 
-			if (cf->kind == CF_BOOL) {
+			if (is_bool(cf)) {
 				rc = hb_thrift_read_bool(r, &b, err);
 				text = b ? "true" : "false";
 			} else {
 				rc = hb_thrift_read_i32(r, &v, err);
-				if (cf->kind == CF_ENUM)
+				if (cf->values)
 					text = enum_name(cf->values, v);
 				if (!text)
 					text = num;

@@ -74,19 +74,8 @@ int hb_thrift_write_list_begin(struct hb_buf *out, int elem_type, uint32_t count
 int hb_thrift_write_map_begin(struct hb_buf *out, int ktype, int vtype, uint32_t count);
 
 /*
- * Checks and normalizes a family's attributes in place, for every channel: VERSIONS,
- * MIN_VERSIONS, TTL (or FOREVER), BLOCKSIZE, REPLICATION_SCOPE are integers; COMPRESSION,
- * BLOOMFILTER, DATA_BLOCK_ENCODING, KEEP_DELETED_CELLS are upper-cased enum names known to
- * TColumnFamilyDescriptor; IN_MEMORY, BLOCKCACHE are true/false. Other keys pass through.
- * HB_EINVAL naming the attribute; HB_ENOMEM.
- */
-int hb_thrift_family_normalize(struct hb_family *f, struct hb_error *err);
-/* 1 when key is an attribute that has its own TColumnFamilyDescriptor field. */
-int hb_thrift_family_attr_known(const char *key);
-
-/*
  * Encodes a createTable(desc, splitKeys) CALL: families from s (attributes normalized as by
- * hb_thrift_family_normalize; others in the attributes map), table attributes in
+ * hb_family_normalize, core/family.h; others in the attributes map), table attributes in
  * TTableDescriptor.attributes, every split key as binary. HB_EINVAL for a bad attribute.
  */
 int hb_thrift_encode_create_table(struct hb_buf *out, int32_t seqid, const struct hb_schema *s,

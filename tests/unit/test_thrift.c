@@ -1,4 +1,5 @@
 /* TBinaryProtocol encoders and decoders against docs/hbase-wire.md §8.5's worked bytes. */
+#include "core/family.h"
 #include "core/thrift.h"
 #include "test.h"
 
@@ -439,7 +440,7 @@ static void test_thrift__lzma_travels_in_the_attribute_map_not_the_enum(void)
 	hb_schema_set_table(&s, "t1");
 	hb_schema_add_family(&s, "cf", &f);
 	hb_attrs_set(&f->attrs, "COMPRESSION", "brotli");
-	CHECK_EQ_INT(hb_thrift_family_normalize(f, &err), 0);
+	CHECK_EQ_INT(hb_family_normalize(f, &err), 0);
 	CHECK_EQ_STR(hb_attrs_get(&f->attrs, "COMPRESSION"), "BROTLI");
 	CHECK_EQ_INT(hb_thrift_encode_create_table(&b, 1, &s, &splits, &err), 0);
 	/* no compressionType field (id 6, i32): "08 00 06" never follows the family name */
@@ -452,45 +453,6 @@ static void test_thrift__lzma_travels_in_the_attribute_map_not_the_enum(void)
 	hb_schema_release(&back);
 	hb_keys_release(&splits);
 	hb_keys_release(&ks);
-}
-
-static void test_thrift__family_values_are_validated(void)
-{
-	struct hb_schema s;
-	struct hb_family *f;
-	struct hb_error err = {0};
-	static const char *bad[][2] = {
-	    {"VERSIONS", "0"},
-	    {"VERSIONS", "x"},
-	    {"TTL", "-1"},
-	    {"COMPRESSION", "LZMA2"},
-	    {"BLOOMFILTER", "YES"},
-	    {"IN_MEMORY", "1"},
-	    {"BLOCKSIZE", "99999999999"},
-	    {"DATA_BLOCK_ENCODING", "PREFIX_TREE"},
-	    {"KEEP_DELETED_CELLS", "maybe"},
-	    {"MIN_VERSIONS", "-2"},
-	    {"BLOCKCACHE", ""},
-	};
-	size_t i;
-
-	for (i = 0; i < HB_ARRAY_LEN(bad); i++) {
-		hb_schema_init(&s);
-		hb_schema_add_family(&s, "cf", &f);
-		hb_attrs_set(&f->attrs, bad[i][0], bad[i][1]);
-		err.msg[0] = 0;
-		CHECK_EQ_INT(hb_thrift_family_normalize(f, &err), HB_EINVAL);
-		CHECK(strstr(err.msg, bad[i][0]) != NULL);
-		hb_schema_release(&s);
-	}
-	hb_schema_init(&s);
-	hb_schema_add_family(&s, "cf", &f);
-	hb_attrs_set(&f->attrs, "COMPRESSION", "gz");
-	hb_attrs_set(&f->attrs, "BLOCKCACHE", "False");
-	CHECK_EQ_INT(hb_thrift_family_normalize(f, &err), 0);
-	CHECK_EQ_STR(hb_attrs_get(&f->attrs, "COMPRESSION"), "GZ");
-	CHECK_EQ_STR(hb_attrs_get(&f->attrs, "BLOCKCACHE"), "false");
-	hb_schema_release(&s);
 }
 
 static void test_thrift__region_locations_decode(void)
@@ -735,7 +697,6 @@ int main(void)
 	RUN(test_thrift__huge_lengths_and_bad_types_are_refused);
 	RUN(test_thrift__deep_nesting_is_bounded);
 	RUN(test_thrift__create_table_round_trips_with_binary_keys);
-	RUN(test_thrift__family_values_are_validated);
 	RUN(test_thrift__lzma_travels_in_the_attribute_map_not_the_enum);
 	RUN(test_thrift__region_locations_decode);
 	RUN(test_thrift__other_table_calls_share_the_ttablename_argument);
