@@ -187,7 +187,8 @@ int hb_rest_decode_regions(const char *json, size_t len, const char *what, struc
 int hb_rest_decode_table_regions(const char *json, size_t len, const char *what, const char *table,
                                  struct hb_regions *out, struct hb_error *err);
 /* Calls fn for every Row fragment of a CellSet body (rows split across bodies are not
- * merged here). */
+ * merged here); rows before a content error are handed on first, none before a syntax
+ * error. HB_ESERVER for a malformed body; fn's error stops the body. */
 int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
                            int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
                            void *ctx, struct hb_error *err);

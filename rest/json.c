@@ -1,4 +1,6 @@
-/* JSON decoders for the REST resources: lenient about extra fields, strict about bad data. */
+/* JSON decoders for the REST resources: lenient about extra fields, strict about bad data.
+ * One grammar per body size: /T/regions bodies (100,000s of regions) are read by a pull parser
+ * that accepts exactly RFC 8259; every other body is small and read with cJSON. */
 #include "core/key.h"
 #include "core/vec.h"
 #include "rest/hbase.h"
@@ -704,20 +706,12 @@ int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error
 struct jr {
 	const char *p, *end;
 	int bad; /* set on any syntax error */
-	int lax; /* cJSON's grammar instead of RFC 8259's (see the CellSet decoder) */
-	int plain; /* lax mode: the body has no '\\' and no NUL byte, so strings are spans */
 };
 
 #define JR_MAX_DEPTH 64
-#define JR_LAX_MAX_DEPTH 1000 /* cJSON's CJSON_NESTING_LIMIT */
 
 static void jr_ws(struct jr *j)
 {
-	if (j->lax) {
-		while (j->p < j->end && (unsigned char)*j->p <= 0x20)
-			j->p++;
-		return;
-	}
 	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
 		j->p++;
 }
@@ -918,23 +912,17 @@ static int jr_number(struct jr *j, double *d, long long *ll, int *is_int)
 	return 0;
 }
 
-static int jr_lstring(struct jr *j, struct hb_buf *scratch, const char **s, size_t *n);
-static int jr_lnumber(struct jr *j, double *d);
-
-/* Skips one value. depth counts the containers around it; in lax mode, like cJSON, only a
- * container beyond the limit is refused. */
+/* Skips one value. depth counts the containers around it. */
 static int jr_skip(struct jr *j, int depth)
 {
 	double d;
 	long long ll;
 	int isint, c = jr_peek(j);
 
-	if (j->lax ? depth >= JR_LAX_MAX_DEPTH && (c == '[' || c == '{') : depth > JR_MAX_DEPTH)
+	if (depth > JR_MAX_DEPTH)
 		return j->bad = 1, -1;
 	switch (c) {
 	case '"':
-		if (j->lax)
-			return jr_lstring(j, NULL, NULL, NULL);
 		return jr_string(j, NULL);
 	case 't':
 		return jr_lit(j, "true");
@@ -951,9 +939,7 @@ static int jr_skip(struct jr *j, int depth)
 		}
 		for (;;) {
 			if (c == '{') {
-				if ((j->lax ? jr_lstring(j, NULL, NULL, NULL)
-				            : jr_string(j, NULL)) ||
-				    jr_peek(j) != ':')
+				if (jr_string(j, NULL) || jr_peek(j) != ':')
 					return j->bad = 1, -1;
 				j->p++;
 			}
@@ -978,8 +964,6 @@ static int jr_skip(struct jr *j, int depth)
 			}
 		}
 	default:
-		if (j->lax)
-			return jr_lnumber(j, &d);
 		return jr_number(j, &d, &ll, &isint);
 	}
 }
@@ -1005,9 +989,6 @@ static int jr_invalid(struct jr *j, const char *json, const char *what, struct h
 {
 	size_t off = (size_t)(j->p - json), len = (size_t)(j->end - json);
 
-	/* cJSON, whose messages lax mode keeps, names the last byte for an early end. */
-	if (j->lax && off >= len && len)
-		off = len - 1;
 	return BAD("invalid JSON near byte %zu of %zu", off, len);
 }
 
@@ -1182,8 +1163,6 @@ int hb_rest_decode_table_regions(const char *json, size_t len, const char *what,
 	j.p = json;
 	j.end = json + len;
 	j.bad = 0;
-	j.lax = 0;
-	j.plain = 0;
 	if (jr_peek(&j) != '{') {
 		if (jr_skip(&j, 0) || jr_peek(&j) != -1)
 			return jr_invalid(&j, json, what, err);
@@ -1320,599 +1299,88 @@ const struct hb_cell *hb_row_cell(const struct hb_row *r, const char *col)
 }
 
 /*
- * The CellSet decoder reads scanner batches with the pull parser in lax mode: the grammar of
- * the cJSON parser it replaced (any byte up to 0x20 is white space, a leading UTF-8 BOM is
- * skipped, raw control bytes may appear in strings, numbers are what strtod takes of
- * [0-9+-eE.], nesting up to 1000, anything after the top-level value is ignored), so a body
- * is accepted or refused exactly as before. As with cJSON, a string ends at its first NUL
- * byte, and the first of repeated members counts.
+ * Scanner CellSets are small bodies (a batch is at most 1000 cells), read with cJSON: a
+ * string ends at its first NUL byte (\u0000 escapes are refused before parsing), and the
+ * first of repeated members counts. Whole rows before a content error are handed on first.
  */
-
-/* cJSON's parse_hex4: 0 for a sequence that is not four hex digits. */
-static unsigned jr_lhex4(const char *p)
-{
-	unsigned h = 0;
-	int i, v;
-
-	for (i = 0; i < 4; i++) {
-		if ((v = hb_hex_digit((unsigned char)p[i])) < 0)
-			return 0;
-		h = h << 4 | (unsigned)v;
-	}
-	return h;
-}
-
-/* Unescapes [p, e) (a string body holding a backslash) into out, or only checks it when out
- * is NULL, the way cJSON's parse_string does. */
-static int jr_lunescape(struct jr *j, const char *p, const char *e, struct hb_buf *out)
-{
-	while (p < e) {
-		const char *s = p;
-		unsigned cp, lo;
-		char u[4];
-		size_t n = 0;
-
-		while (p < e && *p != '\\')
-			p++;
-		if (out && p > s && hb_buf_add(out, s, (size_t)(p - s)))
-			return HB_ENOMEM;
-		if (p >= e)
-			break;
-		j->p = p; /* where cJSON reports a bad escape */
-		switch (p[1]) {
-		case 'b':
-			u[n++] = '\b';
-			break;
-		case 'f':
-			u[n++] = '\f';
-			break;
-		case 'n':
-			u[n++] = '\n';
-			break;
-		case 'r':
-			u[n++] = '\r';
-			break;
-		case 't':
-			u[n++] = '\t';
-			break;
-		case '"':
-		case '\\':
-		case '/':
-			u[n++] = p[1];
-			break;
-		case 'u':
-			if (e - p < 6)
-				return j->bad = 1, -1;
-			cp = jr_lhex4(p + 2);
-			if (cp >= 0xDC00 && cp <= 0xDFFF)
-				return j->bad = 1, -1;
-			if (cp >= 0xD800 && cp <= 0xDBFF) {
-				if (e - (p + 6) < 6 || p[6] != '\\' || p[7] != 'u')
-					return j->bad = 1, -1;
-				lo = jr_lhex4(p + 8);
-				if (lo < 0xDC00 || lo > 0xDFFF)
-					return j->bad = 1, -1;
-				cp = 0x10000 + ((cp & 0x3FF) << 10 | (lo & 0x3FF));
-				p += 6;
-			}
-			n += utf8_put(u + n, cp);
-			p += 4;
-			break;
-		default:
-			return j->bad = 1, -1;
-		}
-		p += 2;
-		if (out && hb_buf_add(out, u, n))
-			return HB_ENOMEM;
-	}
-	return 0;
-}
-
-/*
- * A lax-mode string (at '"'). Without escapes *s points into the body (no copy); otherwise
- * it is unescaped into scratch. *n stops at the first NUL, where cJSON's C string ended.
- * With scratch NULL the string is only checked.
- */
-static int jr_lstring(struct jr *j, struct hb_buf *scratch, const char **s, size_t *n)
-{
-	const char *q, *e, *b;
-	int rc;
-
-	if (s) {
-		*s = "";
-		*n = 0;
-	}
-	if (jr_peek(j) != '"') {
-		if (j->p < j->end)
-			j->p++; /* where cJSON reports a missing string */
-		return j->bad = 1, -1;
-	}
-	q = ++j->p;
-	e = memchr(q, '"', (size_t)(j->end - q));
-	if (!e)
-		return j->bad = 1, -1;
-	if (j->plain) {
-		j->p = e + 1;
-		if (s) {
-			*s = q;
-			*n = (size_t)(e - q);
-		}
-		return 0;
-	}
-	b = memchr(q, '\\', (size_t)(e - q));
-	if (b) {
-		/* A backslash hides the character after it, '"' included. */
-		for (e = b; e < j->end && *e != '"'; e++)
-			if (*e == '\\' && ++e >= j->end)
-				return j->bad = 1, -1;
-		if (e >= j->end)
-			return j->bad = 1, -1;
-	}
-	j->p = e + 1;
-	if (!b) {
-		if (s) {
-			*s = q;
-			*n = (size_t)(e - q);
-		}
-	} else {
-		if (scratch)
-			hb_buf_reset(scratch);
-		if ((rc = jr_lunescape(j, q, e, scratch)))
-			return rc;
-		j->p = e + 1;
-		if (!scratch)
-			return 0;
-		if (hb_buf_add(scratch, "", 0))
-			return HB_ENOMEM;
-		*s = scratch->data;
-		*n = scratch->len;
-	}
-	if (s) {
-		const char *z = memchr(*s, 0, *n);
-
-		if (z)
-			*n = (size_t)(z - *s);
-	}
-	return 0;
-}
-
-/* cJSON's parse_number: strtod over the longest run of [0-9+-eE.] (at most 63 bytes). */
-static int jr_lnumber(struct jr *j, double *d)
-{
-	char tmp[64], *after;
-	size_t i = 0;
-	int c = jr_peek(j);
-
-	if (c != '-' && (c < '0' || c > '9'))
-		return j->bad = 1, -1;
-	{
-		/* The common case, a plain integer below 2^53: the value strtod would give. */
-		const char *p = j->p + (c == '-');
-		uint64_t v = 0;
-		size_t k = 0;
-
-		while (p + k < j->end && k < 16 && p[k] >= '0' && p[k] <= '9')
-			v = v * 10 + (uint64_t)(p[k++] - '0');
-		if (k && k < 16 &&
-		    (p + k >= j->end ||
-		     !(p[k] == '+' || p[k] == '-' || p[k] == 'e' || p[k] == 'E' || p[k] == '.'))) {
-			*d = c == '-' ? -(double)v : (double)v;
-			j->p = p + k;
-			return 0;
-		}
-	}
-	while (i < sizeof(tmp) - 1 && j->p + i < j->end) {
-		c = j->p[i];
-		if (!((c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'e' || c == 'E' ||
-		      c == '.'))
-			break;
-		tmp[i++] = (char)c;
-	}
-	tmp[i] = '\0';
-	*d = strtod(tmp, &after);
-	if (after == tmp)
-		return j->bad = 1, -1;
-	j->p += after - tmp;
-	return 0;
-}
-
-/* A member name (lax mode) followed by ':'; *s and *n as jr_lstring. */
-static int jr_lkey(struct jr *j, struct hb_buf *scratch, const char **s, size_t *n)
-{
-	int rc = jr_lstring(j, scratch, s, n);
-
-	if (rc)
-		return rc;
-	if (jr_peek(j) != ':')
-		return j->bad = 1, -1;
-	j->p++;
-	return 0;
-}
-
-static int name_is(const char *s, size_t n, const char *lit)
-{
-	return strlen(lit) == n && !memcmp(s, lit, n);
-}
-
-/* A scalar member value as cJSON saw it: kind 's' string (s, n), 'n' null or absent, 'd' a
- * number (d), 'x' anything else. */
-struct jval {
-	int kind;
-	const char *s;
-	size_t n;
-	double d;
-};
-
-/* Reads a value into v; strings with escapes go into scratch. */
-static int jr_lvalue(struct jr *j, int depth, struct hb_buf *scratch, struct jval *v)
-{
-	int c = jr_peek(j);
-
-	v->kind = 'x';
-	if (c == '"') {
-		v->kind = 's';
-		return jr_lstring(j, scratch, &v->s, &v->n);
-	}
-	if (c == 'n') {
-		v->kind = 'n';
-		return jr_lit(j, "null");
-	}
-	if (c == '-' || (c >= '0' && c <= '9')) {
-		v->kind = 'd';
-		return jr_lnumber(j, &v->d);
-	}
-	return jr_skip(j, depth);
-}
-
-/* Scratch space and results of one CellSet body. */
-struct cs {
-	struct jr j;
-	const char *json, *what;
-	struct hb_error *err;
-	struct hb_buf ks, cs, vs, ts; /* unescaped key, column, value, timestamp strings */
-	struct hb_buf kb, cb, vb;     /* decoded key, column, value */
-	struct hb_buf num;            /* a quoted timestamp as a C string */
-	struct hb_row *rows;          /* the body's rows, handed on once all of it is read */
-	size_t nrows, cap;
-	int semantic; /* the error in err is about content, not syntax */
-};
-
-static int cs_invalid(struct cs *d)
-{
-	return jr_invalid(&d->j, d->json, d->what, d->err);
-}
-
-/* A semantic error: the message now, the verdict once the rest of the body was checked. */
-#define CS_BAD(d, ...) ((d)->semantic = 1, bad((d)->err, (d)->what, __VA_ARGS__))
-
-/* "Row[i]." or "Row[i].Cell[k]." for a message. */
-static const char *cs_ctx(char *buf, size_t cap, size_t row, long cell)
-{
-	if (cell < 0)
-		snprintf(buf, cap, "Row[%zu].", row);
-	else
-		snprintf(buf, cap, "Row[%zu].Cell[%ld].", row, cell);
-	return buf;
-}
-
-/* A base64 member (kind 's') into out; other kinds are "not a string". */
-static int cs_b64(struct cs *d, const struct jval *v, struct hb_buf *out, size_t row, long cell,
-                  const char *field)
-{
-	char ctx[80];
-	int rc;
-
-	if (v->kind != 's')
-		return CS_BAD(d, "%s%s is not a string", cs_ctx(ctx, sizeof(ctx), row, cell),
-		              field);
-	hb_buf_reset(out);
-	rc = hb_b64_decode(out, v->s, v->n);
-	if (rc == HB_ENOMEM)
-		return oom(d->err);
-	if (rc)
-		return CS_BAD(d, "%s%s is not valid base64", cs_ctx(ctx, sizeof(ctx), row, cell),
-		              field);
-	return hb_buf_add(out, "", 0) ? oom(d->err) : 0;
-}
-
-/* A timestamp as get_i64 read it: null 0, a decimal string, or a number within int64. */
-static int cs_timestamp(struct cs *d, const struct jval *v, int64_t *ts, size_t row, long cell)
-{
-	char ctx[80];
-
-	*ts = 0;
-	if (v->kind == 'n')
-		return 0;
-	if (v->kind == 's') {
-		char *end;
-		long long ll;
-
-		hb_buf_reset(&d->num);
-		if (hb_buf_add(&d->num, v->s, v->n) || hb_buf_add(&d->num, "", 0))
-			return oom(d->err);
-		errno = 0;
-		ll = strtoll(d->num.data, &end, 10);
-		if (d->num.len && !*end && !errno) {
-			*ts = ll;
-			return 0;
-		}
-	} else if (v->kind == 'd' && isfinite(v->d) && v->d >= -0x1p63 && v->d < 0x1p63) {
-		*ts = (int64_t)v->d;
-		return 0;
-	}
-	return CS_BAD(d, "%stimestamp is not a number", cs_ctx(ctx, sizeof(ctx), row, cell));
-}
-
-/* One Cell object (at its first byte) appended to row. */
-static int cs_cell(struct cs *d, struct hb_row *row, size_t ri, long k)
-{
-	struct jr *j = &d->j;
-	struct jval col = {'n', NULL, 0, 0}, val = {'n', NULL, 0, 0}, tsv = {'n', NULL, 0, 0}, tmp;
-	int seen_c = 0, seen_v = 0, seen_t = 0, more, rc;
-	const char *name;
-	size_t nlen;
-	int64_t ts;
-	char ctx[80];
-
-	if (jr_peek(j) != '{') {
-		if (jr_skip(j, 4))
-			return cs_invalid(d);
-		return CS_BAD(d, "Row[%zu].Cell[%ld] is not an object", ri, k);
-	}
-	j->p++;
-	more = jr_peek(j) == '}' ? (j->p++, 0) : 1;
-	while (more == 1) {
-		/* The key scratch is free again once the name is compared. */
-		if ((rc = jr_lkey(j, &d->ks, &name, &nlen)))
-			return rc == HB_ENOMEM ? oom(d->err) : cs_invalid(d);
-		if (!seen_c && name_is(name, nlen, "column")) {
-			seen_c = 1;
-			rc = jr_lvalue(j, 5, &d->cs, &col);
-		} else if (!seen_v && name_is(name, nlen, "$")) {
-			seen_v = 1;
-			rc = jr_lvalue(j, 5, &d->vs, &val);
-		} else if (!seen_t && name_is(name, nlen, "timestamp")) {
-			seen_t = 1;
-			rc = jr_lvalue(j, 5, &d->ts, &tsv);
-		} else {
-			rc = jr_lvalue(j, 5, NULL, &tmp);
-		}
-		if (rc)
-			return rc == HB_ENOMEM ? oom(d->err) : cs_invalid(d);
-		more = jr_next(j, '}');
-	}
-	if (more < 0)
-		return cs_invalid(d);
-	if (col.kind == 'n')
-		return CS_BAD(d, "%scolumn is missing", cs_ctx(ctx, sizeof(ctx), ri, k));
-	if ((rc = cs_b64(d, &col, &d->cb, ri, k, "column")))
-		return rc;
-	hb_buf_reset(&d->vb);
-	if (val.kind != 'n' && (rc = cs_b64(d, &val, &d->vb, ri, k, "$")))
-		return rc;
-	if ((rc = cs_timestamp(d, &tsv, &ts, ri, k)))
-		return rc;
-	if (hb_row_add_cell(row, d->cb.data ? d->cb.data : "", d->cb.len,
-	                    d->vb.data ? d->vb.data : "", d->vb.len, ts))
-		return oom(d->err);
-	return 0;
-}
-
-/* A Cell member (at its value) into row; null is no cells. */
-static int cs_cells(struct cs *d, struct hb_row *row, size_t ri)
-{
-	struct jr *j = &d->j;
-	char ctx[80];
-	long k = 0;
-	int m, rc;
-
-	if (jr_peek(j) == 'n')
-		return jr_lit(j, "null") ? cs_invalid(d) : 0;
-	if (jr_peek(j) != '[') {
-		if (jr_skip(j, 3))
-			return cs_invalid(d);
-		return CS_BAD(d, "%sCell is not an array", cs_ctx(ctx, sizeof(ctx), ri, -1));
-	}
-	j->p++;
-	m = jr_peek(j) == ']' ? (j->p++, 0) : 1;
-	while (m == 1) {
-		if ((rc = cs_cell(d, row, ri, k++)))
-			return rc;
-		m = jr_next(j, ']');
-	}
-	return m < 0 ? cs_invalid(d) : 0;
-}
-
-/* The members of a Row object (after its '{') into row. The key is checked before the cells
- * wherever it stands, as the tree decoder did; cells before the key are read after it. */
-static int cs_row_members(struct cs *d, struct hb_row *row, size_t ri)
-{
-	struct jr *j = &d->j;
-	struct jval key = {'n', NULL, 0, 0}, tmp;
-	const char *name, *cells_at = NULL;
-	int seen_k = 0, seen_c = 0, key_done = 0, more, rc;
-	size_t nlen;
-	char ctx[48];
-
-	more = jr_peek(j) == '}' ? (j->p++, 0) : 1;
-	while (more == 1) {
-		if ((rc = jr_lkey(j, &d->cs, &name, &nlen)))
-			return rc == HB_ENOMEM ? oom(d->err) : cs_invalid(d);
-		if (!seen_k && name_is(name, nlen, "key")) {
-			seen_k = 1;
-			if ((rc = jr_lvalue(j, 3, &d->ks, &key)))
-				return rc == HB_ENOMEM ? oom(d->err) : cs_invalid(d);
-			if (key.kind != 'n') {
-				if ((rc = cs_b64(d, &key, &d->kb, ri, -1, "key")))
-					return rc;
-				if (!(row->key = memdup0(d->kb.data ? d->kb.data : "", d->kb.len)))
-					return oom(d->err);
-				row->key_len = d->kb.len;
-				key_done = 1;
-			}
-		} else if (!seen_c && name_is(name, nlen, "Cell")) {
-			seen_c = 1;
-			if (key_done) {
-				if ((rc = cs_cells(d, row, ri)))
-					return rc;
-			} else {
-				cells_at = j->p;
-				if (jr_skip(j, 3))
-					return cs_invalid(d);
-			}
-		} else if (jr_lvalue(j, 3, NULL, &tmp)) {
-			return cs_invalid(d);
-		}
-		more = jr_next(j, '}');
-	}
-	if (more < 0)
-		return cs_invalid(d);
-	if (!key_done)
-		return CS_BAD(d, "%skey is missing", cs_ctx(ctx, sizeof(ctx), ri, -1));
-	if (cells_at) {
-		const char *resume = j->p;
-
-		j->p = cells_at;
-		rc = cs_cells(d, row, ri);
-		j->p = resume;
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-/* One Row (at its first byte) appended to d->rows; nothing is appended on an error. */
-static int cs_row(struct cs *d, size_t ri)
-{
-	struct jr *j = &d->j;
-	int rc;
-
-	if (jr_peek(j) != '{') {
-		if (jr_skip(j, 2))
-			return cs_invalid(d);
-		return CS_BAD(d, "Row[%zu] is not an object", ri);
-	}
-	if (HB_VEC_GROW(d->rows, d->cap, d->nrows + 1, 64))
-		return oom(d->err);
-	hb_row_init(&d->rows[d->nrows]);
-	j->p++;
-	rc = cs_row_members(d, &d->rows[d->nrows], ri);
-	if (rc)
-		hb_row_release(&d->rows[d->nrows]);
-	else
-		d->nrows++;
-	return rc;
-}
-
-/* The body's top-level object; rows are collected in d->rows. */
-static int cs_body(struct cs *d)
-{
-	struct jr *j = &d->j;
-	struct jval tmp;
-	const char *name;
-	size_t nlen, ri = 0;
-	int seen_row = 0, more, rc;
-
-	if (jr_peek(j) != '{') {
-		if (jr_skip(j, 0))
-			return cs_invalid(d);
-		return CS_BAD(d, "not a JSON object");
-	}
-	j->p++;
-	more = jr_peek(j) == '}' ? (j->p++, 0) : 1;
-	while (more == 1) {
-		if ((rc = jr_lkey(j, &d->ks, &name, &nlen)))
-			return rc == HB_ENOMEM ? oom(d->err) : cs_invalid(d);
-		if (!seen_row && name_is(name, nlen, "Row") && jr_peek(j) != 'n') {
-			int m;
-
-			seen_row = 1;
-			if (jr_peek(j) != '[') {
-				if (jr_skip(j, 1))
-					return cs_invalid(d);
-				return CS_BAD(d, "Row is not an array");
-			}
-			j->p++;
-			m = jr_peek(j) == ']' ? (j->p++, 0) : 1;
-			while (m == 1) {
-				if ((rc = cs_row(d, ri++)))
-					return rc;
-				m = jr_next(j, ']');
-			}
-			if (m < 0)
-				return cs_invalid(d);
-		} else {
-			if (name_is(name, nlen, "Row"))
-				seen_row = 1; /* a null Row: no rows, later ones do not count */
-			if (jr_lvalue(j, 1, NULL, &tmp))
-				return cs_invalid(d);
-		}
-		more = jr_next(j, '}');
-	}
-	/* Like cJSON_ParseWithLength, whatever follows the object is not looked at. */
-	return more < 0 ? cs_invalid(d) : 0;
-}
-
-/* The position after a leading UTF-8 BOM, which cJSON skips in bodies over 4 bytes. */
-static const char *skip_bom(const char *json, size_t len)
-{
-	return len > 4 && !memcmp(json, "\xEF\xBB\xBF", 3) ? json + 3 : json;
-}
-
 int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
                            int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
                            void *ctx, struct hb_error *err)
 {
-	struct cs d;
+	struct hb_buf kb = HB_BUF_INIT, cb = HB_BUF_INIT, vb = HB_BUF_INIT;
+	const cJSON *rows, *jr, *cells, *jc;
+	cJSON *root = parse_object(json, len, what, err);
+	struct hb_row row;
 	size_t i = 0;
-	int rc;
+	int rc = 0;
 
-	if (!json || !len)
-		return BAD("empty body");
-	if ((rc = check_text(json, len, 0, what, err)))
-		return rc;
-	memset(&d, 0, sizeof(d));
-	d.j.p = skip_bom(json, len);
-	d.j.end = json + len;
-	d.j.lax = 1;
-	d.j.plain = !memchr(json, '\\', len) && !memchr(json, 0, len);
-	d.json = json;
-	d.what = what;
-	d.err = err;
-	rc = cs_body(&d);
-	if (rc && d.semantic) {
-		/* The tree decoder saw a syntax error anywhere in the body before any content. */
-		struct jr v = {skip_bom(json, len), json + len, 0, 1, d.j.plain};
+	hb_row_init(&row);
+	if (!root)
+		return HB_ESERVER;
+	rows = get_array(root, "Row", 0, "", what, err, &rc);
+	if (rc || !rows)
+		goto done;
+	cJSON_ArrayForEach(jr, rows)
+	{
+		char rctx[48];
+		size_t k = 0;
+		int has;
 
-		if (jr_skip(&v, 0)) {
-			rc = jr_invalid(&v, json, what, err);
-			d.semantic = 0;
+		snprintf(rctx, sizeof(rctx), "Row[%zu].", i);
+		if (!cJSON_IsObject(jr)) {
+			rc = BAD("Row[%zu] is not an object", i);
+			goto done;
 		}
-	}
-	/* Rows before a content error were handed on first, as the tree decoder did. */
-	if (!rc || d.semantic) {
-		struct hb_error held;
-		int frc = 0;
+		if ((rc = get_b64(jr, "key", &kb, &has, rctx, what, err)))
+			goto done;
+		if (!has) {
+			rc = BAD("%skey is missing", rctx);
+			goto done;
+		}
+		if (!(row.key = memdup0(kb.data ? kb.data : "", kb.len))) {
+			rc = oom(err);
+			goto done;
+		}
+		row.key_len = kb.len;
+		cells = get_array(jr, "Cell", 0, rctx, what, err, &rc);
+		if (rc)
+			goto done;
+		cJSON_ArrayForEach(jc, cells)
+		{
+			char cctx[80];
+			int64_t ts;
 
-		if (rc && err)
-			held = *err;
-		for (; i < d.nrows && !frc; i++)
-			frc = fn(ctx, &d.rows[i], err);
-		if (frc)
-			rc = frc;
-		else if (rc && err)
-			*err = held;
+			snprintf(cctx, sizeof(cctx), "%sCell[%zu].", rctx, k++);
+			if (!cJSON_IsObject(jc)) {
+				rc = BAD("%sCell[%zu] is not an object", rctx, k - 1);
+				goto done;
+			}
+			if ((rc = get_b64(jc, "column", &cb, &has, cctx, what, err)))
+				goto done;
+			if (!has) {
+				rc = BAD("%scolumn is missing", cctx);
+				goto done;
+			}
+			if ((rc = get_b64(jc, "$", &vb, NULL, cctx, what, err)) ||
+			    (rc = get_i64(jc, "timestamp", &ts, 0, cctx, what, err)))
+				goto done;
+			if (hb_row_add_cell(&row, cb.data ? cb.data : "", cb.len,
+			                    vb.data ? vb.data : "", vb.len, ts)) {
+				rc = oom(err);
+				goto done;
+			}
+		}
+		rc = fn(ctx, &row, err);
+		hb_row_release(&row);
+		if (rc)
+			goto done;
+		i++;
 	}
-	for (i = 0; i < d.nrows; i++)
-		hb_row_release(&d.rows[i]);
-	free(d.rows);
-	hb_buf_release(&d.ks);
-	hb_buf_release(&d.cs);
-	hb_buf_release(&d.vs);
-	hb_buf_release(&d.ts);
-	hb_buf_release(&d.kb);
-	hb_buf_release(&d.cb);
-	hb_buf_release(&d.vb);
-	hb_buf_release(&d.num);
+done:
+	hb_row_release(&row);
+	hb_buf_release(&kb);
+	hb_buf_release(&cb);
+	hb_buf_release(&vb);
+	cJSON_Delete(root);
 	return rc;
 }

@@ -1,5 +1,5 @@
-/* Scanner CellSet bodies (the lax pull parser): hb_rest_decode_cellset. Every fragment it
- * hands over has a key and cells with columns; a refusal is HB_ESERVER with a message. */
+/* Scanner CellSet bodies (cJSON): hb_rest_decode_cellset. Every fragment it hands over has a
+ * key and cells with columns; a refusal is HB_ESERVER with a message. */
 #include "../../rest/hbase.h"
 #include "fuzz.h"
 
