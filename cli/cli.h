@@ -159,6 +159,10 @@ int cli_write_stdout(const void *p, size_t n);
 /* Flushes stdout at exit. Any failure to write stdout (closed pipe, full disk, closed fd)
  * makes the status CLI_EXIT_OUTPUT, whatever the command returned. */
 int cli_finish_stdout(int status);
+
+/* Installs the SIGINT/SIGTERM/SIGPIPE handlers (cli/signals.c); signals ignored at start
+ * stay ignored. */
+void cli_signals_install(void);
 /* Set once a write to stdout failed and was reported. */
 extern int cli_stdout_failed;
 /* Set when standard output was a closed descriptor at start (main.c). */

@@ -705,9 +705,9 @@ static int ddl_shell(const struct hb_schema *s, const struct hb_keys *splits, do
 	rc = shell_outcome(s->table, &res, cli_g.timeout + wait, race, err);
 done:
 	if (have_script)
-		unlink(spath.data);
+		hb_shell_remove_temp(spath.data);
 	if (have_file)
-		unlink(fpath.data);
+		hb_shell_remove_temp(fpath.data);
 	hb_argv_release(&av);
 	hb_shell_result_release(&res);
 	hb_buf_release(&script);

@@ -292,7 +292,9 @@ static int finish(int st)
 int main(int argc, char **argv)
 {
 	std_fds_valid();
-	/* A closed pipe is a write error like any other (one status), not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
+	/* SIGINT, SIGTERM and SIGPIPE get a handler, not SIG_IGN, so the hbase shell channel's
+	 * children start with the default dispositions (cli/signals.c). A closed pipe ends hbtab
+	 * with CLI_EXIT_SIGPIPE whether the signal or the write's EPIPE reports it first. */
+	cli_signals_install();
 	return finish(run(argc, argv));
 }

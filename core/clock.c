@@ -1,5 +1,6 @@
 /* Monotonic time and sleeping. */
 #include "clock.h"
+#include "interrupt.h"
 
 #include <errno.h>
 #include <time.h>
@@ -20,6 +21,6 @@ void hb_sleep(double s)
 		return;
 	ts.tv_sec = (time_t)s;
 	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while (nanosleep(&ts, &ts) && errno == EINTR && !hb_interrupt_stop())
 		;
 }

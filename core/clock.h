@@ -5,7 +5,8 @@
 /* Seconds on the monotonic clock (an arbitrary origin; only differences mean anything). */
 double hb_now(void);
 
-/* Sleeps s seconds (nothing for s <= 0), resuming after signals that interrupt it. */
+/* Sleeps s seconds (nothing for s <= 0), resuming after signals that interrupt it unless one
+ * asks hbtab to stop (core/interrupt.h): then it returns early. */
 void hb_sleep(double s);
 
 #endif

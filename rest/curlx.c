@@ -1,6 +1,8 @@
 /* libcurl set-up shared by the REST and Thrift2 channels: TLS, timeouts, body cap, errors. */
 #include "rest/curlx.h"
 
+#include "core/interrupt.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +77,19 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
 	return n;
 }
 
+/* Stops the transfer when a signal asks hbtab to stop (libcurl calls this at least about
+ * once a second, also while it waits). */
+static int on_xfer(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                   curl_off_t ulnow)
+{
+	(void)ud;
+	(void)dltotal;
+	(void)dlnow;
+	(void)ultotal;
+	(void)ulnow;
+	return hb_interrupt_stop();
+}
+
 CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *url,
                         struct curl_slist *hdrs, struct hb_curlx_sink *sink, char *errbuf)
 {
@@ -89,6 +104,9 @@ CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *u
 	} while (0)
 	SET(CURLOPT_URL, url);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
+	/* libcurl leaves the signal dispositions alone: without this it would swap hbtab's
+	 * SIGPIPE handler for SIG_IGN during each transfer. A SIGPIPE a socket still raises is
+	 * told apart from a closed stdout by cli/signals.c (hb_interrupt_transfer). */
 	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_TIMEOUT_MS, tmo_ms > 0 ? tmo_ms : 1L);
 	SET(CURLOPT_CONNECTTIMEOUT_MS, conn_ms > 0 ? conn_ms : 1L);
@@ -98,6 +116,8 @@ CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *u
 	SET(CURLOPT_WRITEDATA, sink);
 	SET(CURLOPT_ERRORBUFFER, errbuf);
 	SET(CURLOPT_FOLLOWLOCATION, 0L);
+	SET(CURLOPT_XFERINFOFUNCTION, on_xfer);
+	SET(CURLOPT_NOPROGRESS, 0L);
 	if (conf->cacert)
 		SET(CURLOPT_CAINFO, conf->cacert);
 	if (conf->cert) {

@@ -1,6 +1,7 @@
 /* The REST resources hbtab uses: cluster, tables, schema, regions, meta scans, rows. */
 #include "rest/hbase.h"
 #include "core/key.h"
+#include "core/interrupt.h"
 #include "core/regioninfo.h"
 #include "rest/rest_priv.h"
 
@@ -425,7 +426,10 @@ static void scanner_delete(struct hb_rest *c, const char *path)
 	struct hb_error ignore;
 
 	hb_rest_resp_init(&r);
+	/* Runs even after SIGINT/SIGTERM/SIGPIPE: the scanner must not outlive hbtab. */
+	hb_interrupt_shield(1);
 	hb_rest_request(c, "DELETE", path, NULL, NULL, 0, 1, &r, &ignore);
+	hb_interrupt_shield(0);
 	hb_rest_resp_release(&r);
 }
 
@@ -446,8 +450,17 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 	if (!rc && scanner_body(spec, start, start_len, &body))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (rc)
-		goto done;
+		goto done_unheld;
+	/* From here until the scanner is deleted a signal must not end hbtab on the spot. The
+	 * POST runs to its end even then, so that a scanner it opens is known and deleted. */
+	if (hb_interrupt_stop()) {
+		rc = hb_error_set(err, HB_ENET, "POST %s: interrupted", path.data);
+		goto done_unheld;
+	}
+	hb_interrupt_hold();
+	hb_interrupt_shield(1);
 	rc = hb_rest_request(c, "POST", path.data, JSON, body, strlen(body), 0, &r, err);
+	hb_interrupt_shield(0);
 	if (rc)
 		goto done;
 	if (r.status == 403) {
@@ -471,6 +484,10 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 	open = 1;
 	snprintf(what, sizeof(what), "GET %s", spath.data);
 	for (;;) {
+		if (hb_interrupt_stop()) {
+			rc = hb_error_set(err, HB_ENET, "GET %s: interrupted", spath.data);
+			goto done;
+		}
 		/* Not idempotent: a scanner GET advances the scanner, so a lost response cannot
 		 * simply be asked for again (the caller reopens a scanner instead). */
 		rc = hb_rest_request(c, "GET", spath.data, NULL, NULL, 0, 0, &r, err);
@@ -496,6 +513,9 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 done:
 	if (open)
 		scanner_delete(c, spath.data);
+	/* The last release after a signal ends the process (core/interrupt.h). */
+	hb_interrupt_release();
+done_unheld:
 	free(body);
 	hb_rest_resp_release(&r);
 	hb_buf_release(&path);

@@ -5,6 +5,8 @@
 #include "rest/rest_priv.h"
 #include "core/clock.h"
 
+#include "core/interrupt.h"
+
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -430,6 +432,11 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		c->sink.overflow = 0;
 		c->errbuf[0] = '\0';
 		c->gss_note[0] = '\0';
+		if (hb_interrupt_stop()) {
+			rc = hb_error_set(err, HB_ENET, "%s %.*s%s: interrupted", method,
+			                  SHOWN(path));
+			goto done;
+		}
 		if (setup(c, method, hb_buf_str(&url), hdrs, body, len)) {
 			rc = hb_error_set(err, HB_EINVAL, "cannot set up %s %.*s%s", method,
 			                  SHOWN(path));
@@ -437,7 +444,9 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		}
 		c->attempts++;
 		tracef(c, "%s %s (attempt %d)", method, path, attempt + 1);
+		hb_interrupt_transfer(1);
 		e = curl_easy_perform(c->h);
+		hb_interrupt_transfer(0);
 		c->resp = NULL;
 		c->sink.buf = NULL;
 		if (c->conf.negotiate && hb_curlx_keep_auth_cookie(c->h))
@@ -457,6 +466,12 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 			tracef(c, "HTTP %ld; retrying in %.2f s", status, wait);
 			hb_sleep(wait);
 			continue;
+		}
+		if (e == CURLE_ABORTED_BY_CALLBACK && hb_interrupt_stop()) {
+			rc = hb_error_set(err, HB_ENET, "%s %.*s%s: interrupted", method,
+			                  SHOWN(path));
+			hb_rest_resp_release(resp);
+			goto done;
 		}
 		if (c->sink.overflow) {
 			rc = hb_error_set(err, HB_ESERVER,

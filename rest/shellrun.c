@@ -2,6 +2,9 @@
 #include "rest/shellrun.h"
 #include "core/clock.h"
 
+#include "core/interrupt.h"
+
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -156,11 +159,23 @@ int hb_shell_write_temp(char *tmpl, size_t suffix_len, const void *data, size_t 
                         struct hb_error *err)
 {
 	const char *p = data;
-	int fd = mkstemps(tmpl, (int)suffix_len);
+	int fd, cerr;
 
+	/* Created and registered with the signals blocked: an interrupt removes the file. */
+	hb_interrupt_block(1);
+	fd = mkstemps(tmpl, (int)suffix_len);
+	cerr = errno;
+	if (fd >= 0 && hb_interrupt_add_file(tmpl)) {
+		close(fd);
+		unlink(tmpl);
+		hb_interrupt_block(0);
+		return hb_error_set(err, HB_EINVAL, "cannot create a temporary file '%s': path too "
+		                    "long or too many temporary files", tmpl);
+	}
+	hb_interrupt_block(0);
 	if (fd < 0)
 		return hb_error_set(err, HB_EINVAL, "cannot create a temporary file '%s': %s", tmpl,
-		                    strerror(errno));
+		                    strerror(cerr));
 	if (fchmod(fd, 0600))
 		goto fail;
 	while (len) {
@@ -183,9 +198,15 @@ fail : {
 
 	if (fd >= 0)
 		close(fd);
-	unlink(tmpl);
+	hb_shell_remove_temp(tmpl);
 	return hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", tmpl, strerror(e));
 }
+}
+
+void hb_shell_remove_temp(const char *path)
+{
+	unlink(path);
+	hb_interrupt_remove_file(path);
 }
 
 void hb_shell_result_init(struct hb_shell_result *r)
@@ -242,7 +263,12 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+	/* Started and registered with the signals blocked: an interrupt kills its group. */
+	hb_interrupt_block(1);
 	e = posix_spawnp(&pid, argv->v[0], &fa, &at, argv->v, environ);
+	if (!e)
+		hb_interrupt_add_group(pid);
+	hb_interrupt_block(0);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	close(out_p[1]);
@@ -321,6 +347,7 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 		if (reaped && open_fds > 0 && hb_now() > deadline + 5)
 			break;
 	}
+	hb_interrupt_remove_group(pid);
 	if (WIFEXITED(st)) {
 		res->exited = 1;
 		res->status = WEXITSTATUS(st);

@@ -32,10 +32,14 @@ int hb_shell_command_found(const char *name);
 /*
  * Creates a file with mkstemps from tmpl (e.g. "/tmp/hbtab-XXXXXX.rb", modified in place),
  * mode 0600, holding data. HB_EINVAL (message names the path) on failure; nothing is left
- * behind on failure.
+ * behind on failure. The file is registered with core/interrupt.h, so a signal removes it;
+ * remove it with hb_shell_remove_temp.
  */
 int hb_shell_write_temp(char *tmpl, size_t suffix_len, const void *data, size_t len,
                         struct hb_error *err);
+
+/* Removes a file made by hb_shell_write_temp (and forgets it for the signal handler). */
+void hb_shell_remove_temp(const char *path);
 
 struct hb_shell_result {
 	int exited;             /* 1 when the process exited normally */
@@ -53,7 +57,8 @@ void hb_shell_result_release(struct hb_shell_result *r);
 /*
  * Runs argv (argv[0] looked up on PATH with posix_spawnp, never through /bin/sh) in its own
  * process group with stdin from /dev/null, capturing stdout and stderr. After timeout seconds
- * the group gets SIGTERM, then SIGKILL 3 s later. Returns 0 once the process has ended
+ * the group gets SIGTERM, then SIGKILL 3 s later. The group is registered with
+ * core/interrupt.h while the child runs, so a signal to hbtab ends it too. Returns 0 once the process has ended
  * (whatever its status: inspect res); HB_EINVAL when it could not be started (not found,
  * not executable), HB_ENOMEM.
  */

@@ -2,6 +2,8 @@
 #include "rest/thrift2.h"
 
 #include "rest/curlx.h"
+
+#include "core/interrupt.h"
 #include "core/clock.h"
 
 #include <curl/curl.h>
@@ -165,7 +167,9 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		}
 		tracef(c, "thrift2 %s: POST %s (%zu bytes, attempt %d)", method, c->url, len,
 		       attempt + 1);
+		hb_interrupt_transfer(1);
 		e = curl_easy_perform(c->h);
+		hb_interrupt_transfer(0);
 		c->sink.buf = NULL;
 		if (e == CURLE_OK)
 			break;

@@ -12,10 +12,10 @@ import hbtest
 FORMATTED = [
     "cli/commands.h", "cli/diag.c", "cli/main.c",
     "cli/cmd_describe.c", "cli/cmd_drop.c", "cli/cmd_regions.c", "cli/cmd_status.c",
-    "cli/cmd_tables.c",
+    "cli/cmd_tables.c", "cli/signals.c",
     "core/bounds.c", "core/bounds.h", "core/clock.c", "core/clock.h", "core/diff.c",
-    "core/diff.h", "core/family.c", "core/family.h", "core/metarow.c", "core/metarow.h", "core/vec.c",
-    "core/vec.h",
+    "core/diff.h", "core/family.c", "core/family.h", "core/interrupt.c", "core/interrupt.h",
+    "core/metarow.c", "core/metarow.h", "core/vec.c", "core/vec.h",
     "rest/metarow.c", "rest/metarow.h", "rest/rest_priv.h",
     "tests/unit/test_bounds.c", "tests/unit/test_schema.c", "tests/unit/test_shared.c",
 ]

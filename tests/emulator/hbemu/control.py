@@ -140,6 +140,9 @@ class ControlHandler(Handler):
                     return ok({"refused_for": secs})
                 emu.faults.add(f)
                 return ok(f.to_json())
+        if p == "/control/scanners" and method == "GET":
+            with emu.scanners_lock:
+                return ok(sorted(emu.scanners))
         if p == "/control/spnego":
             if emu.spnego is None:
                 return error(404, "SPNEGO is not enabled (--spnego-keytab)")

@@ -1,0 +1,143 @@
+/* Registries shared by the signal handler and resource holders (see interrupt.h). */
+#include "core/interrupt.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+volatile sig_atomic_t hb_interrupted;
+
+static volatile sig_atomic_t holds, shields, transfers;
+static void (*exit_fn)(int sig);
+
+static char files[HB_INTERRUPT_FILES][HB_INTERRUPT_PATH];
+static volatile sig_atomic_t file_used[HB_INTERRUPT_FILES];
+static volatile sig_atomic_t groups[HB_INTERRUPT_GROUPS];
+static sigset_t saved;
+
+void hb_interrupt_hold(void)
+{
+	holds++;
+}
+
+void hb_interrupt_release(void)
+{
+	if (holds > 0)
+		holds--;
+	if (!holds && hb_interrupted && exit_fn)
+		exit_fn(hb_interrupted);
+}
+
+int hb_interrupt_holds(void)
+{
+	return holds;
+}
+
+void hb_interrupt_shield(int on)
+{
+	if (on)
+		shields++;
+	else if (shields > 0)
+		shields--;
+}
+
+int hb_interrupt_stop(void)
+{
+	return hb_interrupted && !shields;
+}
+
+void hb_interrupt_transfer(int on)
+{
+	if (on)
+		transfers++;
+	else if (transfers > 0)
+		transfers--;
+}
+
+int hb_interrupt_in_transfer(void)
+{
+	return transfers > 0;
+}
+
+void hb_interrupt_set_exit(void (*fn)(int sig))
+{
+	exit_fn = fn;
+}
+
+void hb_interrupt_block(int on)
+{
+	sigset_t s;
+
+	if (on) {
+		sigemptyset(&s);
+		sigaddset(&s, SIGINT);
+		sigaddset(&s, SIGTERM);
+		sigaddset(&s, SIGPIPE);
+		sigprocmask(SIG_BLOCK, &s, &saved);
+	} else {
+		sigprocmask(SIG_SETMASK, &saved, NULL);
+	}
+}
+
+int hb_interrupt_add_file(const char *path)
+{
+	size_t n = strlen(path);
+	int i;
+
+	if (n >= HB_INTERRUPT_PATH)
+		return -1;
+	for (i = 0; i < HB_INTERRUPT_FILES; i++) {
+		if (file_used[i])
+			continue;
+		memcpy(files[i], path, n + 1);
+		/* The path is complete before the handler can see the slot in use. */
+		atomic_signal_fence(memory_order_seq_cst);
+		file_used[i] = 1;
+		return 0;
+	}
+	return -1;
+}
+
+void hb_interrupt_remove_file(const char *path)
+{
+	int i;
+
+	for (i = 0; i < HB_INTERRUPT_FILES; i++)
+		if (file_used[i] && !strcmp(files[i], path))
+			file_used[i] = 0;
+}
+
+int hb_interrupt_add_group(pid_t pgid)
+{
+	int i;
+
+	for (i = 0; i < HB_INTERRUPT_GROUPS; i++) {
+		if (!groups[i]) {
+			groups[i] = (sig_atomic_t)pgid;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void hb_interrupt_remove_group(pid_t pgid)
+{
+	int i;
+
+	for (i = 0; i < HB_INTERRUPT_GROUPS; i++)
+		if (groups[i] == (sig_atomic_t)pgid)
+			groups[i] = 0;
+}
+
+const char *hb_interrupt_file(int i)
+{
+	if (i < 0 || i >= HB_INTERRUPT_FILES || !file_used[i])
+		return "";
+	return files[i];
+}
+
+pid_t hb_interrupt_group(int i)
+{
+	if (i < 0 || i >= HB_INTERRUPT_GROUPS)
+		return 0;
+	return (pid_t)groups[i];
+}
