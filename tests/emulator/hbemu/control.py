@@ -134,7 +134,7 @@ class ControlHandler(Handler):
                 if server not in ("rest", "thrift"):
                     return error(400, "server must be rest or thrift")
                 f = Fault(req)
-                if kind == "refuse":
+                if kind == "refuse" and not req.get("at_request"):
                     secs = float(req.get("seconds") or 1.0)
                     emu.runners[server].refuse(secs)
                     return ok({"refused_for": secs})

@@ -40,6 +40,8 @@ class Fault(object):
         self.probability = float(spec.get("probability", 1.0))
         self.seconds = float(spec.get("seconds", 0) or 0)
         self.retry_after = spec.get("retry_after")
+        # Matching requests to let through before the fault fires (the nth request: skip n-1).
+        self.skip = int(spec.get("skip", 0))
         self.fired = 0
         self.seen = 0
 
@@ -47,7 +49,7 @@ class Fault(object):
         return {"server": self.server, "method": self.method, "path": self.path,
                 "kind": self.kind, "count": self.count, "probability": self.probability,
                 "seconds": self.seconds, "retry_after": self.retry_after,
-                "fired": self.fired, "seen": self.seen}
+                "skip": self.skip, "fired": self.fired, "seen": self.seen}
 
 
 KINDS = {"refuse", "reset_headers", "reset_body", "delay", "500", "503", "504",
@@ -82,6 +84,9 @@ class Faults(object):
                 if f.count == 0:
                     continue
                 f.seen += 1
+                if f.skip > 0:
+                    f.skip -= 1
+                    continue
                 if f.probability < 1.0 and self.rng.random() >= f.probability:
                     continue
                 if f.count > 0:
@@ -180,6 +185,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         faults = self.ctx.faults if self.server_kind != "control" else None
         fault = faults.match(self.server_kind, method, path) if faults else None
         kind = fault.kind if fault else None
+        if kind == "refuse":
+            # A server that goes away at this request: the request is not executed, the
+            # connection is reset and the port refuses connections for `seconds`.
+            self.ctx.runners[self.server_kind].refuse(fault.seconds or 1.0)
+            faults.record(self.server_kind, method, path, 0, kind)
+            self._rst()
+            return
         if kind == "delay":
             time.sleep(fault.seconds)
         if kind in ("500", "503", "504"):
