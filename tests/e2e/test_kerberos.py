@@ -75,7 +75,7 @@ class KerberosTest(hbtest.OfflineTest):
         self.emu.clear_faults()
         self.emu.reset()
         self.emu.clear_requests()
-        self.emu.control("POST", "/control/spnego", {"validity": 36000})
+        self.emu.control("POST", "/control/spnego", {"validity": 36000, "cookie_path": "/"})
         self.emu.control("DELETE", "/control/spnego")
         self.emu.create("t1", [b"g", b"p"])
 
@@ -128,9 +128,18 @@ class Negotiate(KerberosTest):
         self.assertEqual(s["challenges"], 1, s)
         self.assertEqual(reqs[0]["status"], 401, reqs)
 
-    def test_negotiate__cookie_is_sent_to_other_paths_of_the_server(self):
-        # status asks /version/cluster and /status/cluster: the cookie set for the first
-        # (no Path attribute) still reaches the second.
+    def test_negotiate__cookie_path_is_root_as_hbase_sets_it(self):
+        r = self.hb("status", extra=("-v",))
+        self.assertOk(r)
+        self.assertRegex(r.err, r"Added cookie <redacted>")
+        self.assertEqual(self.spnego()["cookie_path"], "/")
+        self.assertEqual(self.spnego()["negotiations"], 1)
+
+    def test_negotiate__cookie_without_path_is_sent_to_other_paths_of_the_server(self):
+        # A Hadoop filter without cookie.path sends no Path attribute. status asks
+        # /version/cluster and /status/cluster: the cookie set for the first still reaches
+        # the second, as Hadoop's own client sends it.
+        self.emu.control("POST", "/control/spnego", {"cookie_path": None})
         r = self.hb("status")
         self.assertOk(r)
         paths = {q["path"].split("?")[0].rsplit("/", 1)[0] for q in self.rest_requests()}

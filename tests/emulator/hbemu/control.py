@@ -154,6 +154,8 @@ class ControlHandler(Handler):
             if method == "POST":
                 if "validity" in req:
                     emu.spnego.validity = float(req["validity"])
+                if "cookie_path" in req:
+                    emu.spnego.cookie_path = req["cookie_path"]
                 return ok(emu.spnego.stats())
         if p == "/control/requests":
             if method == "GET":

@@ -12,7 +12,8 @@ Per request:
      token goes back in `WWW-Authenticate: Negotiate <b64>`; an unfinished context -> 401; a
      GSS failure -> 403.
   3. A newly made token is signed and set as a session cookie
-     `hadoop.auth="u=..&p=..&t=kerberos&e=..&s=.."; HttpOnly` (plus `; Secure` on https);
+     `hadoop.auth="u=..&p=..&t=kerberos&e=..&s=.."; Path=/; HttpOnly` (`Path=/` because
+     HBase's AuthFilter sets cookie.path; `; Secure` before HttpOnly on https);
      a request that carried a valid cookie gets no new one.
   4. Every refusal also clears the cookie (`hadoop.auth=; HttpOnly`).
 """
@@ -38,6 +39,9 @@ class AuthFilter(object):
         self.keytab = keytab
         self.validity = float(validity)      # seconds, AuthenticationFilter's token.validity
         self.secret = os.urandom(32)         # RandomSignerSecretProvider
+        # HBase's AuthFilter sets cookie.path to "/"; Hadoop's AuthenticationFilter alone
+        # leaves it null (no Path attribute).
+        self.cookie_path = "/"
         self.lock = threading.Lock()
         store = {"keytab": keytab}
         name = None
@@ -55,6 +59,7 @@ class AuthFilter(object):
             d = dict(self.counts)
             d["users"] = list(self.users)
             d["validity"] = self.validity
+            d["cookie_path"] = self.cookie_path
             return d
 
     def reset_stats(self):
@@ -140,6 +145,8 @@ class AuthFilter(object):
         s = COOKIE + "="
         if value:
             s += '"' + value + '"'
+        if self.cookie_path is not None:
+            s += "; Path=" + self.cookie_path
         if https:
             s += "; Secure"
         return s + "; HttpOnly"
