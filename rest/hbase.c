@@ -1022,7 +1022,15 @@ static int put_common(struct hb_rest *c, const char *table, const void *row, siz
 		rc = hb_rest_request(c, "PUT", path.data, JSON, body, strlen(body), !check_col, &r,
 		                     err);
 	if (!rc) {
-		if (r.status == 200 || r.status == 201)
+		/* HBase's RowResource answers a put (and an applied check-and-put) with an empty
+		 * 200; a body means something else answered (a proxy page), and the row may not
+		 * have been written. */
+		if ((r.status == 200 || r.status == 201) && r.body.len)
+			rc = hb_error_set(err, HB_ESERVER,
+			                  "unexpected answer to PUT %s: HTTP %ld with a %zu-byte body "
+			                  "(HBase answers an empty 200); the row may not be written",
+			                  path.data, r.status, r.body.len);
+		else if (r.status == 200 || r.status == 201)
 			*applied = 1;
 		else if (r.status == 304 && check_col)
 			*applied = 0;

@@ -75,7 +75,7 @@ class Faults(object):
         """Return the fault that fires for this request (consuming one count)."""
         with self.lock:
             for f in self.faults:
-                if f.kind == "refuse" or f.server != server:
+                if f.server != server:
                     continue
                 if f.method != "*" and f.method.upper() != method.upper():
                     continue
