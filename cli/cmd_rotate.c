@@ -642,10 +642,18 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 			const char *note = NULL;
 
 			if (!strcmp(out.metadata, "present") && !out.created) {
-				int managed = 0, g2 = 0;
+				int managed = f ? f->managed : -1, g2 = 0;
 				long n2 = -1;
 
-				if (!read_mark(r, p[i].name, &managed, &n2, &g2, &err) && !managed)
+				/* The mark read before the create still holds; a table that
+				 * appeared since the listing is read now. The note is all that
+				 * depends on it. */
+				if (managed < 0 && read_mark(r, p[i].name, &managed, &n2, &g2, &err)) {
+					cli_warn("cannot read the rotate mark of '%s': %s", p[i].name,
+					         err.msg);
+					managed = -1;
+				}
+				if (!managed)
 					note = "not managed: its metadata row has no rotate mark for "
 					       "this template";
 			}

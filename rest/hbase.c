@@ -134,8 +134,16 @@ int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists, stru
 	rc = table_path(&path, table, "/exists", err);
 	if (!rc)
 		rc = hb_rest_request(c, "GET", path.data, NULL, NULL, 0, 1, &r, err);
+	/* HBase's ExistsResource answers an empty 200 (exists), 404 "Not found" or 503. A 200
+	 * with a body came from something else (a proxy page): it proves nothing, and taking it
+	 * for "exists" would verify or skip a table that is not there. */
 	if (!rc) {
-		if (r.status == 200)
+		if (r.status == 200 && r.body.len)
+			rc = hb_error_set(err, HB_ESERVER,
+			                  "unexpected answer to GET %s: HTTP 200 with a %zu-byte body "
+			                  "(HBase answers an empty 200)",
+			                  path.data, r.body.len);
+		else if (r.status == 200)
 			*exists = 1;
 		else if (r.status != 404)
 			rc = hb_rest_status_error("GET", path.data, &r, err);
@@ -186,6 +194,12 @@ int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct h
 			    hb_error_set(err, HB_ESAFETY,
 			                 "PUT %s: table '%s' was created by someone else meanwhile",
 			                 path.data, s->table);
+		else if ((r.status == 201 || r.status == 200) && r.body.len)
+			/* SchemaResource answers a create with an empty 201 Created. */
+			rc = hb_error_set(err, HB_ESERVER,
+			                  "unexpected answer to PUT %s: HTTP %ld with a %zu-byte body "
+			                  "(HBase answers an empty 201)",
+			                  path.data, r.status, r.body.len);
 		else if (r.status != 201 && r.status != 200)
 			rc = hb_rest_status_error("PUT", path.data, &r, err);
 	}
@@ -205,8 +219,28 @@ int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *
 	rc = table_path(&path, table, "/schema", err);
 	if (!rc)
 		rc = hb_rest_request(c, "DELETE", path.data, NULL, NULL, 0, 0, &r, err);
-	if (!rc && r.status != 200)
+	if (!rc && r.status == 200 && r.body.len) {
+		/* HBase's SchemaResource answers a drop with an empty 200. A body means something
+		 * else answered, and the table may still be there: only a fresh existence check
+		 * can say the drop happened. */
+		struct hb_error e2 = {0};
+		int exists = 1;
+		size_t blen = r.body.len;
+
+		if (hb_rest_table_exists(c, table, &exists, &e2))
+			rc = hb_error_set(err, HB_ESERVER,
+			                  "unexpected answer to DELETE %s: HTTP 200 with a %zu-byte "
+			                  "body (HBase answers an empty 200), and whether the table "
+			                  "is gone cannot be checked: %s",
+			                  path.data, blen, e2.msg);
+		else if (exists)
+			rc = hb_error_set(err, HB_ESERVER,
+			                  "unexpected answer to DELETE %s: HTTP 200 with a %zu-byte "
+			                  "body (HBase answers an empty 200); table '%s' still exists",
+			                  path.data, blen, table);
+	} else if (!rc && r.status != 200) {
 		rc = hb_rest_status_error("DELETE", path.data, &r, err);
+	}
 	hb_rest_resp_release(&r);
 	hb_buf_release(&path);
 	return rc;

@@ -103,7 +103,8 @@ int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *
 int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err);
 /* GET /: user table names ("ns:t" outside default), sorted; out must be initialised. */
 int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err);
-/* GET /T/exists: *exists = 1/0 (404 is not an error here). */
+/* GET /T/exists: *exists = 1/0 (404 is not an error here). A 200 with a body is not
+ * HBase's answer (it sends an empty 200): HB_ESERVER. */
 int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists, struct hb_error *err);
 /* GET /T/schema into an initialised schema. HB_ENOTFOUND when the table does not exist. */
 int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *out,
@@ -114,7 +115,9 @@ int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *o
  * (hb_rest_table_exists). 201 → 0; 304 (someone created it first) → HB_ESAFETY.
  */
 int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct hb_error *err);
-/* DELETE /T/schema: disables (implicitly) and deletes. HB_ENOTFOUND when absent. */
+/* DELETE /T/schema: disables (implicitly) and deletes. HB_ENOTFOUND when absent. A 200
+ * with a body (HBase sends an empty 200) counts only when a fresh GET /T/exists then says
+ * the table is gone; otherwise HB_ESERVER. */
 int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *err);
 /* GET /T/regions into an initialised list, sorted by start key. HB_ENOTFOUND when absent;
  * HB_ENOLOCATION for HTTP 500 (a region that never opened has no location). */

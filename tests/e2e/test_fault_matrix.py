@@ -1,5 +1,5 @@
 """End-to-end fault matrix: every emulator fault kind at every request step of
-audit --source meta and meta set.
+audit --source meta and meta set (create and rotate: test_fault_matrix_ddl.py).
 
 A step is one request of the command's fault-free run, in order. The fault targets exactly
 that request (same server and method, the path with scanner ids generalised, `skip` = the
@@ -60,6 +60,8 @@ def classify(step):
         return "write"
     if method == "GET" and status == 404:
         return "get_404"
+    if method == "GET" and status == 200 and path.endswith("/exists"):
+        return "get_empty"  # ExistsResource answers an empty 200
     return "get_json"
 
 
@@ -78,10 +80,27 @@ def expected(cls, kind, later_required, optional=False):
       (201 scanner, 204 end of scan, the empty 200 of a put) is complete once its headers
       are out, so nothing is lost (exit 0); an answer with a body is a transport failure
       (exit 3).
+    - A Thrift2 createTable whose answer was lost, slowed past the timeout or cut after
+      the table was made is followed by an existence check: the table is there, the
+      create verifies it and succeeds. 500s, invalid_json and wrong_ctype replace the
+      call (nothing was created): exit 4.
+    - A schema DELETE answered 200 with a body (HBase sends an empty 200) counts only when
+      a fresh existence check finds the table gone: truncated_json (executed) passes,
+      invalid_json and wrong_ctype (not executed, the table is still there) are exit 4.
     - truncated_json, invalid_json and wrong_ctype make the answer a 200 with a broken or
       foreign body: a malformed answer, exit 4. That includes a put: HBase answers it with
       an empty 200, so a body means the row may not have been written.
     """
+    if cls == "thrift" and kind in ("delay", "reset_headers", "reset_body", "drip",
+                                    "truncated_json"):
+        # createTable was executed and only its answer was slow, cut or broken: the
+        # existence check after the failure finds the table, and the create verifies it
+        # (a warning says so)
+        return OK
+    if cls == "drop" and kind == "truncated_json":
+        # the drop was executed and its empty 200 replaced by a broken body: the fresh
+        # existence check after it finds the table gone, so the drop counts
+        return OK
     if optional or cls == "scanner_delete":
         # a check reported as a warning when it cannot be made, or clean-up; but refuse
         # keeps the port closed for a while, and a required request after it meets that
@@ -91,7 +110,7 @@ def expected(cls, kind, later_required, optional=False):
     if kind in ("delay", "refuse"):
         return NETWORK
     if kind in ("reset_headers", "reset_body", "drip"):
-        if cls in ("scanner_open", "scanner_end", "write", "drop"):
+        if cls in ("scanner_open", "scanner_end", "write", "drop", "get_empty"):
             return OK
         return NETWORK
     return SERVER
@@ -365,6 +384,56 @@ class MetaSetMatrix(FaultMatrix):
 
     def test_fault_matrix__meta_set(self):
         self.run_matrix()
+
+
+class BodiedEmptyAnswers(hbtest.EmulatorTest):
+    """HBase answers an existence check and a drop with an empty 200 (ExistsResource,
+    SchemaResource): a 200 with a body is not taken for "exists" or "dropped"."""
+
+    def exists(self, name):
+        return any(t["name"] == name for t in self.emu.state()["tables"])
+
+    def test_drop__bodied_200_not_executed_is_exit_4_table_still_there(self):
+        self.emu.create("t1", [b"m"])
+        for kind in ("invalid_json", "wrong_ctype"):
+            self.emu.clear_faults()
+            self.emu.fault(server="rest", method="DELETE", path="^/t1/schema$", kind=kind,
+                           count=-1)
+            r = self.hb("drop", "t1", "--yes")
+            self.assertEqual(r.rc, 4, r)
+            self.assertIn("still exists", r.err)
+            self.assertTrue(self.exists("t1"))
+
+    def test_drop__bodied_200_after_the_drop_counts_once_the_table_is_gone(self):
+        self.emu.create("t1", [b"m"])
+        self.emu.fault(server="rest", method="DELETE", path="^/t1/schema$",
+                       kind="truncated_json", count=-1)
+        r = self.hb("drop", "t1", "--yes")
+        self.assertEqual(r.rc, 0, r)
+        self.assertFalse(self.exists("t1"))
+        self.assertEqual([q["path"] for q in self.emu.requests() if q["method"] == "GET"],
+                         ["/t1/exists"])
+
+    def test_drop__bodied_200_and_the_check_fails_is_exit_4(self):
+        self.emu.create("t1", [b"m"])
+        self.emu.fault(server="rest", method="DELETE", path="^/t1/schema$", kind="wrong_ctype",
+                       count=-1)
+        self.emu.fault(server="rest", method="GET", path="^/t1/exists$", kind="500", count=-1)
+        r = self.hb("drop", "t1", "--yes", "--retries", "0")
+        self.assertEqual(r.rc, 4, r)
+        self.assertIn("cannot be checked", r.err)
+
+    def test_exists__bodied_200_is_a_malformed_answer_not_exists(self):
+        for kind in ("invalid_json", "wrong_ctype", "truncated_json"):
+            self.emu.clear_faults()
+            self.emu.fault(server="rest", method="GET", path="^/t9/exists$", kind=kind,
+                           count=-1)
+            r = self.hb("drop", "t9", "--dry-run")
+            self.assertEqual(r.rc, 4, r)
+            self.assertIn("HBase answers an empty 200", r.err)
+            r = self.hb("create", "t9", "--hex-splits", "4", "--family", "cf")
+            self.assertEqual(r.rc, 4, r)
+            self.assertFalse(self.exists("t9"))
 
 
 if __name__ == "__main__":
