@@ -2,10 +2,14 @@
 import base64
 import json
 import os
+import pty
+import re
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import urllib.request
 import urllib.error
@@ -16,6 +20,8 @@ GEN_DIR = os.environ.get("HBEMU_GEN_DIR", "")
 PYTHON = os.environ.get("HBTAB_PYTHON", "/usr/bin/python3")
 EMULATOR = os.path.join(SRC, "tests", "emulator", "hbemu.py")
 SHELL_STANDIN = os.path.join(SRC, "tests", "emulator", "shell", "hbase-shell.rb")
+# Set by the build for the ASan+UBSan tree, where every run of the binary costs several times more.
+SANITIZED = os.environ.get("HBTAB_SANITIZED") == "1"
 
 
 def b64(data):
@@ -209,3 +215,66 @@ def main():
         print("HBTAB_BIN must name the hbtab binary", file=sys.stderr)
         sys.exit(2)
     unittest.main(verbosity=2)
+
+
+class TtyStderr:
+    """hbtab with its stderr on a pseudo-terminal and stdout on a pipe, as an operator at a
+    terminal who redirects the results: progress is drawn on that terminal only.
+
+    wait_for_err() reads the terminal until a pattern shows (poking the process between
+    reads, e.g. feeding its stdin); finish() closes stdin and collects (rc, out, err)."""
+
+    def __init__(self, args, stdin=subprocess.DEVNULL):
+        self.home = tempfile.mkdtemp(prefix="hbtab-home-")
+        self.master, slave = pty.openpty()
+        try:
+            self.p = subprocess.Popen([HBTAB] + list(args), stdin=stdin, stdout=subprocess.PIPE,
+                                      stderr=slave, env=clean_env(self.home))
+        finally:
+            os.close(slave)
+        self.out = b""
+        self.err = b""
+        self.open = {self.p.stdout.fileno(): "out", self.master: "err"}
+
+    def _read(self, wait):
+        """One round of reading whatever stdout and the terminal have; False once both closed."""
+        if not self.open:
+            return False
+        ready, _, _ = select.select(list(self.open), [], [], wait)
+        for fd in ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # EIO: the terminal's last writer is gone
+                chunk = b""
+            if not chunk:
+                del self.open[fd]
+            elif self.open[fd] == "out":
+                self.out += chunk
+            else:
+                self.err += chunk
+        return bool(self.open)
+
+    def wait_for_err(self, pattern, poke=None, guard=600):
+        deadline = time.monotonic() + guard  # a guard against hangs, not a speed check
+        while not re.search(pattern, self.err):
+            if time.monotonic() > deadline:
+                raise AssertionError("no %r on the terminal; it shows %r" % (pattern, self.err[-200:]))
+            if poke:
+                poke()
+            if not self._read(0.2):
+                raise AssertionError("hbtab ended before %r; terminal %r" % (pattern, self.err[-200:]))
+
+    def finish(self, guard=600):
+        try:
+            if self.p.stdin:
+                self.p.stdin.close()
+            deadline = time.monotonic() + guard
+            while self._read(1.0):
+                if time.monotonic() > deadline:
+                    self.p.kill()
+                    raise AssertionError("hbtab did not finish (hang guard)")
+            return self.p.wait(guard), self.out, self.err
+        finally:
+            self.p.stdout.close()
+            os.close(self.master)
+            shutil.rmtree(self.home, ignore_errors=True)

@@ -1,10 +1,4 @@
 """The progress indicator: drawn on a terminal's stderr only, cleared before the results."""
-import os
-import pty
-import subprocess
-import tempfile
-import shutil
-
 import hbtest
 
 
@@ -15,29 +9,7 @@ class Progress(hbtest.EmulatorTest):
         self.emu.create("big", [b"%06d" % i for i in range(1, 4000)])
 
     def run_with_tty_stderr(self, *args):
-        home = tempfile.mkdtemp(prefix="hbtab-home-")
-        master, slave = pty.openpty()
-        try:
-            p = subprocess.Popen([hbtest.HBTAB, "--rest", self.emu.rest] + list(args),
-                                 stdout=subprocess.PIPE, stderr=slave,
-                                 env=hbtest.clean_env(home))
-            os.close(slave)
-            out = p.stdout.read()
-            err = b""
-            while True:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                err += chunk
-            rc = p.wait(60)
-            p.stdout.close()
-        finally:
-            os.close(master)
-            shutil.rmtree(home, ignore_errors=True)
-        return rc, out, err
+        return hbtest.TtyStderr(["--rest", self.emu.rest] + list(args)).finish()
 
     def test_progress__meta_listing_draws_and_clears_progress_on_a_terminal(self):
         rc, out, err = self.run_with_tty_stderr("regions", "big", "--source", "meta")
