@@ -4,6 +4,7 @@
 #include "core/interrupt.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,19 +166,88 @@ size_t hb_curlx_first_line(char *first, size_t cap, const char *body)
 	return n;
 }
 
-int hb_curlx_check_url(const char *url, const char *what, struct hb_error *err)
+/* The URL's part, or NULL (absent, or out of memory: *oom set). Free with curl_free. */
+static char *url_part(CURLU *u, CURLUPart what, int *oom)
+{
+	char *s = NULL;
+	CURLUcode rc = curl_url_get(u, what, &s, 0);
+
+	if (rc == CURLUE_OUT_OF_MEMORY)
+		*oom = 1;
+	return rc == CURLUE_OK ? s : NULL;
+}
+
+int hb_curlx_server_url(char **out, const char *url, const char *what, struct hb_error *err)
 {
 	CURLU *u = curl_url();
 	CURLUcode rc;
+	char *scheme = NULL, *user = NULL, *password = NULL, *full = NULL;
+	/* a URL with user information is not repeated: it may hold a password */
+	const char *shown = !url ? "" : strchr(url, '@') ? "(not shown: it has an '@')" : url;
+	const char *auth;
+	int oom = 0, st = 0, scheme_bad = 0;
 
+	*out = NULL;
 	if (!u)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	rc = curl_url_set(u, CURLUPART_URL, url, 0);
+	/* any scheme parses, so that ftp:// is told apart from a malformed URL */
+	rc = curl_url_set(u, CURLUPART_URL, url ? url : "", CURLU_NON_SUPPORT_SCHEME);
+	if (rc == CURLUE_OUT_OF_MEMORY) {
+		st = hb_error_set(err, HB_ENOMEM, "out of memory");
+	} else if (rc == CURLUE_BAD_SCHEME || rc == CURLUE_NO_SCHEME || rc == CURLUE_BAD_SLASHES) {
+		/* "h:8080" reads as scheme "h" without the slashes */
+		scheme_bad = 1;
+	} else if (rc != CURLUE_OK) {
+		st = hb_error_set(err, HB_EINVAL, "invalid %s URL '%.200s': %s", what, shown,
+		                  curl_url_strerror(rc));
+	} else {
+		scheme = url_part(u, CURLUPART_SCHEME, &oom);
+		user = url_part(u, CURLUPART_USER, &oom);
+		password = url_part(u, CURLUPART_PASSWORD, &oom);
+		full = url_part(u, CURLUPART_URL, &oom);
+		/* libcurl reads "http:///x" as host "x": an empty authority is a missing host */
+		auth = strstr(url, "://");
+		if (oom || !full)
+			st = hb_error_set(err, HB_ENOMEM, "out of memory");
+		else if (!scheme || (strcmp(scheme, "http") && strcmp(scheme, "https")))
+			scheme_bad = 1;
+		else if (user || password)
+			st = hb_error_set(err, HB_EINVAL,
+			                  "credentials in the %s URL are not allowed; use --user with "
+			                  "HBTAB_PASSWORD or ~/.netrc",
+			                  what);
+		else if (!auth || strchr("/?#", auth[3]))
+			st = hb_error_set(err, HB_EINVAL, "%s URL without a host", what);
+		else if (!(*out = strdup(full)))
+			st = hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	if (scheme_bad)
+		st = hb_error_set(err, HB_EINVAL,
+		                  "invalid %s URL '%.200s': expected http://HOST:PORT or "
+		                  "https://HOST:PORT",
+		                  what, shown);
+	curl_free(scheme);
+	curl_free(user);
+	curl_free(password);
+	curl_free(full);
 	curl_url_cleanup(u);
-	if (rc != CURLUE_OK)
-		return hb_error_set(err, HB_EINVAL, "invalid %s URL '%.200s': %s", what, url,
-		                    curl_url_strerror(rc));
-	return 0;
+	return st;
+}
+
+int hb_curlx_escape(struct hb_buf *out, const void *p, size_t n)
+{
+	char *e;
+	int rc;
+
+	if (n > INT_MAX)
+		return HB_ENOMEM;
+	/* libcurl ignores the handle since 7.82 */
+	e = curl_easy_escape(NULL, n ? p : "", (int)n);
+	if (!e)
+		return HB_ENOMEM;
+	rc = hb_buf_adds(out, e);
+	curl_free(e);
+	return rc;
 }
 
 CURLcode hb_curlx_negotiate(CURL *h, int *cookies_on)

@@ -64,9 +64,17 @@ int hb_curlx_keep_auth_cookie(CURL *h);
  */
 int hb_curlx_gss_note(char *note, size_t cap, const char *line, size_t len);
 
-/* Parses url with libcurl's URL parser: HB_EINVAL "invalid <what> URL '...': reason" for
- * a malformed host, port or syntax, so bad input is not mistaken for a network error. */
-int hb_curlx_check_url(const char *url, const char *what, struct hb_error *err);
+/*
+ * Reads a server's URL with libcurl's URL API (curl_url): the scheme http or https in any
+ * case, a host, no user name or password. *out is the URL as libcurl writes it (the scheme in
+ * lower case, "/" for an empty path), malloc'ed. HB_EINVAL naming what ("REST", "Thrift2")
+ * and the fault, so bad input is not mistaken for a network error; HB_ENOMEM.
+ */
+int hb_curlx_server_url(char **out, const char *url, const char *what, struct hb_error *err);
+
+/* Appends n bytes percent-encoded as one URL path segment or query value (curl_easy_escape:
+ * everything but A-Z a-z 0-9 - . _ ~; NUL bytes too), NUL-terminated. HB_ENOMEM. */
+int hb_curlx_escape(struct hb_buf *out, const void *p, size_t n);
 
 /* A short reason for a failed transfer ("timed out", "connection refused", ...). */
 const char *hb_curlx_reason(CURLcode e, const char *errbuf);

@@ -17,7 +17,7 @@ static int table_path(struct hb_buf *path, const char *table, const char *suffix
                       struct hb_error *err)
 {
 	hb_buf_reset(path);
-	if (hb_buf_addc(path, '/') || hb_rest_path_escape(path, table) ||
+	if (hb_buf_addc(path, '/') || hb_rest_path_escape(path, table, strlen(table)) ||
 	    (suffix && hb_buf_adds(path, suffix)))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	return 0;
@@ -574,16 +574,6 @@ static int url_safe(const void *p, size_t n)
 	return 1;
 }
 
-static int add_escaped(struct hb_buf *b, const void *p, size_t n)
-{
-	struct hb_buf tmp = HB_BUF_INIT;
-	int rc = hb_buf_add(&tmp, p, n) || hb_buf_add(&tmp, "", 0) ||
-	         hb_rest_path_escape(b, tmp.data);
-
-	hb_buf_release(&tmp);
-	return rc;
-}
-
 /* A stateless scan can express the spec: printable bounds and columns. */
 static int stateless_ok(const struct hb_scan_spec *spec)
 {
@@ -619,13 +609,13 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 	hb_rest_resp_init(&r);
 	rc = table_path(&path, table, "/*?startrow=", err);
 	if (!rc &&
-	    ((spec->start && add_escaped(&path, spec->start, spec->start_len)) ||
+	    ((spec->start && hb_rest_path_escape(&path, spec->start, spec->start_len)) ||
 	     hb_buf_adds(&path, "&endrow=") ||
-	     (spec->end && add_escaped(&path, spec->end, spec->end_len)) ||
+	     (spec->end && hb_rest_path_escape(&path, spec->end, spec->end_len)) ||
 	     hb_buf_addf(&path, "&maxversions=%d", spec->max_versions > 0 ? spec->max_versions : 1)))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (col = spec->columns; !rc && col && *col; col++)
-		if (hb_buf_adds(&path, "&column=") || add_escaped(&path, *col, strlen(*col)))
+		if (hb_buf_adds(&path, "&column=") || hb_rest_path_escape(&path, *col, strlen(*col)))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc)
 		rc = get_json(c, path.data, &r, what, sizeof(what), err);
@@ -922,11 +912,11 @@ static int row_get(struct hb_rest *c, const char *table, const void *row, size_t
 
 	hb_rest_resp_init(&r);
 	rc = table_path(&path, table, "/", err);
-	if (!rc && add_escaped(&path, row, row_len))
+	if (!rc && hb_rest_path_escape(&path, row, row_len))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (col = columns; !rc && col && *col; col++)
 		if (hb_buf_addc(&path, col == columns ? '/' : ',') ||
-		    add_escaped(&path, *col, strlen(*col)))
+		    hb_rest_path_escape(&path, *col, strlen(*col)))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc)
 		rc = hb_rest_request(c, "GET", path.data, NULL, NULL, 0, 1, &r, err);

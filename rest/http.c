@@ -63,45 +63,32 @@ static void tracef(struct hb_rest *c, const char *fmt, ...)
 #define SHOWN(p) (int)(strlen(p) > PATH_SHOWN ? PATH_SHOWN : strlen(p)), (p), \
 	(strlen(p) > PATH_SHOWN ? "..." : "")
 
-/* Rejects URLs with userinfo: credentials on the command line end up in ps and logs. */
-static int check_base_url(const char *u, struct hb_error *err)
-{
-	const char *auth, *end, *at;
-
-	if (strncmp(u, "http://", 7) && strncmp(u, "https://", 8))
-		return hb_error_set(err, HB_EINVAL, "REST URL must start with http:// or https://");
-	auth = strstr(u, "://") + 3;
-	end = auth + strcspn(auth, "/?#");
-	at = memchr(auth, '@', (size_t)(end - auth));
-	if (at)
-		return hb_error_set(err, HB_EINVAL,
-		                    "credentials in the REST URL are not allowed; use --user with "
-		                    "HBTAB_PASSWORD or ~/.netrc");
-	if (end == auth)
-		return hb_error_set(err, HB_EINVAL, "REST URL without a host");
-	return hb_curlx_check_url(u, "REST", err);
-}
-
 int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_error *err)
 {
 	struct hb_rest *c;
-	int fail;
+	char *base;
+	int fail, rc;
 	size_t n;
 
 	*out = NULL;
 	if (!o->base_url)
 		return hb_error_set(err, HB_EINVAL, "no REST URL given");
-	if (check_base_url(o->base_url, err))
-		return HB_EINVAL;
-	if (hb_curlx_global_init(err))
+	/* credentials are refused there: on the command line they end up in ps and logs */
+	if ((rc = hb_curlx_server_url(&base, o->base_url, "REST", err)))
+		return rc;
+	if (hb_curlx_global_init(err)) {
+		free(base);
 		return HB_ENOMEM;
+	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		free(base);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
 	c->h = curl_easy_init();
-	c->base = strdup(o->base_url);
+	c->base = base;
 	fail = hb_curlx_conf_copy(&c->conf, o->user, o->password, o->cacert, o->cert, o->key);
-	if (!c->h || !c->base || fail) {
+	if (!c->h || fail) {
 		hb_rest_free(c);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
@@ -170,23 +157,9 @@ void hb_rest_resp_release(struct hb_rest_resp *r)
 	hb_rest_resp_init(r);
 }
 
-int hb_rest_path_escape(struct hb_buf *out, const char *s)
+int hb_rest_path_escape(struct hb_buf *out, const void *p, size_t n)
 {
-	static const char hex[] = "0123456789ABCDEF";
-
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		int rc;
-
-		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-		    (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == '_' || ch == '~')
-			rc = hb_buf_addc(out, ch);
-		else
-			rc = hb_buf_addf(out, "%%%c%c", hex[ch >> 4], hex[ch & 15]);
-		if (rc)
-			return rc;
-	}
-	return hb_buf_add(out, "", 0);
+	return hb_curlx_escape(out, p, n);
 }
 
 static void copy_trimmed(char *dst, size_t cap, const char *v, size_t n)

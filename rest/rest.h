@@ -68,8 +68,9 @@ unsigned long hb_rest_attempts(const struct hb_rest *c);
 /* Sets the progress callback used by long listings (meta scans); fn may be NULL. */
 void hb_rest_set_progress(struct hb_rest *c, hb_rest_progress_fn fn, void *ctx);
 
-/* Appends s percent-encoded for one URL path segment (everything but unreserved chars). */
-int hb_rest_path_escape(struct hb_buf *out, const char *s);
+/* Appends n bytes percent-encoded for one URL path segment or query value (everything but
+ * unreserved characters, NUL bytes included), NUL-terminated. HB_ENOMEM. */
+int hb_rest_path_escape(struct hb_buf *out, const void *p, size_t n);
 
 /*
  * Fills err from a non-2xx response: "METHOD PATH: HTTP 404 Not found" using only the

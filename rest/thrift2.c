@@ -43,30 +43,26 @@ static void tracef(struct hb_thrift2 *c, const char *fmt, ...)
 int hb_thrift2_new(struct hb_thrift2 **out, const struct hb_thrift2_opts *o, struct hb_error *err)
 {
 	struct hb_thrift2 *c;
-	int fail;
+	char *url;
+	int fail, rc;
 
 	*out = NULL;
-	if (!o->url || (strncasecmp(o->url, "http://", 7) && strncasecmp(o->url, "https://", 8)))
-		return hb_error_set(
-		    err, HB_EINVAL,
-		    "invalid Thrift2 URL '%s': expected http://HOST:PORT/ or https://",
-		    o->url ? o->url : "");
-	if (strchr(o->url, '@'))
-		return hb_error_set(err, HB_EINVAL,
-		                    "invalid Thrift2 URL: credentials in the URL are not allowed "
-		                    "(use --user and HBTAB_PASSWORD)");
-	if (hb_curlx_check_url(o->url, "Thrift2", err))
-		return HB_EINVAL;
-	if (hb_curlx_global_init(err))
+	if ((rc = hb_curlx_server_url(&url, o->url, "Thrift2", err)))
+		return rc;
+	if (hb_curlx_global_init(err)) {
+		free(url);
 		return HB_ENOMEM;
+	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		free(url);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
 	c->o = *o;
-	c->url = strdup(o->url);
+	c->url = url;
 	fail = hb_curlx_conf_copy(&c->conf, o->user, o->password, o->cacert, o->cert, o->key);
 	c->h = curl_easy_init();
-	if (fail || !c->url || !c->h) {
+	if (fail || !c->h) {
 		hb_thrift2_free(c);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}

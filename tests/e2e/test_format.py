@@ -18,6 +18,7 @@ FORMATTED = [
     "core/metarow.c", "core/metarow.h", "core/vec.c", "core/vec.h",
     "rest/metarow.c", "rest/metarow.h", "rest/rest_priv.h",
     "tests/unit/test_bounds.c", "tests/unit/test_schema.c", "tests/unit/test_shared.c",
+    "tests/unit/test_url.c",
 ]
 
 
