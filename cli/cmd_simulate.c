@@ -23,7 +23,7 @@
 #include <time.h>
 
 static const char usage[] =
-    "simulate (" CLI_SPLITSPEC_USAGE " | --table T) (--generator G | --keys-file F | --keyspace SPEC) "
+    "simulate (" CLI_SPLITSPEC_USAGE " | --table T) (--generator G | --keys-file FILE | --keyspace SPEC) "
     "[--count N] [--threads K] [--seed S] [--start-time MS] [--servers S] "
     "[--policy P [--row-size B] [--flush-size B] [--max-filesize B]]";
 
@@ -800,7 +800,7 @@ static const struct cli_option opts[] = {
 	CLI_STRING(0, "servers", &o.servers, "S",
 	       "region servers; regions placed round-robin (1; --table: live locations)"),
 	CLI_GROUP("Keys (one source; --generator, --seed and --start-time are listed below)"),
-	CLI_STRING(0, "keys-file", &o.keys_file, "F",
+	CLI_STRING(0, "keys-file", &o.keys_file, "FILE",
 	       "replay keys, one toStringBinary key per line ('-' = stdin)"),
 	CLI_STRING(0, "keyspace", &o.keyspace, "SPEC", "draw keys uniformly from a key space"),
 	CLI_STRING(0, "count", &o.count, "N", "writes to simulate (1000000; keys file: all)"),
@@ -836,7 +836,7 @@ static int check(struct cli_ctx *x)
 		return usage_fail("--generator cannot be used with --%s",
 				  o.keys_file ? "keys-file" : "keyspace");
 	if (!ss.generator && !o.keys_file && !o.keyspace)
-		return usage_fail("missing the keys: --generator G, --keys-file F or --keyspace SPEC");
+		return usage_fail("missing the keys: --generator G, --keys-file FILE or --keyspace SPEC");
 	have_gen = ss.generator && !o.keys_file && !o.keyspace;
 	if (o.threads && !have_gen)
 		return usage_fail("--threads goes with --generator");

@@ -79,24 +79,42 @@ static const struct cli_command cmd_help = {
     .run = help_run,
 };
 
+static void print_command_names(void)
+{
+	const struct cli_command *const *c;
+
+	for (c = cli_commands; *c; c++)
+		if ((*c)->summary)
+			puts((*c)->name);
+}
+
 /*
- * hbtab __complete            -> command names, one per line
- * hbtab __complete CMD        -> CMD's options: "--name<TAB>ARG<TAB>choices<TAB>-x"
+ * What the completion scripts (completions/) ask:
+ * hbtab __complete       -> command names, one per line
+ * hbtab __complete CMD   -> CMD's options, global ones included, one per line:
+ *                           "--name<TAB>ARG<TAB>choices<TAB>-x<TAB>*" (ARG empty for a flag,
+ *                           choices space-separated, "*" when the option may repeat), then the
+ *                           words CMD's first argument can be (meta's subcommands, help's
+ *                           command names), one per line, without a leading '-'.
+ * "help" is the command to ask for the global options alone.
  */
 static int complete_run(struct cli_ctx *x)
 {
-	const struct cli_command *const *c;
+	const struct cli_command *const *s;
 	const struct cli_command *one;
 
 	if (x->argc < 2) {
-		for (c = cli_commands; *c; c++)
-			if ((*c)->summary)
-				puts((*c)->name);
+		print_command_names();
 		return CLI_EXIT_OK;
 	}
 	one = cli_find_command(x->argv[1]);
-	if (one && one->summary)
-		cli_print_completion(one);
+	if (!one || !one->summary)
+		return CLI_EXIT_OK;
+	cli_print_completion(one);
+	if (one == &cmd_help)
+		print_command_names();
+	for (s = one->subs; s && *s; s++)
+		puts((*s)->name);
 	return CLI_EXIT_OK;
 }
 

@@ -133,7 +133,7 @@ static void print_help(const struct cli_option *opts, const char *usage)
 }
 
 /* Completion listing: one option per line: "--name", its argument name (empty for a flag), its
- * choices, and its short form ("-o") or nothing, separated by tabs. */
+ * choices, its short form ("-o") or nothing, and "*" when it may repeat, separated by tabs. */
 static void print_completion(const struct cli_option *opts)
 {
 	const struct cli_option *const *t;
@@ -148,7 +148,7 @@ static void print_completion(const struct cli_option *opts)
 			       o->choices ? o->choices : "");
 			if (o->short_name)
 				printf("-%c", o->short_name);
-			putchar('\n');
+			printf("\t%s\n", o->type == CLI_OPT_LIST ? "*" : "");
 		}
 }
 

@@ -152,57 +152,6 @@ class References(hbtest.OfflineTest):
         self.assertEqual(bad, [])
 
 
-class Completions(hbtest.OfflineTest):
-    def bash_complete(self, line):
-        script = r'''
-source "%s"
-hbtab() { "%s" "$@"; }
-COMP_LINE=%s
-read -ra COMP_WORDS <<<"$COMP_LINE"
-[[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
-COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-COMP_WORDS[0]="%s"
-_hbtab
-printf '%%s\n' "${COMPREPLY[@]}"
-''' % (os.path.join(hbtest.SRC, "completions", "hbtab.bash"), hbtest.HBTAB,
-       "'" + line + "'", hbtest.HBTAB)
-        p = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
-        return [w for w in p.stdout.split("\n") if w]
-
-    def test_completion__bash_offers_commands(self):
-        self.assertEqual(self.bash_complete("hbtab spl"), ["splits"])
-
-    def test_completion__bash_offers_rotate_and_its_options(self):
-        self.assertEqual(self.bash_complete("hbtab rot"), ["rotate"])
-        self.assertIn("--max-drops", self.bash_complete("hbtab rotate --max"))
-        self.assertIn("--sample-previous", self.bash_complete("hbtab rotate --sample-p"))
-
-    def test_completion__bash_offers_command_options_from_the_table(self):
-        self.assertIn("--hex-splits", self.bash_complete("hbtab splits --he"))
-
-    def test_completion__bash_offers_choices_for_output(self):
-        self.assertEqual(sorted(self.bash_complete("hbtab -o ")), ["json", "text"])
-
-    def test_completion__zsh_and_fish_scripts_use_the_complete_helper(self):
-        for name in ("_hbtab", "hbtab.fish"):
-            with open(os.path.join(hbtest.SRC, "completions", name)) as f:
-                self.assertIn("__complete", f.read())
-
-    def test_completion__fish_script_parses(self):
-        if not shutil.which("fish"):
-            self.skipTest("fish not installed")
-        p = subprocess.run(["fish", "-n", os.path.join(hbtest.SRC, "completions", "hbtab.fish")],
-                           capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stderr)
-
-    def test_completion__zsh_script_parses(self):
-        if not shutil.which("zsh"):
-            self.skipTest("zsh not installed")
-        p = subprocess.run(["zsh", "-n", os.path.join(hbtest.SRC, "completions", "_hbtab")],
-                           capture_output=True, text=True)
-        self.assertEqual(p.returncode, 0, p.stderr)
-
-
 class Frame(hbtest.OfflineTest):
     def test_cli__version_prints_name_and_version(self):
         r = self.hb("--version")
