@@ -48,6 +48,10 @@ enum cli_opt_type {
 };
 
 #define CLI_OPT_HIDDEN 1
+/* The value names a file the command reads ('-' = standard input): main checks that it exists
+ * and is readable before anything is sent, so a typo is bad input (exit 2), not a failure
+ * half-way through. */
+#define CLI_OPT_INFILE 2
 
 struct cli_option {
 	enum cli_opt_type type;
@@ -63,6 +67,7 @@ struct cli_option {
 #define CLI_FLAG(s, l, v, h) { CLI_OPT_FLAG, (s), (l), (v), NULL, (h), NULL, 0 }
 #define CLI_STRING(s, l, v, a, h) { CLI_OPT_STRING, (s), (l), (v), (a), (h), NULL, 0 }
 #define CLI_CHOICE(s, l, v, a, h, c) { CLI_OPT_STRING, (s), (l), (v), (a), (h), (c), 0 }
+#define CLI_INFILE(s, l, v, h) { CLI_OPT_STRING, (s), (l), (v), "FILE", (h), NULL, CLI_OPT_INFILE }
 #define CLI_LIST(s, l, v, a, h) { CLI_OPT_LIST, (s), (l), (v), (a), (h), NULL, 0 }
 #define CLI_GROUP(h) { CLI_OPT_GROUP, 0, NULL, NULL, NULL, (h), NULL, 0 }
 #define CLI_END { CLI_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 }

@@ -800,7 +800,7 @@ static const struct cli_option opts[] = {
 	CLI_STRING(0, "servers", &o.servers, "S",
 	       "region servers; regions placed round-robin (1; --table: live locations)"),
 	CLI_GROUP("Keys (one source; --generator, --seed and --start-time are listed below)"),
-	CLI_STRING(0, "keys-file", &o.keys_file, "FILE",
+	CLI_INFILE(0, "keys-file", &o.keys_file,
 	       "replay keys, one toStringBinary key per line ('-' = stdin)"),
 	CLI_STRING(0, "keyspace", &o.keyspace, "SPEC", "draw keys uniformly from a key space"),
 	CLI_STRING(0, "count", &o.count, "N", "writes to simulate (1000000; keys file: all)"),

@@ -8,10 +8,12 @@
 #include "output.h"
 #include "rest_cli.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef HB_VERSION
@@ -171,6 +173,37 @@ static int check_args(const struct cli_command *c, struct cli_ctx *x)
 	return CLI_EXIT_OK;
 }
 
+/*
+ * Every file option of the command (CLI_OPT_INFILE) names something that exists and can be
+ * read. Only stat and access: opening a FIFO would count as its reader (a writer waiting on
+ * it would then write to nobody), and the command reads it later anyway.
+ */
+static int check_input_files(const struct cli_command *c)
+{
+	const struct cli_option *o;
+	struct stat st;
+
+	for (o = c->opts; o && o->type != CLI_OPT_END; o++) {
+		const char *path;
+
+		if (!(o->flags & CLI_OPT_INFILE) || !(path = *(const char *const *)o->value))
+			continue;
+		if (!strcmp(path, "-"))
+			continue;
+		if (stat(path, &st) || access(path, R_OK)) {
+			cli_usage_error(c->name, "cannot read --%s '%s': %s", o->long_name, path,
+			                strerror(errno));
+			return CLI_EXIT_USAGE;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			cli_usage_error(c->name, "cannot read --%s '%s': %s", o->long_name, path,
+			                strerror(EISDIR));
+			return CLI_EXIT_USAGE;
+		}
+	}
+	return CLI_EXIT_OK;
+}
+
 /* Picks the subcommand named by argv[1] and shifts it into argv[0]. */
 static const struct cli_command *pick_sub(const struct cli_command *c, struct cli_ctx *x)
 {
@@ -215,6 +248,8 @@ static int run_command(const struct cli_command *c, int argc, char **argv)
 	if (c->subs && !(c = pick_sub(c, &x)))
 		return CLI_EXIT_USAGE;
 	st = check_args(c, &x);
+	if (!st)
+		st = check_input_files(x.cmd);
 	if (!st && c->check)
 		st = c->check(&x);
 	if (!st && (c->flags & CLI_CMD_HBASE) && !x.offline && cli_rest_open(&x.rest, &err))

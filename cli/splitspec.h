@@ -43,14 +43,14 @@ struct cli_splitspec {
 	CLI_STRING(0, "salt-splits", &(s)->salt, "N", "salt prefixes 1..N-1 (--salt-width bytes)"), \
 	CLI_STRING(0, "sampled-splits", &(s)->sampled, "N",                                      \
 		   "quantiles of a key sample (--sample-file or --generator)"),                  \
-	CLI_STRING(0, "splits-file", &(s)->splits_file, "FILE",                                  \
+	CLI_INFILE(0, "splits-file", &(s)->splits_file,                                          \
 		   "split keys, one toStringBinary key per line ('-' = stdin)"),                 \
 	CLI_STRING(0, "first", &(s)->first, "ROW", "hex/decimal/uniform first row"),             \
 	CLI_STRING(0, "last", &(s)->last, "ROW", "hex/decimal/uniform last row"),                \
 	CLI_STRING(0, "start", &(s)->start, "KEY", "range/book-hex start key"),                  \
 	CLI_STRING(0, "end", &(s)->end, "KEY", "range/book-hex end key"),                        \
 	CLI_CHOICE(0, "salt-width", &(s)->salt_width, "1|2", "salt prefix width in bytes", "1 2"), \
-	CLI_STRING(0, "sample-file", &(s)->sample_file, "FILE",                                  \
+	CLI_INFILE(0, "sample-file", &(s)->sample_file,                                          \
 		   "sample keys, one toStringBinary key per line ('-' = stdin)"),                \
 	CLI_STRING(0, "generator", &(s)->generator, "G",                                         \
 		   "key generator: md5, partition[:N], sequential, hex8"),                       \

@@ -27,20 +27,30 @@ int hb_metarow_locate(struct hb_metarow *m, struct hb_rest *c, const char *table
 		                    m->row.len, HB_MAX_ROW_LENGTH);
 	if (hb_tsb_append(&m->row_tsb, m->row.data, m->row.len) || hb_buf_add(&m->row_tsb, "", 0))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (family) {
-		if (!*family || strchr(family, ':'))
-			return hb_error_set(err, HB_EINVAL, "invalid --metadata-family '%s'",
-			                    family);
-		m->family = strdup(family);
-		return m->family ? 0 : hb_error_set(err, HB_ENOMEM, "out of memory");
-	}
+	if (family && (!*family || strchr(family, ':')))
+		return hb_error_set(err, HB_EINVAL, "invalid --metadata-family '%s'", family);
+	/*
+	 * The schema names the families: a row GET cannot tell a missing family from a missing
+	 * row (the gateway answers 404 for both), so a given family is checked here.
+	 */
 	hb_schema_init(&s);
 	rc = hb_rest_get_schema(c, table, &s, err);
 	if (rc == HB_ENOTFOUND)
 		rc = hb_error_set(err, HB_ENOTFOUND, "table '%s' not found", table);
-	else if (!rc && !s.nfamilies)
+	else if (!rc && !family && !s.nfamilies)
 		rc = hb_error_set(err, HB_ESERVER, "table '%s' has no column family", table);
-	else if (!rc && !(m->family = strdup(s.families[0].name)))
+	if (!rc && family) {
+		size_t i;
+
+		for (i = 0; i < s.nfamilies && strcmp(s.families[i].name, family); i++)
+			;
+		if (i == s.nfamilies)
+			rc =
+			    hb_error_set(err, HB_ENOTFOUND,
+			                 "table '%s' has no column family '%s' (--metadata-family)",
+			                 table, family);
+	}
+	if (!rc && !(m->family = strdup(family ? family : s.families[0].name)))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	hb_schema_release(&s);
 	return rc;

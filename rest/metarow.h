@@ -16,9 +16,9 @@ struct hb_metarow {
 
 /*
  * Fills m for table: row_tsb (NULL = HB_METAROW_ROW) is a toStringBinary row key of 1 to
- * HB_MAX_ROW_LENGTH bytes; family NULL = the table's first family, read from its schema
- * (HB_ENOTFOUND "table 'T' not found"). HB_EINVAL names the bad option. Release with
- * hb_metarow_release even on failure.
+ * HB_MAX_ROW_LENGTH bytes; family NULL = the table's first family. Reads the table's schema
+ * (HB_ENOTFOUND "table 'T' not found", or a given family the table lacks). HB_EINVAL names
+ * the bad option. Release with hb_metarow_release even on failure.
  */
 int hb_metarow_locate(struct hb_metarow *m, struct hb_rest *c, const char *table,
                       const char *family, const char *row_tsb, struct hb_error *err);

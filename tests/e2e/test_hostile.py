@@ -128,9 +128,9 @@ class HostileFiles(OfflineTest):
 
     def test_hostile__splits_file_rejects_unusable_files(self):
         cases = [
-            (os.path.join(self.dir, "missing"), r"cannot open .*No such file"),
+            (os.path.join(self.dir, "missing"), r"cannot read --splits-file .*No such file"),
             (self.dir, r"cannot read .*Is a directory"),
-            ("", r"cannot open ''"),
+            ("", r"cannot read --splits-file ''"),
             (self.file("empty", b""), "no keys in the file"),
             ("/dev/null", "no keys in the file"),
             ("/proc/self/mem", r"cannot read '/proc/self/mem'"),

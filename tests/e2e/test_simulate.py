@@ -183,7 +183,7 @@ class Simulate(hbtest.OfflineTest):
         r = self.sim("--hex-splits", "4", "--keys-file", "-", stdin=b"a\n\xff\xfe\n")
         self.assertFails(r, 2, r"stdin:2: cannot parse key")
         r = self.sim("--hex-splits", "4", "--keys-file", "/nonexistent/keys")
-        self.assertFails(r, 2, r"cannot open '/nonexistent/keys'")
+        self.assertFails(r, 2, r"cannot read --keys-file '/nonexistent/keys'")
 
     @unittest.skipIf(hbtest.SANITIZED, "a run sized to last over a second on any machine is "
                      "minutes under ASan; the stdin-fed test below covers progress there")

@@ -299,7 +299,7 @@ class SplitsTest(hbtest.OfflineTest):
             (("--splits-file", badutf), r"bad.txt:2: invalid UTF-8"),
             (("--splits-file", longkey), r"long.txt:1: key is 32768 bytes long"),
             (("--splits-file", empty), r"empty.txt: no keys"),
-            (("--splits-file", os.path.join(self.tmp, "missing")), r"cannot open '.*missing'"),
+            (("--splits-file", os.path.join(self.tmp, "missing")), r"cannot read --splits-file '.*missing'"),
             (("--hex-splits", "3", "--format", "xml"), r"invalid value 'xml' for --format"),
             (("--hex-splits", "3", "stray"), r"unexpected argument 'stray'"),
         ]
