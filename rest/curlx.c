@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static int curl_ready;
@@ -152,6 +153,36 @@ const char *hb_curlx_reason(CURLcode e, const char *errbuf)
 	default:
 		return *errbuf ? errbuf : curl_easy_strerror(e);
 	}
+}
+
+/* A TLS record where an HTTP status line was expected: the client spoke TLS to a plain port. */
+static int plain_port_reply(const char *errbuf)
+{
+	static const char *const said[] = {
+	    "wrong version number",  /* OpenSSL 1.1 and 3.0 */
+	    "packet length too long", /* OpenSSL 3.2 and later */
+	    "record layer failure",  /* OpenSSL 3.2 and later */
+	    "unknown protocol",      /* OpenSSL 1.0 */
+	};
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(said); i++)
+		if (strstr(errbuf, said[i]))
+			return 1;
+	return 0;
+}
+
+const char *hb_curlx_hint(const char *url, CURLcode e, const char *errbuf)
+{
+	int tls = !strncasecmp(url, "https://", 8);
+
+	if (tls && e == CURLE_SSL_CONNECT_ERROR && plain_port_reply(errbuf))
+		return " (the server does not speak TLS on this port: use an http:// URL)";
+	/* A TLS server sent an alert (HTTP/0.9 to libcurl), nothing, or a reset to plain HTTP. */
+	if (!tls && (e == CURLE_GOT_NOTHING || e == CURLE_RECV_ERROR ||
+	             e == CURLE_UNSUPPORTED_PROTOCOL || e == CURLE_WEIRD_SERVER_REPLY))
+		return " (if the server speaks TLS on this port, use an https:// URL)";
+	return "";
 }
 
 size_t hb_curlx_first_line(char *first, size_t cap, const char *body)

@@ -84,5 +84,8 @@ const char *hb_curlx_reason(CURLcode e, const char *errbuf);
  * bytes as '?': the rest of an error page is usually a stack trace. Returns its length.
  */
 size_t hb_curlx_first_line(char *first, size_t cap, const char *body);
+/* What to do when a transport failure on url looks like the wrong scheme for the port
+ * (https:// to plain HTTP, http:// to TLS): " (...)" to append to the reason, or "". */
+const char *hb_curlx_hint(const char *url, CURLcode e, const char *errbuf);
 
 #endif

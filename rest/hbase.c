@@ -500,9 +500,14 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 	if (r.status == 403) {
 		rc = hb_error_set(err, HB_ESERVER,
 		                  "POST %s: HTTP 403 Forbidden (the REST gateway refuses to open a "
-		                  "scanner: it is read-only or you lack permission; hbtab needs one "
-		                  "only for row keys that are not printable ASCII)",
-		                  path.data);
+		                  "scanner, which this read needs: the gateway is read-only "
+		                  "(hbase.rest.readonly) or you lack permission. hbtab opens one only "
+		                  "%s; against a read-only gateway %s)",
+		                  path.data,
+		                  spec->filter ? "to sample a live table (--sample-table)"
+		                               : "for row keys that are not printable ASCII",
+		                  spec->filter ? "sample the keys elsewhere and give --sample-file"
+		                               : "use a printable --metadata-row");
 		goto done;
 	}
 	if (r.status != 201) {

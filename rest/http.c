@@ -149,6 +149,10 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 	r->location[0] = '\0';
 	r->retry_after = -1;
 	r->auth_note[0] = '\0';
+	r->challenge[0] = '\0';
+	r->login[0] = '\0';
+	r->password_given = 0;
+	r->host[0] = '\0';
 }
 
 void hb_rest_resp_release(struct hb_rest_resp *r)
@@ -205,6 +209,18 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
 		r->content_type[0] = '\0';
 		r->location[0] = '\0';
 		r->retry_after = -1;
+		r->challenge[0] = '\0';
+	} else if (n > 17 && !strncasecmp(p, "WWW-Authenticate:", 17)) {
+		size_t have = strlen(r->challenge), len;
+
+		copy_trimmed(tmp, sizeof(tmp), p + 17, n - 17);
+		len = strcspn(tmp, " \t,"); /* the scheme; its parameters are not needed */
+		if (len && have + len + 2 < sizeof(r->challenge)) {
+			if (have)
+				r->challenge[have++] = ' ';
+			memcpy(r->challenge + have, tmp, len);
+			r->challenge[have + len] = '\0';
+		}
 	} else if (n > 13 && !strncasecmp(p, "Content-Type:", 13)) {
 		copy_trimmed(r->content_type, sizeof(r->content_type), p + 13, n - 13);
 	} else if (n > 9 && !strncasecmp(p, "Location:", 9)) {
@@ -363,6 +379,21 @@ static double backoff(struct hb_rest *c, int attempt, double retry_after)
 	return d;
 }
 
+/* What a 401/403 message says about the credentials that were sent. */
+static void note_login(const struct hb_rest *c, struct hb_rest_resp *r)
+{
+	const char *host = strstr(c->base, "://");
+	size_t n;
+
+	snprintf(r->login, sizeof(r->login), "%s", c->conf.user ? c->conf.user : "");
+	r->password_given = c->conf.password != NULL;
+	host = host ? host + 3 : c->base;
+	n = strcspn(host, "/:?#");
+	if (*host == '[') /* an IPv6 literal keeps its colons */
+		n = strcspn(host, "]") + 1;
+	snprintf(r->host, sizeof(r->host), "%.*s", (int)(n < sizeof(r->host) ? n : 0), host);
+}
+
 int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
                     const char *content_type, const void *body, size_t len, int idempotent,
                     struct hb_rest_resp *resp, struct hb_error *err)
@@ -430,6 +461,8 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 			if (c->conf.negotiate && (status == 401 || status == 403))
 				snprintf(resp->auth_note, sizeof(resp->auth_note), "%s",
 				         c->gss_note[0] ? c->gss_note : "-");
+			if (status == 401 || status == 403)
+				note_login(c, resp);
 			tracef(c, "%s %s: HTTP %ld, %zu bytes", method, path, status,
 			       resp->body.len);
 			if (!(status == 502 || status == 503 || status == 504) || !idempotent ||
@@ -461,13 +494,13 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 			continue;
 		}
 		if (attempt)
-			rc =
-			    hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s (%d attempts)", method,
-			                 c->base, SHOWN(path), hb_curlx_reason(e, c->errbuf),
-			                 attempt + 1);
+			rc = hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s%s (%d attempts)",
+			                  method, c->base, SHOWN(path), hb_curlx_reason(e, c->errbuf),
+			                  hb_curlx_hint(c->base, e, c->errbuf), attempt + 1);
 		else
-			rc = hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s", method, c->base,
-			                  SHOWN(path), hb_curlx_reason(e, c->errbuf));
+			rc = hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s%s", method, c->base,
+			                  SHOWN(path), hb_curlx_reason(e, c->errbuf),
+			                  hb_curlx_hint(c->base, e, c->errbuf));
 		hb_rest_resp_release(resp);
 		goto done;
 	}
@@ -476,6 +509,39 @@ done:
 	hb_buf_release(&url);
 	hb_buf_release(&ct);
 	return rc;
+}
+
+/* A 401 without SPNEGO: says which credentials are missing or were refused, and where the
+ * password comes from. */
+static int unauthorized(const char *method, const char *path, const struct hb_rest_resp *r,
+                        struct hb_error *err)
+{
+	int negotiate = strstr(r->challenge, "Negotiate") != NULL;
+	int basic = strstr(r->challenge, "Basic") != NULL || !r->challenge[0];
+
+	if (negotiate && !basic)
+		return hb_error_set(err, HB_ESERVER,
+		                    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway wants "
+		                    "Kerberos: get a ticket with kinit and add --negotiate",
+		                    method, SHOWN(path));
+	if (!r->login[0])
+		return hb_error_set(err, HB_ESERVER,
+		                    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway wants a "
+		                    "login: add --user NAME, with the password in HBTAB_PASSWORD or "
+		                    "~/.netrc%s",
+		                    method, SHOWN(path),
+		                    negotiate ? " (or kinit and --negotiate for Kerberos)" : "");
+	if (r->password_given)
+		return hb_error_set(err, HB_ESERVER,
+		                    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway refused user "
+		                    "'%s' with the password from HBTAB_PASSWORD",
+		                    method, SHOWN(path), r->login);
+	return hb_error_set(err, HB_ESERVER,
+	                    "%s %.*s%s: HTTP 401 Unauthorized: no password for user '%s': "
+	                    "HBTAB_PASSWORD is not set and ~/.netrc has no accepted entry for %s; "
+	                    "set HBTAB_PASSWORD, or add 'machine %s login %s password ...' to "
+	                    "~/.netrc",
+	                    method, SHOWN(path), r->login, r->host, r->host, r->login);
 }
 
 int hb_rest_status_error(const char *method, const char *path, const struct hb_rest_resp *r,
@@ -502,12 +568,22 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 		                    "(is the server's principal HTTP/<host of the URL>?)%s%s",
 		                    method, SHOWN(path), n ? ": " : "", first);
 	}
+	if (r->status == 401)
+		return unauthorized(method, path, r, err);
 	if (r->status == 403 && strcmp(method, "GET"))
 		return hb_error_set(
 		    err, code,
 		    "%s %.*s%s: HTTP 403 %s (the REST gateway refuses writes; it may be "
 		    "read-only or you may lack permission)",
 		    method, SHOWN(path), n ? first : "Forbidden");
+	if (r->status == 403)
+		return hb_error_set(
+		    err, code,
+		    "%s %.*s%s: HTTP 403 %s (the REST gateway refuses this read: the identity it "
+		    "reads as%s%s%s lacks READ permission on the table (HBase ACLs), or a proxy in "
+		    "front of it refused the request)",
+		    method, SHOWN(path), n ? first : "Forbidden", r->login[0] ? " (user '" : "",
+		    r->login, r->login[0] ? "')" : "");
 	return hb_error_set(err, code, "%s %.*s%s: HTTP %ld%s%s", method, SHOWN(path), r->status,
 	                    n ? " " : "", first);
 }

@@ -40,6 +40,13 @@ struct hb_rest_resp {
 	double retry_after; /* seconds from a Retry-After header, -1 when absent */
 	/* With SPNEGO and a 401/403: why libcurl made no token, "-" when it made one. */
 	char auth_note[200];
+	/* With a 401/403, for the message: the schemes the server asked for (WWW-Authenticate,
+	 * space-separated), the --user name ("" without one), whether a password was given
+	 * (else ~/.netrc was consulted), and the server's host. */
+	char challenge[64];
+	char login[64];
+	int password_given;
+	char host[256];
 };
 
 /* Creates a client; *out is freed with hb_rest_free. HB_EINVAL (bad URL/options), HB_ENOMEM. */

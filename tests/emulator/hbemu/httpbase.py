@@ -52,7 +52,7 @@ class Fault(object):
                 "skip": self.skip, "fired": self.fired, "seen": self.seen}
 
 
-KINDS = {"refuse", "reset_headers", "reset_body", "delay", "500", "503", "504",
+KINDS = {"refuse", "reset_headers", "reset_body", "delay", "403", "500", "503", "504",
          "truncated_json", "invalid_json", "wrong_ctype", "drip"}
 
 
@@ -196,6 +196,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(fault.seconds)
         if kind in ("500", "503", "504"):
             resp = self._canned_error(int(kind), fault)
+        elif kind == "403":
+            # ResourceBase.processException for an AccessDeniedException anywhere in the
+            # cause chain: 403, "Forbidden" and the stack trace (the request is not executed)
+            resp = Response(403, ("Forbidden\r\norg.apache.hadoop.hbase.security."
+                                  "AccessDeniedException: Insufficient permissions for user "
+                                  "'rest' (table=%s, action=READ)\r\n"
+                                  % path.split("/")[1].split("?")[0]).encode(), "text/plain")
         elif kind == "invalid_json":
             resp = Response(200, b'{"Row":[{"key":"cm93MQ==","Cell":[{"column":garbage!!',
                             "application/json")

@@ -1,0 +1,105 @@
+"""Authentication and TLS failures say what to do: a login without a password, no login at
+all, the wrong scheme for the port (https:// to plain HTTP, http:// to TLS), a read the
+gateway forbids, and a read that needs a scanner on a read-only gateway."""
+import os
+import shutil
+import tempfile
+
+import hbtest
+from hbtest import EmulatorTest
+from test_rest_tls_auth import make_ca, make_server_cert
+
+PASSWORD = "pw-0815-secret"
+NO_RETRY = ("--retries", "0")
+
+
+class Login(EmulatorTest):
+    emulator_args = ("--basic-auth", "alice:" + PASSWORD)
+
+    def test_auth__user_without_password_names_both_password_sources(self):
+        r = self.hb("--user", "alice", "tables")
+        self.assertFails(r, 4, "HTTP 401")
+        self.assertIn("no password for user 'alice'", r.err)
+        self.assertIn("set HBTAB_PASSWORD, or add 'machine 127.0.0.1 login alice password "
+                      "...' to ~/.netrc", r.err)
+
+    def test_auth__no_login_at_all_says_to_give_user(self):
+        r = self.hb("tables")
+        self.assertFails(r, 4, "HTTP 401")
+        self.assertIn("wants a login: add --user NAME, with the password in HBTAB_PASSWORD "
+                      "or ~/.netrc", r.err)
+
+    def test_auth__refused_password_says_where_it_came_from(self):
+        r = self.hb("--user", "alice", "tables", env={"HBTAB_PASSWORD": "wrong-" + PASSWORD})
+        self.assertFails(r, 4, "refused user 'alice' with the password from HBTAB_PASSWORD")
+        self.assertNotIn(PASSWORD, r.err)
+
+
+class ForbiddenRead(EmulatorTest):
+    def test_auth__forbidden_read_names_permission_not_writes(self):
+        self.emu.create("t1", [b"m"])
+        self.emu.fault(server="rest", method="GET", path="^/t1/regions", kind="403", count=-1)
+        r = self.hb("--user", "alice", "regions", "t1", env={"HBTAB_PASSWORD": "x"})
+        self.assertFails(r, 4, "HTTP 403 Forbidden")
+        self.assertIn("refuses this read", r.err)
+        self.assertIn("(user 'alice') lacks READ permission on the table", r.err)
+        self.assertNotIn("refuses writes", r.err)
+
+
+class ReadOnlyGateway(EmulatorTest):
+    emulator_args = ("--read-only",)
+
+    def setUp(self):
+        super().setUp()
+        self.emu.create("t1", [b"m"])
+
+    def test_read_only__plain_reads_work(self):
+        self.assertOk(self.hb("regions", "t1"))
+        self.assertOk(self.hb("audit", "t1", "--keyspace", "print{1,4}"))
+
+    def test_read_only__sampling_says_to_use_a_sample_file(self):
+        r = self.hb("splits", "--sampled-splits", "4", "--sample-table", "t1")
+        self.assertFails(r, 4, "HTTP 403")
+        self.assertIn("read-only (hbase.rest.readonly)", r.err)
+        self.assertIn("sample the keys elsewhere and give --sample-file", r.err)
+
+
+class WrongScheme(EmulatorTest):
+    """A plain emulator and a TLS one: each URL has the other's scheme."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.pki = tempfile.mkdtemp(prefix="hbtab-pki-")
+        make_ca(cls.pki, "ca")
+        make_server_cert(cls.pki, "ca")
+        cls.tls = hbtest.Emulator(1, ("--tls-cert", os.path.join(cls.pki, "server.pem"),
+                                      "--tls-key", os.path.join(cls.pki, "server.key")))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tls.stop()
+        shutil.rmtree(cls.pki, ignore_errors=True)
+        super().tearDownClass()
+
+    def test_tls__https_to_a_plain_port_says_use_http(self):
+        url = self.emu.rest.replace("http://", "https://")
+        r = hbtest.run(["--rest", url, "--no-progress", *NO_RETRY, "tables"])
+        self.assertFails(r, 3, "does not speak TLS on this port: use an http:// URL")
+
+    def test_tls__http_to_a_tls_port_says_use_https(self):
+        url = self.tls.rest.replace("https://", "http://")
+        r = hbtest.run(["--rest", url, "--no-progress", *NO_RETRY, "tables"])
+        self.assertFails(r, 3, r"if the server speaks TLS on this port, use an https:// URL")
+
+    def test_tls__thrift_http_to_a_tls_port_says_use_https(self):
+        thrift = self.tls.thrift.replace("https://", "http://")
+        r = hbtest.run(["--rest", self.tls.rest, "--insecure", "--thrift", thrift,
+                        "--no-progress", *NO_RETRY, "create", "t9", "--hex-splits", "2",
+                        "--via", "thrift2"])
+        self.assertFails(r, 3, r"thrift2 .*use an https:// URL")
+        self.assertNotIn("t9", str(self.tls.state()))
+
+
+if __name__ == "__main__":
+    hbtest.main()
