@@ -625,6 +625,169 @@ static int salt_width(const char *splits)
 	return *p == '2' ? 2 : 1;
 }
 
+/* The first key of partition k: k as a width-byte big-endian number. */
+static void partition_key(unsigned char *out, unsigned long long k, int width)
+{
+	int b;
+
+	for (b = 0; b < width; b++)
+		out[b] = (unsigned char)(k >> (8 * (width - 1 - b)));
+}
+
+/* The partition holding key x: the largest k < parts whose first key is <= x. */
+static unsigned long long partition_of(const unsigned char *x, size_t len,
+                                       unsigned long long parts, int width)
+{
+	unsigned long long lo = 0, hi = parts - 1;
+	unsigned char want[8];
+
+	while (lo < hi) {
+		unsigned long long mid = lo + (hi - lo + 1) / 2;
+
+		partition_key(want, mid, width);
+		if (hb_key_cmp(want, (size_t)width, x, len) <= 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/*
+ * One boundary event: the region starts between two boundaries that are where they belong
+ * (or the table's ends), as the live table has them against the partition starts. Only
+ * partition starts missing: a merge; only extra starts: a split; both: moved boundaries.
+ */
+struct boundary_event {
+	unsigned long long missing, first_missing; /* partition starts no region has */
+	size_t extra, first_extra;                  /* region starts inside a partition */
+	size_t before;                              /* the live region before the event */
+	unsigned long long partition;               /* the partition the event starts in */
+};
+
+static int report_event(struct hb_findings *out, struct hb_buf *m, const struct hb_regions *rs,
+                        const struct boundary_event *e, int width)
+{
+	unsigned char want[8];
+	int rc;
+
+	partition_key(want, e->first_missing, width);
+	if (!e->extra) {
+		rc = add_region(m, e->before, &rs->v[e->before]);
+		if (!rc)
+			rc = hb_buf_addf(m, " spans partitions %llu..%llu: they were merged (no "
+			                    "region starts at partition %llu, ",
+			                 e->first_missing - 1, e->first_missing + e->missing - 1,
+			                 e->first_missing);
+		if (!rc)
+			rc = add_key(m, want, (size_t)width);
+		if (!rc && e->missing == 2)
+			rc = hb_buf_addf(m, ", nor at partition %llu", e->first_missing + 1);
+		if (!rc && e->missing > 2)
+			rc = hb_buf_addf(m, ", nor at partitions %llu..%llu", e->first_missing + 1,
+			                 e->first_missing + e->missing - 1);
+		if (!rc)
+			rc = hb_buf_addc(m, ')');
+		return rc ? rc : add_msg(out, HB_FIND_DRIFT, (long)e->before, m);
+	}
+	rc = add_region(m, e->first_extra, &rs->v[e->first_extra]);
+	if (!rc && !e->missing)
+		rc = hb_buf_addf(m, " starts inside partition %llu: it was split%s", e->partition,
+		                 e->extra > 1 ? "" : " there");
+	if (!rc && !e->missing && e->extra > 1)
+		rc = hb_buf_addf(m, " into %zu regions", e->extra + 1);
+	if (!rc && e->missing) {
+		rc = hb_buf_addf(m, " starts where no partition does; partition %llu should start "
+		                    "a region at ",
+		                 e->first_missing);
+		if (!rc)
+			rc = add_key(m, want, (size_t)width);
+		if (!rc)
+			rc = hb_buf_addf(m, " (boundaries moved: %zu region start%s not at a "
+			                    "partition, %llu partition start%s without a region)",
+			                 e->extra, e->extra == 1 ? "" : "s", e->missing,
+			                 e->missing == 1 ? "" : "s");
+	}
+	return rc ? rc : add_msg(out, HB_FIND_DRIFT, (long)e->first_extra, m);
+}
+
+/*
+ * Partition-style tables: the live region starts against the partition starts 1..parts-1.
+ * One finding per event (a merge, a split, a moved boundary), however many regions after it
+ * are shifted by one; at most DRIFT_BOUNDARY_MAX, then a count.
+ */
+static int boundary_events(struct hb_findings *out, const struct hb_regions *rs,
+                           unsigned long long parts, int width)
+{
+	struct boundary_event e;
+	struct hb_buf m = HB_BUF_INIT;
+	unsigned long long k = 1; /* the next partition start to meet */
+	unsigned char want[8];
+	size_t i, events = 0;
+	long last = -1;
+	int rc = 0;
+
+	memset(&e, 0, sizeof(e));
+	e.before = next_live(rs, 0, &last);
+	if (e.before >= rs->n)
+		return 0;
+	i = next_live(rs, e.before + 1, &last);
+	for (;;) {
+		const struct hb_region *r = i < rs->n ? &rs->v[i] : NULL;
+		int d = 1; /* a region start past the last partition start is inside it */
+
+		if (!r && k < parts) { /* the last partition starts have no region */
+			if (!e.missing)
+				e.first_missing = k;
+			e.missing += parts - k;
+			k = parts;
+		}
+		if (r && k < parts) {
+			partition_key(want, k, width);
+			d = hb_key_cmp(want, (size_t)width, r->start, r->start_len);
+		}
+		if (!r || !d) {
+			/* a boundary where it belongs, or the end: the event before it is complete */
+			if ((e.missing || e.extra) && events++ < DRIFT_BOUNDARY_MAX)
+				rc = report_event(out, &m, rs, &e, width);
+			if (rc || !r)
+				break;
+			memset(&e, 0, sizeof(e));
+			e.before = i;
+			k++;
+			i = next_live(rs, i + 1, &last);
+			continue;
+		}
+		if (d < 0) { /* partition starts before this region's start: none has a region */
+			unsigned long long to = partition_of(r->start, r->start_len, parts, width);
+
+			partition_key(want, to, width);
+			if (!e.missing)
+				e.first_missing = k;
+			/* up to the partition holding the start, or the one before when the start is
+			 * that partition's own (it is met next round) */
+			if (!hb_key_cmp(want, (size_t)width, r->start, r->start_len))
+				to--;
+			e.missing += to - k + 1;
+			k = to + 1;
+			continue;
+		}
+		/* the region starts inside a partition */
+		if (!e.extra) {
+			e.first_extra = i;
+			e.partition = partition_of(r->start, r->start_len, parts, width);
+		}
+		e.extra++;
+		e.before = i;
+		i = next_live(rs, i + 1, &last);
+	}
+	if (!rc && events > DRIFT_BOUNDARY_MAX)
+		rc = hb_findings_add(out, HB_FIND_DRIFT, -1, "%zu more partition boundary changes",
+		                     events - DRIFT_BOUNDARY_MAX);
+	hb_buf_release(&m);
+	return rc;
+}
+
 static int canon(struct hb_buf *out, const struct hb_keyspace *ks)
 {
 	hb_buf_reset(out);
@@ -635,10 +798,10 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
                    const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err)
 {
 	struct hb_keyspace *stored = NULL, *given = NULL;
-	struct hb_buf m = HB_BUF_INIT, c1 = HB_BUF_INIT, c2 = HB_BUF_INIT;
+	struct hb_buf c1 = HB_BUF_INIT, c2 = HB_BUF_INIT;
 	struct hb_error perr = {0};
 	unsigned long long n = 0, parts = 0;
-	size_t live = 0, i, shown = 0, wrong = 0;
+	size_t live = 0, i;
 	int width = 0, rc = 0;
 	long last = -1;
 
@@ -701,54 +864,20 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 		width = salt_width(md->splits);
 	}
 	if (!rc && parts && width) {
-		size_t k = 0;
-
-		if (parts != live)
-			rc = hb_findings_add(
-			    out, HB_FIND_DRIFT, -1,
-			    "the table is partitioned into %llu partitions but has %zu "
-			    "live regions",
-			    parts, live);
-		last = -1;
-		for (i = next_live(rs, 0, &last); !rc && i < rs->n;
-		     i = next_live(rs, i + 1, &last), k++) {
-			unsigned char want[8];
-			const struct hb_region *r = &rs->v[i];
-			int b;
-
-			if (k == 0 || k >= parts)
-				continue;
-			for (b = 0; b < width; b++)
-				want[b] =
-				    (unsigned char)((unsigned long long)k >> (8 * (width - 1 - b)));
-			if (!hb_key_cmp(r->start, r->start_len, want, (size_t)width))
-				continue;
-			wrong++;
-			if (shown++ >= DRIFT_BOUNDARY_MAX)
-				continue;
-			rc = add_region(&m, i, r);
-			if (!rc)
-				rc = hb_buf_addf(&m, " should start at partition %zu, ", k);
-			if (!rc)
-				rc = add_key(&m, want, (size_t)width);
-			if (!rc)
-				rc = hb_buf_adds(&m, width == 8 ? " (Bytes.toBytes((long) i))"
-				                                : " (big-endian partition number)");
-			if (!rc)
-				rc = add_msg(out, HB_FIND_DRIFT, (long)i, &m);
-		}
-		if (!rc && wrong > DRIFT_BOUNDARY_MAX)
-			rc = hb_findings_add(
-			    out, HB_FIND_DRIFT, -1,
-			    "%zu more regions do not start at their partition number",
-			    wrong - DRIFT_BOUNDARY_MAX);
+		/* the stored N already says so when it is the partition count */
+		if (parts != live && parts != n)
+			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+			                     "the table is partitioned into %llu partitions but has "
+			                     "%zu live regions",
+			                     parts, live);
+		if (!rc)
+			rc = boundary_events(out, rs, parts, width);
 	}
 done:
 	if (rc == HB_ENOMEM)
 		hb_error_set(err, HB_ENOMEM, "out of memory");
 	hb_keyspace_free(stored);
 	hb_keyspace_free(given);
-	hb_buf_release(&m);
 	hb_buf_release(&c1);
 	hb_buf_release(&c2);
 	return rc;

@@ -186,6 +186,93 @@ static const char *drift(const struct hb_audit_meta *m, const struct hb_regions 
 	return k;
 }
 
+/* Regions of a 20-partition table from its region starts: "7" is partition 7's start,
+ * "7+" a key inside partition 7 (7 followed by one more byte). */
+static void partition_table(struct hb_regions *rs, const char *starts)
+{
+	struct hb_keys k;
+	const char *p = starts;
+
+	hb_keys_init(&k);
+	while (*p) {
+		unsigned char key[9] = {0};
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+		int b;
+
+		for (b = 0; b < 8; b++)
+			key[b] = (unsigned char)(v >> (56 - 8 * b));
+		key[8] = 0x80;
+		hb_keys_push(&k, key, *end == '+' ? 9 : 8);
+		p = end + (*end == '+');
+		p += *p == ' ';
+	}
+	hb_keys_sort(&k);
+	hb_regions_init(rs);
+	hb_audit_regions_from_splits(rs, &k);
+	hb_keys_release(&k);
+}
+
+/* The drift findings for a partition table with these region starts, "kind@region ...". */
+static const char *boundary_drift(const char *starts, unsigned long long parts)
+{
+	char n[24];
+	struct hb_audit_meta m = {1, n, NULL, "--partition-splits", 1};
+	struct hb_regions rs;
+	const char *k;
+
+	snprintf(n, sizeof(n), "%llu", parts);
+	partition_table(&rs, starts);
+	k = drift(&m, &rs, parts == 20 ? "u64<20 *" : "u64<65536 *");
+	hb_regions_release(&rs);
+	return k;
+}
+
+static void test_audit__drift_is_one_finding_per_boundary_event(void)
+{
+	static const char all[] = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19";
+
+	CHECK_EQ_STR(boundary_drift(all, 20), "");
+	/* a split early on shifts every later region by one: one finding, at the new region */
+	CHECK_EQ_STR(boundary_drift("1 2 3 3+ 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19", 20),
+	             "drift@-1 drift@4");
+	/* a merge of partitions 6 and 7: one finding, at the region that spans both */
+	CHECK_EQ_STR(boundary_drift("1 2 3 4 5 6 8 9 10 11 12 13 14 15 16 17 18 19", 20),
+	             "drift@-1 drift@6");
+	/* three partitions merged are one event too */
+	CHECK_EQ_STR(boundary_drift("1 2 3 4 5 6 9 10 11 12 13 14 15 16 17 18 19", 20),
+	             "drift@-1 drift@6");
+	/* a split and a merge: N is right, two events */
+	CHECK_EQ_STR(boundary_drift("1 2 2+ 3 4 5 6 8 9 10 11 12 13 14 15 16 17 18 19", 20),
+	             "drift@3 drift@7");
+	/* a partition split, and the last three partitions merged into one region */
+	CHECK_EQ_STR(boundary_drift("1 2 3 4 5 5+ 6 7 8 9 10 11 12 13 14 15 16 17", 20),
+	             "drift@-1 drift@6 drift@18");
+	/* a boundary moved off its partition start: one event */
+	CHECK_EQ_STR(boundary_drift("1 2 3 4 5+ 6 7 8 9 10 11 12 13 14 15 16 17 18 19", 20),
+	             "drift@5");
+	/* a key space of 65536 partitions on 4 regions: 3 merges, not 65532 findings */
+	CHECK_EQ_STR(boundary_drift("100 200 300", 65536), "drift@-1 drift@0 drift@1 drift@2 drift@3");
+}
+
+static void test_audit__drift_messages_name_the_event(void)
+{
+	struct hb_audit_meta m = {1, "20", NULL, "--partition-splits 20", 1};
+	struct hb_findings f;
+	struct hb_regions rs;
+
+	partition_table(&rs, "1 2 2+ 3 4 5 6 8 9 10 11 12 13 14 15 16 17 18 19");
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_drift(&f, &m, &rs, NULL, &err), 0);
+	CHECK_EQ_INT((int)f.n, 2);
+	if (f.n == 2) {
+		CHECK(strstr(f.v[0].message, "starts inside partition 2: it was split there"));
+		CHECK(strstr(f.v[1].message, "spans partitions 6..7: they were merged"));
+	}
+	hb_findings_release(&f);
+	hb_regions_release(&rs);
+}
+
 static void test_audit__drift_checks_n_keyspace_and_partition_boundaries(void)
 {
 	struct hb_audit_meta ok = {1, "20", "u64<20 byte{8}", "--partition-splits 20", 1};
@@ -441,6 +528,8 @@ int main(void)
 	RUN(test_audit__rest_replica_entries_are_not_duplicates);
 	RUN(test_audit__compare_reports_regions_in_only_one_list);
 	RUN(test_audit__drift_checks_n_keyspace_and_partition_boundaries);
+	RUN(test_audit__drift_is_one_finding_per_boundary_event);
+	RUN(test_audit__drift_messages_name_the_event);
 	RUN(test_audit__reach_flags_seed001_regions);
 	RUN(test_audit__audits_100k_regions_quickly);
 	RUN(test_audit__hotspots_name_sequential_keys_and_hot_regions);
