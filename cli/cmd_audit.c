@@ -34,6 +34,7 @@ struct audit_run {
 	struct hb_hotspots hot;
 	int have_hot;
 	double window;
+	double elapsed; /* measured between the two counter readings; 0 with one reading */
 	int metadata; /* table form: 1 the metadata row exists, 0 it does not */
 };
 
@@ -126,9 +127,10 @@ static int print_json(const struct audit_run *r)
 		rc = hb_buf_addc(&b, ']');
 	if (!rc && r->have_hot) {
 		rc = hb_buf_addf(&b,
-		                 ",\"hotspots\":{\"window\":%.17g,\"total_writes\":%llu,"
+		                 ",\"hotspots\":{\"window\":%.17g,\"elapsed\":%.17g,"
+		                 "\"total_writes\":%llu,"
 		                 "\"total_reads\":%llu,\"fair_share\":%.17g,\"sequential_region\":",
-		                 r->window, (unsigned long long)r->hot.total_writes,
+		                 r->window, r->elapsed, (unsigned long long)r->hot.total_writes,
 		                 (unsigned long long)r->hot.total_reads, r->hot.fair_share);
 		if (!rc)
 			rc = r->hot.sequential_region < 0
@@ -256,13 +258,19 @@ static int print_text(const struct audit_run *r)
 			rc = hb_buf_adds(&out, ", no key space known (regions checked against any "
 			                       "row key; give --keyspace for shares)");
 		else if (!rc && r->ks)
-			rc = hb_buf_addf(&out, ", keyspace '%s' (%s keys%s)",
+			rc = hb_buf_addf(&out, ", keyspace '%s' (%s key%s%s)",
 			                 hb_buf_str(&r->ks_canon),
 			                 r->a.total_keys ? r->a.total_keys : "?",
+			                 r->a.total_keys && !strcmp(r->a.total_keys, "1") ? "" : "s",
 			                 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "");
 		if (!rc && r->have_hot)
-			rc = hb_buf_addf(&out, ", %llu writes in %.0f s",
-			                 (unsigned long long)r->hot.total_writes, r->window);
+			rc = r->elapsed > 0
+			         ? hb_buf_addf(&out, ", %llu write%s in %.1f s",
+			                       (unsigned long long)r->hot.total_writes,
+			                       HB_PLURAL(r->hot.total_writes), r->elapsed)
+			         : hb_buf_addf(&out, ", %llu write%s since the regions opened",
+			                       (unsigned long long)r->hot.total_writes,
+			                       HB_PLURAL(r->hot.total_writes));
 		if (!rc)
 			rc = hb_buf_adds(&out, "\n\n");
 	}
@@ -415,6 +423,7 @@ static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_
 	size_t n0 = 0, n1 = 0, i;
 	const char *table = r->table;
 	int *reach = NULL;
+	double t0 = 0;
 	int rc;
 
 	memset(&s0, 0, sizeof(s0));
@@ -425,11 +434,14 @@ static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_
 		rc = hb_rest_get_status(c, &s0, err);
 		if (rc)
 			goto done;
+		t0 = hb_now();
 		hb_sleep(r->window);
 	}
 	rc = hb_rest_get_status(c, &s1, err);
 	if (rc)
 		goto done;
+	/* the writes counted are those between the two readings, however long they took */
+	r->elapsed = r->window > 0 ? hb_now() - t0 : 0;
 	counts = calloc(r->rs.n ? r->rs.n : 1, sizeof(*counts));
 	if (r->ks)
 		reach = calloc(r->rs.n ? r->rs.n : 1, sizeof(*reach));
@@ -879,11 +891,12 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 			rc = (nf && hb_buf_addc(&out, '\n')) ||
 			     hb_buf_addf(&out,
 			                 "%s%s%s: %zu region%s, %zu finding%s, keyspace '%s' (%s "
-			                 "keys%s)\n\n",
+			                 "key%s%s)\n\n",
 			                 cli_color(nf ? CLI_RED : CLI_GREEN), nf ? "unhealthy" : "healthy",
 			                 cli_color(CLI_RESET), n, n == 1 ? "" : "s", nf,
 			                 nf == 1 ? "" : "s",
 			                 hb_buf_str(&r->ks_canon), reach.total_keys,
+			                 strcmp(reach.total_keys, "1") ? "s" : "",
 			                 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "") ||
 			     cli_stream_flush(&out, 1);
 			if (!rc && cli_stdout_tty()) {

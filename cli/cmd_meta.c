@@ -47,12 +47,12 @@ static int meta_get(struct meta_ctx *m, struct hb_error *err)
 	if (!found) {
 		rc = hb_error_set(err, HB_EFINDING,
 		                  "no metadata row '%s' in table '%s' (family '%s')",
-		                  m->row.row_tsb.data, m->table, m->row.family);
+		                  m->row.row_shown.data, m->table, m->row.family);
 		goto done;
 	}
 	nc = field(m, &r, HB_METAROW_N);
 	if (nc && hb_metarow_parse_n(nc->value, nc->value_len, &nval)) {
-		hb_tsb_append(&tmp, nc->value, nc->value_len);
+		hb_tsb_append_quoted(&tmp, nc->value, nc->value_len);
 		cli_warn("metadata row of table '%s' holds an invalid N '%s'", m->table,
 		         hb_buf_str(&tmp));
 		hb_buf_reset(&tmp);
@@ -177,7 +177,7 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 			    hb_error_set(err, HB_ESAFETY,
 			                 "table '%s' already stores N=%s in metadata row '%s'; use "
 			                 "--force to change it",
-			                 m->table, prev.data, m->row.row_tsb.data);
+			                 m->table, prev.data, m->row.row_shown.data);
 			goto done;
 		}
 		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell, 1,

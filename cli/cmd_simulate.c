@@ -594,10 +594,10 @@ static int print_text(const struct sim_result *res, const struct view *v,
 			snprintf(ratio, sizeof(ratio), "%.3f", (double)st->max / (double)st->min);
 		else
 			snprintf(ratio, sizeof(ratio), "n/a (a region got no writes)");
-		rc = printf("%llu writes over %zu regions (%s): skew %.3f (max/mean), cv %.4f, "
+		rc = printf("%llu write%s over %zu region%s (%s): skew %.3f (max/mean), cv %.4f, "
 			    "largest/smallest %s\n",
-			    (unsigned long long)res->count, v->n, res->source, st->skew, st->cv,
-			    ratio) < 0
+			    (unsigned long long)res->count, HB_PLURAL(res->count), v->n,
+			    HB_PLURAL(v->n), res->source, st->skew, st->cv, ratio) < 0
 			 ? HB_EINVAL
 			 : 0;
 	}
@@ -656,12 +656,13 @@ static int print_text(const struct sim_result *res, const struct view *v,
 		human(hb1, sizeof(hb1), s->cfg.flush_size);
 		human(hb2, sizeof(hb2), s->cfg.max_filesize);
 		printf("\npolicy %s: row %llu B, flush size %s, max file size %s (jitter %.2f): "
-		       "%zu splits, %zu regions, %zu cold",
+		       "%zu split%s, %zu region%s, %zu cold",
 		       hb_sim_policy_name(s->cfg.policy), (unsigned long long)s->cfg.row_size, hb1,
-		       hb2, s->cfg.jitter, s->nsplits, s->nregions, ncold);
+		       hb2, s->cfg.jitter, s->nsplits, HB_PLURAL(s->nsplits), s->nregions,
+		       HB_PLURAL(s->nregions), ncold);
 		if (s->refused)
-			printf(", %llu split points refused by the key restriction",
-			       (unsigned long long)s->refused);
+			printf(", %llu split point%s refused by the key restriction",
+			       (unsigned long long)s->refused, HB_PLURAL(s->refused));
 		puts("");
 		for (i = 0; !rc && i < s->nsplits; i++) {
 			const struct hb_sim_split *ev = &s->splits[i];

@@ -110,7 +110,7 @@ static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
 	int rc = hb_buf_addc(b, '\'');
 
 	if (!rc)
-		rc = hb_tsb_append(b, k, n > KEY_SHOW_MAX ? KEY_SHOW_MAX : n);
+		rc = hb_tsb_append_quoted(b, k, n > KEY_SHOW_MAX ? KEY_SHOW_MAX : n);
 	if (!rc && n > KEY_SHOW_MAX)
 		rc = hb_buf_adds(b, "...");
 	if (!rc)
@@ -782,8 +782,8 @@ static int boundary_events(struct hb_findings *out, const struct hb_regions *rs,
 		i = next_live(rs, i + 1, &last);
 	}
 	if (!rc && events > DRIFT_BOUNDARY_MAX)
-		rc = hb_findings_add(out, HB_FIND_DRIFT, -1, "%zu more partition boundary changes",
-		                     events - DRIFT_BOUNDARY_MAX);
+		rc = hb_findings_add(out, HB_FIND_DRIFT, -1, "%zu more partition boundary change%s",
+		                     events - DRIFT_BOUNDARY_MAX, HB_PLURAL(events - DRIFT_BOUNDARY_MAX));
 	hb_buf_release(&m);
 	return rc;
 }
@@ -822,9 +822,9 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 		                     "the stored N '%.64s' is not a positive integer", md->n);
 	} else if (n != live) {
 		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-		                     "the stored N is %llu but the table has %zu live regions "
+		                     "the stored N is %llu but the table has %zu live region%s "
 		                     "(regions were split, merged or lost since N was written)",
-		                     n, live);
+		                     n, live, HB_PLURAL(live));
 	}
 	if (!rc && md->keyspace && hb_keyspace_parse(&stored, md->keyspace, &perr)) {
 		if (perr.code == HB_ENOMEM) {
@@ -868,8 +868,8 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 		if (parts != live && parts != n)
 			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
 			                     "the table is partitioned into %llu partitions but has "
-			                     "%zu live regions",
-			                     parts, live);
+			                     "%zu live region%s",
+			                     parts, live, HB_PLURAL(live));
 		if (!rc)
 			rc = boundary_events(out, rs, parts, width);
 	}

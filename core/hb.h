@@ -40,4 +40,7 @@ _Noreturn void hb_bug(const char *file, int line, const char *msg);
 
 #define HB_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The plural ending for a count in a message: "%zu region%s", n, HB_PLURAL(n). */
+#define HB_PLURAL(n) ((n) == 1 ? "" : "s")
+
 #endif

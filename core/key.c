@@ -15,7 +15,7 @@ int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen)
 	return alen < blen ? -1 : alen > blen ? 1 : 0;
 }
 
-int hb_tsb_append(struct hb_buf *out, const void *k, size_t n)
+static int tsb_append(struct hb_buf *out, const void *k, size_t n, int quote)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p = k;
@@ -28,7 +28,7 @@ int hb_tsb_append(struct hb_buf *out, const void *k, size_t n)
 	for (i = 0; i < n; i++) {
 		unsigned char c = p[i];
 
-		if (c >= 0x20 && c <= 0x7E && c != '\\') {
+		if (c >= 0x20 && c <= 0x7E && c != '\\' && !(quote && c == '\'')) {
 			rc = hb_buf_addc(out, c);
 		} else {
 			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
@@ -39,6 +39,16 @@ int hb_tsb_append(struct hb_buf *out, const void *k, size_t n)
 			return rc;
 	}
 	return 0;
+}
+
+int hb_tsb_append(struct hb_buf *out, const void *k, size_t n)
+{
+	return tsb_append(out, k, n, 0);
+}
+
+int hb_tsb_append_quoted(struct hb_buf *out, const void *k, size_t n)
+{
+	return tsb_append(out, k, n, 1);
 }
 
 int hb_hex_digit(int c)

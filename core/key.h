@@ -15,6 +15,9 @@ int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen);
 
 /* Appends Bytes.toStringBinary(k): printable ASCII except '\', everything else \xHH upper case. */
 int hb_tsb_append(struct hb_buf *out, const void *k, size_t n);
+/* The same for a key shown between single quotes in a message: the quote itself as \x27
+ * too, so 'a\x27b' reads back (toBytesBinary) as the key, and the quotes stay unambiguous. */
+int hb_tsb_append_quoted(struct hb_buf *out, const void *k, size_t n);
 
 /* Appends Bytes.toBytesBinary(s) where s is UTF-8 text (docs/hbase-keys.md §2, the modern rule):
  * each UTF-16 code unit keeps its low 8 bits, only upper-case \xHH escapes, a bogus escape

@@ -491,9 +491,9 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 	base = (size_t)(s / spec->n);
 	if (base == 0)
 		return hb_error_set(err, HB_EINVAL,
-				    "a sample of %ld keys is too small for %ld regions (it needs at "
+				    "a sample of %ld key%s is too small for %ld regions (it needs at "
 				    "least %ld keys)",
-				    s, spec->n, spec->n);
+				    s, HB_PLURAL(s), spec->n, spec->n);
 	want = (size_t)(spec->n - 1);
 	/* Sort references, not copies: the sample may hold millions of keys. */
 	n = spec->sample->n;
@@ -514,9 +514,9 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 	}
 	if (!rc && out->n < want)
 		rc = hb_error_set(err, HB_EINVAL,
-				  "the sample has only %zu distinct keys; %ld regions with a step of "
+				  "the sample has only %zu distinct key%s; %ld regions with a step of "
 				  "%zu need at least %zu",
-				  pos, spec->n, base, base * want + 1);
+				  pos, HB_PLURAL(pos), spec->n, base, base * want + 1);
 	free(refs);
 	return rc;
 }

@@ -6,7 +6,7 @@
 static const char *short_tsb(struct hb_buf *b, const void *k, size_t n)
 {
 	hb_buf_reset(b);
-	if (hb_tsb_append(b, k, n > 100 ? 100 : n))
+	if (hb_tsb_append_quoted(b, k, n > 100 ? 100 : n))
 		return "?";
 	if (n > 100)
 		hb_buf_adds(b, "...");

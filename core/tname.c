@@ -1,6 +1,7 @@
 /* Table, namespace and column-family name validation following HBase 2.x's TableName. */
 #include "tname.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Decodes one UTF-8 sequence at s[*i]; returns the code point or -1 when malformed. */
@@ -68,9 +69,10 @@ static int is_letter_or_digit(long cp)
 	return 1;
 }
 
-/* Checks one part; qual = 1 for the qualifier rules. */
-static int check_part(const char *what, const char *full, const char *s, size_t n, int qual,
-                      struct hb_error *err)
+/* Checks one part; qual = 1 for the qualifier rules. full is the whole name as shown in
+ * messages (between single quotes, so a quote in it is \x27). */
+static int check_part(const char *what, const char *name, const char *full, const char *s,
+                      size_t n, int qual, struct hb_error *err)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
@@ -89,7 +91,7 @@ static int check_part(const char *what, const char *full, const char *s, size_t 
 		if (cp < 0)
 			return hb_error_set(err, HB_EINVAL,
 			                    "invalid table name '%s': not UTF-8 at byte %zu", full,
-			                    (size_t)(s - full) + at);
+			                    (size_t)(s - name) + at);
 		if (cp == '_' || is_letter_or_digit(cp))
 			continue;
 		if (qual && (cp == '-' || cp == '.'))
@@ -97,9 +99,10 @@ static int check_part(const char *what, const char *full, const char *s, size_t 
 		if (cp >= 0x20 && cp < 0x7F)
 			return hb_error_set(
 			    err, HB_EINVAL,
-			    "invalid table name '%s': character '%c' is not allowed "
+			    "invalid table name '%s': character %c%c%c is not allowed "
 			    "in the %s (letters, digits, '_'%s)",
-			    full, (int)cp, what, qual ? ", '-', '.'" : "");
+			    full, cp == '\'' ? '"' : '\'', (int)cp, cp == '\'' ? '"' : '\'', what,
+			    qual ? ", '-', '.'" : "");
 		return hb_error_set(err, HB_EINVAL,
 		                    "invalid table name '%s': character U+%04lX is not allowed in "
 		                    "the %s",
@@ -112,7 +115,30 @@ static int check_part(const char *what, const char *full, const char *s, size_t 
 	return 0;
 }
 
-int hb_tname_parse(struct hb_tname *out, const char *name, struct hb_error *err)
+/* name as shown between single quotes: a quote in it as \x27. NULL without memory. */
+static char *shown_name(const char *name)
+{
+	size_t n = strlen(name), q = 0, i, o = 0;
+	char *out;
+
+	for (i = 0; i < n; i++)
+		q += name[i] == '\'';
+	out = malloc(n + 3 * q + 1);
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (name[i] == '\'') {
+			memcpy(out + o, "\\x27", 4);
+			o += 4;
+		} else {
+			out[o++] = name[i];
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static int parse(struct hb_tname *out, const char *name, const char *shown, struct hb_error *err)
 {
 	struct hb_tname t;
 	const char *colon;
@@ -127,7 +153,7 @@ int hb_tname_parse(struct hb_tname *out, const char *name, struct hb_error *err)
 		t.ns_len = (size_t)(colon - name);
 		t.qual = colon + 1;
 		t.has_ns = 1;
-		rc = check_part("namespace", name, t.ns, t.ns_len, 0, err);
+		rc = check_part("namespace", name, shown, t.ns, t.ns_len, 0, err);
 		if (rc)
 			return rc;
 	} else {
@@ -136,16 +162,31 @@ int hb_tname_parse(struct hb_tname *out, const char *name, struct hb_error *err)
 		t.qual = name;
 	}
 	t.qual_len = strlen(t.qual);
-	rc = check_part("qualifier", name, t.qual, t.qual_len, 1, err);
+	rc = check_part("qualifier", name, shown, t.qual, t.qual_len, 1, err);
 	if (rc)
 		return rc;
 	if ((t.qual_len == 6 && !memcmp(t.qual, "-ROOT-", 6)) ||
 	    (t.qual_len == 6 && !memcmp(t.qual, ".META.", 6)))
-		return hb_error_set(err, HB_EINVAL, "invalid table name '%s': reserved", name);
+		return hb_error_set(err, HB_EINVAL, "invalid table name '%s': reserved", shown);
 	t.too_long = t.ns_len > HB_TNAME_WARN_BYTES || t.qual_len > HB_TNAME_WARN_BYTES;
 	if (out)
 		*out = t;
 	return 0;
+}
+
+int hb_tname_parse(struct hb_tname *out, const char *name, struct hb_error *err)
+{
+	char *shown;
+	int rc;
+
+	if (!name || !strchr(name, '\''))
+		return parse(out, name, name, err);
+	shown = shown_name(name);
+	if (!shown)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	rc = parse(out, name, shown, err);
+	free(shown);
+	return rc;
 }
 
 int hb_tname_check_create(struct hb_tname *out, const char *name, struct hb_error *err)

@@ -1129,7 +1129,7 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	if (!ri_cell)
 		return 0; /* HBase's own visitor skips rows without a RegionInfo too */
 	if ((rc = hb_regioninfo_decode(&ri, ri_cell->value, ri_cell->value_len, err))) {
-		hb_tsb_append(&tsb, row->key, row->key_len);
+		hb_tsb_append_quoted(&tsb, row->key, row->key_len);
 		if (err)
 			err->code = HB_ESERVER; /* the server's data, not the user's input */
 		rc = hb_error_prefix(err, HB_ESERVER,

@@ -15,6 +15,7 @@ int hb_metarow_locate(struct hb_metarow *m, struct hb_rest *c, const char *table
 	m->table = table;
 	hb_buf_init(&m->row, 0);
 	hb_buf_init(&m->row_tsb, 0);
+	hb_buf_init(&m->row_shown, 0);
 	if (!row_tsb)
 		row_tsb = HB_METAROW_ROW;
 	if (hb_tbb_parse(&m->row, row_tsb, strlen(row_tsb), err))
@@ -25,7 +26,9 @@ int hb_metarow_locate(struct hb_metarow *m, struct hb_rest *c, const char *table
 		return hb_error_set(err, HB_EINVAL,
 		                    "--metadata-row is %zu bytes; HBase rows are at most %d bytes",
 		                    m->row.len, HB_MAX_ROW_LENGTH);
-	if (hb_tsb_append(&m->row_tsb, m->row.data, m->row.len) || hb_buf_add(&m->row_tsb, "", 0))
+	if (hb_tsb_append(&m->row_tsb, m->row.data, m->row.len) || hb_buf_add(&m->row_tsb, "", 0) ||
+	    hb_tsb_append_quoted(&m->row_shown, m->row.data, m->row.len) ||
+	    hb_buf_add(&m->row_shown, "", 0))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (family && (!*family || strchr(family, ':')))
 		return hb_error_set(err, HB_EINVAL, "invalid --metadata-family '%s'", family);
@@ -61,6 +64,7 @@ void hb_metarow_release(struct hb_metarow *m)
 	free(m->family);
 	hb_buf_release(&m->row);
 	hb_buf_release(&m->row_tsb);
+	hb_buf_release(&m->row_shown);
 	memset(m, 0, sizeof(*m));
 }
 

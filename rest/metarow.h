@@ -9,9 +9,10 @@
 /* Where a table's metadata row lives. */
 struct hb_metarow {
 	const char *table;
-	char *family;          /* the given family, else the table's first */
-	struct hb_buf row;     /* the row key's bytes */
-	struct hb_buf row_tsb; /* ... as toStringBinary, NUL-terminated, for messages */
+	char *family;            /* the given family, else the table's first */
+	struct hb_buf row;       /* the row key's bytes */
+	struct hb_buf row_tsb;   /* ... as toStringBinary, NUL-terminated (JSON output) */
+	struct hb_buf row_shown; /* ... for messages, between single quotes (' as \x27) */
 };
 
 /*
