@@ -435,7 +435,7 @@ static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_
 		if (rc)
 			goto done;
 		t0 = hb_now();
-		hb_sleep(r->window);
+		cli_progress_sleep("measuring writes", r->window);
 	}
 	rc = hb_rest_get_status(c, &s1, err);
 	if (rc)
@@ -845,6 +845,8 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 		g.end = i < keys.n ? (unsigned char *)hb_keys_at(&keys, i, &el) : NULL;
 		g.start_len = sl;
 		g.end_len = el;
+		if (!(i & 1023))
+			cli_progress("auditing regions", i, n);
 		rc = hb_reach_stream_next(&reach, i, &g, &ar, &f, &err);
 		if (rc == HB_EINVAL)
 			hb_error_prefix(&err, rc, "--keyspace '%s'", hb_buf_str(&r->ks_canon));
@@ -859,6 +861,7 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 		if (!rc && f.n)
 			rc = render_findings(&finds, json, &f, &nf, &last, &err);
 	}
+	cli_progress_done();
 	if (!rc && hb_chain_stream_end(&chain, &f))
 		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
 	if (!rc && f.n)

@@ -302,10 +302,11 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 			snprintf(why, sizeof(why), "%s", err->msg);
 		else if (rc && rc != HB_ENOTFOUND)
 			return rc;
+		/* a table whose regions have no location yet is waited for too */
+		cli_progress("regions online", rc ? 0 : rs->n, planned);
 		if (!rc) {
 			hb_regions_sort(rs);
 			hb_bounds_dedupe_replicas(rs);
-			cli_progress("regions online", rs->n, planned);
 			if (hb_bounds_chain_complete(rs) && rs->n >= planned) {
 				rc = cli_rest_states(c->rest, c->table, rs, &state, &avail, err);
 				if (rc)

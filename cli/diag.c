@@ -2,6 +2,7 @@
 #include "../core/key.h"
 #include "cli.h"
 #include "exit.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@ static void emit(const char *prefix, const char *fmt, va_list ap)
 	struct hb_buf b = HB_BUF_INIT;
 	size_t i;
 
+	cli_progress_done();
 	fflush(stdout);
 	fputs(prefix, stderr);
 	if (hb_buf_vaddf(&b, fmt, ap)) {
@@ -101,6 +103,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	error_v(fmt, ap);
 	va_end(ap);
+	/* error_v erased any progress line */
 	if (cmd)
 		fprintf(stderr, "hbtab: see 'hbtab %s --help'\n", cmd);
 	else
@@ -169,6 +172,7 @@ int cli_write_stdout(const void *p, size_t n)
 {
 	if (cli_stdout_failed)
 		return HB_EINVAL;
+	cli_progress_done();
 	if (n && fwrite(p, 1, n, stdout) != n) {
 		stdout_failed(errno);
 		return HB_EINVAL;

@@ -3,6 +3,7 @@
 #include "../core/vec.h"
 #include "../core/key.h"
 #include "cli.h"
+#include "progress.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -172,6 +173,7 @@ int cli_table_print(const struct cli_table *t, int force_tsv)
 	int tsv = force_tsv || !cli_stdout_tty();
 	size_t r;
 
+	cli_progress_done();
 	if (!tsv)
 		print_row(t, t->headers, 0);
 	for (r = 0; r + t->ncols <= t->ncells; r += t->ncols)
@@ -228,6 +230,7 @@ int cli_json_print(const cJSON *root)
 	struct hb_buf b = HB_BUF_INIT;
 	int rc;
 
+	cli_progress_done();
 	if (!s)
 		return HB_ENOMEM;
 	rc = json_text_safe(&b, s);

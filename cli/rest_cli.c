@@ -14,41 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int progress_drawn;
-static double progress_last;
-
-static int progress_enabled(void)
-{
-	return !cli_g.no_progress && !cli_g.quiet && !cli_g.verbose && isatty(STDERR_FILENO);
-}
-
-void cli_progress(const char *label, size_t done, size_t total)
-{
-	double t;
-
-	if (!progress_enabled())
-		return;
-	t = hb_now();
-	if (progress_drawn && t - progress_last < 0.1)
-		return;
-	progress_last = t;
-	if (total)
-		fprintf(stderr, "\r%s: %zu/%zu ", label ? label : "working", done, total);
-	else
-		fprintf(stderr, "\r%s: %zu ", label ? label : "working", done);
-	fflush(stderr);
-	progress_drawn = 1;
-}
-
-void cli_progress_done(void)
-{
-	if (progress_drawn) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		progress_drawn = 0;
-	}
-}
-
 static void on_progress(void *ctx, size_t done, size_t total)
 {
 	cli_progress(ctx, done, total);

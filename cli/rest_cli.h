@@ -4,6 +4,7 @@
 
 #include "../core/hb.h"
 #include "../rest/rest.h"
+#include "progress.h"
 
 #include <stddef.h>
 
@@ -43,10 +44,6 @@ int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
  * becomes "table 'T' is disabled" (HB_ESERVER) and 1 is returned, else 0. */
 int cli_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *err);
 
-/* Shows "LABEL: DONE[/TOTAL]" on stderr (terminal only, rate-limited); label NULL = "working". */
-void cli_progress(const char *label, size_t done, size_t total);
-/* Clears the progress line, if one was drawn. */
-void cli_progress_done(void);
 
 /* Validates a TABLE argument (docs/hbase-keys.md §10) before any request; prints
  * "hbtab: invalid table name ..." and returns HB_EINVAL on failure. */

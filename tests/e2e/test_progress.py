@@ -1,4 +1,6 @@
 """The progress indicator: drawn on a terminal's stderr only, cleared before the results."""
+import re
+
 import hbtest
 
 
@@ -23,6 +25,39 @@ class Progress(hbtest.EmulatorTest):
         rc, out, err = self.run_with_tty_stderr("--no-progress", "regions", "big", "--source", "meta")
         self.assertEqual(rc, 0, err)
         self.assertEqual(err, b"")
+
+    def assertErasedBeforeEveryLine(self, err):
+        """Every diagnostic starts on a clean line: after the erase sequence or a newline."""
+        for m in re.finditer(rb"hbtab: ", err):
+            before = err[:m.start()]
+            self.assertTrue(not before or before.endswith(b"\r\x1b[K") or
+                            before.endswith(b"\n"), err[max(0, m.start() - 60):m.end() + 40])
+
+    def test_progress__hotspot_window_is_shown_then_erased(self):
+        rc, out, err = self.run_with_tty_stderr("audit", "big", "--hotspots", "--window", "2")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(err, rb"\rmeasuring writes: \d+/2 s")
+        self.assertTrue(err.endswith(b"\r\x1b[K"), err[-40:])
+        self.assertNotIn(b"measuring", out)
+        self.assertIn(b"writes in ", out)
+
+    def test_progress__region_wait_is_shown_and_erased_before_the_error(self):
+        self.emu.control("POST", "/control/open-delay", {"seconds": 3600})
+        rc, out, err = self.run_with_tty_stderr("create", "t1", "--hex-splits", "4",
+                                                "--via", "thrift2", "--thrift", self.emu.thrift,
+                                                "--wait", "2")
+        self.assertEqual(rc, 4, err)
+        self.assertRegex(err, rb"\rregions online: 0/4 ")
+        self.assertIn(b"\r\x1b[Khbtab: table 't1': regions not online", err)
+        self.assertErasedBeforeEveryLine(err)
+
+    def test_progress__offline_audit_of_many_regions_is_shown(self):
+        rc, out, err = self.run_with_tty_stderr("audit", "--hex-splits", "5000",
+                                                "--keyspace", "hex{8}")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(err, rb"\rauditing regions: \d+/5000 ")
+        self.assertTrue(err.endswith(b"\r\x1b[K"), err[-40:])
+        self.assertNotIn(b"auditing", out)
 
     def test_progress__nothing_is_drawn_when_stderr_is_not_a_terminal(self):
         r = self.hb("regions", "big", "--source", "meta")
