@@ -31,7 +31,7 @@
 
 #define USAGE                                                                                      \
 	"create TABLE SPLITSPEC [--family NAME[:ATTR=VAL,...]]... [--attr KEY=VAL]... "            \
-	"[--via auto|thrift2|shell|rest|print] [--keyspace SPEC] [--no-metadata] "                 \
+	"[--via auto|thrift2|shell|rest|print] [--keyspace SPEC [--strict]] [--no-metadata] "      \
 	"[--metadata-family F] [--metadata-row R] [--wait SEC]"
 
 /* Lines of a boundary diff shown on stderr / in JSON. */
@@ -51,6 +51,8 @@ struct create {
 	struct hb_keyspace *ks;
 	struct hb_buf ks_canon;
 	int no_metadata;
+	int default_family; /* no --family: the table gets CLI_DDL_DEFAULT_FAMILY */
+	int exit_status;    /* for the JSON summary of a failure */
 	const char *meta_family;
 	struct hb_buf meta_row;
 	double wait;
@@ -84,7 +86,7 @@ static void phase_end(struct create *c, enum phase p)
 static void tsb_str(struct hb_buf *b, const void *k, size_t n)
 {
 	hb_buf_reset(b);
-	if (hb_tsb_append(b, k, n) || hb_buf_adds(b, ""))
+	if (hb_tsb_append_quoted(b, k, n) || hb_buf_adds(b, ""))
 		hb_buf_reset(b);
 }
 
@@ -131,8 +133,11 @@ static int validate(struct create *c, const struct cli_splitspec *ss,
 			cli_fail(&err);
 			return err.code == HB_ENOMEM ? HB_ENOMEM : HB_EINVAL;
 		}
-	if (!c->schema.nfamilies && cli_ddl_add_family(&c->schema, CLI_DDL_DEFAULT_FAMILY, &err))
-		return HB_ENOMEM;
+	if (!c->schema.nfamilies) {
+		if (cli_ddl_add_family(&c->schema, CLI_DDL_DEFAULT_FAMILY, &err))
+			return HB_ENOMEM;
+		c->default_family = 1;
+	}
 	for (i = 0; i < attrs->n; i++)
 		if (cli_ddl_add_attr(&c->schema, attrs->items[i], &err)) {
 			cli_fail(&err);
@@ -221,8 +226,9 @@ static int name_not_online(struct hb_buf *m, const struct hb_regions *rs)
 		}
 		hb_buf_reset(&k);
 		rc = hb_buf_addf(&k, "%s", shown ? ", " : ": ") ||
-		     hb_buf_addf(&k, "region %zu ['", i) || hb_tsb_append(&k, r->start, r->start_len) ||
-		     hb_buf_adds(&k, "', '") || hb_tsb_append(&k, r->end, r->end_len) ||
+		     hb_buf_addf(&k, "region %zu ['", i) ||
+		     hb_tsb_append_quoted(&k, r->start, r->start_len) || hb_buf_adds(&k, "', '") ||
+		     hb_tsb_append_quoted(&k, r->end, r->end_len) ||
 		     hb_buf_addf(&k, "') %s", r->state ? r->state : "without a server") ||
 		     hb_buf_add(m, k.data, k.len);
 		shown++;
@@ -382,9 +388,9 @@ static int write_metadata(struct create *c, struct hb_error *err)
 			rc = hb_error_set(
 			    err, HB_ESAFETY,
 			    "the metadata row of '%s' already holds N = '%s' but the "
-			    "table has %s regions; left unchanged (use 'hbtab meta set' "
+			    "table has %s region%s; left unchanged (use 'hbtab meta set' "
 			    "to change it)",
-			    c->table, hb_buf_str(&t), nbuf);
+			    c->table, hb_buf_str(&t), nbuf, strcmp(nbuf, "1") ? "s" : "");
 			hb_buf_release(&t);
 			goto done;
 		}
@@ -470,6 +476,10 @@ static int check_reach(struct create *c, struct hb_error *err)
 	mpz_t keys;
 	int rc = 0;
 
+	if (c->reach_checked)
+		return 0; /* --strict did it before anything was sent */
+	free(c->unreachable);
+	c->nunreachable = 0;
 	c->unreachable = calloc(n, sizeof(*c->unreachable));
 	if (!c->unreachable)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -530,6 +540,16 @@ static int print_summary(const struct create *c, const char *error)
 		/* the channel actually used: none when the table existed */
 		cli_json_add_str(o, "via", c->created ? cli_via_name(c->via) : "none");
 		cli_json_add_str(o, "metadata", c->metadata);
+		arr = cJSON_AddArrayToObject(o, "families");
+		for (i = 0; arr && i < c->schema.nfamilies; i++) {
+			cJSON *f = cJSON_CreateObject();
+
+			if (f && cli_json_add_str(f, "name", c->schema.families[i].name))
+				cJSON_AddItemToArray(arr, f);
+			else
+				cJSON_Delete(f);
+		}
+		cJSON_AddBoolToObject(o, "default_family", c->default_family);
 		cJSON_AddBoolToObject(o, "families_verified", c->families_ok);
 		if (c->reach_checked) {
 			cJSON_AddBoolToObject(o, "reachable", c->nunreachable == 0);
@@ -552,8 +572,10 @@ static int print_summary(const struct create *c, const char *error)
 				p += n + (p[n] ? 1 : 0);
 			}
 		}
-		if (error)
+		if (error) {
 			cli_json_add_str(o, "error", error);
+			cJSON_AddNumberToObject(o, "exit", c->exit_status);
+		}
 		{
 			cJSON *tm = cJSON_AddObjectToObject(o, "timings");
 
@@ -574,6 +596,9 @@ static int print_summary(const struct create *c, const char *error)
 		printf("table '%s' already exists with the planned %zu region%s; verified, not "
 		       "changed\n",
 		       c->table, c->regions, c->regions == 1 ? "" : "s");
+	if (c->default_family)
+		printf("column family '%s': the default (--family names others)\n",
+		       c->schema.families[0].name);
 	if (c->live_servers)
 		printf("N=%zu from %ld live region server%s\n", c->splits.n + 1, c->live_servers,
 		       c->live_servers == 1 ? "" : "s");
@@ -620,6 +645,7 @@ static int fail_with(struct create *c, const struct hb_error *err)
 {
 	int st = cli_fail(err);
 
+	c->exit_status = st;
 	print_summary(c, err->msg);
 	return st;
 }
@@ -629,8 +655,9 @@ static int fail_mismatch(struct create *c, const struct hb_error *err)
 {
 	cli_error("%s", err->msg);
 	print_diff(c);
+	c->exit_status = cli_exit(err->code);
 	print_summary(c, err->msg);
-	return cli_exit(err->code);
+	return c->exit_status;
 }
 
 static int run(struct create *c)
@@ -814,7 +841,7 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 		st = st == HB_ENOMEM ? (cli_error("out of memory"), CLI_EXIT_SERVER)
 		                     : CLI_EXIT_USAGE;
 	else if (c.via == CLI_VIA_PRINT)
-		st = cli_ddl_print(&c.schema, &c.splits);
+		st = cli_ddl_print(&c.schema, &c.splits, c.default_family);
 	else
 		st = run(&c);
 	memset(out, 0, sizeof(*out));
@@ -835,7 +862,7 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 static struct cli_splitspec ss;
 static struct cli_strlist families, attrs;
 static const char *via, *keyspace, *meta_family, *meta_row, *wait;
-static int no_metadata, timings;
+static int no_metadata, strict, timings;
 static const struct cli_option opts[] = {
 	CLI_SPLITSPEC_OPTIONS(&ss),
 	CLI_GROUP("Table"),
@@ -851,6 +878,8 @@ static const struct cli_option opts[] = {
 	CLI_STRING(0, "keyspace", &keyspace, "SPEC",
 	           "row-key space: every region must be reachable; stored in the "
 	           "metadata row"),
+	CLI_FLAG(0, "strict", &strict,
+	         "refuse, before creating anything, regions no key of --keyspace can reach"),
 	CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
 	CLI_STRING(0, "metadata-family", &meta_family, "F",
 	           "family of the metadata row (default: the first family)"),
@@ -864,6 +893,45 @@ static const struct cli_option opts[] = {
 static struct create cr;
 static int validated;
 
+/*
+ * --strict: the planned regions against the key space before anything is sent or created;
+ * a region no key can reach refuses the whole design (exit 1), listing the regions.
+ */
+static int strict_check(struct create *c)
+{
+	struct hb_error err = {0};
+	struct hb_buf t = HB_BUF_INIT;
+	size_t i;
+
+	if (check_reach(c, &err)) {
+		c->exit_status = cli_fail(&err);
+		print_summary(c, err.msg);
+		return c->exit_status;
+	}
+	phase_end(c, PH_REACH);
+	if (!c->nunreachable)
+		return CLI_EXIT_OK;
+	hb_error_set(&err, HB_EFINDING,
+	             "refusing to create '%s' (--strict): %zu of %zu region%s cannot hold any key "
+	             "of keyspace '%s'; nothing was sent",
+	             c->table, c->nunreachable, c->splits.n + 1, HB_PLURAL(c->splits.n + 1),
+	             hb_buf_str(&c->ks_canon));
+	cli_error("%s", err.msg);
+	for (i = 0; i < c->nunreachable && i < 50; i++) {
+		size_t idx = c->unreachable[i], sl = 0;
+		const unsigned char *s = idx ? hb_keys_at(&c->splits, idx - 1, &sl) : NULL;
+
+		tsb_str(&t, s, sl);
+		cli_error("  region %zu starting at '%s'", idx, hb_buf_str(&t));
+	}
+	if (c->nunreachable > 50)
+		cli_error("  ... and %zu more", c->nunreachable - 50);
+	hb_buf_release(&t);
+	c->exit_status = CLI_EXIT_FINDINGS;
+	print_summary(c, err.msg);
+	return CLI_EXIT_FINDINGS;
+}
+
 /* Validation; a spec that takes N from the cluster is validated once connected. */
 static int check_spec(void)
 {
@@ -875,7 +943,9 @@ static int check_spec(void)
 		cli_error("out of memory");
 		return CLI_EXIT_SERVER;
 	}
-	return rc ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	if (rc)
+		return CLI_EXIT_USAGE;
+	return strict ? strict_check(&cr) : CLI_EXIT_OK;
 }
 
 /* Everything that can be checked offline; --via print needs no connection. */
@@ -884,6 +954,11 @@ static int check(struct cli_ctx *x)
 	int st;
 
 	create_init(&cr, x->table);
+	if (strict && !keyspace) {
+		cli_usage_error("create", "--strict needs --keyspace (the key space the regions "
+		                          "are checked against)");
+		return CLI_EXIT_USAGE;
+	}
 	cr.ks_spec = keyspace;
 	cr.no_metadata = no_metadata;
 	cr.meta_family = meta_family;
@@ -910,7 +985,9 @@ static int run_create(struct cli_ctx *x)
 		st = check_spec();
 	}
 	if (!st)
-		st = cr.via == CLI_VIA_PRINT ? cli_ddl_print(&cr.schema, &cr.splits) : run(&cr);
+		st = cr.via == CLI_VIA_PRINT
+		         ? cli_ddl_print(&cr.schema, &cr.splits, cr.default_family)
+		         : run(&cr);
 	print_timings(&cr, timings);
 	return st;
 }

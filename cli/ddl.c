@@ -578,15 +578,27 @@ int cli_ddl_pick(enum cli_via *out, const char *via, size_t n)
 	return 0;
 }
 
-int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits)
+int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits, int default_family)
 {
 	struct hb_buf out = HB_BUF_INIT;
 	int rc;
 
-	if (cli_g.output == CLI_OUT_JSON)
+	if (cli_g.output == CLI_OUT_JSON) {
 		rc = cli_ddl_json_plan(&out, s, splits);
-	else
-		rc = cli_ddl_shell_script(&out, s, splits, NULL);
+		/* the plan is one object: the default-family flag goes in before its end */
+		if (!rc && out.len >= 2 && !memcmp(out.data + out.len - 2, "}\n", 2)) {
+			out.len -= 2;
+			rc = hb_buf_addf(&out, ",\"default_family\":%s}\n",
+			                 default_family ? "true" : "false");
+		}
+	} else {
+		rc = default_family && s->nfamilies
+		         ? hb_buf_addf(&out, "# column family '%s': the default (--family names others)\n",
+		                       s->families[0].name)
+		         : 0;
+		if (!rc)
+			rc = cli_ddl_shell_script(&out, s, splits, NULL);
+	}
 	if (!rc)
 		rc = cli_write_stdout(out.data, out.len);
 	hb_buf_release(&out);

@@ -45,9 +45,10 @@ int cli_ddl_pick(enum cli_via *out, const char *via, size_t nregions);
 int cli_ddl_create(enum cli_via via, struct hb_rest *rest, const struct hb_schema *s,
                    const struct hb_keys *splits, double wait, int *race, struct hb_error *err);
 
-/* '--via print': writes the hbase shell script, or the JSON plan under -o json, to stdout.
+/* '--via print': writes the hbase shell script, or the JSON plan under -o json, to stdout;
+ * default_family says the family was not given (a comment / "default_family" names it).
  * Returns an exit status. */
-int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits);
+int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits, int default_family);
 
 /*
  * Parses one --family value "NAME[:ATTR=VAL,...]" and adds the family to s: name checked
