@@ -661,11 +661,13 @@ done:
 /* ---------------------------------------------------------------- planned split set */
 
 /*
- * A planned split set is audited as a stream: each region [k(i-1), k(i)) is viewed in the key
- * list, decided, and rendered at once. Findings come first in the output but are only known
- * at the end, so the rendered regions and findings wait in two anonymous temporary files
- * (unlinked at creation) and are copied out when the last region is done; memory stays at
- * the key list plus a few buffers whatever the number of regions or findings.
+ * A planned split set is audited as a stream over its key list, in two passes: each region
+ * [k(i-1), k(i)) is viewed in the list and decided without being stored. Findings come first
+ * in the text output and "healthy" first in JSON, but are only known at the end, so the first
+ * pass renders the findings into an anonymous temporary file (unlinked at creation) and the
+ * second, once the header is out, decides the regions again and writes their rows straight
+ * to standard output. Any error shows in the first pass, before anything is printed; memory
+ * stays at the key list plus a few buffers whatever the number of regions or findings.
  */
 struct spool {
 	FILE *f;
@@ -713,36 +715,6 @@ static int spool_copy(struct spool *s, struct hb_error *err)
 	return rc; /* a write error was reported already */
 }
 
-/* Feeds the spooled tab-separated rows to a terminal table (offline cells hold no tab or
- * newline: keys are in toStringBinary form). */
-static int spool_table(struct spool *s, struct cli_table *t, struct hb_error *err)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int rc = spool_flush(s, 1, err);
-
-	if (rc)
-		return rc;
-	if (fflush(s->f) || fseek(s->f, 0, SEEK_SET))
-		return hb_error_set(err, HB_EINVAL, "cannot read a temporary file: %s",
-		                    strerror(errno));
-	while (!rc && (n = getline(&line, &cap, s->f)) > 0) {
-		char *cell = line, *tab;
-
-		if (line[n - 1] == '\n')
-			line[n - 1] = 0;
-		for (; !rc && (tab = strchr(cell, '\t')); cell = tab + 1) {
-			*tab = 0;
-			rc = cli_table_add(t, cell);
-		}
-		if (!rc)
-			rc = cli_table_add(t, cell);
-	}
-	free(line);
-	return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
-}
-
 static void spool_close(struct spool *s)
 {
 	if (s->f)
@@ -751,25 +723,95 @@ static void spool_close(struct spool *s)
 	hb_buf_release(&s->b);
 }
 
-/* Renders one region's row (JSON object or tab-separated line) into b. */
-static int render_region(struct hb_buf *b, int json, size_t i, const struct hb_region *g,
-                         const struct hb_audit_region *ar, struct hb_buf *tmp)
-{
-	if (json)
-		return hb_buf_addf(b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
-		       cli_json_tsb(b, g->start, g->start_len, tmp) ||
-		       hb_buf_adds(b, ",\"end\":") || cli_json_tsb(b, g->end, g->end_len, tmp) ||
-		       hb_buf_addf(b, ",\"reachable\":%s,\"share\":%.17g,\"keys\":",
-		                   ar->reachable ? "true" : "false", ar->share) ||
-		       json_strn(b, ar->keys) || hb_buf_addc(b, '}');
-	{
-		struct sink k = {NULL, b, 0, 6, 1};
+/*
+ * Renders the rows of a planned split set. Region i starts where region i-1 ends, so each
+ * bound is formatted once and kept for the next row; a share is formatted once per distinct
+ * value (evenly split chains repeat a few). The text matches sink_* and print_json exactly.
+ */
+#define SHARE_MEMO 4
+struct row_render {
+	int json;
+	struct hb_buf bound[2]; /* the previous region's end, this region's end (formatted) */
+	int cur;                /* index of the previous end in bound */
+	struct {
+		double v;
+		int used;
+		char text[512]; /* JSON number (%.17g) or the SHARE cell */
+	} memo[SHARE_MEMO];
+	unsigned memo_next;
+};
 
-		return sink_addf(&k, "%zu", i) || sink_tsb(&k, g->start, g->start_len, tmp) ||
-		       sink_tsb(&k, g->end, g->end_len, tmp) ||
-		       sink_add(&k, ar->reachable ? "yes" : "no") ||
-		       sink_share(&k, ar->share, ar->reachable) || sink_add(&k, ar->keys);
+static void row_render_init(struct row_render *w, int json)
+{
+	memset(w, 0, sizeof(*w));
+	w->json = json;
+}
+
+static void row_render_release(struct row_render *w)
+{
+	hb_buf_release(&w->bound[0]);
+	hb_buf_release(&w->bound[1]);
+}
+
+static const char *share_text(struct row_render *w, double share)
+{
+	unsigned j;
+
+	for (j = 0; j < SHARE_MEMO; j++)
+		if (w->memo[j].used && !memcmp(&w->memo[j].v, &share, sizeof(share)))
+			return w->memo[j].text;
+	j = w->memo_next;
+	w->memo_next = (w->memo_next + 1) % SHARE_MEMO;
+	w->memo[j].v = share;
+	w->memo[j].used = 1;
+	if (w->json)
+		snprintf(w->memo[j].text, sizeof(w->memo[j].text), "%.17g", share);
+	else if (share > 0 && share < 0.0001)
+		snprintf(w->memo[j].text, sizeof(w->memo[j].text), "<0.01%%");
+	else
+		snprintf(w->memo[j].text, sizeof(w->memo[j].text), "%.2f%%", 100.0 * share);
+	return w->memo[j].text;
+}
+
+/* Formats key k as a row cell: its JSON string, or its toStringBinary text. */
+static int bound_format(struct hb_buf *b, int json, const unsigned char *k, size_t n)
+{
+	hb_buf_reset(b);
+	if (json)
+		return cli_json_tsb(b, k, n, NULL);
+	return hb_tsb_append(b, k, n) || hb_buf_add(b, "", 0);
+}
+
+/* Renders region i's row (JSON object or tab-separated line) into b. Rows come in order:
+ * region i's start must be region i-1's end (the first region starts empty). */
+static int render_region(struct hb_buf *b, struct row_render *w, size_t i,
+                         const struct hb_region *g, const struct hb_audit_region *ar)
+{
+	struct hb_buf *start = &w->bound[w->cur], *end = &w->bound[!w->cur];
+	int rc;
+
+	if (!i && bound_format(start, w->json, g->start, g->start_len))
+		return HB_ENOMEM;
+	if (bound_format(end, w->json, g->end, g->end_len))
+		return HB_ENOMEM;
+	w->cur = !w->cur;
+	if (w->json) {
+		rc = hb_buf_adds(b, i ? ",{\"index\":" : "{\"index\":") || hb_buf_add_uint(b, i) ||
+		     hb_buf_adds(b, ",\"start\":") || hb_buf_add(b, start->data, start->len) ||
+		     hb_buf_adds(b, ",\"end\":") || hb_buf_add(b, end->data, end->len) ||
+		     hb_buf_adds(b, ar->reachable ? ",\"reachable\":true,\"share\":"
+		                                  : ",\"reachable\":false,\"share\":") ||
+		     hb_buf_adds(b, share_text(w, ar->share)) || hb_buf_adds(b, ",\"keys\":\"") ||
+		     hb_buf_adds(b, ar->keys) || hb_buf_add(b, "\"}", 2);
+		return rc ? HB_ENOMEM : 0;
 	}
+	/* Offline cells hold no tab or newline: keys are in toStringBinary form. */
+	rc = hb_buf_add_uint(b, i) || hb_buf_addc(b, '\t') || hb_buf_add(b, start->data, start->len) ||
+	     hb_buf_addc(b, '\t') || hb_buf_add(b, end->data, end->len) ||
+	     hb_buf_adds(b, ar->reachable ? "\tyes\t" : "\tno\t") ||
+	     hb_buf_adds(b, share_text(w, ar->share)) || hb_buf_addc(b, '\t') ||
+	     hb_buf_adds(b, ar->keys) || hb_buf_addc(b, '\n');
+	return rc ? HB_ENOMEM : 0;
 }
 
 /* Moves the findings of the region just decided into the spool, in the order finish() would
@@ -788,15 +830,16 @@ static int render_findings(struct spool *s, int json, struct hb_findings *f, siz
 			HB_BUG("streamed findings out of region order");
 		*last = x->region >= 0 ? x->region : -2;
 		if (json)
-			rc = hb_buf_addf(&s->b, "%s{\"kind\":\"%s\",\"region\":", *count ? "," : "",
-			                 x->kind) ||
+			rc = hb_buf_adds(&s->b, *count ? ",{\"kind\":\"" : "{\"kind\":\"") ||
+			     hb_buf_adds(&s->b, x->kind) || hb_buf_adds(&s->b, "\",\"region\":") ||
 			     (x->region < 0 ? hb_buf_adds(&s->b, "null")
-			                    : hb_buf_addf(&s->b, "%ld", x->region)) ||
+			                    : hb_buf_add_uint(&s->b, (unsigned long long)x->region)) ||
 			     hb_buf_adds(&s->b, ",\"message\":") || json_strn(&s->b, x->message) ||
 			     hb_buf_addc(&s->b, '}');
 		else
-			rc = hb_buf_addf(&s->b, "%s%s%s: %s\n", cli_color(CLI_RED), x->kind,
-			                 cli_color(CLI_RESET), x->message);
+			rc = hb_buf_adds(&s->b, cli_color(CLI_RED)) || hb_buf_adds(&s->b, x->kind) ||
+			     hb_buf_adds(&s->b, cli_color(CLI_RESET)) || hb_buf_add(&s->b, ": ", 2) ||
+			     hb_buf_adds(&s->b, x->message) || hb_buf_addc(&s->b, '\n');
 		(*count)++;
 	}
 	hb_findings_release(f);
@@ -805,83 +848,143 @@ static int render_findings(struct spool *s, int json, struct hb_findings *f, siz
 	return spool_flush(s, 0, err);
 }
 
-static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
+/* A pass over a split set's regions: findings into finds (pass 1) or rows out (pass 2). */
+struct walk {
+	const struct hb_keys *keys;
+	struct hb_keyspace *ks;
+	const char *ks_canon;
+	int json;
+	struct spool *finds;  /* pass 1: rendered findings */
+	size_t nf;            /* pass 1: findings rendered */
+	char *total_keys;     /* pass 1: #K in decimal (owned) */
+	struct cli_table *t;  /* pass 2: a terminal table, or NULL to stream into out */
+	struct hb_buf *out;
+};
+
+/* Writes one rendered row: streamed, or split at its tabs into the terminal table. */
+static int emit_row(struct walk *w, struct row_render *rw, size_t i, const struct hb_region *g,
+                    const struct hb_audit_region *ar, struct hb_buf *line)
 {
-	static const char *const hdr[] = {"INDEX", "START", "END", "REACHABLE", "SHARE", "KEYS"};
-	struct hb_error err = {0};
-	struct hb_keys keys;
+	char *cell, *tab;
+	int rc;
+
+	if (!w->t) {
+		rc = render_region(w->out, rw, i, g, ar);
+		return rc ? rc : cli_stream_flush(w->out, 0);
+	}
+	hb_buf_reset(line);
+	if (render_region(line, rw, i, g, ar))
+		return HB_ENOMEM;
+	line->data[--line->len] = 0; /* the newline */
+	for (cell = line->data; (tab = strchr(cell, '\t')); cell = tab + 1) {
+		*tab = 0;
+		if (cli_table_add(w->t, cell))
+			return HB_ENOMEM;
+	}
+	return cli_table_add(w->t, cell) ? HB_ENOMEM : 0;
+}
+
+static int walk(struct walk *w, int rows, struct hb_error *err)
+{
 	struct hb_reach_stream reach;
 	struct hb_chain_stream chain;
 	struct hb_findings f;
-	struct spool rows = {NULL, HB_BUF_INIT}, finds = {NULL, HB_BUF_INIT};
-	struct hb_buf out = HB_BUF_INIT, tmp = HB_BUF_INIT;
-	int json = cli_g.output == CLI_OUT_JSON, want_rows = json || !cli_g.quiet, rc;
-	size_t i, n, nf = 0;
+	struct row_render rw;
+	struct hb_buf line = HB_BUF_INIT;
+	size_t i, n = w->keys->n + 1; /* regions [empty, k0) [k0, k1) ... [k(n-2), empty) */
 	long last = -1;
+	int rc;
 
-	r->source = "splits";
-	hb_keys_init(&keys);
 	hb_findings_init(&f);
 	hb_chain_stream_init(&chain, 0);
-	memset(&reach, 0, sizeof(reach));
-	rc = cli_splitspec_compute(&keys, ss, &err);
-	if (!rc)
-		rc = spool_open(&finds, &err);
-	if (!rc && want_rows)
-		rc = spool_open(&rows, &err);
-	if (!rc) {
-		rc = hb_reach_stream_begin(&reach, r->ks, &err);
-		if (rc == HB_EINVAL)
-			hb_error_prefix(&err, rc, "--keyspace '%s'", hb_buf_str(&r->ks_canon));
-	}
-	n = keys.n + 1; /* regions [empty, k0) [k0, k1) ... [k(n-2), empty) */
+	row_render_init(&rw, w->json);
+	rc = hb_reach_stream_begin(&reach, w->ks, err);
+	if (rc == HB_EINVAL)
+		hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
 	for (i = 0; !rc && i < n; i++) {
 		struct hb_region g;
 		struct hb_audit_region ar;
 		size_t sl = 0, el = 0;
 
 		memset(&g, 0, sizeof(g));
-		g.start = i ? (unsigned char *)hb_keys_at(&keys, i - 1, &sl) : NULL;
-		g.end = i < keys.n ? (unsigned char *)hb_keys_at(&keys, i, &el) : NULL;
+		g.start = i ? (unsigned char *)hb_keys_at(w->keys, i - 1, &sl) : NULL;
+		g.end = i < w->keys->n ? (unsigned char *)hb_keys_at(w->keys, i, &el) : NULL;
 		g.start_len = sl;
 		g.end_len = el;
-		if (!(i & 1023))
+		if (!rows && !(i & 1023))
 			cli_progress("auditing regions", i, n);
-		rc = hb_reach_stream_next(&reach, i, &g, &ar, &f, &err);
+		/* The rows pass wants no findings: they were rendered by the first. */
+		rc = hb_reach_stream_next(&reach, i, &g, &ar, rows ? NULL : &f, err);
 		if (rc == HB_EINVAL)
-			hb_error_prefix(&err, rc, "--keyspace '%s'", hb_buf_str(&r->ks_canon));
-		if (!rc && hb_chain_stream_next(&chain, &f, i, &g))
-			rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
-		if (!rc && want_rows) {
-			if (render_region(&rows.b, json, i, &g, &ar, &tmp))
-				rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
-			else
-				rc = spool_flush(&rows, 0, &err);
-		}
+			hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
+		if (!rc && !rows && hb_chain_stream_next(&chain, &f, i, &g))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		if (!rc && rows)
+			rc = emit_row(w, &rw, i, &g, &ar, &line);
 		if (!rc && f.n)
-			rc = render_findings(&finds, json, &f, &nf, &last, &err);
+			rc = render_findings(w->finds, w->json, &f, &w->nf, &last, err);
 	}
-	cli_progress_done();
-	if (!rc && hb_chain_stream_end(&chain, &f))
-		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+	if (!rows)
+		cli_progress_done();
+	if (!rc && !rows && hb_chain_stream_end(&chain, &f))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc && f.n)
-		rc = render_findings(&finds, json, &f, &nf, &last, &err);
-	hb_keys_release(&keys); /* the output needs only the spools now */
+		rc = render_findings(w->finds, w->json, &f, &w->nf, &last, err);
+	if (!rc && !rows) {
+		w->total_keys = reach.total_keys;
+		reach.total_keys = NULL;
+	}
+	if (rc == HB_ENOMEM && !err->msg[0])
+		hb_error_set(err, HB_ENOMEM, "out of memory");
+	hb_reach_stream_release(&reach);
+	hb_chain_stream_release(&chain);
+	hb_findings_release(&f);
+	row_render_release(&rw);
+	hb_buf_release(&line);
+	return rc;
+}
+
+static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
+{
+	static const char *const hdr[] = {"INDEX", "START", "END", "REACHABLE", "SHARE", "KEYS"};
+	struct hb_error err = {0};
+	struct hb_keys keys;
+	struct spool finds = {NULL, HB_BUF_INIT};
+	struct hb_buf out = HB_BUF_INIT;
+	struct cli_table t;
+	struct walk w;
+	int json = cli_g.output == CLI_OUT_JSON, rc;
+	size_t n, nf;
+
+	r->source = "splits";
+	hb_keys_init(&keys);
+	memset(&w, 0, sizeof(w));
+	w.keys = &keys;
+	w.ks = r->ks;
+	w.ks_canon = hb_buf_str(&r->ks_canon);
+	w.json = json;
+	w.finds = &finds;
+	w.out = &out;
+	rc = cli_splitspec_compute(&keys, ss, &err);
+	if (!rc)
+		rc = spool_open(&finds, &err);
+	if (!rc)
+		rc = walk(&w, 0, &err);
 	if (rc) {
 		rc = cli_fail(&err);
 		goto done;
 	}
+	n = keys.n + 1;
+	nf = w.nf;
 	if (json) {
 		rc = hb_buf_addf(&out, "{\"healthy\":%s,\"table\":null,\"source\":\"splits\","
 		                       "\"keyspace\":",
 		                 nf ? "false" : "true") ||
 		     json_strn(&out, hb_buf_str(&r->ks_canon)) ||
-		     hb_buf_adds(&out, ",\"total_keys\":") || json_strn(&out, reach.total_keys) ||
+		     hb_buf_adds(&out, ",\"total_keys\":") || json_strn(&out, w.total_keys) ||
 		     hb_buf_adds(&out, ",\"regions\":[");
 		if (!rc)
-			rc = cli_stream_flush(&out, 1);
-		if (!rc)
-			rc = spool_copy(&rows, &err);
+			rc = walk(&w, 1, &err);
 		if (!rc)
 			rc = hb_buf_adds(&out, "],\"findings\":[") || cli_stream_flush(&out, 1);
 		if (!rc)
@@ -898,22 +1001,23 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 			                 cli_color(nf ? CLI_RED : CLI_GREEN), nf ? "unhealthy" : "healthy",
 			                 cli_color(CLI_RESET), n, n == 1 ? "" : "s", nf,
 			                 nf == 1 ? "" : "s",
-			                 hb_buf_str(&r->ks_canon), reach.total_keys,
-			                 strcmp(reach.total_keys, "1") ? "s" : "",
+			                 hb_buf_str(&r->ks_canon), w.total_keys,
+			                 strcmp(w.total_keys, "1") ? "s" : "",
 			                 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "") ||
 			     cli_stream_flush(&out, 1);
 			if (!rc && cli_stdout_tty()) {
-				struct cli_table t;
-
 				rc = cli_table_init(&t, 6, hdr) ? HB_ENOMEM : 0;
 				if (!rc) {
-					rc = spool_table(&rows, &t, &err);
+					w.t = &t;
+					rc = walk(&w, 1, &err);
 					if (!rc)
 						rc = cli_table_print(&t, 0);
 					cli_table_release(&t);
 				}
 			} else if (!rc) {
-				rc = spool_copy(&rows, &err);
+				rc = walk(&w, 1, &err);
+				if (!rc)
+					rc = cli_stream_flush(&out, 1);
 			}
 		}
 	}
@@ -921,16 +1025,12 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 		rc = err.msg[0] ? cli_fail(&err) : cli_exit(rc);
 		goto done;
 	}
-	rc = nf ? 1 : 0;
+	rc = nf ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
 done:
-	spool_close(&rows);
 	spool_close(&finds);
-	hb_reach_stream_release(&reach);
-	hb_chain_stream_release(&chain);
-	hb_findings_release(&f);
+	free(w.total_keys);
 	hb_keys_release(&keys);
 	hb_buf_release(&out);
-	hb_buf_release(&tmp);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -243,42 +244,102 @@ int cli_json_print(const cJSON *root)
 	return rc;
 }
 
-int cli_json_str(struct hb_buf *out, const char *s, size_t n)
+/* Writes the JSON form of the character at p[*i] (of n) at w; returns the new end. */
+static char *json_char(const unsigned char *p, size_t n, size_t *i, char *w)
 {
 	static const char hex[] = "0123456789abcdef";
+	unsigned ch = p[*i];
+	size_t l;
+
+	if (ch < 0x80) {
+		unsigned two = (ch == '"') | (ch == '\\'), plain = (ch - 0x20u < 0x5Fu) & !two;
+		unsigned keep = 0u - plain, t = 0u - two;
+
+		/* All forms written, the length picks one (ASCII needs no decoding). */
+		w[0] = (char)((ch & keep) | ('\\' & ~keep));
+		w[1] = (char)((ch & t) | ('u' & ~t));
+		w[2] = '0';
+		w[3] = '0';
+		w[4] = hex[ch >> 4];
+		w[5] = hex[ch & 15];
+		(*i)++;
+		return w + 6 - 5 * plain - 4 * two;
+	}
+	l = hb_utf8_len(p + *i, n - *i);
+	if (l > 0 && is_c1(p + *i, l)) {
+		/* C1 controls escaped too: the document may go to a terminal. */
+		memcpy(w, "\\u00", 4);
+		w[4] = hex[p[*i + 1] >> 4];
+		w[5] = hex[p[*i + 1] & 15];
+		*i += l;
+		return w + 6;
+	}
+	if (l > 0) {
+		memcpy(w, p + *i, l);
+		*i += l;
+		return w + l;
+	}
+	memcpy(w, "\\ufffd", 6);
+	(*i)++;
+	return w + 6;
+}
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JSON_WORDS 1
+#define ONES       0x0101010101010101ULL
+#define HIGHS      0x8080808080808080ULL
+/* A mark in the high bit of each byte of v that JSON must escape or decode (controls, '"',
+ * '\\', DEL and non-ASCII); the lowest mark is exact (borrows and carries only run upward). */
+static uint64_t json_marks(uint64_t v)
+{
+	uint64_t q = v ^ (ONES * '"'), b = v ^ (ONES * '\\');
+
+	return (((v - ONES * 0x20) & ~v) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | v |
+	        (v + ONES)) &
+	       HIGHS;
+}
+#endif
+
+int cli_json_str(struct hb_buf *out, const char *s, size_t n)
+{
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
-	int rc = hb_buf_addc(out, '"');
+	char *w;
+	int rc;
 
-	while (!rc && i < n) {
-		unsigned char ch = p[i];
-		size_t l;
+	/* Written in place: at most 6 bytes out per byte in (\u00XX, \ufffd), plus quotes. */
+	if (n > (SIZE_MAX - 2) / 6)
+		return HB_ENOMEM;
+	rc = hb_buf_grow(out, 6 * n + 2);
+	if (rc)
+		return rc;
+	w = out->data + out->len;
+	*w++ = '"';
+#ifdef JSON_WORDS
+	/* Eight bytes at a time while they need nothing; each one that does goes alone. */
+	while (i + 8 <= n) {
+		uint64_t v, m;
 
-		if (ch == '"' || ch == '\\') {
-			char esc[2] = {'\\', (char)ch};
-
-			rc = hb_buf_add(out, esc, 2);
-			i++;
-		} else if (ch < 0x20 || ch == 0x7F) {
-			char esc[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
-
-			rc = hb_buf_add(out, esc, 6);
-			i++;
-		} else if ((l = hb_utf8_len(p + i, n - i)) > 0 && is_c1(p + i, l)) {
-			/* C1 controls escaped too: the document may go to a terminal. */
-			char esc[6] = {'\\', 'u', '0', '0', hex[p[i + 1] >> 4], hex[p[i + 1] & 15]};
-
-			rc = hb_buf_add(out, esc, 6);
-			i += l;
-		} else if (l > 0) {
-			rc = hb_buf_add(out, p + i, l);
-			i += l;
-		} else {
-			rc = hb_buf_adds(out, "\\ufffd");
-			i++;
+		memcpy(&v, p + i, 8);
+		m = json_marks(v);
+		memcpy(w, &v, 8);
+		if (!m) {
+			w += 8;
+			i += 8;
+			continue;
 		}
+		m = (uint64_t)__builtin_ctzll(m) / 8;
+		w += m;
+		i += m;
+		w = json_char(p, n, &i, w);
 	}
-	return rc ? rc : hb_buf_addc(out, '"');
+#endif
+	while (i < n)
+		w = json_char(p, n, &i, w);
+	*w++ = '"';
+	*w = 0;
+	out->len = (size_t)(w - out->data);
+	return 0;
 }
 
 cJSON *cli_json_add_str(cJSON *obj, const char *key, const char *s)
@@ -303,10 +364,35 @@ cJSON *cli_json_add_tsb(cJSON *obj, const char *key, const void *k, size_t n)
 
 int cli_json_tsb(struct hb_buf *out, const void *k, size_t n, struct hb_buf *tmp)
 {
-	hb_buf_reset(tmp);
-	if (hb_tsb_append(tmp, k, n) || hb_buf_add(tmp, "", 0))
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = k;
+	size_t i;
+	char *w;
+
+	(void)tmp;
+	/* toStringBinary output is printable ASCII, so its JSON string only escapes '"' and the
+	 * backslash of each \xHH (at most 5 bytes out per key byte). */
+	if (hb_buf_grow(out, 5 * n + 2))
 		return HB_ENOMEM;
-	return cli_json_str(out, tmp->data, tmp->len);
+	w = out->data + out->len;
+	*w++ = '"';
+	for (i = 0; i < n; i++) {
+		unsigned c = p[i];
+		unsigned quote = c == '"', plain = (c - 0x20u < 0x5Fu) & (c != '\\') & !quote;
+		unsigned keep = 0u - plain, q = 0u - quote;
+
+		/* All forms written, the length picks one: no branch on the (random) bytes. */
+		w[0] = (char)((c & keep) | ('\\' & ~keep));
+		w[1] = (char)(('"' & q) | ('\\' & ~q));
+		w[2] = 'x';
+		w[3] = hex[c >> 4];
+		w[4] = hex[c & 15];
+		w += 5 - 4 * plain - 3 * quote;
+	}
+	*w++ = '"';
+	*w = 0;
+	out->len = (size_t)(w - out->data);
+	return 0;
 }
 
 int cli_stream_flush(struct hb_buf *b, int force)

@@ -45,7 +45,8 @@ cJSON *cli_json_add_str(cJSON *obj, const char *key, const char *s); /* NULL s â
 /* Adds a key as its toStringBinary string. */
 cJSON *cli_json_add_tsb(cJSON *obj, const char *key, const void *k, size_t n);
 
-/* Appends key k (n bytes) as the JSON string of its toStringBinary form; tmp is scratch. */
+/* Appends key k (n bytes) as the JSON string of its toStringBinary form (tmp is not used and
+ * may be NULL). */
 int cli_json_tsb(struct hb_buf *out, const void *k, size_t n, struct hb_buf *tmp);
 /* For documents streamed in pieces: writes b to stdout and empties it once it holds 64 KiB,
  * or when force and b is not empty. 0 or the error of cli_write_stdout. */

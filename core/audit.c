@@ -50,6 +50,25 @@ int hb_findings_add(struct hb_findings *f, const char *kind, long region, const 
 	return 0;
 }
 
+int hb_findings_add_text(struct hb_findings *f, const char *kind, long region, const char *msg,
+                         size_t len)
+{
+	char *m;
+
+	if (HB_VEC_GROW(f->v, f->cap, f->n + 1, 16))
+		return HB_ENOMEM;
+	m = malloc(len + 1);
+	if (!m)
+		return HB_ENOMEM;
+	memcpy(m, msg, len);
+	m[len] = 0;
+	f->v[f->n].kind = kind;
+	f->v[f->n].region = region;
+	f->v[f->n].message = m;
+	f->n++;
+	return 0;
+}
+
 static int finding_cmp(const struct hb_finding *a, const struct hb_finding *b)
 {
 	if ((a->region < 0) != (b->region < 0))
@@ -121,7 +140,12 @@ static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
 /* Appends "region I ['start', 'end')". */
 static int add_region(struct hb_buf *b, size_t i, const struct hb_region *r)
 {
-	int rc = hb_buf_addf(b, "region %zu [", i);
+	int rc = hb_buf_adds(b, "region ");
+
+	if (!rc)
+		rc = hb_buf_add_uint(b, i);
+	if (!rc)
+		rc = hb_buf_adds(b, " [");
 
 	if (!rc)
 		rc = add_key(b, r->start, r->start_len);
@@ -136,7 +160,7 @@ static int add_region(struct hb_buf *b, size_t i, const struct hb_region *r)
 
 static int add_msg(struct hb_findings *f, const char *kind, long region, struct hb_buf *b)
 {
-	int rc = hb_findings_add(f, kind, region, "%s", hb_buf_str(b));
+	int rc = hb_findings_add_text(f, kind, region, hb_buf_str(b), b->len);
 
 	hb_buf_reset(b);
 	return rc;
@@ -184,12 +208,14 @@ void hb_audit_release(struct hb_audit *a)
 int hb_reach_stream_begin(struct hb_reach_stream *s, struct hb_keyspace *ks,
                           struct hb_error *err)
 {
-	int rc;
+	int rc, j;
 
 	memset(s, 0, sizeof(*s));
 	s->ks = ks;
 	mpz_init(s->total);
 	mpz_init(s->keys);
+	for (j = 0; j < HB_REACH_MEMO; j++)
+		mpz_init(s->memo[j].keys);
 	s->inited = 1;
 	rc = hb_keyspace_total(ks, s->total, err);
 	if (!rc) {
@@ -202,15 +228,49 @@ int hb_reach_stream_begin(struct hb_reach_stream *s, struct hb_keyspace *ks,
 
 void hb_reach_stream_release(struct hb_reach_stream *s)
 {
+	int j;
+
 	if (s->inited) {
 		mpz_clear(s->total);
 		mpz_clear(s->keys);
+		for (j = 0; j < HB_REACH_MEMO; j++) {
+			mpz_clear(s->memo[j].keys);
+			hb_buf_release(&s->memo[j].num);
+		}
 	}
 	free(s->total_keys);
 	hb_buf_release(&s->first);
 	hb_buf_release(&s->msg);
-	hb_buf_release(&s->num);
 	memset(s, 0, sizeof(*s));
+}
+
+/* Sets out->keys and out->share from s->keys, converting only counts not seen lately. */
+static int reach_memo(struct hb_reach_stream *s, struct hb_audit_region *out)
+{
+	unsigned j;
+
+	for (j = 0; j < HB_REACH_MEMO; j++)
+		if (s->memo[j].used && !mpz_cmp(s->memo[j].keys, s->keys))
+			break;
+	if (j == HB_REACH_MEMO) {
+		struct hb_buf *num;
+
+		j = s->memo_next;
+		s->memo_next = (s->memo_next + 1) % HB_REACH_MEMO;
+		num = &s->memo[j].num;
+		s->memo[j].used = 0;
+		hb_buf_reset(num);
+		if (hb_buf_grow(num, mpz_sizeinbase(s->keys, 10) + 2))
+			return HB_ENOMEM;
+		mpz_get_str(num->data, 10, s->keys);
+		num->len = strlen(num->data);
+		mpz_set(s->memo[j].keys, s->keys);
+		s->memo[j].share = hb_mpz_ratio(s->keys, s->total);
+		s->memo[j].used = 1;
+	}
+	out->keys = s->memo[j].num.data;
+	out->share = s->memo[j].share;
+	return 0;
 }
 
 int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_region *r,
@@ -225,14 +285,9 @@ int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_re
 	if (rc)
 		return rc;
 	out->reachable = reach;
-	out->share = hb_mpz_ratio(s->keys, s->total);
-	hb_buf_reset(&s->num);
-	if (hb_buf_grow(&s->num, mpz_sizeinbase(s->keys, 10) + 2))
+	if (reach_memo(s, out))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	mpz_get_str(s->num.data, 10, s->keys);
-	s->num.len = strlen(s->num.data);
-	out->keys = s->num.data;
-	if (reach || !hb_region_is_live(r))
+	if (reach || !f || !hb_region_is_live(r))
 		return 0;
 	hb_buf_reset(&s->msg);
 	rc = add_region(&s->msg, i, r);

@@ -45,6 +45,9 @@ void hb_findings_release(struct hb_findings *f);
 /* Appends a finding with a printf-style message. HB_ENOMEM. */
 int hb_findings_add(struct hb_findings *f, const char *kind, long region, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Appends a finding whose message is the len bytes at msg (copied). HB_ENOMEM. */
+int hb_findings_add_text(struct hb_findings *f, const char *kind, long region, const char *msg,
+                         size_t len);
 /* Stable sort: findings with a region first (by region), then the table-wide ones. */
 void hb_findings_sort(struct hb_findings *f);
 
@@ -104,14 +107,25 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 /*
  * The same two checks one region at a time, for lists too long to hold (regions in sorted
  * order, i counting from 0; findings are appended to f / out as each region is decided).
- * hb_reach_stream_next sets out->keys to a string owned by s, valid until the next call.
+ * hb_reach_stream_next sets out->keys to a string owned by s, valid until the next call;
+ * with f NULL it decides the region without making its finding.
  * hb_chain_stream keeps copies of the previous and covering regions' bounds only.
  */
+#define HB_REACH_MEMO 4
 struct hb_reach_stream {
 	struct hb_keyspace *ks;
 	mpz_t total, keys;
 	char *total_keys; /* #K in decimal */
-	struct hb_buf first, msg, num;
+	struct hb_buf first, msg;
+	/* The last few distinct key counts with their decimal form and share: evenly split
+	 * chains repeat a handful of counts, so most regions need no conversion. */
+	struct {
+		mpz_t keys;
+		struct hb_buf num;
+		double share;
+		int used;
+	} memo[HB_REACH_MEMO];
+	unsigned memo_next;
 	int inited;
 };
 

@@ -54,7 +54,7 @@ int hb_buf_grow(struct hb_buf *b, size_t extra)
 	return 0;
 }
 
-int hb_buf_add(struct hb_buf *b, const void *p, size_t n)
+int hb_buf_add_slow(struct hb_buf *b, const void *p, size_t n)
 {
 	int rc = hb_buf_grow(b, n);
 
@@ -71,7 +71,19 @@ int hb_buf_addc_slow(struct hb_buf *b, int c)
 {
 	unsigned char ch = (unsigned char)c;
 
-	return hb_buf_add(b, &ch, 1);
+	return hb_buf_add_slow(b, &ch, 1);
+}
+
+int hb_buf_add_uint(struct hb_buf *b, unsigned long long v)
+{
+	char d[24];
+	size_t n = sizeof(d);
+
+	do {
+		d[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return hb_buf_add(b, d + n, sizeof(d) - n);
 }
 
 int hb_buf_adds(struct hb_buf *b, const char *s)

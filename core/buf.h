@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 struct hb_buf {
 	char *data;  /* always NUL-terminated after the first successful add; may be NULL before */
@@ -23,7 +24,19 @@ void hb_buf_reset(struct hb_buf *b);
 /* Makes room for extra more bytes. HB_ENOMEM, or HB_EINVAL when the cap would be exceeded. */
 int hb_buf_grow(struct hb_buf *b, size_t extra);
 /* Appends n raw bytes. HB_ENOMEM / HB_EINVAL (cap). */
-int hb_buf_add(struct hb_buf *b, const void *p, size_t n);
+int hb_buf_add_slow(struct hb_buf *b, const void *p, size_t n);
+static inline int hb_buf_add(struct hb_buf *b, const void *p, size_t n)
+{
+	/* The common case: room for the bytes and the terminating NUL, no cap. */
+	if (!b->max && n < b->cap - b->len) {
+		if (n)
+			memcpy(b->data + b->len, p, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+		return 0;
+	}
+	return hb_buf_add_slow(b, p, n);
+}
 /* Appends one byte. */
 int hb_buf_addc_slow(struct hb_buf *b, int c);
 static inline int hb_buf_addc(struct hb_buf *b, int c)
@@ -36,6 +49,8 @@ static inline int hb_buf_addc(struct hb_buf *b, int c)
 	}
 	return hb_buf_addc_slow(b, c);
 }
+/* Appends the decimal digits of v. */
+int hb_buf_add_uint(struct hb_buf *b, unsigned long long v);
 /* Appends a NUL-terminated string. */
 int hb_buf_adds(struct hb_buf *b, const char *s);
 /* Appends printf-formatted text. */

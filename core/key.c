@@ -3,6 +3,7 @@
 #include "vec.h"
 
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen)
@@ -19,25 +20,40 @@ static int tsb_append(struct hb_buf *out, const void *k, size_t n, int quote)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p = k;
+	unsigned q = quote ? '\'' : 0x100; /* a byte to escape besides the backslash */
 	size_t i;
+	char *w;
 	int rc;
 
-	rc = hb_buf_grow(out, n);
-	if (rc)
-		return rc;
-	for (i = 0; i < n; i++) {
-		unsigned char c = p[i];
-
-		if (c >= 0x20 && c <= 0x7E && c != '\\' && !(quote && c == '\'')) {
-			rc = hb_buf_addc(out, c);
-		} else {
+	if (out->max || n > SIZE_MAX / 8) {
+		/* A capped buffer fails only when the text itself exceeds the cap. */
+		rc = hb_buf_grow(out, n);
+		for (i = 0; !rc && i < n; i++) {
+			unsigned char c = p[i];
 			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
 
-			rc = hb_buf_add(out, esc, 4);
+			rc = c >= 0x20 && c <= 0x7E && c != '\\' && c != q ? hb_buf_addc(out, c)
+			                                                    : hb_buf_add(out, esc, 4);
 		}
-		if (rc)
-			return rc;
+		return rc;
 	}
+	rc = hb_buf_grow(out, 4 * n); /* every byte as \xHH at worst */
+	if (rc)
+		return rc;
+	w = out->data + out->len;
+	for (i = 0; i < n; i++) {
+		unsigned c = p[i];
+		unsigned plain = (c - 0x20u < 0x5Fu) & (c != '\\') & (c != q), keep = 0u - plain;
+
+		/* Both forms written, the length picks one: no branch on the (random) bytes. */
+		w[0] = (char)((c & keep) | ('\\' & ~keep));
+		w[1] = 'x';
+		w[2] = hex[c >> 4];
+		w[3] = hex[c & 15];
+		w += 4 - 3 * plain;
+	}
+	out->len = (size_t)(w - out->data);
+	out->data[out->len] = 0;
 	return 0;
 }
 

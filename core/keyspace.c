@@ -34,6 +34,8 @@ struct ks_state {
 	int counted;   /* 0 no, 1 in progress, 2 done */
 	mpz_t count;   /* keys accepted from here (valid when counted == 2) */
 	mpz_t *below;  /* nint + 1 prefix sums of size * count(next), or NULL */
+	uint64_t count64;   /* count, when the automaton counts natively (ks_auto.native) */
+	uint64_t *below64;  /* below, natively, or NULL */
 };
 
 /* A lazily determinized automaton over the (merged) fields of a key space. */
@@ -53,6 +55,22 @@ struct ks_auto {
 	uint64_t total_pos, total_limbs;
 	uint32_t *tmp, *mark, gen;
 	int32_t start;
+	/* Counting in uint64_t: set once every state is counted and #K fits (then every count
+	 * and partial sum does, being at most #K). */
+	int native, native_decided;
+};
+
+/*
+ * The state path of the last key walked through an automaton: for j <= depth, ids[j] is the
+ * state after key[0..j) and, for a native count, sum[j] the count accumulated before byte j.
+ * Sorted region bounds share long prefixes, so the next walk resumes at the common prefix.
+ */
+struct ks_path {
+	struct hb_buf key;
+	int32_t *ids;
+	uint64_t *sum;
+	size_t cap, depth;
+	int valid;
 };
 
 struct hb_keyspace {
@@ -68,6 +86,10 @@ struct hb_keyspace {
 	int have_last;
 	mpz_t last_count;
 	struct hb_buf kbuf;
+	mpz_t lo;             /* hb_keyspace_region's lower count */
+	struct ks_path first; /* hb_keyspace_first_at_or_after's last walk (reach) */
+	struct ks_path below; /* the last native count_below walk (cnt) */
+	int no_native;        /* hb_keyspace_set_native(ks, 0) */
 };
 
 static const struct {
@@ -423,6 +445,7 @@ int hb_keyspace_parse(struct hb_keyspace **out, const char *spec, struct hb_erro
 	hb_buf_init(&ks->last_x, 0);
 	hb_buf_init(&ks->kbuf, 0);
 	mpz_init(ks->last_count);
+	mpz_init(ks->lo);
 	for (;;) {
 		while (spec[p.i] == ' ')
 			p.i++;
@@ -631,6 +654,7 @@ static void auto_release(struct ks_auto *a)
 
 		free(s->pos);
 		free(s->next);
+		free(s->below64);
 		mpz_clear(s->count);
 		if (s->below) {
 			for (k = 0; k <= a->nint; k++)
@@ -647,6 +671,53 @@ static void auto_release(struct ks_auto *a)
 	memset(a, 0, sizeof(*a));
 }
 
+static void path_release(struct ks_path *p)
+{
+	hb_buf_release(&p->key);
+	free(p->ids);
+	free(p->sum);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Makes room for a walk of n bytes; returns the depth the walk of x can resume at (0 when
+ * the last walk shares no usable prefix). HB_ENOMEM as (size_t)-1. */
+static size_t path_resume(struct ks_path *p, const unsigned char *x, size_t n)
+{
+	size_t l = 0, m;
+
+	if (n + 1 > p->cap) {
+		size_t ncap = p->cap ? p->cap : 64;
+		int32_t *ni;
+		uint64_t *ns;
+
+		while (ncap < n + 1)
+			ncap *= 2;
+		ni = realloc(p->ids, ncap * sizeof(*ni));
+		if (ni)
+			p->ids = ni;
+		ns = ni ? realloc(p->sum, ncap * sizeof(*ns)) : NULL;
+		if (ns)
+			p->sum = ns;
+		if (!ni || !ns)
+			return (size_t)-1;
+		p->cap = ncap;
+	}
+	if (!p->valid)
+		return 0;
+	m = p->depth < n ? p->depth : n;
+	while (l < m && (unsigned char)p->key.data[l] == x[l])
+		l++;
+	return l;
+}
+
+/* Records x as the last walk, valid to depth. */
+static void path_keep(struct ks_path *p, const unsigned char *x, size_t n, size_t depth)
+{
+	hb_buf_reset(&p->key);
+	p->valid = !hb_buf_add(&p->key, x, n);
+	p->depth = depth;
+}
+
 void hb_keyspace_free(struct hb_keyspace *ks)
 {
 	if (!ks)
@@ -658,6 +729,9 @@ void hb_keyspace_free(struct hb_keyspace *ks)
 	hb_buf_release(&ks->last_x);
 	hb_buf_release(&ks->kbuf);
 	mpz_clear(ks->last_count);
+	mpz_clear(ks->lo);
+	path_release(&ks->first);
+	path_release(&ks->below);
 	free(ks);
 }
 
@@ -1094,7 +1168,7 @@ int hb_keyspace_first_at_or_after(struct hb_keyspace *ks, struct hb_buf *out, in
 {
 	const unsigned char *s = sv;
 	struct ks_auto *a = &ks->reach;
-	int32_t *ids = NULL, t;
+	int32_t *ids, t;
 	size_t j, p;
 	int rc;
 
@@ -1102,18 +1176,25 @@ int hb_keyspace_first_at_or_after(struct hb_keyspace *ks, struct hb_buf *out, in
 	rc = ensure_built(ks, err);
 	if (rc)
 		return rc;
-	ids = malloc((n + 1) * sizeof(*ids));
-	if (!ids)
+	p = path_resume(&ks->first, s, n);
+	if (p == (size_t)-1)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	ids = ks->first.ids;
 	ids[0] = a->start;
-	for (p = 0; p < n; p++) {
-		rc = step(a, ids[p], a->byte_int[s[p]], &t, err);
-		if (rc)
-			goto done;
+	for (; p < n; p++) {
+		t = a->st[ids[p]].next[a->byte_int[s[p]]];
+		if (t == -2) {
+			rc = step(a, ids[p], a->byte_int[s[p]], &t, err);
+			if (rc) {
+				ks->first.valid = 0;
+				return rc;
+			}
+		}
 		if (t < 0)
 			break;
 		ids[p + 1] = t;
 	}
+	path_keep(&ks->first, s, n, p);
 	if (p == n) {
 		*found = 1;
 		if (hb_buf_add(out, s, n)) {
@@ -1152,8 +1233,100 @@ int hb_keyspace_first_at_or_after(struct hb_keyspace *ks, struct hb_buf *out, in
 		}
 	}
 done:
-	free(ids);
 	return rc;
+}
+
+/* Decides once every state is counted whether counting can go native (see ks_auto). */
+static int ensure_counted(struct hb_keyspace *ks, struct hb_error *err)
+{
+	struct ks_auto *a = &ks->cnt;
+	uint32_t i;
+	int rc;
+
+	if (a->native_decided)
+		return 0;
+	rc = count_state(a, a->start, err); /* every state of a is below the start */
+	if (rc)
+		return rc;
+	a->native_decided = 1;
+	if (ks->no_native || sizeof(unsigned long) < sizeof(uint64_t) ||
+	    !mpz_fits_ulong_p(a->st[a->start].count))
+		return 0;
+	for (i = 0; i < a->nst; i++)
+		a->st[i].count64 = (uint64_t)mpz_get_ui(a->st[i].count);
+	a->native = 1;
+	return 0;
+}
+
+static int below_native(struct ks_auto *a, int32_t id, struct hb_error *err)
+{
+	struct ks_state *s = &a->st[id];
+	int k;
+
+	if (s->below64)
+		return 0;
+	s->below64 = malloc(((size_t)a->nint + 1) * sizeof(uint64_t));
+	if (!s->below64)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	s->below64[0] = 0;
+	for (k = 0; k < a->nint; k++)
+		s->below64[k + 1] =
+		    s->below64[k] + (s->next[k] >= 0 ? a->st[s->next[k]].count64 *
+		                                           (uint64_t)(a->ilo[k + 1] - a->ilo[k])
+		                                     : 0);
+	return 0;
+}
+
+/* count_below in uint64_t (a->native), resuming at the prefix shared with the last walk. */
+static int count_below_native(struct hb_keyspace *ks, uint64_t *out, const unsigned char *x,
+                              size_t n, struct hb_error *err)
+{
+	struct ks_auto *a = &ks->cnt;
+	struct ks_path *p = &ks->below;
+	size_t j = path_resume(p, x, n);
+	uint64_t sum;
+	int32_t id, t;
+	int rc;
+
+	if (j == (size_t)-1)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	p->ids[0] = a->start;
+	p->sum[0] = 0;
+	id = p->ids[j];
+	sum = p->sum[j];
+	for (; j < n; j++) {
+		unsigned b = x[j];
+		int k = a->byte_int[b];
+
+		if (a->st[id].accept)
+			sum++; /* x[0..j) itself, a proper prefix of x */
+		rc = below_native(a, id, err);
+		if (rc) {
+			p->valid = 0;
+			return rc;
+		}
+		sum += a->st[id].below64[k];
+		t = a->st[id].next[k];
+		if (t == -2)
+			HB_BUG("native count through a state not stepped");
+		if (t < 0)
+			break;
+		if (b > a->ilo[k])
+			sum += a->st[t].count64 * (b - a->ilo[k]);
+		id = t;
+		p->ids[j + 1] = t;
+		p->sum[j + 1] = sum;
+	}
+	path_keep(p, x, n, j);
+	*out = sum;
+	return 0;
+}
+
+void hb_keyspace_set_native(struct hb_keyspace *ks, int on)
+{
+	ks->no_native = !on;
+	ks->cnt.native = ks->cnt.native_decided = 0; /* decided again at the next count */
+	ks->below.valid = 0;
 }
 
 int hb_keyspace_count_below(struct hb_keyspace *ks, mpz_t out, const void *xv, size_t n,
@@ -1166,8 +1339,18 @@ int hb_keyspace_count_below(struct hb_keyspace *ks, mpz_t out, const void *xv, s
 	int rc;
 
 	rc = ensure_built(ks, err);
+	if (!rc)
+		rc = ensure_counted(ks, err);
 	if (rc)
 		return rc;
+	if (a->native) {
+		uint64_t v;
+
+		rc = count_below_native(ks, &v, x, n, err);
+		if (!rc)
+			mpz_set_ui(out, (unsigned long)v);
+		return rc;
+	}
 	mpz_set_ui(out, 0);
 	id = a->start;
 	for (j = 0; j < n; j++) {
@@ -1195,7 +1378,7 @@ int hb_keyspace_total(struct hb_keyspace *ks, mpz_t out, struct hb_error *err)
 	int rc = ensure_built(ks, err);
 
 	if (!rc)
-		rc = count_state(&ks->cnt, ks->cnt.start, err);
+		rc = ensure_counted(ks, err);
 	if (!rc)
 		mpz_set(out, ks->cnt.st[ks->cnt.start].count);
 	return rc;
@@ -1228,7 +1411,6 @@ int hb_keyspace_region(struct hb_keyspace *ks, int *reachable, mpz_t keys, struc
                        const void *start, size_t start_len, const void *end, size_t end_len,
                        struct hb_error *err)
 {
-	mpz_t lo;
 	int found, rc;
 
 	*reachable = 0;
@@ -1240,17 +1422,31 @@ int hb_keyspace_region(struct hb_keyspace *ks, int *reachable, mpz_t keys, struc
 		*reachable = !end_len || hb_key_cmp(ks->kbuf.data, ks->kbuf.len, end, end_len) < 0;
 	if (found && first && hb_buf_add(first, ks->kbuf.data, ks->kbuf.len))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	mpz_init(lo);
-	rc = count_cached(ks, lo, start, start_len, err);
+	rc = ensure_counted(ks, err);
+	if (rc)
+		return rc;
+	if (ks->cnt.native) {
+		/* The walks resume where the last ended, so no cache is needed. */
+		uint64_t lo, hi;
+
+		rc = count_below_native(ks, &lo, start, start_len, err);
+		if (!rc && end_len)
+			rc = count_below_native(ks, &hi, end, end_len, err);
+		else if (!rc)
+			hi = ks->cnt.st[ks->cnt.start].count64;
+		if (!rc) /* an inverted region [start > end) holds nothing */
+			mpz_set_ui(keys, (unsigned long)(hi > lo ? hi - lo : 0));
+		return rc;
+	}
+	rc = count_cached(ks, ks->lo, start, start_len, err);
 	if (!rc)
 		rc = end_len ? count_cached(ks, keys, end, end_len, err)
 		             : hb_keyspace_total(ks, keys, err);
 	if (!rc) {
-		mpz_sub(keys, keys, lo);
+		mpz_sub(keys, keys, ks->lo);
 		if (mpz_sgn(keys) < 0) /* an inverted region [start > end) holds nothing */
 			mpz_set_ui(keys, 0);
 	}
-	mpz_clear(lo);
 	return rc;
 }
 

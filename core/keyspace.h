@@ -69,6 +69,10 @@ int hb_keyspace_region(struct hb_keyspace *ks, int *reachable, mpz_t keys, struc
                        const void *start, size_t start_len, const void *end, size_t end_len,
                        struct hb_error *err);
 
+/* Counting uses native 64-bit integers when #K fits (the default; results are the same);
+ * on = 0 keeps it in GMP throughout, which the tests compare against. */
+void hb_keyspace_set_native(struct hb_keyspace *ks, int on);
+
 /* a / b as a double, exact up to rounding even for numbers beyond double's range; 0 if b=0. */
 double hb_mpz_ratio(const mpz_t a, const mpz_t b);
 

@@ -119,6 +119,45 @@ class AuditOffline(OfflineTest):
                                  "--hotspots"), 2, "need a TABLE")
         self.assertFails(self.hb("audit", "--hex-splits", "1x", "--keyspace", "hex{8}"), 2)
 
+    def test_audit__streamed_text_matches_the_json_document_row_for_row(self):
+        # The two renderings are made in separate passes over the regions; every row, share
+        # and finding of one must be the other's, whatever repeats or changes along the chain.
+        cases = [
+            ["--range-splits", "3000", "--start", "0000000000000000", "--end",
+             "ffffffffffffffff", "--keyspace", "hex{1,16}"],
+            ["--hex-splits", "2000", "--keyspace", "HEX{8}"],
+            ["--uniform-splits", "1500", "--keyspace", "hex{2} byte{3}"],
+        ]
+        for args in cases:
+            text = self.hb("audit", *args)
+            raw = self.hb("-o", "json", "audit", *args)
+            self.assertIn(text.rc, (0, 1), repr(text))
+            self.assertEqual(text.rc, raw.rc)
+            doc = raw.json()
+            shares = re.findall(r'"share":([^,]+),', raw.out)
+            self.assertEqual(len(shares), len(doc["regions"]))
+            want = ["%s: %s" % (f["kind"], f["message"]) for f in doc["findings"]]
+            nf = len(want)
+            if nf:
+                want.append("")
+            want.append("%s: %d regions, %d finding%s, keyspace '%s' (%s keys)" % (
+                "unhealthy" if nf else "healthy", len(doc["regions"]), nf,
+                "" if nf == 1 else "s", doc["keyspace"], doc["total_keys"]))
+            want.append("")
+            total = 0
+            for reg, lit in zip(doc["regions"], shares):
+                self.assertEqual(lit, "%.17g" % reg["share"])
+                share = reg["share"]
+                cell = "<0.01%" if 0 < share < 0.0001 else "%.2f%%" % (100.0 * share)
+                want.append("\t".join([str(reg["index"]), reg["start"], reg["end"],
+                                       "yes" if reg["reachable"] else "no", cell,
+                                       reg["keys"]]))
+                total += int(reg["keys"])
+            self.assertEqual(text.out.split("\n")[:-1], want)
+            self.assertEqual(total, int(doc["total_keys"]))
+            self.assertEqual([i for i, r in enumerate(doc["regions"]) if not r["reachable"]],
+                             flagged(doc))
+
     def test_audit__help_shows_both_forms(self):
         r = self.hb("audit", "--help")
         self.assertOk(r)

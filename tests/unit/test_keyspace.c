@@ -663,6 +663,104 @@ static void test_keyspace__long_keys_evaluate_without_deep_recursion(void)
 	hb_keyspace_free(ks);
 }
 
+/* Keys for the differential test: random bytes biased to the key space's alphabet, sharing
+ * prefixes as sorted split keys do. */
+static size_t diff_key(unsigned char *k, const unsigned char *prev, size_t prev_n)
+{
+	static const char alpha[] = "0123456789abcdefABCDEF\x00\x01\x7f\x80\xff/:g";
+	size_t n = 1 + rnd(20), i, keep = prev_n && rnd(2) ? rnd(prev_n + 1) : 0;
+
+	if (keep > n)
+		keep = n;
+	memcpy(k, prev, keep);
+	for (i = keep; i < n; i++)
+		k[i] = rnd(4) ? (unsigned char)alpha[rnd(sizeof(alpha) - 1)]
+		              : (unsigned char)rnd(256);
+	return n;
+}
+
+struct diff_key {
+	unsigned char b[24];
+	size_t n;
+};
+
+static int key_sort(const void *a, const void *b)
+{
+	const struct diff_key *x = a, *y = b;
+
+	return hb_key_cmp(x->b, x->n, y->b, y->n);
+}
+
+/*
+ * Counting natively (uint64_t, resuming each walk at the prefix shared with the last) gives
+ * exactly what GMP gives from scratch, for key spaces far too large to enumerate: chains of
+ * sorted regions and lone count_below calls in random order.
+ */
+static void test_keyspace__native_counts_match_gmp_on_large_key_spaces(void)
+{
+	static const char *const specs[] = {"hex{1,16}", "hex{8}", "u64<20 hex{1,4}",
+	                                    "dec{1,19}", "[a-c]{0,30}", "hex{16}",
+	                                    "byte{2} hex{0,6}", "u16<300 *"};
+	size_t s;
+
+	for (s = 0; s < HB_ARRAY_LEN(specs); s++) {
+		struct hb_keyspace *fast = ks_new(specs[s]), *gmp = ks_new(specs[s]);
+		struct diff_key keys[64];
+		mpz_t a, b;
+		int round;
+
+		CHECK(fast && gmp);
+		if (!fast || !gmp)
+			return;
+		hb_keyspace_set_native(gmp, 0);
+		mpz_init(a);
+		mpz_init(b);
+		for (round = 0; round < 200; round++) {
+			size_t n = 1 + rnd(HB_ARRAY_LEN(keys)), i;
+
+			for (i = 0; i < n; i++)
+				keys[i].n = diff_key(keys[i].b, i ? keys[i - 1].b : NULL,
+				                     i ? keys[i - 1].n : 0);
+			if (round % 2) {
+				/* Lone counts in the order made. */
+				for (i = 0; i < n; i++) {
+					CHECK_EQ_INT(hb_keyspace_count_below(fast, a, keys[i].b,
+					                                     keys[i].n, &err), 0);
+					CHECK_EQ_INT(hb_keyspace_count_below(gmp, b, keys[i].b,
+					                                     keys[i].n, &err), 0);
+					CHECK(mpz_cmp(a, b) == 0);
+				}
+				continue;
+			}
+			qsort(keys, n, sizeof(keys[0]), key_sort);
+			for (i = 0; i <= n; i++) {
+				const unsigned char *st = i ? keys[i - 1].b : NULL,
+				                    *en = i < n ? keys[i].b : NULL;
+				size_t sl = i ? keys[i - 1].n : 0, el = i < n ? keys[i].n : 0;
+				struct hb_buf f1 = HB_BUF_INIT, f2 = HB_BUF_INIT;
+				int r1 = -1, r2 = -2;
+
+				CHECK_EQ_INT(hb_keyspace_region(fast, &r1, a, &f1, st, sl, en, el,
+				                                &err), 0);
+				CHECK_EQ_INT(hb_keyspace_region(gmp, &r2, b, &f2, st, sl, en, el, &err),
+				             0);
+				if (r1 != r2 || mpz_cmp(a, b) || f1.len != f2.len ||
+				    (f1.len && memcmp(f1.data, f2.data, f1.len))) {
+					fprintf(stderr, "%s: region %zu of %zu differs natively\n",
+					        specs[s], i, n + 1);
+					CHECK(0);
+				}
+				hb_buf_release(&f1);
+				hb_buf_release(&f2);
+			}
+		}
+		mpz_clear(a);
+		mpz_clear(b);
+		hb_keyspace_free(fast);
+		hb_keyspace_free(gmp);
+	}
+}
+
 int main(void)
 {
 	RUN(test_keyspace__accepts_the_documented_examples);
@@ -676,5 +774,6 @@ int main(void)
 	RUN(test_keyspace__uint_bound_is_not_a_per_position_product);
 	RUN(test_keyspace__partition_prefix_is_reported);
 	RUN(test_keyspace__long_keys_evaluate_without_deep_recursion);
+	RUN(test_keyspace__native_counts_match_gmp_on_large_key_spaces);
 	return TEST_DONE();
 }
