@@ -331,7 +331,13 @@ int cli_json_str(struct hb_buf *out, const char *s, size_t n)
 		m = (uint64_t)__builtin_ctzll(m) / 8;
 		w += m;
 		i += m;
-		w = json_char(p, n, &i, w);
+		if (p[i] == '\\' || p[i] == '"') { /* the usual one: toStringBinary's \xHH */
+			w[0] = '\\';
+			w[1] = (char)p[i++];
+			w += 2;
+		} else {
+			w = json_char(p, n, &i, w);
+		}
 	}
 #endif
 	while (i < n)
