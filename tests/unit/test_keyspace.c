@@ -672,7 +672,8 @@ static size_t diff_key(unsigned char *k, const unsigned char *prev, size_t prev_
 
 	if (keep > n)
 		keep = n;
-	memcpy(k, prev, keep);
+	if (keep)
+		memcpy(k, prev, keep);
 	for (i = keep; i < n; i++)
 		k[i] = rnd(4) ? (unsigned char)alpha[rnd(sizeof(alpha) - 1)]
 		              : (unsigned char)rnd(256);
