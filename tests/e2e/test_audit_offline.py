@@ -140,9 +140,10 @@ class AuditOffline(OfflineTest):
             nf = len(want)
             if nf:
                 want.append("")
-            want.append("%s: %d regions, %d finding%s, keyspace '%s' (%s keys)" % (
+            want.append("%s: %d regions, %d finding%s, keyspace '%s' (%s key%s)" % (
                 "unhealthy" if nf else "healthy", len(doc["regions"]), nf,
-                "" if nf == 1 else "s", doc["keyspace"], doc["total_keys"]))
+                "" if nf == 1 else "s", doc["keyspace"], doc["total_keys"],
+                "" if doc["total_keys"] == "1" else "s"))
             want.append("")
             total = 0
             for reg, lit in zip(doc["regions"], shares):
