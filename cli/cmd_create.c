@@ -92,7 +92,7 @@ static void tsb_str(struct hb_buf *b, const void *k, size_t n)
 
 /* ---------------------------------------------------------------- validation */
 
-static int parse_wait(const char *s, double *out)
+int cli_create_parse_wait(const char *cmd, const char *s, double *out)
 {
 	char *end;
 	double v;
@@ -103,10 +103,18 @@ static int parse_wait(const char *s, double *out)
 	}
 	errno = 0;
 	v = strtod(s, &end);
-	if (!*s || *end || errno || !(v >= 0) || v > 86400)
-		return cli_usage_error("create", "invalid --wait '%s' (seconds, 0 to 86400)", s);
+	if (!*s || *end || errno || !(v >= 0) || v > 86400) {
+		cli_usage_error(cmd, "invalid --wait '%s' (seconds, 0 to 86400)", s);
+		return HB_EINVAL;
+	}
 	*out = v;
 	return 0;
+}
+
+void cli_create_opts_release(struct cli_create_opts *o)
+{
+	cli_strlist_release(&o->families);
+	cli_strlist_release(&o->attrs);
 }
 
 static int validate(struct create *c, const struct cli_splitspec *ss,
@@ -860,24 +868,13 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 }
 
 static struct cli_splitspec ss;
-static struct cli_strlist families, attrs;
-static const char *via, *keyspace, *meta_family, *meta_row, *wait;
-static int no_metadata, strict, timings;
+static struct cli_create_opts co;
+static const char *meta_family, *meta_row;
+static int no_metadata, strict;
 static const struct cli_option opts[] = {
 	CLI_SPLITSPEC_OPTIONS(&ss),
-	CLI_GROUP("Table"),
-	CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
-	         "a column family with attributes (repeatable; default 'cf')"),
-	CLI_LIST(0, "attr", &attrs, "KEY=VAL",
-	         "a table attribute such as SPLIT_POLICY or MAX_FILESIZE (repeatable)"),
-	CLI_GROUP("Creation"),
-	CLI_CHOICE(0, "via", &via, "CHANNEL",
-	           "auto (default), thrift2, shell, rest (1 region only) or print",
-	           "auto thrift2 shell rest print"),
-	CLI_STRING(0, "wait", &wait, "SEC", "how long to wait for every region to be online (60)"),
-	CLI_STRING(0, "keyspace", &keyspace, "SPEC",
-	           "row-key space: every region must be reachable; stored in the "
-	           "metadata row"),
+	CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell, rest (1 region only) or print",
+	                   "auto thrift2 shell rest print"),
 	CLI_FLAG(0, "strict", &strict,
 	         "refuse, before creating anything, regions no key of --keyspace can reach"),
 	CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
@@ -885,8 +882,6 @@ static const struct cli_option opts[] = {
 	           "family of the metadata row (default: the first family)"),
 	CLI_STRING(0, "metadata-row", &meta_row, "R",
 	           "metadata row key, toStringBinary (default totalPartition)"),
-	{CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
-	 CLI_OPT_HIDDEN},
 	CLI_END,
 };
 
@@ -935,7 +930,7 @@ static int strict_check(struct create *c)
 /* Validation; a spec that takes N from the cluster is validated once connected. */
 static int check_spec(void)
 {
-	int rc = validate(&cr, &ss, &families, &attrs, via, meta_row);
+	int rc = validate(&cr, &ss, &co.families, &co.attrs, co.via, meta_row);
 
 	phase_end(&cr, PH_VALIDATE);
 	validated = 1;
@@ -954,16 +949,16 @@ static int check(struct cli_ctx *x)
 	int st;
 
 	create_init(&cr, x->table);
-	if (strict && !keyspace) {
+	if (strict && !co.keyspace) {
 		cli_usage_error("create", "--strict needs --keyspace (the key space the regions "
 		                          "are checked against)");
 		return CLI_EXIT_USAGE;
 	}
-	cr.ks_spec = keyspace;
+	cr.ks_spec = co.keyspace;
 	cr.no_metadata = no_metadata;
 	cr.meta_family = meta_family;
 	cr.metadata = no_metadata ? "skipped" : "none";
-	if (parse_wait(wait, &cr.wait))
+	if (cli_create_parse_wait("create", co.wait, &cr.wait))
 		return CLI_EXIT_USAGE;
 	if (cli_splitspec_needs_cluster(&ss))
 		return CLI_EXIT_OK;
@@ -988,7 +983,7 @@ static int run_create(struct cli_ctx *x)
 		st = cr.via == CLI_VIA_PRINT
 		         ? cli_ddl_print(&cr.schema, &cr.splits, cr.default_family)
 		         : run(&cr);
-	print_timings(&cr, timings);
+	print_timings(&cr, co.timings);
 	return st;
 }
 
@@ -996,8 +991,7 @@ static void release(void)
 {
 	create_release(&cr);
 	cli_splitspec_release(&ss);
-	cli_strlist_release(&families);
-	cli_strlist_release(&attrs);
+	cli_create_opts_release(&co);
 }
 
 const struct cli_command cli_cmd_create = {

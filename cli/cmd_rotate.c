@@ -887,28 +887,10 @@ static int parse_count(const char *s, const char *flag, long min, long max, long
 	return 0;
 }
 
-static int parse_wait_s(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s) {
-		*out = 60;
-		return 0;
-	}
-	errno = 0;
-	v = strtod(s, &end);
-	if (!*s || *end || errno || !(v >= 0) || v > 86400)
-		return cli_usage_error("rotate", "invalid --wait '%s' (seconds, 0 to 86400)", s);
-	*out = v;
-	return 0;
-}
-
 static struct cli_splitspec ss;
-static struct cli_strlist families, attrs;
-static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *via, *wait,
-	*lock, *keyspace;
-static int yes, dry_run, opt_sample_previous, timings;
+static struct cli_create_opts co;
+static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *lock;
+static int yes, dry_run, opt_sample_previous;
 static const struct cli_option opts[] = {
 	CLI_GROUP("Rotation"),
 	CLI_STRING(0, "template", &tmpl, "TEMPLATE",
@@ -930,17 +912,7 @@ static const struct cli_option opts[] = {
 	CLI_FLAG(0, "sample-previous", &opt_sample_previous,
 	         "--sampled-splits from the newest managed table (falls back to the spec)"),
 	CLI_SPLITSPEC_OPTIONS(&ss),
-	CLI_GROUP("Table"),
-	CLI_LIST(0, "family", &families, "NAME[:ATTR=VAL,...]",
-	         "a column family with attributes (repeatable; default 'cf')"),
-	CLI_LIST(0, "attr", &attrs, "KEY=VAL", "a table attribute (repeatable)"),
-	CLI_STRING(0, "keyspace", &keyspace, "SPEC",
-	           "row-key space: every region must be reachable"),
-	CLI_CHOICE(0, "via", &via, "CHANNEL", "auto (default), thrift2, shell or rest",
-	           "auto thrift2 shell rest"),
-	CLI_STRING(0, "wait", &wait, "SEC", "how long to wait for regions to be online (60)"),
-	{CLI_OPT_FLAG, 0, "timings", &timings, NULL, "print per-phase times", NULL,
-	 CLI_OPT_HIDDEN},
+	CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell or rest", "auto thrift2 shell rest"),
 	CLI_END,
 };
 
@@ -995,9 +967,9 @@ static int check(struct cli_ctx *x)
 	if (parse_count(ahead, "--ahead", 0, MAX_AHEAD, 1, &rot.ahead) ||
 	    parse_count(retain, "--retain", 1, MAX_RETAIN, 7, &rot.retain) ||
 	    parse_count(max_drops, "--max-drops", 0, MAX_RETAIN, 1, &rot.max_drops) ||
-	    parse_wait_s(wait, &ropts.wait))
+	    cli_create_parse_wait("rotate", co.wait, &ropts.wait))
 		return CLI_EXIT_USAGE;
-	if (via && !strcmp(via, "print")) {
+	if (co.via && !strcmp(co.via, "print")) {
 		cli_usage_error("rotate", "--via print is not a rotation channel (use 'hbtab "
 		                          "create --via print' for a script)");
 		return CLI_EXIT_USAGE;
@@ -1056,10 +1028,10 @@ static int check(struct cli_ctx *x)
 	rot.dry_run = dry_run;
 	rot.sample_previous = opt_sample_previous;
 	ropts.ss = &ss;
-	ropts.families = &families;
-	ropts.attrs = &attrs;
-	ropts.via = via;
-	ropts.keyspace = keyspace;
+	ropts.families = &co.families;
+	ropts.attrs = &co.attrs;
+	ropts.via = co.via;
+	ropts.keyspace = co.keyspace;
 	ropts.sample_rows = ss.sample_table ? NULL : ss.sample_rows;
 	if (opt_sample_previous && ss.sample_rows && !ss.sample_table)
 		ss.sample_rows = NULL; /* it sizes the --sample-previous sample */
@@ -1091,7 +1063,7 @@ static int run(struct cli_ctx *x)
 print:
 	if (cli_g.output == CLI_OUT_JSON && print_json(&rot) && !st)
 		st = CLI_EXIT_USAGE;
-	if (timings) {
+	if (co.timings) {
 		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "list", rot.t_list);
 		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "sample", rot.t_sample);
 		fprintf(stderr, "hbtab: timing: %-9s %10.3f s\n", "create", rot.t_create);
@@ -1114,8 +1086,7 @@ static void release(void)
 		free(rot.rep[i].name);
 	free(rot.rep);
 	cli_splitspec_release(&ss);
-	cli_strlist_release(&families);
-	cli_strlist_release(&attrs);
+	cli_create_opts_release(&co);
 }
 
 const struct cli_command cli_cmd_rotate = {
