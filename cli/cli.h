@@ -5,6 +5,7 @@
 #include "../core/buf.h"
 #include "../core/hb.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 enum cli_output { CLI_OUT_TEXT, CLI_OUT_JSON };
@@ -145,6 +146,8 @@ void cli_print_global_help(void);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a usage error plus "see 'hbtab CMD --help'" and returns HB_EINVAL. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_usage_error that returns the exit status, CLI_EXIT_USAGE. */
+int cli_usage_exit(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints err's message and returns the exit status for its code. */
 int cli_fail(const struct hb_error *err);
 /* Maps a command's return code (0 or HB_E*) to an exit status. */
@@ -157,6 +160,8 @@ void cli_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parses a decimal integer in [min, max]; HB_EINVAL with err naming what. */
 int cli_parse_long(const char *s, long min, long max, const char *what, long *out,
 		   struct hb_error *err);
+/* Parses a decimal Java long (a seed, a time in ms); HB_EINVAL with err naming what. */
+int cli_parse_i64(const char *s, const char *what, int64_t *out, struct hb_error *err);
 
 /* Writes all of buf to stdout; HB_EINVAL on a write error (message printed once, none for
  * a closed pipe). */

@@ -38,21 +38,6 @@ struct audit_run {
 	int metadata; /* table form: 1 the metadata row exists, 0 it does not */
 };
 
-/* Prints a usage error for audit and returns exit status 2. */
-static int usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_fail(const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cli_usage_error("audit", "%s", msg);
-	return CLI_EXIT_USAGE;
-}
-
 /* ---------------------------------------------------------------- output */
 
 static int json_strn(struct hb_buf *b, const char *s)
@@ -522,22 +507,26 @@ static int check_table_opts(void)
 		placement_factor = strtod(o.placement_factor, &end);
 		if (*end || end == o.placement_factor || errno || !(placement_factor >= 1) ||
 		    placement_factor > 1e6)
-			return usage_fail("invalid --placement-factor '%s' (a number >= 1)",
-			                  o.placement_factor);
+			return cli_usage_exit("audit",
+			                      "invalid --placement-factor '%s' (a number >= 1)",
+			                      o.placement_factor);
 	}
 	if (o.source && strcmp(o.source, "meta") && strcmp(o.source, "rest"))
-		return usage_fail("invalid --source '%s' (expected rest or meta)", o.source);
+		return cli_usage_exit("audit", "invalid --source '%s' (expected rest or meta)",
+		                      o.source);
 	if (!o.hotspots && (o.window || o.hot_factor || o.hot_min_writes))
-		return usage_fail("--%s needs --hotspots", o.window       ? "window"
-		                                           : o.hot_factor ? "hot-factor"
-		                                                          : "hot-min-writes");
+		return cli_usage_exit("audit", "--%s needs --hotspots",
+		                      o.window       ? "window"
+		                      : o.hot_factor ? "hot-factor"
+		                                     : "hot-min-writes");
 	if (o.window) {
 		char *end;
 
 		errno = 0;
 		window = strtod(o.window, &end);
 		if (*end || end == o.window || errno || !(window >= 0) || window > 86400)
-			return usage_fail("invalid --window '%s' (seconds, 0..86400)", o.window);
+			return cli_usage_exit("audit", "invalid --window '%s' (seconds, 0..86400)",
+			                      o.window);
 	}
 	if (o.hot_factor) {
 		char *end;
@@ -546,7 +535,8 @@ static int check_table_opts(void)
 		hot_params.factor = strtod(o.hot_factor, &end);
 		if (*end || end == o.hot_factor || errno || !(hot_params.factor >= 1) ||
 		    hot_params.factor > 1e6)
-			return usage_fail("invalid --hot-factor '%s' (a number >= 1)", o.hot_factor);
+			return cli_usage_exit("audit", "invalid --hot-factor '%s' (a number >= 1)",
+			                      o.hot_factor);
 	}
 	if (o.hot_min_writes) {
 		long v;
@@ -1067,16 +1057,18 @@ static const struct cli_option opts[] = {
 static int check(struct cli_ctx *x)
 {
 	if (x->table && cli_splitspec_given(&ss))
-		return usage_fail("give either TABLE or a split specification, not both");
+		return cli_usage_exit("audit",
+		                      "give either TABLE or a split specification, not both");
 	if (!x->table && !cli_splitspec_given(&ss))
-		return usage_fail("missing TABLE or a split specification");
+		return cli_usage_exit("audit", "missing TABLE or a split specification");
 	if (!x->table) {
 		if (!o.keyspace)
-			return usage_fail("auditing a split set needs --keyspace");
+			return cli_usage_exit("audit", "auditing a split set needs --keyspace");
 		if (o.source || o.hotspots || o.window || o.meta_family || o.meta_row ||
 		    o.hot_factor || o.hot_min_writes || o.require_metadata || o.placement_factor)
-			return usage_fail("--source, --hotspots, --window, --hot-*, --placement-factor, "
-			                  "--metadata-* and --require-metadata need a TABLE");
+			return cli_usage_exit(
+			    "audit", "--source, --hotspots, --window, --hot-*, --placement-factor, "
+			             "--metadata-* and --require-metadata need a TABLE");
 		x->offline = 1;
 		return CLI_EXIT_OK;
 	}

@@ -58,20 +58,6 @@ struct sim_result {
 	uint64_t table_max_filesize, table_flush_size; /* --table: MAX_FILESIZE, MEMSTORE_FLUSHSIZE */
 };
 
-static int usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_fail(const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cli_usage_error("simulate", "%s", msg);
-	return CLI_EXIT_USAGE;
-}
-
 /* Progress for runs longer than a second (the indicator itself is terminal-only). */
 static double t_start;
 
@@ -116,21 +102,6 @@ static int parse_size(const char *s, const char *what, uint64_t min, uint64_t ma
 		return hb_error_set(err, HB_EINVAL, "%s must be between %llu and %llu bytes, got '%s'",
 				    what, (unsigned long long)min, (unsigned long long)max, s);
 	*out = v * mult;
-	return 0;
-}
-
-static int parse_i64(const char *v, const char *what, int64_t *out, struct hb_error *err)
-{
-	char *end;
-	long long x;
-
-	errno = 0;
-	x = strtoll(v, &end, 10);
-	if (!*v || *end || ((*v < '0' || *v > '9') && *v != '-'))
-		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, v);
-	if (errno == ERANGE)
-		return hb_error_set(err, HB_EINVAL, "%s does not fit in a Java long, got '%s'", what, v);
-	*out = (int64_t)x;
 	return 0;
 }
 
@@ -829,25 +800,32 @@ static int check(struct cli_ctx *x)
 	if (!gen_for_sample)
 		spec.generator = spec.seed = spec.start_time = NULL;
 	if (!o.table == !cli_splitspec_given(&spec))
-		return usage_fail(o.table ? "give either --table or a split specification, not both"
-					  : "missing a split specification or --table");
+		return cli_usage_exit(
+		    "simulate", o.table ? "give either --table or a split specification, not both"
+		                        : "missing a split specification or --table");
 	if (o.keys_file && o.keyspace)
-		return usage_fail("--keys-file and --keyspace cannot be used together");
+		return cli_usage_exit("simulate",
+		                      "--keys-file and --keyspace cannot be used together");
 	if (ss.generator && (o.keys_file || o.keyspace) && !gen_for_sample)
-		return usage_fail("--generator cannot be used with --%s",
-				  o.keys_file ? "keys-file" : "keyspace");
+		return cli_usage_exit("simulate", "--generator cannot be used with --%s",
+		                      o.keys_file ? "keys-file" : "keyspace");
 	if (!ss.generator && !o.keys_file && !o.keyspace)
-		return usage_fail("missing the keys: --generator G, --keys-file FILE or --keyspace SPEC");
+		return cli_usage_exit(
+		    "simulate",
+		    "missing the keys: --generator G, --keys-file FILE or --keyspace SPEC");
 	have_gen = ss.generator && !o.keys_file && !o.keyspace;
 	if (o.threads && !have_gen)
-		return usage_fail("--threads goes with --generator");
+		return cli_usage_exit("simulate", "--threads goes with --generator");
 	if ((ss.start_time && !ss.generator) || (ss.seed && !ss.generator && !o.keyspace))
-		return usage_fail("--%s goes with --generator%s", ss.seed ? "seed" : "start-time",
-				  ss.seed ? " or --keyspace" : "");
+		return cli_usage_exit("simulate", "--%s goes with --generator%s",
+		                      ss.seed ? "seed" : "start-time",
+		                      ss.seed ? " or --keyspace" : "");
 	if (!o.policy && (o.row_size || o.flush_size || o.max_filesize))
-		return usage_fail("--row-size, --flush-size and --max-filesize need --policy");
+		return cli_usage_exit("simulate",
+		                      "--row-size, --flush-size and --max-filesize need --policy");
 	if (o.servers && o.table)
-		return usage_fail("--servers cannot be used with --table (the live locations count)");
+		return cli_usage_exit(
+		    "simulate", "--servers cannot be used with --table (the live locations count)");
 	if (o.table && cli_check_table("simulate", o.table))
 		return CLI_EXIT_USAGE;
 	/* N = auto counts --servers when given (the simulation is offline), else the cluster's
@@ -882,10 +860,8 @@ static int run(struct cli_ctx *x)
 		rc = cli_parse_long(o.threads, 1, MAX_THREADS, "--threads", &threads, &err);
 	if (!rc && o.servers)
 		rc = cli_parse_long(o.servers, 1, MAX_SERVERS, "--servers", &servers, &err);
-	if (!rc && ss.seed)
-		rc = parse_i64(ss.seed, "--seed", &seed, &err);
-	if (!rc && ss.start_time)
-		rc = parse_i64(ss.start_time, "--start-time", &t0, &err);
+	if (!rc)
+		rc = cli_splitspec_generator_args(&ss, &seed, &t0, &err);
 	if (!rc && o.policy)
 		rc = hb_sim_policy_parse(&cfg, o.policy, &err);
 	if (!rc && o.row_size)

@@ -96,19 +96,34 @@ void cli_verbose(const char *fmt, ...)
 	va_end(ap);
 }
 
-int cli_usage_error(const char *cmd, const char *fmt, ...)
+static void usage_v(const char *cmd, const char *fmt, va_list ap)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
 	error_v(fmt, ap);
-	va_end(ap);
 	/* error_v erased any progress line */
 	if (cmd)
 		fprintf(stderr, "hbtab: see 'hbtab %s --help'\n", cmd);
 	else
 		fputs("hbtab: see 'hbtab --help'\n", stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_v(cmd, fmt, ap);
+	va_end(ap);
 	return HB_EINVAL;
+}
+
+int cli_usage_exit(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_v(cmd, fmt, ap);
+	va_end(ap);
+	return CLI_EXIT_USAGE;
 }
 
 int cli_exit(int rc)
@@ -151,6 +166,22 @@ int cli_parse_long(const char *s, long min, long max, const char *what, long *ou
 		return hb_error_set(err, HB_EINVAL, "%s must be between %ld and %ld, got '%s'",
 		                    what, min, max, s);
 	*out = v;
+	return 0;
+}
+
+int cli_parse_i64(const char *s, const char *what, int64_t *out, struct hb_error *err)
+{
+	char *end;
+	long long x;
+
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (!*s || *end || ((*s < '0' || *s > '9') && *s != '-'))
+		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, s);
+	if (errno == ERANGE)
+		return hb_error_set(err, HB_EINVAL, "%s does not fit in a Java long, got '%s'",
+		                    what, s);
+	*out = (int64_t)x;
 	return 0;
 }
 

@@ -278,20 +278,17 @@ static int parse_n(const struct cli_splitspec *s, const char *v, const char *fla
 	return 0;
 }
 
-static int parse_i64(const char *v, const char *what, int64_t *out, struct hb_error *err)
+int cli_splitspec_generator_args(const struct cli_splitspec *s, int64_t *seed, int64_t *start_time,
+                                 struct hb_error *err)
 {
-	char *end;
-	long long x;
+	int rc = 0;
 
-	errno = 0;
-	x = strtoll(v, &end, 10);
-	if (!*v || *end || ((*v < '0' || *v > '9') && *v != '-'))
-		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, v);
-	if (errno == ERANGE)
-		return hb_error_set(err, HB_EINVAL, "%s does not fit in a Java long, got '%s'", what,
-				    v);
-	*out = (int64_t)x;
-	return 0;
+	*seed = *start_time = 0;
+	if (s->seed)
+		rc = cli_parse_i64(s->seed, "--seed", seed, err);
+	if (!rc && s->start_time)
+		rc = cli_parse_i64(s->start_time, "--start-time", start_time, err);
+	return rc;
 }
 
 /* Reads a whole file ("-" = standard input) into out. */
@@ -431,10 +428,8 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
 			if (s->sample_size)
 				rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE,
 						    "--sample-size", &m, err);
-			if (!rc && s->seed)
-				rc = parse_i64(s->seed, "--seed", &seed, err);
-			if (!rc && s->start_time)
-				rc = parse_i64(s->start_time, "--start-time", &t0, err);
+			if (!rc)
+				rc = cli_splitspec_generator_args(s, &seed, &t0, err);
 			if (!rc)
 				rc = hb_keygen_init(&g, s->generator, seed, t0, err);
 			if (!rc) {
@@ -547,10 +542,8 @@ int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s,
 			if (s->sample_size)
 				rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE,
 						    "--sample-size", &m, err);
-			if (!rc && s->seed)
-				rc = parse_i64(s->seed, "--seed", &seed, err);
-			if (!rc && s->start_time)
-				rc = parse_i64(s->start_time, "--start-time", &t0, err);
+			if (!rc)
+				rc = cli_splitspec_generator_args(s, &seed, &t0, err);
 			if (rc)
 				break;
 			snprintf(num, sizeof(num), "%ld", m);

@@ -77,6 +77,10 @@ int cli_splitspec_prepare(struct cli_splitspec *s, struct hb_rest *rest, struct 
 /* Frees what cli_splitspec_prepare read. */
 void cli_splitspec_release(struct cli_splitspec *s);
 
+/* The key generator's --seed and --start-time (0 when not given). HB_EINVAL naming the flag. */
+int cli_splitspec_generator_args(const struct cli_splitspec *s, int64_t *seed, int64_t *start_time,
+                                 struct hb_error *err);
+
 /* 1 when any split-specification flag was given. */
 int cli_splitspec_given(const struct cli_splitspec *s);
 
