@@ -182,7 +182,29 @@ static void put_be(unsigned char *out, uint64_t v, int width)
 		out[i] = (unsigned char)(v & 0xFF);
 }
 
-/* Parses the ":N" after a generator name; def when absent. */
+#define GENERATORS                                                                                \
+	"md5, partition[:N], sequential, hex8, salt[:B], roundrobin[:N], transaction or "          \
+	"statistics[:D]"
+
+/* The generators by name; those with a count take it as NAME:N. */
+static const struct {
+	const char *name;
+	enum hb_keygen_kind kind;
+	const char *count; /* what N counts, NULL when the generator takes none */
+	long max, def;
+} generators[] = {
+    {"md5", HB_KEYGEN_MD5, NULL, 0, 0},
+    {"hash", HB_KEYGEN_MD5, NULL, 0, 0},
+    {"sequential", HB_KEYGEN_SEQUENTIAL, NULL, 0, 0},
+    {"hex8", HB_KEYGEN_HEX8, NULL, 0, 0},
+    {"transaction", HB_KEYGEN_TRANSACTION, NULL, 0, 0},
+    {"partition", HB_KEYGEN_PARTITION, "partition count", 100000000L, 20},
+    {"salt", HB_KEYGEN_SALT, "bucket count", 65536, 16},
+    {"roundrobin", HB_KEYGEN_ROUNDROBIN, "prefix count", 65536, 16},
+    {"statistics", HB_KEYGEN_STATISTICS, "sequences per minute", 1000000000L, 1000},
+};
+
+/* Parses the ":N" after a generator name (p); def when absent. */
 static int parse_count(const char *spec, const char *p, const char *what, long min, long max,
 		       long def, long *out, struct hb_error *err)
 {
@@ -192,11 +214,7 @@ static int parse_count(const char *spec, const char *p, const char *what, long m
 		*out = def;
 		return 0;
 	}
-	if (*p != ':')
-		return hb_error_set(err, HB_EINVAL, "unknown generator '%s' (expected %s)", spec,
-				    "md5, partition[:N], sequential, hex8, salt[:B], "
-				    "roundrobin[:N], transaction or statistics[:D]");
-	p++;
+	p++; /* the ':' */
 	if (!*p)
 		return hb_error_set(err, HB_EINVAL, "generator '%s': the %s is missing", spec, what);
 	for (; *p; p++) {
@@ -212,16 +230,18 @@ static int parse_count(const char *spec, const char *p, const char *what, long m
 	return 0;
 }
 
-static int name_is(const char *spec, const char *name)
+/* 1 when spec is name, or name:... for a generator with a count. */
+static int name_is(const char *spec, const char *name, int counted)
 {
 	size_t n = strlen(name);
 
-	return !strncmp(spec, name, n) && (spec[n] == '\0' || spec[n] == ':');
+	return !strncmp(spec, name, n) && (spec[n] == '\0' || (counted && spec[n] == ':'));
 }
 
 int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t start_time,
 		   struct hb_error *err)
 {
+	size_t i;
 	int rc = 0;
 
 	memset(g, 0, sizeof(*g));
@@ -229,35 +249,16 @@ int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t 
 	g->ts = start_time;
 	g->partitions = 20;
 	hb_jrandom_init(&g->rnd, seed);
-	if (!strcmp(spec, "md5") || !strcmp(spec, "hash")) {
-		g->kind = HB_KEYGEN_MD5;
-	} else if (!strcmp(spec, "sequential")) {
-		g->kind = HB_KEYGEN_SEQUENTIAL;
-	} else if (!strcmp(spec, "hex8")) {
-		g->kind = HB_KEYGEN_HEX8;
-	} else if (!strcmp(spec, "transaction")) {
-		g->kind = HB_KEYGEN_TRANSACTION;
-	} else if (name_is(spec, "partition")) {
-		g->kind = HB_KEYGEN_PARTITION;
-		rc = parse_count(spec, spec + 9, "partition count", 1, 100000000L, 20,
-				 &g->partitions, err);
-	} else if (name_is(spec, "salt")) {
-		g->kind = HB_KEYGEN_SALT;
-		rc = parse_count(spec, spec + 4, "bucket count", 1, 65536, 16,
-				 &g->partitions, err);
-	} else if (name_is(spec, "roundrobin")) {
-		g->kind = HB_KEYGEN_ROUNDROBIN;
-		rc = parse_count(spec, spec + 10, "prefix count", 1, 65536, 16,
-				 &g->partitions, err);
-	} else if (name_is(spec, "statistics")) {
-		g->kind = HB_KEYGEN_STATISTICS;
-		rc = parse_count(spec, spec + 10, "sequences per minute", 1, 1000000000L, 1000,
-				 &g->partitions, err);
-	} else {
+	for (i = 0; i < HB_ARRAY_LEN(generators); i++)
+		if (name_is(spec, generators[i].name, generators[i].count != NULL))
+			break;
+	if (i == HB_ARRAY_LEN(generators))
 		return hb_error_set(err, HB_EINVAL, "unknown generator '%s' (expected %s)", spec,
-				    "md5, partition[:N], sequential, hex8, salt[:B], "
-				    "roundrobin[:N], transaction or statistics[:D]");
-	}
+				    GENERATORS);
+	g->kind = generators[i].kind;
+	if (generators[i].count)
+		rc = parse_count(spec, spec + strlen(generators[i].name), generators[i].count, 1,
+				 generators[i].max, generators[i].def, &g->partitions, err);
 	g->width = g->partitions <= 256 ? 1 : 2;
 	return rc;
 }
@@ -277,6 +278,12 @@ static int64_t floor_mod(int64_t x, int64_t m)
 
 #define MS_PER_DAY 86400000LL
 
+/* currentTime += random.nextInt(bound): the time-based generators' clock. */
+static void tick(struct hb_keygen *g, int32_t bound)
+{
+	g->ts = (int64_t)((uint64_t)g->ts + (uint64_t)hb_jrandom_next_int(&g->rnd, bound));
+}
+
 size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -290,7 +297,7 @@ size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 		uint32_t lo_id = (uint32_t)(uint64_t)id, lo_ts;
 
 		/* currentTime += random.nextInt(1000) happens before the key is made. */
-		g->ts = (int64_t)((uint64_t)g->ts + (uint64_t)hb_jrandom_next_int(&g->rnd, 1000));
+		tick(g, 1000);
 		lo_ts = (uint32_t)(uint64_t)g->ts;
 		put_be(in, lo_id, 4);
 		put_be(in + 4, lo_ts, 4);
@@ -332,7 +339,7 @@ size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 	case HB_KEYGEN_TRANSACTION: {
 		int32_t hash;
 
-		g->ts = (int64_t)((uint64_t)g->ts + (uint64_t)hb_jrandom_next_int(&g->rnd, 4));
+		tick(g, 4);
 		hash = hb_jrandom_next_int(&g->rnd, 65536);
 		put_be(out, (uint64_t)hash, 2);
 		put_be(out + 2, (uint64_t)floor_mod(g->ts, MS_PER_DAY), 4);
@@ -360,8 +367,7 @@ void hb_keygen_skip(struct hb_keygen *g, uint64_t n)
 	case HB_KEYGEN_MD5:
 		/* the time still needs every draw: nextInt(1000) may reject and draw again */
 		for (i = 0; i < n; i++)
-			g->ts = (int64_t)((uint64_t)g->ts +
-					  (uint64_t)hb_jrandom_next_int(&g->rnd, 1000));
+			tick(g, 1000);
 		break;
 	case HB_KEYGEN_HEX8:
 		/* nextInt(16) is one next(31) each: 8 per key, never rejected */
@@ -369,8 +375,7 @@ void hb_keygen_skip(struct hb_keygen *g, uint64_t n)
 		break;
 	case HB_KEYGEN_TRANSACTION:
 		for (i = 0; i < n; i++) {
-			g->ts = (int64_t)((uint64_t)g->ts +
-					  (uint64_t)hb_jrandom_next_int(&g->rnd, 4));
+			tick(g, 4);
 			hb_jrandom_skip(&g->rnd, 1);
 		}
 		break;
