@@ -290,11 +290,24 @@ static int on_debug(CURL *h, curl_infotype type, char *data, size_t size, void *
 	return 0;
 }
 
+/* Retries left to a request: none once a signal asks hbtab to stop (one clean-up attempt). */
+static long retry_budget(const struct hb_rest *c)
+{
+	return hb_interrupted ? 0 : c->retries;
+}
+
 static int setup(struct hb_rest *c, const char *method, const char *url, struct curl_slist *hdrs,
                  const void *body, size_t len)
 {
 	CURL *h = c->h;
-	CURLcode e = hb_curlx_setup(h, &c->conf, url, hdrs, &c->sink, c->errbuf);
+	struct hb_curlx_conf conf = c->conf;
+	CURLcode e;
+
+	/* Once a signal asks hbtab to stop, what still runs is clean-up (deleting the open
+	 * scanner): it gets a short timeout, so a gateway that hangs cannot hold the exit. */
+	if (hb_interrupted && conf.timeout > HB_REST_CLEANUP_TIMEOUT)
+		conf.timeout = HB_REST_CLEANUP_TIMEOUT;
+	e = hb_curlx_setup(h, &conf, url, hdrs, &c->sink, c->errbuf);
 
 #define SET(opt, val)                                                                              \
 	do {                                                                                       \
@@ -466,7 +479,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 			tracef(c, "%s %s: HTTP %ld, %zu bytes", method, path, status,
 			       resp->body.len);
 			if (!(status == 502 || status == 503 || status == 504) || !idempotent ||
-			    attempt >= c->retries)
+			    attempt >= retry_budget(c))
 				break;
 			wait = backoff(c, attempt, resp->retry_after);
 			tracef(c, "HTTP %ld; retrying in %.2f s", status, wait);
@@ -486,7 +499,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 			goto done;
 		}
 		/* A refused connection never reached the server, so even a POST may be resent. */
-		if (attempt < c->retries && transient(e) &&
+		if (attempt < retry_budget(c) && transient(e) &&
 		    (idempotent || e == CURLE_COULDNT_CONNECT)) {
 			wait = backoff(c, attempt, -1);
 			tracef(c, "%s; retrying in %.2f s", hb_curlx_reason(e, c->errbuf), wait);

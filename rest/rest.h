@@ -63,8 +63,10 @@ void hb_rest_resp_release(struct hb_rest_resp *r);
  * Retries (with backoff, jitter and a capped Retry-After) on connect failures, resets,
  * timeouts and 502/503/504 only when idempotent. Any HTTP status is returned in resp (not an
  * error); transport failures give HB_ENET with "cannot METHOD PATH: reason" and a body over
- * the size cap gives HB_ESERVER.
+ * the size cap gives HB_ESERVER. After a signal asked hbtab to stop (core/interrupt.h) a
+ * request is clean-up: one attempt, at most HB_REST_CLEANUP_TIMEOUT seconds.
  */
+#define HB_REST_CLEANUP_TIMEOUT 5.0
 int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
                     const char *content_type, const void *body, size_t len, int idempotent,
                     struct hb_rest_resp *resp, struct hb_error *err);

@@ -73,7 +73,12 @@ class Signals(EmulatorTest):
                                 env=hbtest.clean_env(self.home, e))
 
     def finish(self, p):
-        out, err = p.communicate(timeout=GUARD)
+        try:
+            out, err = p.communicate(timeout=GUARD)
+        except subprocess.TimeoutExpired:
+            p.kill()  # a hung hbtab must not outlive its test
+            p.communicate()
+            raise
         return p.returncode, out, err.decode("utf-8", "replace")
 
     def scanners(self):
@@ -124,6 +129,26 @@ class Signals(EmulatorTest):
 
     def test_signals__sigpipe_during_scan_deletes_the_scanner_exit_141(self):
         self.signal_during_scan(signal.SIGPIPE)
+
+    def test_signals__scanner_delete_after_a_signal_is_one_short_attempt(self):
+        # A gateway that hangs on the DELETE cannot hold the exit: after the signal the
+        # DELETE is tried once, with a short timeout instead of --timeout 600 and
+        # --retries 3 (without that this test would only end at its hang guard).
+        self.table_with_rows()
+        self.emu.fault(server="rest", method="GET", path="/scanner/", kind="delay",
+                       seconds=60, count=-1)
+        self.emu.fault(server="rest", method="DELETE", path="/scanner/", kind="delay",
+                       seconds=300, count=-1)
+        p = self.start(["--timeout", "600", "--retries", "3"] + self.SAMPLE)
+        wait_for(lambda: self.scanners() or p.poll() is not None, "the sampling scanner")
+        self.assertIsNone(p.poll(), "hbtab ended before the signal")
+        p.send_signal(signal.SIGTERM)
+        rc, out, err = self.finish(p)
+        self.assertEqual(rc, 143, err)
+        self.assertTrue(err.endswith(MESSAGE[signal.SIGTERM]), err)
+        fired = [f["fired"] for f in self.emu.control("GET", "/control/fault")[1]
+                 if f["method"] == "DELETE"]
+        self.assertEqual(fired, [1])
 
     def test_signals__signal_while_opening_the_scanner_still_deletes_it(self):
         # The POST that opens the scanner is slow: the signal arrives before hbtab knows the
