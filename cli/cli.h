@@ -65,13 +65,34 @@ struct cli_option {
 	int flags;
 };
 
-#define CLI_FLAG(s, l, v, h) { CLI_OPT_FLAG, (s), (l), (v), NULL, (h), NULL, 0 }
-#define CLI_STRING(s, l, v, a, h) { CLI_OPT_STRING, (s), (l), (v), (a), (h), NULL, 0 }
-#define CLI_CHOICE(s, l, v, a, h, c) { CLI_OPT_STRING, (s), (l), (v), (a), (h), (c), 0 }
-#define CLI_INFILE(s, l, v, h) { CLI_OPT_STRING, (s), (l), (v), "FILE", (h), NULL, CLI_OPT_INFILE }
-#define CLI_LIST(s, l, v, a, h) { CLI_OPT_LIST, (s), (l), (v), (a), (h), NULL, 0 }
-#define CLI_GROUP(h) { CLI_OPT_GROUP, 0, NULL, NULL, NULL, (h), NULL, 0 }
-#define CLI_END { CLI_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0 }
+#define CLI_FLAG(s, l, v, h)                                                                       \
+	{                                                                                          \
+		CLI_OPT_FLAG, (s), (l), (v), NULL, (h), NULL, 0                                    \
+	}
+#define CLI_STRING(s, l, v, a, h)                                                                  \
+	{                                                                                          \
+		CLI_OPT_STRING, (s), (l), (v), (a), (h), NULL, 0                                   \
+	}
+#define CLI_CHOICE(s, l, v, a, h, c)                                                               \
+	{                                                                                          \
+		CLI_OPT_STRING, (s), (l), (v), (a), (h), (c), 0                                    \
+	}
+#define CLI_INFILE(s, l, v, h)                                                                     \
+	{                                                                                          \
+		CLI_OPT_STRING, (s), (l), (v), "FILE", (h), NULL, CLI_OPT_INFILE                   \
+	}
+#define CLI_LIST(s, l, v, a, h)                                                                    \
+	{                                                                                          \
+		CLI_OPT_LIST, (s), (l), (v), (a), (h), NULL, 0                                     \
+	}
+#define CLI_GROUP(h)                                                                               \
+	{                                                                                          \
+		CLI_OPT_GROUP, 0, NULL, NULL, NULL, (h), NULL, 0                                   \
+	}
+#define CLI_END                                                                                    \
+	{                                                                                          \
+		CLI_OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0                                    \
+	}
 
 struct cli_strlist {
 	const char **items;
@@ -87,7 +108,8 @@ struct cli_command;
 /* What main hands a command once the prologue is done. */
 struct cli_ctx {
 	const struct cli_command *cmd;
-	int argc;    /* positional arguments, argv[0] = the command's name (of a subcommand: its own) */
+	int argc; /* positional arguments, argv[0] = the command's name (of a subcommand: its own)
+	           */
 	char **argv;
 	const char *table;    /* argv[1] of a CLI_CMD_TABLE command, already checked; or NULL */
 	struct hb_rest *rest; /* opened by main for CLI_CMD_HBASE unless check set offline */
@@ -110,9 +132,9 @@ struct cli_command {
 	const char *summary; /* one line for 'hbtab --help'; NULL = not listed */
 	const char *usage;   /* synopsis lines, '\n'-separated, without the leading "hbtab " */
 	const struct cli_option *opts; /* the command's own options (globals are added) */
-	const char *args;    /* the positional arguments' names, e.g. "TABLE N" */
-	int min_args, max_args; /* how many positionals after the name; max -1 = no limit */
-	unsigned flags;         /* CLI_CMD_* */
+	const char *args;              /* the positional arguments' names, e.g. "TABLE N" */
+	int min_args, max_args;        /* how many positionals after the name; max -1 = no limit */
+	unsigned flags;                /* CLI_CMD_* */
 	/* Offline checks of arguments and options after the generic ones; may set x->offline.
 	 * Returns an exit status (CLI_EXIT_OK to go on). Optional. */
 	int (*check)(struct cli_ctx *x);
@@ -159,7 +181,7 @@ void cli_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parses a decimal integer in [min, max]; HB_EINVAL with err naming what. */
 int cli_parse_long(const char *s, long min, long max, const char *what, long *out,
-		   struct hb_error *err);
+                   struct hb_error *err);
 /* Parses a decimal Java long (a seed, a time in ms); HB_EINVAL with err naming what. */
 int cli_parse_i64(const char *s, const char *what, int64_t *out, struct hb_error *err);
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#define DEFAULT_WINDOW   10.0
+#define DEFAULT_WINDOW 10.0
 
 struct audit_run {
 	const char *table;  /* NULL for a planned split set */
@@ -35,7 +35,7 @@ struct audit_run {
 	int have_hot;
 	double window;
 	double elapsed; /* measured between the two counter readings; 0 with one reading */
-	int metadata; /* table form: 1 the metadata row exists, 0 it does not */
+	int metadata;   /* table form: 1 the metadata row exists, 0 it does not */
 };
 
 /* ---------------------------------------------------------------- output */
@@ -60,7 +60,9 @@ static int print_json(const struct audit_run *r)
 	     hb_buf_adds(&b, ",\"total_keys\":") ||
 	     json_strn(&b, r->any_key ? NULL : r->a.total_keys) ||
 	     hb_buf_addf(&b, ",\"metadata_row\":%s,\"regions\":[",
-	                 !r->table ? "null" : r->metadata ? "true" : "false");
+	                 !r->table     ? "null"
+	                 : r->metadata ? "true"
+	                               : "false");
 	for (i = 0; !rc && i < r->rs.n; i++) {
 		const struct hb_region *g = &r->rs.v[i];
 		const struct hb_audit_region *ar = &r->a.r[i];
@@ -236,18 +238,19 @@ static int print_text(const struct audit_run *r)
 			rc = hb_buf_addf(&out, "%s%s%s: %zu region%s, %zu finding%s",
 			                 cli_color(f->n ? CLI_RED : CLI_GREEN),
 			                 f->n ? "unhealthy" : "healthy", cli_color(CLI_RESET),
-			                 r->rs.n, r->rs.n == 1 ? "" : "s", f->n, f->n == 1 ? "" : "s");
+			                 r->rs.n, r->rs.n == 1 ? "" : "s", f->n,
+			                 f->n == 1 ? "" : "s");
 		if (!rc && r->table && !r->metadata)
 			rc = hb_buf_adds(&out, ", no metadata row (N and drift not checked)");
 		if (!rc && r->any_key)
 			rc = hb_buf_adds(&out, ", no key space known (regions checked against any "
 			                       "row key; give --keyspace for shares)");
 		else if (!rc && r->ks)
-			rc = hb_buf_addf(&out, ", keyspace '%s' (%s key%s%s)",
-			                 hb_buf_str(&r->ks_canon),
-			                 r->a.total_keys ? r->a.total_keys : "?",
-			                 r->a.total_keys && !strcmp(r->a.total_keys, "1") ? "" : "s",
-			                 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "");
+			rc = hb_buf_addf(
+			    &out, ", keyspace '%s' (%s key%s%s)", hb_buf_str(&r->ks_canon),
+			    r->a.total_keys ? r->a.total_keys : "?",
+			    r->a.total_keys && !strcmp(r->a.total_keys, "1") ? "" : "s",
+			    hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "");
 		if (!rc && r->have_hot)
 			rc = r->elapsed > 0
 			         ? hb_buf_addf(&out, ", %llu write%s in %.1f s",
@@ -363,10 +366,10 @@ static int read_metadata(struct hb_rest *c, const char *table, const char *famil
 		rc = hb_metarow_read(c, &m, &cells, &found, err);
 	if (!rc) {
 		out->present = found;
-		if (found && (copy_cell(&out->n, hb_metarow_cell(&m, &cells, HB_METAROW_N)) ||
-		              copy_cell(&out->keyspace,
-		                        hb_metarow_cell(&m, &cells, HB_METAROW_KEYSPACE)) ||
-		              copy_cell(&out->splits, hb_metarow_cell(&m, &cells, HB_METAROW_SPLITS))))
+		if (found &&
+		    (copy_cell(&out->n, hb_metarow_cell(&m, &cells, HB_METAROW_N)) ||
+		     copy_cell(&out->keyspace, hb_metarow_cell(&m, &cells, HB_METAROW_KEYSPACE)) ||
+		     copy_cell(&out->splits, hb_metarow_cell(&m, &cells, HB_METAROW_SPLITS))))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
 	hb_row_release(&cells);
@@ -796,8 +799,9 @@ static int render_region(struct hb_buf *b, struct row_render *w, size_t i,
 		return rc ? HB_ENOMEM : 0;
 	}
 	/* Offline cells hold no tab or newline: keys are in toStringBinary form. */
-	rc = hb_buf_add_uint(b, i) || hb_buf_addc(b, '\t') || hb_buf_add(b, start->data, start->len) ||
-	     hb_buf_addc(b, '\t') || hb_buf_add(b, end->data, end->len) ||
+	rc = hb_buf_add_uint(b, i) || hb_buf_addc(b, '\t') ||
+	     hb_buf_add(b, start->data, start->len) || hb_buf_addc(b, '\t') ||
+	     hb_buf_add(b, end->data, end->len) ||
 	     hb_buf_adds(b, ar->reachable ? "\tyes\t" : "\tno\t") ||
 	     hb_buf_adds(b, share_text(w, ar->share)) || hb_buf_addc(b, '\t') ||
 	     hb_buf_adds(b, ar->keys) || hb_buf_addc(b, '\n');
@@ -822,14 +826,17 @@ static int render_findings(struct spool *s, int json, struct hb_findings *f, siz
 		if (json)
 			rc = hb_buf_adds(&s->b, *count ? ",{\"kind\":\"" : "{\"kind\":\"") ||
 			     hb_buf_adds(&s->b, x->kind) || hb_buf_adds(&s->b, "\",\"region\":") ||
-			     (x->region < 0 ? hb_buf_adds(&s->b, "null")
-			                    : hb_buf_add_uint(&s->b, (unsigned long long)x->region)) ||
+			     (x->region < 0
+			          ? hb_buf_adds(&s->b, "null")
+			          : hb_buf_add_uint(&s->b, (unsigned long long)x->region)) ||
 			     hb_buf_adds(&s->b, ",\"message\":") || json_strn(&s->b, x->message) ||
 			     hb_buf_addc(&s->b, '}');
 		else
-			rc = hb_buf_adds(&s->b, cli_color(CLI_RED)) || hb_buf_adds(&s->b, x->kind) ||
-			     hb_buf_adds(&s->b, cli_color(CLI_RESET)) || hb_buf_add(&s->b, ": ", 2) ||
-			     hb_buf_adds(&s->b, x->message) || hb_buf_addc(&s->b, '\n');
+			rc = hb_buf_adds(&s->b, cli_color(CLI_RED)) ||
+			     hb_buf_adds(&s->b, x->kind) ||
+			     hb_buf_adds(&s->b, cli_color(CLI_RESET)) ||
+			     hb_buf_add(&s->b, ": ", 2) || hb_buf_adds(&s->b, x->message) ||
+			     hb_buf_addc(&s->b, '\n');
 		(*count)++;
 	}
 	hb_findings_release(f);
@@ -844,10 +851,10 @@ struct walk {
 	struct hb_keyspace *ks;
 	const char *ks_canon;
 	int json;
-	struct spool *finds;  /* pass 1: rendered findings */
-	size_t nf;            /* pass 1: findings rendered */
-	char *total_keys;     /* pass 1: #K in decimal (owned) */
-	struct cli_table *t;  /* pass 2: a terminal table, or NULL to stream into out */
+	struct spool *finds; /* pass 1: rendered findings */
+	size_t nf;           /* pass 1: findings rendered */
+	char *total_keys;    /* pass 1: #K in decimal (owned) */
+	struct cli_table *t; /* pass 2: a terminal table, or NULL to stream into out */
 	struct hb_buf *out;
 };
 
@@ -967,8 +974,9 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 	n = keys.n + 1;
 	nf = w.nf;
 	if (json) {
-		rc = hb_buf_addf(&out, "{\"healthy\":%s,\"table\":null,\"source\":\"splits\","
-		                       "\"keyspace\":",
+		rc = hb_buf_addf(&out,
+		                 "{\"healthy\":%s,\"table\":null,\"source\":\"splits\","
+		                 "\"keyspace\":",
 		                 nf ? "false" : "true") ||
 		     json_strn(&out, hb_buf_str(&r->ks_canon)) ||
 		     hb_buf_adds(&out, ",\"total_keys\":") || json_strn(&out, w.total_keys) ||
@@ -985,15 +993,15 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 		rc = spool_copy(&finds, &err);
 		if (!rc && !cli_g.quiet) {
 			rc = (nf && hb_buf_addc(&out, '\n')) ||
-			     hb_buf_addf(&out,
-			                 "%s%s%s: %zu region%s, %zu finding%s, keyspace '%s' (%s "
-			                 "key%s%s)\n\n",
-			                 cli_color(nf ? CLI_RED : CLI_GREEN), nf ? "unhealthy" : "healthy",
-			                 cli_color(CLI_RESET), n, n == 1 ? "" : "s", nf,
-			                 nf == 1 ? "" : "s",
-			                 hb_buf_str(&r->ks_canon), w.total_keys,
-			                 strcmp(w.total_keys, "1") ? "s" : "",
-			                 hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "") ||
+			     hb_buf_addf(
+			         &out,
+			         "%s%s%s: %zu region%s, %zu finding%s, keyspace '%s' (%s "
+			         "key%s%s)\n\n",
+			         cli_color(nf ? CLI_RED : CLI_GREEN), nf ? "unhealthy" : "healthy",
+			         cli_color(CLI_RESET), n, n == 1 ? "" : "s", nf, nf == 1 ? "" : "s",
+			         hb_buf_str(&r->ks_canon), w.total_keys,
+			         strcmp(w.total_keys, "1") ? "s" : "",
+			         hb_keyspace_has_star(r->ks) ? ", counted by prefix" : "") ||
 			     cli_stream_flush(&out, 1);
 			if (!rc && cli_stdout_tty()) {
 				rc = cli_table_init(&t, 6, hdr) ? HB_ENOMEM : 0;
@@ -1026,31 +1034,29 @@ done:
 
 static struct cli_splitspec ss;
 static const struct cli_option opts[] = {
-	CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
-	           "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
-	           "row's)"),
-	CLI_CHOICE(0, "source", &o.source, "SRC",
-	           "rest (/T/regions) or meta (hbase:meta scan, compared with REST)",
-	           "rest meta"),
-	CLI_FLAG(0, "hotspots", &o.hotspots,
-	         "measure write hot-spots from /status/cluster request counters"),
-	CLI_STRING(0, "window", &o.window, "SEC",
-	           "seconds between the two counter readings (10; 0 = since region open)"),
-	CLI_STRING(0, "hot-factor", &o.hot_factor, "X",
-	           "flag regions above X times their fair share of writes (2)"),
-	CLI_STRING(0, "hot-min-writes", &o.hot_min_writes, "N",
-	           "... and with at least N writes in the window (100)"),
-	CLI_STRING(0, "placement-factor", &o.placement_factor, "X",
-	           "name servers holding more than ceil(X x an even share) of the table's "
-	           "regions (1.2)"),
-	CLI_STRING(0, "metadata-family", &o.meta_family, "F",
-	           "family of the metadata row (default: the table's first)"),
-	CLI_STRING(0, "metadata-row", &o.meta_row, "ROW",
-	           "metadata row key (default: totalPartition)"),
-	CLI_FLAG(0, "require-metadata", &o.require_metadata,
-	         "a table without a metadata row is a finding"),
-	CLI_SPLITSPEC_OPTIONS(&ss),
-	CLI_END,
+    CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
+               "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
+               "row's)"),
+    CLI_CHOICE(0, "source", &o.source, "SRC",
+               "rest (/T/regions) or meta (hbase:meta scan, compared with REST)", "rest meta"),
+    CLI_FLAG(0, "hotspots", &o.hotspots,
+             "measure write hot-spots from /status/cluster request counters"),
+    CLI_STRING(0, "window", &o.window, "SEC",
+               "seconds between the two counter readings (10; 0 = since region open)"),
+    CLI_STRING(0, "hot-factor", &o.hot_factor, "X",
+               "flag regions above X times their fair share of writes (2)"),
+    CLI_STRING(0, "hot-min-writes", &o.hot_min_writes, "N",
+               "... and with at least N writes in the window (100)"),
+    CLI_STRING(0, "placement-factor", &o.placement_factor, "X",
+               "name servers holding more than ceil(X x an even share) of the table's "
+               "regions (1.2)"),
+    CLI_STRING(0, "metadata-family", &o.meta_family, "F",
+               "family of the metadata row (default: the table's first)"),
+    CLI_STRING(0, "metadata-row", &o.meta_row, "ROW", "metadata row key (default: totalPartition)"),
+    CLI_FLAG(0, "require-metadata", &o.require_metadata,
+             "a table without a metadata row is a finding"),
+    CLI_SPLITSPEC_OPTIONS(&ss),
+    CLI_END,
 };
 
 /* TABLE or a split set, not both; a split set needs --keyspace and is audited offline. */
@@ -1115,14 +1121,14 @@ done:
 }
 
 const struct cli_command cli_cmd_audit = {
-	.name = "audit",
-	.summary = "find unreachable regions, chain defects, drift and hot-spots",
-	.usage = "audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window SEC]]\n"
-	         "audit " CLI_SPLITSPEC_USAGE " --keyspace SPEC",
-	.opts = opts,
-	.args = "TABLE",
-	.max_args = 1,
-	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
-	.check = check,
-	.run = run,
+    .name = "audit",
+    .summary = "find unreachable regions, chain defects, drift and hot-spots",
+    .usage = "audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window SEC]]\n"
+             "audit " CLI_SPLITSPEC_USAGE " --keyspace SPEC",
+    .opts = opts,
+    .args = "TABLE",
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+    .check = check,
+    .run = run,
 };

@@ -14,8 +14,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "create.h"
-#include "exit.h"
 #include "ddl.h"
+#include "exit.h"
 #include "output.h"
 #include "rest_cli.h"
 #include "splitspec.h"
@@ -58,9 +58,9 @@ struct create {
 	double wait;
 	int table_state; /* what the last wait poll learned (HB_TABLE_*), -1 unknown */
 	struct hb_rest *rest;
-	const char *rotate;  /* recorded in the metadata row as <family>:rotate, or NULL */
-	int silent;          /* no summary on stdout; errors still on stderr */
-	long live_servers;   /* N = auto: the live region servers it was computed from */
+	const char *rotate; /* recorded in the metadata row as <family>:rotate, or NULL */
+	int silent;         /* no summary on stdout; errors still on stderr */
+	long live_servers;  /* N = auto: the live region servers it was computed from */
 	const struct hb_keys *pre_splits; /* computed by the caller, or NULL */
 	const char *pre_spec_text;
 	/* results */
@@ -118,7 +118,8 @@ void cli_create_opts_release(struct cli_create_opts *o)
 }
 
 static int validate(struct create *c, const struct cli_splitspec *ss,
-                    const struct cli_strlist *fams, const struct cli_strlist *attrs, const char *via, const char *meta_row)
+                    const struct cli_strlist *fams, const struct cli_strlist *attrs,
+                    const char *via, const char *meta_row)
 {
 	struct hb_error err = {0};
 	struct hb_tname tn;
@@ -272,8 +273,9 @@ static int not_online_error(struct create *c, const struct hb_regions *rs, int l
 		}
 		cli_progress_done();
 		if (!rc)
-			rc = hb_buf_addf(&m, "; 'hbtab regions %s --source meta' shows each region's "
-			                     "state",
+			rc = hb_buf_addf(&m,
+			                 "; 'hbtab regions %s --source meta' shows each region's "
+			                 "state",
 			                 c->table);
 	} else if (!rc) {
 		if (state < 0)
@@ -330,7 +332,8 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 				          hb_regions_not_open(rs);
 				if (!pending)
 					break;
-			} else if (hb_bounds_chain_complete(rs) && (!c->created || hb_now() > deadline)) {
+			} else if (hb_bounds_chain_complete(rs) &&
+			           (!c->created || hb_now() > deadline)) {
 				/* a complete chain of another shape will not change by waiting */
 				break;
 			}
@@ -872,17 +875,17 @@ static struct cli_create_opts co;
 static const char *meta_family, *meta_row;
 static int no_metadata, strict;
 static const struct cli_option opts[] = {
-	CLI_SPLITSPEC_OPTIONS(&ss),
-	CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell, rest (1 region only) or print",
-	                   "auto thrift2 shell rest print"),
-	CLI_FLAG(0, "strict", &strict,
-	         "refuse, before creating anything, regions no key of --keyspace can reach"),
-	CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
-	CLI_STRING(0, "metadata-family", &meta_family, "F",
-	           "family of the metadata row (default: the first family)"),
-	CLI_STRING(0, "metadata-row", &meta_row, "R",
-	           "metadata row key, toStringBinary (default totalPartition)"),
-	CLI_END,
+    CLI_SPLITSPEC_OPTIONS(&ss),
+    CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell, rest (1 region only) or print",
+                       "auto thrift2 shell rest print"),
+    CLI_FLAG(0, "strict", &strict,
+             "refuse, before creating anything, regions no key of --keyspace can reach"),
+    CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
+    CLI_STRING(0, "metadata-family", &meta_family, "F",
+               "family of the metadata row (default: the first family)"),
+    CLI_STRING(0, "metadata-row", &meta_row, "R",
+               "metadata row key, toStringBinary (default totalPartition)"),
+    CLI_END,
 };
 
 static struct create cr;
@@ -995,15 +998,15 @@ static void release(void)
 }
 
 const struct cli_command cli_cmd_create = {
-	.name = "create",
-	.summary = "create a pre-split table and verify it byte for byte",
-	.usage = USAGE,
-	.opts = opts,
-	.args = "TABLE",
-	.min_args = 1,
-	.max_args = 1,
-	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
-	.check = check,
-	.run = run_create,
-	.release = release,
+    .name = "create",
+    .summary = "create a pre-split table and verify it byte for byte",
+    .usage = USAGE,
+    .opts = opts,
+    .args = "TABLE",
+    .min_args = 1,
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+    .check = check,
+    .run = run_create,
+    .release = release,
 };

@@ -4,9 +4,9 @@
 #include "../rest/metarow.h"
 #include "cli.h"
 #include "commands.h"
+#include "exit.h"
 #include "output.h"
 #include "rest_cli.h"
-#include "exit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -180,8 +180,8 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 			                 m->table, prev.data, m->row.row_shown.data);
 			goto done;
 		}
-		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell, 1,
-		                           col.data, nc->value, nc->value_len, &applied, err);
+		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell,
+		                           1, col.data, nc->value, nc->value_len, &applied, err);
 		if (!rc && !applied)
 			rc = hb_error_set(
 			    err, HB_ESAFETY,
@@ -190,8 +190,8 @@ static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_e
 			    m->table, prev.data, m->table);
 	} else {
 		/* Put-if-absent: an empty expected value matches an absent cell (HRegion). */
-		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell, 1,
-		                           col.data, "", 0, &applied, err);
+		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell,
+		                           1, col.data, "", 0, &applied, err);
 		if (!rc && !applied)
 			rc = hb_error_set(
 			    err, HB_ESAFETY,
@@ -211,12 +211,12 @@ done:
 static const char *family_opt, *row_opt;
 static int force;
 static const struct cli_option opts[] = {
-	CLI_STRING(0, "metadata-family", &family_opt, "F",
-	           "family of the metadata row (default: the table's first family)"),
-	CLI_STRING(0, "metadata-row", &row_opt, "R",
-	           "row key of the metadata row, toStringBinary (default totalPartition)"),
-	CLI_FLAG(0, "force", &force, "meta set: replace a different stored N"),
-	CLI_END,
+    CLI_STRING(0, "metadata-family", &family_opt, "F",
+               "family of the metadata row (default: the table's first family)"),
+    CLI_STRING(0, "metadata-row", &row_opt, "R",
+               "row key of the metadata row, toStringBinary (default totalPartition)"),
+    CLI_FLAG(0, "force", &force, "meta set: replace a different stored N"),
+    CLI_END,
 };
 
 static int check_get(struct cli_ctx *x)
@@ -272,36 +272,36 @@ static int run_set(struct cli_ctx *x)
 }
 
 static const struct cli_command meta_get_cmd = {
-	.name = "get",
-	.usage = "meta get TABLE [--metadata-family F] [--metadata-row R]",
-	.opts = opts,
-	.args = "TABLE",
-	.min_args = 1,
-	.max_args = 1,
-	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
-	.check = check_get,
-	.run = run_get,
+    .name = "get",
+    .usage = "meta get TABLE [--metadata-family F] [--metadata-row R]",
+    .opts = opts,
+    .args = "TABLE",
+    .min_args = 1,
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+    .check = check_get,
+    .run = run_get,
 };
 
 static const struct cli_command meta_set_cmd = {
-	.name = "set",
-	.usage = "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]",
-	.opts = opts,
-	.args = "TABLE N",
-	.min_args = 2,
-	.max_args = 2,
-	.flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
-	.check = check_set,
-	.run = run_set,
+    .name = "set",
+    .usage = "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]",
+    .opts = opts,
+    .args = "TABLE N",
+    .min_args = 2,
+    .max_args = 2,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+    .check = check_set,
+    .run = run_set,
 };
 
 static const struct cli_command *const subs[] = {&meta_get_cmd, &meta_set_cmd, NULL};
 
 const struct cli_command cli_cmd_meta = {
-	.name = "meta",
-	.summary = "read or set the partition-count metadata row",
-	.usage = "meta get TABLE [--metadata-family F] [--metadata-row R]\n"
-	         "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]",
-	.opts = opts,
-	.subs = subs,
+    .name = "meta",
+    .summary = "read or set the partition-count metadata row",
+    .usage = "meta get TABLE [--metadata-family F] [--metadata-row R]\n"
+             "meta set TABLE N [--force] [--metadata-family F] [--metadata-row R]",
+    .opts = opts,
+    .subs = subs,
 };

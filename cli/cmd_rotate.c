@@ -2,9 +2,9 @@
  * flow, N from the cluster, older managed tables retired under --yes with a re-check. */
 #include "../core/clock.h"
 #include "../core/metarow.h"
-#include "../core/vec.h"
 #include "../core/rotate.h"
 #include "../core/tname.h"
+#include "../core/vec.h"
 #include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
@@ -25,12 +25,13 @@
 #include <unistd.h>
 
 #define USAGE                                                                                      \
-	"rotate --template TEMPLATE SPLITSPEC [--family ...]... [--attr ...]... [--keyspace SPEC] " \
-	"[--period day|hour] [--ahead K] [--retain K] [--max-drops M] [--yes] [--dry-run] "       \
+	"rotate --template TEMPLATE SPLITSPEC [--family ...]... [--attr ...]... [--keyspace "      \
+	"SPEC] "                                                                                   \
+	"[--period day|hour] [--ahead K] [--retain K] [--max-drops M] [--yes] [--dry-run] "        \
 	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE]"
 
 /* The row and qualifiers the create flow writes (create's defaults). */
-#define MAX_AHEAD 1000
+#define MAX_AHEAD  1000
 #define MAX_RETAIN 100000
 
 struct period {
@@ -119,8 +120,9 @@ static int set_zone(const char *zone)
 		known = access(z, R_OK) == 0;
 	}
 	if (!known)
-		return cli_usage_error("rotate", "unknown time zone '%s' (a name such as "
-		                                 "Europe/Berlin from the tz database, or UTC)",
+		return cli_usage_error("rotate",
+		                       "unknown time zone '%s' (a name such as "
+		                       "Europe/Berlin from the tz database, or UTC)",
 		                       zone);
 	if (setenv("TZ", !strcmp(z, "Z") ? "UTC" : z, 1))
 		return HB_ENOMEM;
@@ -264,7 +266,8 @@ static int walk(const struct rotate *r, int dir, long count, struct period *out)
 			HB_BUG("walking hours did not advance");
 	}
 	for (got = 0; got < count; got++)
-		if (hb_rotate_format(out[got].name, sizeof(out[got].name), r->tmpl, &out[got].stamp))
+		if (hb_rotate_format(out[got].name, sizeof(out[got].name), r->tmpl,
+		                     &out[got].stamp))
 			return HB_EINVAL;
 	return 0;
 }
@@ -300,14 +303,16 @@ static int read_mark(struct rotate *r, const char *table, int *managed, long *n,
 	*n = -1;
 	*gone = 0;
 	hb_row_init(&row);
-	rc = hb_rest_get_row(r->rest, table, HB_METAROW_ROW, strlen(HB_METAROW_ROW), NULL, &row, &found, err);
+	rc = hb_rest_get_row(r->rest, table, HB_METAROW_ROW, strlen(HB_METAROW_ROW), NULL, &row,
+	                     &found, err);
 	if (rc == HB_ENOTFOUND) {
 		*gone = 1;
 		rc = 0;
 	}
 	if (!rc && found) {
 		c = row_qual(&row, HB_METAROW_ROTATE);
-		*managed = c && c->value_len == strlen(r->tmpl) && !memcmp(c->value, r->tmpl, c->value_len);
+		*managed = c && c->value_len == strlen(r->tmpl) &&
+		           !memcmp(c->value, r->tmpl, c->value_len);
 		c = row_qual(&row, HB_METAROW_N);
 		if (c && hb_metarow_parse_n(c->value, c->value_len, n))
 			*n = -1;
@@ -411,8 +416,8 @@ static int sample_previous(struct rotate *r, struct design *d, const struct hb_s
 	int rc = 0;
 
 	if (d->sample_rows) {
-		rc = cli_parse_long(d->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE, "--sample-rows", &m,
-		                    err);
+		rc = cli_parse_long(d->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE, "--sample-rows",
+		                    &m, err);
 		if (rc)
 			return rc;
 	}
@@ -447,7 +452,8 @@ static int sample_previous(struct rotate *r, struct design *d, const struct hb_s
 			for (j = 0; j < keys.n && !rc; j++) {
 				const unsigned char *k = hb_keys_at(&keys, j, &kl);
 
-				if (!(kl == strlen(HB_METAROW_ROW) && !memcmp(k, HB_METAROW_ROW, kl)))
+				if (!(kl == strlen(HB_METAROW_ROW) &&
+				      !memcmp(k, HB_METAROW_ROW, kl)))
 					rc = hb_keys_push(&clean, k, kl);
 			}
 			hb_keys_release(&keys);
@@ -473,8 +479,7 @@ static int sample_previous(struct rotate *r, struct design *d, const struct hb_s
  * keeps its N under N = auto; one made from a sample is checked against its own boundaries.
  */
 static int design_for(struct rotate *r, struct design *d, const struct found *existing,
-                      struct hb_keys *keys, struct hb_buf *text, long *live,
-                      struct hb_error *err)
+                      struct hb_keys *keys, struct hb_buf *text, long *live, struct hb_error *err)
 {
 	struct cli_splitspec s = *d->ss;
 	int rc, own;
@@ -575,8 +580,9 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 			goto done;
 		}
 		if (!d.have_sampled)
-			cli_verbose("no managed table with rows before '%s' to sample; using the spec",
-			            p[0].name);
+			cli_verbose(
+			    "no managed table with rows before '%s' to sample; using the spec",
+			    p[0].name);
 	}
 	for (i = 0; i <= r->ahead; i++) {
 		struct found *f = find_name(r, p[i].name);
@@ -607,8 +613,8 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 			break;
 		}
 		if (r->dry_run) {
-			rc = report(r, p[i].name, f ? "exists" : "would create", f ? -1 : (long)keys.n + 1,
-			            f ? f->n : (long)keys.n + 1, NULL);
+			rc = report(r, p[i].name, f ? "exists" : "would create",
+			            f ? -1 : (long)keys.n + 1, f ? f->n : (long)keys.n + 1, NULL);
 			hb_keys_release(&keys);
 			hb_buf_release(&text);
 			if (rc)
@@ -648,14 +654,16 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 				/* The mark read before the create still holds; a table that
 				 * appeared since the listing is read now. The note is all that
 				 * depends on it. */
-				if (managed < 0 && read_mark(r, p[i].name, &managed, &n2, &g2, &err)) {
-					cli_warn("cannot read the rotate mark of '%s': %s", p[i].name,
-					         err.msg);
+				if (managed < 0 &&
+				    read_mark(r, p[i].name, &managed, &n2, &g2, &err)) {
+					cli_warn("cannot read the rotate mark of '%s': %s",
+					         p[i].name, err.msg);
 					managed = -1;
 				}
 				if (!managed)
-					note = "not managed: its metadata row has no rotate mark for "
-					       "this template";
+					note =
+					    "not managed: its metadata row has no rotate mark for "
+					    "this template";
 			}
 			if (live && out.created)
 				cli_verbose("'%s': N = %zu from %ld live region servers", p[i].name,
@@ -745,8 +753,9 @@ static int drop_old(struct rotate *r)
 				continue;
 			}
 			if (!managed) {
-				rc = report(r, f->name, "skipped", -1, n,
-				            "its rotate mark changed since the listing; left alone");
+				rc =
+				    report(r, f->name, "skipped", -1, n,
+				           "its rotate mark changed since the listing; left alone");
 				if (rc)
 					break;
 				continue;
@@ -771,7 +780,8 @@ static int drop_old(struct rotate *r)
 
 		for (i = 0; i < r->nfound; i++)
 			if (r->found[i].pending && shown++ < 20)
-				hb_buf_addf(&names, "%s'%s'", names.len ? ", " : "", r->found[i].name);
+				hb_buf_addf(&names, "%s'%s'", names.len ? ", " : "",
+				            r->found[i].name);
 		cli_error("%zu more managed table%s past retention (--max-drops %ld): %s%s",
 		          r->pending, r->pending == 1 ? " is" : "s are", r->max_drops,
 		          hb_buf_str(&names), r->pending > 20 ? ", ..." : "");
@@ -892,28 +902,26 @@ static struct cli_create_opts co;
 static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *lock;
 static int yes, dry_run, opt_sample_previous;
 static const struct cli_option opts[] = {
-	CLI_GROUP("Rotation"),
-	CLI_STRING(0, "template", &tmpl, "TEMPLATE",
-	           "table name with %Y %m %d %H fields, e.g. ns:events_%Y%m%d"),
-	CLI_CHOICE(0, "period", &period, "day|hour",
-	           "one table per day or hour (default: the template's finest field)",
-	           "day hour"),
-	CLI_STRING(0, "ahead", &ahead, "K", "tables after the current one to have ready (1)"),
-	CLI_STRING(0, "retain", &retain, "K",
-	           "most recent periods kept, the current one included (7)"),
-	CLI_STRING(0, "max-drops", &max_drops, "M", "tables dropped at most per run (1)"),
-	CLI_FLAG(0, "yes", &yes, "really drop managed tables past retention"),
-	CLI_FLAG(0, "dry-run", &dry_run, "show what would be created and dropped, change nothing"),
-	CLI_STRING(0, "now", &now_s, "TIME", "reference time, ISO-8601 (default: the clock)"),
-	CLI_STRING(0, "tz", &tz, "ZONE", "time zone the template is read in (UTC)"),
-	CLI_STRING(0, "lock", &lock, "FILE",
-	           "lock file against overlapping runs (default under $XDG_RUNTIME_DIR or "
-	           "/tmp)"),
-	CLI_FLAG(0, "sample-previous", &opt_sample_previous,
-	         "--sampled-splits from the newest managed table (falls back to the spec)"),
-	CLI_SPLITSPEC_OPTIONS(&ss),
-	CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell or rest", "auto thrift2 shell rest"),
-	CLI_END,
+    CLI_GROUP("Rotation"),
+    CLI_STRING(0, "template", &tmpl, "TEMPLATE",
+               "table name with %Y %m %d %H fields, e.g. ns:events_%Y%m%d"),
+    CLI_CHOICE(0, "period", &period, "day|hour",
+               "one table per day or hour (default: the template's finest field)", "day hour"),
+    CLI_STRING(0, "ahead", &ahead, "K", "tables after the current one to have ready (1)"),
+    CLI_STRING(0, "retain", &retain, "K", "most recent periods kept, the current one included (7)"),
+    CLI_STRING(0, "max-drops", &max_drops, "M", "tables dropped at most per run (1)"),
+    CLI_FLAG(0, "yes", &yes, "really drop managed tables past retention"),
+    CLI_FLAG(0, "dry-run", &dry_run, "show what would be created and dropped, change nothing"),
+    CLI_STRING(0, "now", &now_s, "TIME", "reference time, ISO-8601 (default: the clock)"),
+    CLI_STRING(0, "tz", &tz, "ZONE", "time zone the template is read in (UTC)"),
+    CLI_STRING(0, "lock", &lock, "FILE",
+               "lock file against overlapping runs (default under $XDG_RUNTIME_DIR or "
+               "/tmp)"),
+    CLI_FLAG(0, "sample-previous", &opt_sample_previous,
+             "--sampled-splits from the newest managed table (falls back to the spec)"),
+    CLI_SPLITSPEC_OPTIONS(&ss),
+    CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell or rest", "auto thrift2 shell rest"),
+    CLI_END,
 };
 
 static struct rotate rot;
@@ -947,16 +955,17 @@ static int check(struct cli_ctx *x)
 	rot.period = implied;
 	if (period) {
 		if (!strcmp(period, "hour") && implied == HB_PERIOD_DAY) {
-			cli_usage_error("rotate",
-			                "--period hour is finer than the template '%s' (it has no %%H)",
-			                tmpl);
+			cli_usage_error(
+			    "rotate",
+			    "--period hour is finer than the template '%s' (it has no %%H)", tmpl);
 			return CLI_EXIT_USAGE;
 		}
 		if (!strcmp(period, "day") && implied == HB_PERIOD_HOUR) {
-			cli_usage_error("rotate",
-			                "--period day does not fit the template '%s': its %%H would "
-			                "name hours no daily table has",
-			                tmpl);
+			cli_usage_error(
+			    "rotate",
+			    "--period day does not fit the template '%s': its %%H would "
+			    "name hours no daily table has",
+			    tmpl);
 			return CLI_EXIT_USAGE;
 		}
 		if (strcmp(period, "day") && strcmp(period, "hour")) {
@@ -1008,8 +1017,9 @@ static int check(struct cli_ctx *x)
 	stamp_at(rot.now, &first.stamp, rot.period);
 	if (hb_rotate_format(first.name, sizeof(first.name), tmpl, &first.stamp) ||
 	    hb_tname_check_create(&tn, first.name, &err)) {
-		cli_usage_error("rotate", "--template '%s' makes invalid table names such as '%s': %s",
-		                tmpl, first.name, err.msg[0] ? err.msg : "too long");
+		cli_usage_error("rotate",
+		                "--template '%s' makes invalid table names such as '%s': %s", tmpl,
+		                first.name, err.msg[0] ? err.msg : "too long");
 		return CLI_EXIT_USAGE;
 	}
 	if (!ss.sample_table && !opt_sample_previous && !cli_splitspec_needs_cluster(&ss)) {
@@ -1090,12 +1100,12 @@ static void release(void)
 }
 
 const struct cli_command cli_cmd_rotate = {
-	.name = "rotate",
-	.summary = "keep daily/hourly tables created ahead and retire old ones",
-	.usage = USAGE,
-	.opts = opts,
-	.flags = CLI_CMD_HBASE | CLI_CMD_WRITES,
-	.check = check,
-	.run = run,
-	.release = release,
+    .name = "rotate",
+    .summary = "keep daily/hourly tables created ahead and retire old ones",
+    .usage = USAGE,
+    .opts = opts,
+    .flags = CLI_CMD_HBASE | CLI_CMD_WRITES,
+    .check = check,
+    .run = run,
+    .release = release,
 };

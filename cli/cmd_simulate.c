@@ -22,22 +22,22 @@
 #include <string.h>
 #include <time.h>
 
-static const char usage[] =
-    "simulate (" CLI_SPLITSPEC_USAGE " | --table T) (--generator G | --keys-file FILE | --keyspace SPEC) "
-    "[--count N] [--threads K] [--seed S] [--start-time MS] [--servers S] "
-    "[--policy P [--row-size B] [--flush-size B] [--max-filesize B]]";
+static const char usage[] = "simulate (" CLI_SPLITSPEC_USAGE
+                            " | --table T) (--generator G | --keys-file FILE | --keyspace SPEC) "
+                            "[--count N] [--threads K] [--seed S] [--start-time MS] [--servers S] "
+                            "[--policy P [--row-size B] [--flush-size B] [--max-filesize B]]";
 
 #define DEFAULT_COUNT 1000000L
-#define MAX_COUNT 1000000000000LL /* 10^12 writes */
-#define MAX_THREADS 64
-#define MAX_SERVERS 100000
-#define CHUNK 65536             /* keys per unit of work; threads take every K-th */
-#define BAR_WIDTH 40
+#define MAX_COUNT     1000000000000LL /* 10^12 writes */
+#define MAX_THREADS   64
+#define MAX_SERVERS   100000
+#define CHUNK         65536 /* keys per unit of work; threads take every K-th */
+#define BAR_WIDTH     40
 /* Lower limits HBase's TableDescriptorChecker enforces on a table's sizes. */
-#define MIN_FLUSH_SIZE (1ULL << 20)
+#define MIN_FLUSH_SIZE   (1ULL << 20)
 #define MIN_MAX_FILESIZE (2ULL << 20)
-#define MAX_SIZE (1ULL << 50)
-#define MAX_ROW_SIZE (1ULL << 30)
+#define MAX_SIZE         (1ULL << 50)
+#define MAX_ROW_SIZE     (1ULL << 30)
 
 struct sim_opts {
 	const char *table, *keys_file, *keyspace, *count, *threads, *servers;
@@ -46,16 +46,17 @@ struct sim_opts {
 
 /* What the run produced, for both report forms. */
 struct sim_result {
-	struct hb_keys splits;  /* boundaries of the initial regions */
-	char **server_names;    /* live names (--table) or NULL */
+	struct hb_keys splits; /* boundaries of the initial regions */
+	char **server_names;   /* live names (--table) or NULL */
 	size_t nservers;
-	size_t *server_of;      /* initial region -> server */
-	uint64_t *counts;       /* writes per initial region (no policy) */
-	uint64_t count;         /* writes made */
+	size_t *server_of; /* initial region -> server */
+	uint64_t *counts;  /* writes per initial region (no policy) */
+	uint64_t count;    /* writes made */
 	int policy_on;
-	struct hb_sim sim;      /* with --policy */
-	const char *source;     /* what the keys were */
-	uint64_t table_max_filesize, table_flush_size; /* --table: MAX_FILESIZE, MEMSTORE_FLUSHSIZE */
+	struct hb_sim sim;  /* with --policy */
+	const char *source; /* what the keys were */
+	uint64_t table_max_filesize,
+	    table_flush_size; /* --table: MAX_FILESIZE, MEMSTORE_FLUSHSIZE */
 };
 
 /* Progress for runs longer than a second (the indicator itself is terminal-only). */
@@ -69,7 +70,7 @@ static void progress(uint64_t done, uint64_t total)
 
 /* A size in bytes: a whole number with an optional binary suffix K, M, G, T (KiB = 1024). */
 static int parse_size(const char *s, const char *what, uint64_t min, uint64_t max, uint64_t *out,
-		      struct hb_error *err)
+                      struct hb_error *err)
 {
 	char *end;
 	unsigned long long v;
@@ -78,15 +79,29 @@ static int parse_size(const char *s, const char *what, uint64_t min, uint64_t ma
 	errno = 0;
 	if (!s || *s < '0' || *s > '9')
 		return hb_error_set(err, HB_EINVAL, "%s must be a size in bytes, got '%s'", what,
-				    s ? s : "");
+		                    s ? s : "");
 	v = strtoull(s, &end, 10);
 	if (*end) {
 		switch (*end) {
-		case 'k': case 'K': mult = 1ULL << 10; break;
-		case 'm': case 'M': mult = 1ULL << 20; break;
-		case 'g': case 'G': mult = 1ULL << 30; break;
-		case 't': case 'T': mult = 1ULL << 40; break;
-		default: mult = 0; break;
+		case 'k':
+		case 'K':
+			mult = 1ULL << 10;
+			break;
+		case 'm':
+		case 'M':
+			mult = 1ULL << 20;
+			break;
+		case 'g':
+		case 'G':
+			mult = 1ULL << 30;
+			break;
+		case 't':
+		case 'T':
+			mult = 1ULL << 40;
+			break;
+		default:
+			mult = 0;
+			break;
 		}
 		end++;
 		if (*end == 'i' && end[1] == 'B')
@@ -95,12 +110,13 @@ static int parse_size(const char *s, const char *what, uint64_t min, uint64_t ma
 			end++;
 	}
 	if (!mult || *end)
-		return hb_error_set(err, HB_EINVAL,
-				    "%s must be a size in bytes (suffix K, M, G or T allowed), got '%s'",
-				    what, s);
+		return hb_error_set(
+		    err, HB_EINVAL,
+		    "%s must be a size in bytes (suffix K, M, G or T allowed), got '%s'", what, s);
 	if (errno == ERANGE || v > max / mult || v * mult < min || v * mult > max)
-		return hb_error_set(err, HB_EINVAL, "%s must be between %llu and %llu bytes, got '%s'",
-				    what, (unsigned long long)min, (unsigned long long)max, s);
+		return hb_error_set(err, HB_EINVAL,
+		                    "%s must be between %llu and %llu bytes, got '%s'", what,
+		                    (unsigned long long)min, (unsigned long long)max, s);
 	*out = v * mult;
 	return 0;
 }
@@ -140,7 +156,7 @@ static void *worker_run(void *arg)
 }
 
 static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint64_t count,
-			 size_t nthreads, struct hb_error *err)
+                         size_t nthreads, struct hb_error *err)
 {
 	struct hb_sim_router router;
 	struct worker *w;
@@ -203,7 +219,7 @@ done:
 }
 
 static int run_generated_policy(struct sim_result *res, struct hb_keygen *g, uint64_t count,
-				struct hb_error *err)
+                                struct hb_error *err)
 {
 	unsigned char k[HB_KEYGEN_MAX_KEY];
 	uint64_t i;
@@ -223,7 +239,7 @@ static int run_generated_policy(struct sim_result *res, struct hb_keygen *g, uin
 /* ---------------------------------------------------------------- keys from a file */
 
 static int run_keys_file(struct sim_result *res, const char *path, uint64_t limit,
-			 struct hb_error *err)
+                         struct hb_error *err)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	const char *name = strcmp(path, "-") ? path : "stdin";
@@ -255,21 +271,23 @@ static int run_keys_file(struct sim_result *res, const char *path, uint64_t limi
 			n--;
 		hb_buf_reset(&key);
 		if (!n) {
-			rc = hb_error_set(err, HB_EINVAL, "%s:%llu: empty line (a row key is 1 to %d bytes)",
-					  name, (unsigned long long)lineno, HB_MAX_ROW_LENGTH);
+			rc = hb_error_set(err, HB_EINVAL,
+			                  "%s:%llu: empty line (a row key is 1 to %d bytes)", name,
+			                  (unsigned long long)lineno, HB_MAX_ROW_LENGTH);
 			break;
 		}
 		rc = hb_tbb_parse(&key, line, n, &e);
 		if (rc) {
 			hb_error_set(err, rc, "%s:%llu: cannot parse key: %s", name,
-				     (unsigned long long)lineno, e.msg);
+			             (unsigned long long)lineno, e.msg);
 			break;
 		}
 		if (key.len > HB_MAX_ROW_LENGTH) {
-			rc = hb_error_set(err, HB_EINVAL,
-					  "%s:%llu: key is %zu bytes long, more than HBase's maximum "
-					  "row length %d",
-					  name, (unsigned long long)lineno, key.len, HB_MAX_ROW_LENGTH);
+			rc = hb_error_set(
+			    err, HB_EINVAL,
+			    "%s:%llu: key is %zu bytes long, more than HBase's maximum "
+			    "row length %d",
+			    name, (unsigned long long)lineno, key.len, HB_MAX_ROW_LENGTH);
 			break;
 		}
 		if (res->policy_on)
@@ -297,7 +315,7 @@ static int run_keys_file(struct sim_result *res, const char *path, uint64_t limi
 /* ---------------------------------------------------------------- draws from a key space */
 
 static int run_keyspace(struct sim_result *res, const char *spec, uint64_t count, int64_t seed,
-			struct hb_error *err)
+                        struct hb_error *err)
 {
 	struct hb_keyspace *ks = NULL;
 	size_t nreg = res->splits.n + 1, i;
@@ -321,7 +339,8 @@ static int run_keyspace(struct sim_result *res, const char *spec, uint64_t count
 	for (i = 0; !rc && i < nreg; i++) {
 		size_t sl = 0, el = 0;
 		const unsigned char *s = i ? hb_keys_at(&res->splits, i - 1, &sl) : NULL;
-		const unsigned char *en = i < res->splits.n ? hb_keys_at(&res->splits, i, &el) : NULL;
+		const unsigned char *en =
+		    i < res->splits.n ? hb_keys_at(&res->splits, i, &el) : NULL;
 
 		rc = hb_keyspace_region(ks, &reach, keys, NULL, s, sl, en, el, err);
 		if (!rc)
@@ -378,7 +397,7 @@ static void view_release(struct view *v)
 }
 
 static void region_bounds(const struct sim_result *res, size_t i, const unsigned char **s,
-			  size_t *sl, const unsigned char **e, size_t *el)
+                          size_t *sl, const unsigned char **e, size_t *el)
 {
 	if (res->policy_on) {
 		*s = res->sim.regions[i].start;
@@ -406,7 +425,7 @@ static int is_cold(const struct sim_result *res, size_t i)
 }
 
 static int print_json(const struct sim_result *res, const struct view *v,
-		      const struct hb_sim_stats *st)
+                      const struct hb_sim_stats *st)
 {
 	struct hb_buf b = HB_BUF_INIT, tmp = HB_BUF_INIT;
 	uint64_t *swrites = calloc(res->nservers, sizeof(uint64_t));
@@ -416,10 +435,11 @@ static int print_json(const struct sim_result *res, const struct view *v,
 	int rc = !swrites || !sregions ? HB_ENOMEM : 0;
 
 	if (!rc)
-		rc = hb_buf_addf(&b, "{\"count\":%llu,\"skew\":%.17g,\"cv\":%.17g,\"min\":%llu,"
-				     "\"max\":%llu,\"keys\":",
-				 (unsigned long long)res->count, st->skew, st->cv,
-				 (unsigned long long)st->min, (unsigned long long)st->max) ||
+		rc = hb_buf_addf(&b,
+		                 "{\"count\":%llu,\"skew\":%.17g,\"cv\":%.17g,\"min\":%llu,"
+		                 "\"max\":%llu,\"keys\":",
+		                 (unsigned long long)res->count, st->skew, st->cv,
+		                 (unsigned long long)st->min, (unsigned long long)st->max) ||
 		     cli_json_str(&b, res->source, strlen(res->source)) ||
 		     hb_buf_adds(&b, ",\"regions\":[");
 	for (i = 0; !rc && i < v->n; i++) {
@@ -433,22 +453,24 @@ static int print_json(const struct sim_result *res, const struct view *v,
 		     cli_json_tsb(&b, s, sl, &tmp) || hb_buf_adds(&b, ",\"end\":") ||
 		     cli_json_tsb(&b, e, el, &tmp) ||
 		     hb_buf_addf(&b, ",\"writes\":%llu,\"share\":%.17g,\"ratio\":",
-				 (unsigned long long)v->writes[i],
-				 res->count ? (double)v->writes[i] / (double)res->count : 0.0);
+		                 (unsigned long long)v->writes[i],
+		                 res->count ? (double)v->writes[i] / (double)res->count : 0.0);
 		if (!rc)
-			rc = st->min ? hb_buf_addf(&b, "%.17g", (double)v->writes[i] / (double)st->min)
-				     : hb_buf_adds(&b, "null");
+			rc = st->min
+			         ? hb_buf_addf(&b, "%.17g", (double)v->writes[i] / (double)st->min)
+			         : hb_buf_adds(&b, "null");
 		if (!rc)
-			rc = hb_buf_adds(&b, ",\"server\":") ||
-			     cli_json_str(&b, server_label(res, v->server[i], lab, sizeof(lab)),
-					  strlen(server_label(res, v->server[i], lab, sizeof(lab))));
+			rc =
+			    hb_buf_adds(&b, ",\"server\":") ||
+			    cli_json_str(&b, server_label(res, v->server[i], lab, sizeof(lab)),
+			                 strlen(server_label(res, v->server[i], lab, sizeof(lab))));
 		if (!rc && res->policy_on) {
 			const struct hb_sim_region *r = &res->sim.regions[i];
 
 			rc = hb_buf_addf(&b, ",\"bytes\":%llu,\"opened_after\":%llu,\"cold\":%s",
-					 (unsigned long long)(r->store + r->memstore),
-					 (unsigned long long)r->opened_at,
-					 is_cold(res, i) ? "true" : "false");
+			                 (unsigned long long)(r->store + r->memstore),
+			                 (unsigned long long)r->opened_at,
+			                 is_cold(res, i) ? "true" : "false");
 		}
 		if (!rc)
 			rc = hb_buf_addc(&b, '}') || cli_stream_flush(&b, 0);
@@ -460,9 +482,9 @@ static int print_json(const struct sim_result *res, const struct view *v,
 
 		rc = hb_buf_adds(&b, i ? ",{\"name\":" : "{\"name\":") ||
 		     cli_json_str(&b, nm, strlen(nm)) ||
-		     hb_buf_addf(&b, ",\"regions\":%zu,\"writes\":%llu,\"share\":%.17g}", sregions[i],
-				 (unsigned long long)swrites[i],
-				 res->count ? (double)swrites[i] / (double)res->count : 0.0) ||
+		     hb_buf_addf(&b, ",\"regions\":%zu,\"writes\":%llu,\"share\":%.17g}",
+		                 sregions[i], (unsigned long long)swrites[i],
+		                 res->count ? (double)swrites[i] / (double)res->count : 0.0) ||
 		     cli_stream_flush(&b, 0);
 	}
 	if (!rc)
@@ -471,27 +493,29 @@ static int print_json(const struct sim_result *res, const struct view *v,
 		const struct hb_sim *s = &res->sim;
 		int first = 1;
 
-		rc = hb_buf_addf(&b, ",\"policy\":{\"name\":\"%s\",\"row_size\":%llu,"
-				     "\"flush_size\":%llu,\"max_filesize\":%llu,\"initial_size\":%llu,"
-				     "\"refused_splits\":%llu},\"splits\":[",
-				 hb_sim_policy_name(s->cfg.policy), (unsigned long long)s->cfg.row_size,
-				 (unsigned long long)s->cfg.flush_size,
-				 (unsigned long long)s->cfg.max_filesize,
-				 (unsigned long long)(2 * s->cfg.flush_size),
-				 (unsigned long long)s->refused);
+		rc = hb_buf_addf(
+		    &b,
+		    ",\"policy\":{\"name\":\"%s\",\"row_size\":%llu,"
+		    "\"flush_size\":%llu,\"max_filesize\":%llu,\"initial_size\":%llu,"
+		    "\"refused_splits\":%llu},\"splits\":[",
+		    hb_sim_policy_name(s->cfg.policy), (unsigned long long)s->cfg.row_size,
+		    (unsigned long long)s->cfg.flush_size, (unsigned long long)s->cfg.max_filesize,
+		    (unsigned long long)(2 * s->cfg.flush_size), (unsigned long long)s->refused);
 		for (i = 0; !rc && i < s->nsplits; i++) {
 			const struct hb_sim_split *ev = &s->splits[i];
 			const char *nm = server_label(res, ev->server, lab, sizeof(lab));
 
-			rc = hb_buf_addf(&b, "%s{\"after_writes\":%llu,\"after_bytes\":%llu,"
-					     "\"region\":%zu,\"key\":",
-					 i ? "," : "", (unsigned long long)ev->after_writes,
-					 (unsigned long long)ev->after_bytes, ev->region) ||
+			rc = hb_buf_addf(&b,
+			                 "%s{\"after_writes\":%llu,\"after_bytes\":%llu,"
+			                 "\"region\":%zu,\"key\":",
+			                 i ? "," : "", (unsigned long long)ev->after_writes,
+			                 (unsigned long long)ev->after_bytes, ev->region) ||
 			     cli_json_tsb(&b, ev->key, ev->key_len, &tmp) ||
-			     hb_buf_addf(&b, ",\"size\":%llu,\"threshold\":%llu,"
-					     "\"regions_on_server\":%ld,\"server\":",
-					 (unsigned long long)ev->size,
-					 (unsigned long long)ev->threshold, ev->count) ||
+			     hb_buf_addf(&b,
+			                 ",\"size\":%llu,\"threshold\":%llu,"
+			                 "\"regions_on_server\":%ld,\"server\":",
+			                 (unsigned long long)ev->size,
+			                 (unsigned long long)ev->threshold, ev->count) ||
 			     cli_json_str(&b, nm, strlen(nm)) || hb_buf_addc(&b, '}') ||
 			     cli_stream_flush(&b, 0);
 		}
@@ -538,15 +562,15 @@ static int human(char *buf, size_t n, uint64_t bytes)
 }
 
 static int print_text(const struct sim_result *res, const struct view *v,
-		      const struct hb_sim_stats *st)
+                      const struct hb_sim_stats *st)
 {
-	static const char *const rh[] = {"#", "START", "END", "WRITES", "SHARE", "RATIO", "SERVER",
-					 "LOAD"};
-	static const char *const rhp[] = {"#", "START", "END", "WRITES", "SHARE", "RATIO", "SERVER",
-					  "SIZE", "COLD", "LOAD"};
+	static const char *const rh[] = {"#",     "START", "END",    "WRITES",
+	                                 "SHARE", "RATIO", "SERVER", "LOAD"};
+	static const char *const rhp[] = {"#",     "START",  "END",  "WRITES", "SHARE",
+	                                  "RATIO", "SERVER", "SIZE", "COLD",   "LOAD"};
 	static const char *const sh[] = {"SERVER", "REGIONS", "WRITES", "SHARE", "LOAD"};
-	static const char *const th[] = {"AFTER WRITES", "AFTER BYTES", "REGION", "SPLIT KEY",
-					 "SIZE", "THRESHOLD", "ON SERVER"};
+	static const char *const th[] = {"AFTER WRITES", "AFTER BYTES", "REGION",   "SPLIT KEY",
+	                                 "SIZE",         "THRESHOLD",   "ON SERVER"};
 	struct cli_table t, ts, tt;
 	struct hb_buf tmp = HB_BUF_INIT;
 	uint64_t *swrites = calloc(res->nservers, sizeof(uint64_t)), smax = 0;
@@ -566,11 +590,11 @@ static int print_text(const struct sim_result *res, const struct view *v,
 		else
 			snprintf(ratio, sizeof(ratio), "n/a (a region got no writes)");
 		rc = printf("%llu write%s over %zu region%s (%s): skew %.3f (max/mean), cv %.4f, "
-			    "largest/smallest %s\n",
-			    (unsigned long long)res->count, HB_PLURAL(res->count), v->n,
-			    HB_PLURAL(v->n), res->source, st->skew, st->cv, ratio) < 0
-			 ? HB_EINVAL
-			 : 0;
+		            "largest/smallest %s\n",
+		            (unsigned long long)res->count, HB_PLURAL(res->count), v->n,
+		            HB_PLURAL(v->n), res->source, st->skew, st->cv, ratio) < 0
+		         ? HB_EINVAL
+		         : 0;
 	}
 	for (i = 0; !rc && i < v->n; i++) {
 		const unsigned char *s, *e;
@@ -579,22 +603,25 @@ static int print_text(const struct sim_result *res, const struct view *v,
 		region_bounds(res, i, &s, &sl, &e, &el);
 		swrites[v->server[i]] += v->writes[i];
 		sregions[v->server[i]]++;
-		w = st->max ? (size_t)((double)v->writes[i] * BAR_WIDTH / (double)st->max + 0.5) : 0;
+		w = st->max ? (size_t)((double)v->writes[i] * BAR_WIDTH / (double)st->max + 0.5)
+		            : 0;
 		memset(bar, '#', w);
 		bar[w] = '\0';
 		rc = cli_table_addf(&t, "%zu", i) || tsb_cell(&t, s, sl, &tmp) ||
 		     tsb_cell(&t, e, el, &tmp) ||
 		     cli_table_addf(&t, "%llu", (unsigned long long)v->writes[i]) ||
 		     cli_table_addf(&t, "%.2f%%",
-				    res->count ? 100.0 * (double)v->writes[i] / (double)res->count : 0) ||
+		                    res->count ? 100.0 * (double)v->writes[i] / (double)res->count
+		                               : 0) ||
 		     (st->min ? cli_table_addf(&t, "%.3f", (double)v->writes[i] / (double)st->min)
-			      : cli_table_add(&t, "-")) ||
+		              : cli_table_add(&t, "-")) ||
 		     cli_table_add(&t, server_label(res, v->server[i], lab, sizeof(lab)));
 		if (!rc && res->policy_on) {
 			const struct hb_sim_region *r = &res->sim.regions[i];
 
 			human(hb1, sizeof(hb1), r->store + r->memstore);
-			rc = cli_table_add(&t, hb1) || cli_table_add(&t, is_cold(res, i) ? "cold" : "");
+			rc = cli_table_add(&t, hb1) ||
+			     cli_table_add(&t, is_cold(res, i) ? "cold" : "");
 			ncold += is_cold(res, i);
 		}
 		if (!rc)
@@ -614,7 +641,8 @@ static int print_text(const struct sim_result *res, const struct view *v,
 		     cli_table_addf(&ts, "%zu", sregions[i]) ||
 		     cli_table_addf(&ts, "%llu", (unsigned long long)swrites[i]) ||
 		     cli_table_addf(&ts, "%.2f%%",
-				    res->count ? 100.0 * (double)swrites[i] / (double)res->count : 0) ||
+		                    res->count ? 100.0 * (double)swrites[i] / (double)res->count
+		                               : 0) ||
 		     cli_table_add(&ts, bar);
 	}
 	if (!rc) {
@@ -731,16 +759,19 @@ static int load_table(struct sim_result *res, struct hb_rest *c, const char *tab
 		const unsigned char *b = hb_keys_at(&res->splits, i, &bl);
 
 		if (hb_key_cmp(a, al, b, bl) >= 0) {
-			rc = hb_error_set(err, HB_ESERVER,
-					  "table '%s': region start keys are not strictly increasing "
-					  "(overlapping regions); run 'hbtab audit %s'",
-					  table, table);
+			rc = hb_error_set(
+			    err, HB_ESERVER,
+			    "table '%s': region start keys are not strictly increasing "
+			    "(overlapping regions); run 'hbtab audit %s'",
+			    table, table);
 			goto done;
 		}
 	}
 	if (rs.n && rs.v[0].start_len) {
-		rc = hb_error_set(err, HB_ESERVER, "table '%s': the first region does not start at "
-				  "the empty key; run 'hbtab audit %s'", table, table);
+		rc = hb_error_set(err, HB_ESERVER,
+		                  "table '%s': the first region does not start at "
+		                  "the empty key; run 'hbtab audit %s'",
+		                  table, table);
 		goto done;
 	}
 done:
@@ -766,25 +797,25 @@ static void result_release(struct sim_result *res)
 static struct cli_splitspec ss;
 static struct sim_opts o;
 static const struct cli_option opts[] = {
-	CLI_GROUP("Regions"),
-	CLI_STRING(0, "table", &o.table, "T",
-	       "take boundaries and server locations from a live table (REST)"),
-	CLI_STRING(0, "servers", &o.servers, "S",
-	       "region servers; regions placed round-robin (1; --table: live locations)"),
-	CLI_GROUP("Keys (one source; --generator, --seed and --start-time are listed below)"),
-	CLI_INFILE(0, "keys-file", &o.keys_file,
-	       "replay keys, one toStringBinary key per line ('-' = stdin)"),
-	CLI_STRING(0, "keyspace", &o.keyspace, "SPEC", "draw keys uniformly from a key space"),
-	CLI_STRING(0, "count", &o.count, "N", "writes to simulate (1000000; keys file: all)"),
-	CLI_STRING(0, "threads", &o.threads, "K", "threads for generated keys (1)"),
-	CLI_GROUP("Split policy"),
-	CLI_STRING(0, "policy", &o.policy, "P",
-	       "stepping, increasing, constant, keyprefix:L, delimited:D or disabled"),
-	CLI_STRING(0, "row-size", &o.row_size, "B", "bytes each write adds (1024)"),
-	CLI_STRING(0, "flush-size", &o.flush_size, "B", "memstore flush size (128M)"),
-	CLI_STRING(0, "max-filesize", &o.max_filesize, "B", "region max file size (10G)"),
-	CLI_SPLITSPEC_OPTIONS(&ss),
-	CLI_END,
+    CLI_GROUP("Regions"),
+    CLI_STRING(0, "table", &o.table, "T",
+               "take boundaries and server locations from a live table (REST)"),
+    CLI_STRING(0, "servers", &o.servers, "S",
+               "region servers; regions placed round-robin (1; --table: live locations)"),
+    CLI_GROUP("Keys (one source; --generator, --seed and --start-time are listed below)"),
+    CLI_INFILE(0, "keys-file", &o.keys_file,
+               "replay keys, one toStringBinary key per line ('-' = stdin)"),
+    CLI_STRING(0, "keyspace", &o.keyspace, "SPEC", "draw keys uniformly from a key space"),
+    CLI_STRING(0, "count", &o.count, "N", "writes to simulate (1000000; keys file: all)"),
+    CLI_STRING(0, "threads", &o.threads, "K", "threads for generated keys (1)"),
+    CLI_GROUP("Split policy"),
+    CLI_STRING(0, "policy", &o.policy, "P",
+               "stepping, increasing, constant, keyprefix:L, delimited:D or disabled"),
+    CLI_STRING(0, "row-size", &o.row_size, "B", "bytes each write adds (1024)"),
+    CLI_STRING(0, "flush-size", &o.flush_size, "B", "memstore flush size (128M)"),
+    CLI_STRING(0, "max-filesize", &o.max_filesize, "B", "region max file size (10G)"),
+    CLI_SPLITSPEC_OPTIONS(&ss),
+    CLI_END,
 };
 
 static struct cli_splitspec spec; /* the spec as the simulation reads it */
@@ -830,8 +861,8 @@ static int check(struct cli_ctx *x)
 		return CLI_EXIT_USAGE;
 	/* N = auto counts --servers when given (the simulation is offline), else the cluster's
 	 * live servers; --sample-table reads the live table */
-	x->offline = !o.table && !(cli_splitspec_needs_cluster(&spec) &&
-	                           (spec.sample_table || !o.servers));
+	x->offline =
+	    !o.table && !(cli_splitspec_needs_cluster(&spec) && (spec.sample_table || !o.servers));
 	return CLI_EXIT_OK;
 }
 
@@ -868,16 +899,17 @@ static int run(struct cli_ctx *x)
 		rc = parse_size(o.row_size, "--row-size", 1, MAX_ROW_SIZE, &cfg.row_size, &err);
 	if (!rc && o.flush_size)
 		rc = parse_size(o.flush_size, "--flush-size", MIN_FLUSH_SIZE, MAX_SIZE,
-				&cfg.flush_size, &err);
+		                &cfg.flush_size, &err);
 	if (!rc && o.max_filesize)
 		rc = parse_size(o.max_filesize, "--max-filesize", MIN_MAX_FILESIZE, MAX_SIZE,
-				&cfg.max_filesize, &err);
+		                &cfg.max_filesize, &err);
 	if (!rc && have_gen)
 		rc = hb_keygen_init(&g, ss.generator, seed, t0, &err);
 	if (!rc && o.policy && o.keyspace)
-		rc = hb_error_set(&err, HB_EINVAL,
-				  "--policy needs the keys themselves (--generator or --keys-file); "
-				  "--keyspace gives region shares only");
+		rc =
+		    hb_error_set(&err, HB_EINVAL,
+		                 "--policy needs the keys themselves (--generator or --keys-file); "
+		                 "--keyspace gives region shares only");
 	if (rc) {
 		cli_usage_error("simulate", "%s", err.msg);
 		result_release(&res);
@@ -946,7 +978,8 @@ static int run(struct cli_ctx *x)
 		rc = make_view(&v, &res) ? hb_error_set(&err, HB_ENOMEM, "out of memory") : 0;
 	if (!rc) {
 		hb_sim_stats(&st, v.writes, v.n);
-		rc = cli_g.output == CLI_OUT_JSON ? print_json(&res, &v, &st) : print_text(&res, &v, &st);
+		rc = cli_g.output == CLI_OUT_JSON ? print_json(&res, &v, &st)
+		                                  : print_text(&res, &v, &st);
 		if (rc == HB_ENOMEM)
 			rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
 		else if (rc)
@@ -963,11 +996,11 @@ done:
 }
 
 const struct cli_command cli_cmd_simulate = {
-	.name = "simulate",
-	.summary = "simulate write distribution and region splits of a key design",
-	.usage = usage,
-	.opts = opts,
-	.flags = CLI_CMD_HBASE,
-	.check = check,
-	.run = run,
+    .name = "simulate",
+    .summary = "simulate write distribution and region splits of a key design",
+    .usage = usage,
+    .opts = opts,
+    .flags = CLI_CMD_HBASE,
+    .check = check,
+    .run = run,
 };

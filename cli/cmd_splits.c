@@ -116,14 +116,14 @@ static struct cli_splitspec ss;
 static const char *format;
 static int describe;
 static const struct cli_option opts[] = {
-	CLI_SPLITSPEC_OPTIONS(&ss),
-	CLI_GROUP("Output"),
-	CLI_CHOICE(0, "format", &format, "FORMAT",
-		   "lines (default), json, shell (SPLITS => [...]) or splits-file",
-		   "lines json shell splits-file"),
-	{CLI_OPT_FLAG, 0, "describe", &describe, NULL,
-	 "print the spec as canonical hbtab flags instead of the keys", NULL, CLI_OPT_HIDDEN},
-	CLI_END,
+    CLI_SPLITSPEC_OPTIONS(&ss),
+    CLI_GROUP("Output"),
+    CLI_CHOICE(0, "format", &format, "FORMAT",
+               "lines (default), json, shell (SPLITS => [...]) or splits-file",
+               "lines json shell splits-file"),
+    {CLI_OPT_FLAG, 0, "describe", &describe, NULL,
+     "print the spec as canonical hbtab flags instead of the keys", NULL, CLI_OPT_HIDDEN},
+    CLI_END,
 };
 
 /* Offline unless the spec takes N from the cluster (auto). */
@@ -141,10 +141,10 @@ static int run(struct cli_ctx *x)
 	int rc;
 
 	if (format)
-		fmt = !strcmp(format, "json")	 ? FMT_JSON
-		      : !strcmp(format, "shell") ? FMT_SHELL
+		fmt = !strcmp(format, "json")          ? FMT_JSON
+		      : !strcmp(format, "shell")       ? FMT_SHELL
 		      : !strcmp(format, "splits-file") ? FMT_FILE
-						       : FMT_LINES;
+		                                       : FMT_LINES;
 	else if (cli_g.output == CLI_OUT_JSON)
 		fmt = FMT_JSON;
 	if (!x->offline && cli_splitspec_prepare(&ss, x->rest, &err))
@@ -175,12 +175,12 @@ static void release(void)
 }
 
 const struct cli_command cli_cmd_splits = {
-	.name = "splits",
-	.summary = "compute pre-split keys offline",
-	.usage = "splits SPLITSPEC [--format lines|json|shell|splits-file]",
-	.opts = opts,
-	.flags = CLI_CMD_HBASE,
-	.check = check,
-	.run = run,
-	.release = release,
+    .name = "splits",
+    .summary = "compute pre-split keys offline",
+    .usage = "splits SPLITSPEC [--format lines|json|shell|splits-file]",
+    .opts = opts,
+    .flags = CLI_CMD_HBASE,
+    .check = check,
+    .run = run,
+    .release = release,
 };

@@ -18,20 +18,20 @@ struct setting {
 };
 
 static const struct setting settings[] = {
-	{"rest", "HBTAB_REST", &cli_g.rest_url, NULL},
-	{"thrift", "HBTAB_THRIFT", &cli_g.thrift_url, NULL},
-	{"output", "HBTAB_OUTPUT", &cli_g.output_str, NULL},
-	{"timeout", "HBTAB_TIMEOUT", &cli_g.timeout_str, NULL},
-	{"retries", "HBTAB_RETRIES", &cli_g.retries_str, NULL},
-	{"cacert", "HBTAB_CACERT", &cli_g.cacert, NULL},
-	{"cert", "HBTAB_CERT", &cli_g.cert, NULL},
-	{"key", "HBTAB_KEY", &cli_g.key, NULL},
-	{"insecure", "HBTAB_INSECURE", NULL, &cli_g.insecure},
-	{"user", "HBTAB_USER", &cli_g.user, NULL},
-	{"negotiate", "HBTAB_NEGOTIATE", NULL, &cli_g.negotiate},
-	{"hbase-shell", "HBTAB_HBASE_SHELL", &cli_g.hbase_shell, NULL},
-	{"color", "HBTAB_COLOR", &cli_g.color_str, NULL},
-	{"no-progress", "HBTAB_NO_PROGRESS", NULL, &cli_g.no_progress},
+    {"rest", "HBTAB_REST", &cli_g.rest_url, NULL},
+    {"thrift", "HBTAB_THRIFT", &cli_g.thrift_url, NULL},
+    {"output", "HBTAB_OUTPUT", &cli_g.output_str, NULL},
+    {"timeout", "HBTAB_TIMEOUT", &cli_g.timeout_str, NULL},
+    {"retries", "HBTAB_RETRIES", &cli_g.retries_str, NULL},
+    {"cacert", "HBTAB_CACERT", &cli_g.cacert, NULL},
+    {"cert", "HBTAB_CERT", &cli_g.cert, NULL},
+    {"key", "HBTAB_KEY", &cli_g.key, NULL},
+    {"insecure", "HBTAB_INSECURE", NULL, &cli_g.insecure},
+    {"user", "HBTAB_USER", &cli_g.user, NULL},
+    {"negotiate", "HBTAB_NEGOTIATE", NULL, &cli_g.negotiate},
+    {"hbase-shell", "HBTAB_HBASE_SHELL", &cli_g.hbase_shell, NULL},
+    {"color", "HBTAB_COLOR", &cli_g.color_str, NULL},
+    {"no-progress", "HBTAB_NO_PROGRESS", NULL, &cli_g.no_progress},
 };
 
 const char *cli_config_path(void)
@@ -140,7 +140,8 @@ static int slurp(const char *path, int must_exist, char **out, size_t *len_out)
 	hb_buf_init(&b, CONFIG_MAX_BYTES);
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (hb_buf_add(&b, chunk, n)) {
-			cli_error("config file '%s' is larger than %d bytes", path, CONFIG_MAX_BYTES);
+			cli_error("config file '%s' is larger than %d bytes", path,
+			          CONFIG_MAX_BYTES);
 			goto fail;
 		}
 	}
@@ -229,7 +230,8 @@ static int read_file(const char *path, const char *profile, unsigned char *unset
 		}
 		if (!strcmp(k, "password")) {
 			cli_error("%s:%d: passwords are not read from the config file; use "
-				  "HBTAB_PASSWORD or ~/.netrc", path, lineno);
+			          "HBTAB_PASSWORD or ~/.netrc",
+			          path, lineno);
 			goto done;
 		}
 		for (i = 0; i < HB_ARRAY_LEN(settings); i++)
@@ -244,7 +246,8 @@ static int read_file(const char *path, const char *profile, unsigned char *unset
 		snprintf(src_where[i], sizeof(src_where[i]), "%s:%d", path, lineno);
 		if (settings[i].flag) {
 			if (parse_bool(v, settings[i].flag)) {
-				cli_error("%s:%d: '%s' must be true or false, got '%s'", path, lineno, k, v);
+				cli_error("%s:%d: '%s' must be true or false, got '%s'", path,
+				          lineno, k, v);
 				goto done;
 			}
 		} else {
@@ -356,7 +359,8 @@ int cli_config_resolve(const char *cmd)
 	cli_g.retries = 2;
 	if (cli_g.retries_str) {
 		if (cli_parse_long(cli_g.retries_str, 0, 100, "retries", &v, &err))
-			return bad_value(cmd, "retries", cli_g.retries_str, "a whole number, 0 to 100");
+			return bad_value(cmd, "retries", cli_g.retries_str,
+			                 "a whole number, 0 to 100");
 		cli_g.retries = v;
 	}
 	if ((cli_g.cert != NULL) != (cli_g.key != NULL))

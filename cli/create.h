@@ -19,20 +19,23 @@ struct cli_create_opts {
 
 /* --family, --attr, --keyspace, then --via (its help and choices differ between commands),
  * --wait and the hidden --timings; entries for a struct cli_option table. */
-#define CLI_CREATE_OPTIONS(o, via_help, via_choices)                                           \
-	CLI_GROUP("Table"),                                                                      \
-	CLI_LIST(0, "family", &(o)->families, "NAME[:ATTR=VAL,...]",                             \
-		 "a column family with attributes (repeatable; default 'cf')"),                  \
-	CLI_LIST(0, "attr", &(o)->attrs, "KEY=VAL",                                              \
-		 "a table attribute such as SPLIT_POLICY or MAX_FILESIZE (repeatable)"),         \
-	CLI_STRING(0, "keyspace", &(o)->keyspace, "SPEC",                                        \
-		   "row-key space: every region must be reachable; stored in the metadata row"), \
-	CLI_GROUP("Creation"),                                                                   \
-	CLI_CHOICE(0, "via", &(o)->via, "CHANNEL", (via_help), (via_choices)),                   \
-	CLI_STRING(0, "wait", &(o)->wait, "SEC",                                                 \
-		   "how long to wait for every region to be online (60)"),                       \
-	{CLI_OPT_FLAG, 0, "timings", &(o)->timings, NULL, "print per-phase times", NULL,         \
-	 CLI_OPT_HIDDEN}
+#define CLI_CREATE_OPTIONS(o, via_help, via_choices)                                               \
+	CLI_GROUP("Table"),                                                                        \
+	    CLI_LIST(0, "family", &(o)->families, "NAME[:ATTR=VAL,...]",                           \
+	             "a column family with attributes (repeatable; default 'cf')"),                \
+	    CLI_LIST(0, "attr", &(o)->attrs, "KEY=VAL",                                            \
+	             "a table attribute such as SPLIT_POLICY or MAX_FILESIZE (repeatable)"),       \
+	    CLI_STRING(                                                                            \
+	        0, "keyspace", &(o)->keyspace, "SPEC",                                             \
+	        "row-key space: every region must be reachable; stored in the metadata row"),      \
+	    CLI_GROUP("Creation"),                                                                 \
+	    CLI_CHOICE(0, "via", &(o)->via, "CHANNEL", (via_help), (via_choices)),                 \
+	    CLI_STRING(0, "wait", &(o)->wait, "SEC",                                               \
+	               "how long to wait for every region to be online (60)"),                     \
+	{                                                                                          \
+		CLI_OPT_FLAG, 0, "timings", &(o)->timings, NULL, "print per-phase times", NULL,    \
+		    CLI_OPT_HIDDEN                                                                 \
+	}
 
 /* --wait SEC into *out: 0 to 86400 seconds, 60 when s is NULL. A usage error of cmd is
  * printed for a bad value: HB_EINVAL. */

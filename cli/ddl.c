@@ -77,14 +77,15 @@ int cli_ddl_add_family(struct hb_schema *s, const char *spec, struct hb_error *e
 	if (!colon && strchr(name, '=')) {
 		size_t k = strcspn(name, ",");
 
-		rc = name[k] ? hb_error_set(err, HB_EINVAL,
-		                            "invalid --family '%s': attributes follow a ':' (did you "
-		                            "mean '%.*s:%s'?)",
-		                            spec, (int)k, name, name + k + 1)
-		             : hb_error_set(err, HB_EINVAL,
-		                            "invalid --family '%s': attributes follow a ':' "
-		                            "(NAME:ATTR=VALUE,...)",
-		                            spec);
+		rc = name[k]
+		         ? hb_error_set(err, HB_EINVAL,
+		                        "invalid --family '%s': attributes follow a ':' (did you "
+		                        "mean '%.*s:%s'?)",
+		                        spec, (int)k, name, name + k + 1)
+		         : hb_error_set(err, HB_EINVAL,
+		                        "invalid --family '%s': attributes follow a ':' "
+		                        "(NAME:ATTR=VALUE,...)",
+		                        spec);
 		goto done;
 	}
 	rc = hb_family_check(name, err);
@@ -165,24 +166,24 @@ static const struct {
 	const char *key;
 	enum attr_kind kind;
 } known_attrs[] = {
-	{"MAX_FILESIZE", ATTR_LONG},
-	{"MEMSTORE_FLUSHSIZE", ATTR_LONG},
-	{"NORMALIZER_TARGET_REGION_SIZE_MB", ATTR_LONG},
-	{"NORMALIZER_TARGET_REGION_SIZE", ATTR_LONG},
-	{"NORMALIZER_TARGET_REGION_COUNT", ATTR_INT},
-	{"REGION_REPLICATION", ATTR_INT},
-	{"PRIORITY", ATTR_INT},
-	{"KeyPrefixRegionSplitPolicy.prefix_length", ATTR_INT},
-	{"prefix_split_key_policy.prefix_length", ATTR_INT},
-	{"hbase.regionserver.region.split_restriction.prefix_length", ATTR_INT},
-	{"READONLY", ATTR_BOOL},
-	{"COMPACTION_ENABLED", ATTR_BOOL},
-	{"SPLIT_ENABLED", ATTR_BOOL},
-	{"MERGE_ENABLED", ATTR_BOOL},
-	{"NORMALIZATION_ENABLED", ATTR_BOOL},
-	{"REGION_MEMSTORE_REPLICATION", ATTR_BOOL},
-	{"DURABILITY", ATTR_DURABILITY},
-	{"SPLIT_POLICY", ATTR_CLASS},
+    {"MAX_FILESIZE", ATTR_LONG},
+    {"MEMSTORE_FLUSHSIZE", ATTR_LONG},
+    {"NORMALIZER_TARGET_REGION_SIZE_MB", ATTR_LONG},
+    {"NORMALIZER_TARGET_REGION_SIZE", ATTR_LONG},
+    {"NORMALIZER_TARGET_REGION_COUNT", ATTR_INT},
+    {"REGION_REPLICATION", ATTR_INT},
+    {"PRIORITY", ATTR_INT},
+    {"KeyPrefixRegionSplitPolicy.prefix_length", ATTR_INT},
+    {"prefix_split_key_policy.prefix_length", ATTR_INT},
+    {"hbase.regionserver.region.split_restriction.prefix_length", ATTR_INT},
+    {"READONLY", ATTR_BOOL},
+    {"COMPACTION_ENABLED", ATTR_BOOL},
+    {"SPLIT_ENABLED", ATTR_BOOL},
+    {"MERGE_ENABLED", ATTR_BOOL},
+    {"NORMALIZATION_ENABLED", ATTR_BOOL},
+    {"REGION_MEMSTORE_REPLICATION", ATTR_BOOL},
+    {"DURABILITY", ATTR_DURABILITY},
+    {"SPLIT_POLICY", ATTR_CLASS},
 };
 
 /* A Java class name: dot-separated identifiers. */
@@ -209,11 +210,10 @@ static int is_class_name(const char *v)
 }
 
 /* Checks the value of a table attribute HBase parses (Long/Integer/Boolean/enum/class). */
-static int check_known_attr(const char *spec, const char *key, const char *v,
-                            struct hb_error *err)
+static int check_known_attr(const char *spec, const char *key, const char *v, struct hb_error *err)
 {
-	static const char *const durability[] = {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL",
-	                                         "SYNC_WAL", "FSYNC_WAL"};
+	static const char *const durability[] = {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL",
+	                                         "FSYNC_WAL"};
 	size_t i, j;
 
 	for (i = 0; i < HB_ARRAY_LEN(known_attrs); i++) {
@@ -227,20 +227,23 @@ static int check_known_attr(const char *spec, const char *key, const char *v,
 			long long n;
 
 			errno = 0;
-			n = *v == '-' || *v == '+' || isspace((unsigned char)*v) ? -1 : strtoll(v, &end, 10);
+			n = *v == '-' || *v == '+' || isspace((unsigned char)*v)
+			        ? -1
+			        : strtoll(v, &end, 10);
 			if (n < 1 || errno || *end || n > max)
-				return hb_error_set(err, HB_EINVAL,
-				                    "invalid --attr '%s': %s must be a whole number from 1 "
-				                    "to %lld",
-				                    spec, key, max);
+				return hb_error_set(
+				    err, HB_EINVAL,
+				    "invalid --attr '%s': %s must be a whole number from 1 "
+				    "to %lld",
+				    spec, key, max);
 			return 0;
 		}
 		case ATTR_BOOL:
 			/* Java's Boolean.parseBoolean reads anything but "true" as false. */
 			if (strcasecmp(v, "true") && strcasecmp(v, "false"))
 				return hb_error_set(err, HB_EINVAL,
-				                    "invalid --attr '%s': %s must be true or false", spec,
-				                    key);
+				                    "invalid --attr '%s': %s must be true or false",
+				                    spec, key);
 			return 0;
 		case ATTR_DURABILITY:
 			for (j = 0; j < HB_ARRAY_LEN(durability); j++)
@@ -252,9 +255,9 @@ static int check_known_attr(const char *spec, const char *key, const char *v,
 			                    spec);
 		case ATTR_CLASS:
 			if (!is_class_name(v))
-				return hb_error_set(err, HB_EINVAL,
-				                    "invalid --attr '%s': %s must be a Java class name", spec,
-				                    key);
+				return hb_error_set(
+				    err, HB_EINVAL,
+				    "invalid --attr '%s': %s must be a Java class name", spec, key);
 			return 0;
 		}
 	}
@@ -593,8 +596,9 @@ int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits, int d
 		}
 	} else {
 		rc = default_family && s->nfamilies
-		         ? hb_buf_addf(&out, "# column family '%s': the default (--family names others)\n",
-		                       s->families[0].name)
+		         ? hb_buf_addf(
+		               &out, "# column family '%s': the default (--family names others)\n",
+		               s->families[0].name)
 		         : 0;
 		if (!rc)
 			rc = cli_ddl_shell_script(&out, s, splits, NULL);
@@ -740,7 +744,8 @@ int cli_ddl_create(enum cli_via via, struct hb_rest *rest, const struct hb_schem
 	case CLI_VIA_SHELL:
 		return ddl_shell(s, splits, wait, race, err);
 	case CLI_VIA_REST:
-		/* Only reached after hb_rest_table_exists said "absent" (never PUT over a table). */
+		/* Only reached after hb_rest_table_exists said "absent" (never PUT over a table).
+		 */
 		rc = hb_rest_create_schema(rest, s, err);
 		if (rc == HB_ESAFETY)
 			*race = CLI_DDL_RACE_OTHER;

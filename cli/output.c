@@ -1,13 +1,13 @@
 /* Text tables (aligned on a terminal, tab-separated when piped) and JSON output helpers. */
 #include "output.h"
-#include "../core/vec.h"
 #include "../core/key.h"
+#include "../core/vec.h"
 #include "cli.h"
 #include "progress.h"
 
 #include <stdarg.h>
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -294,8 +294,7 @@ static uint64_t json_marks(uint64_t v)
 {
 	uint64_t q = v ^ (ONES * '"'), b = v ^ (ONES * '\\');
 
-	return (((v - ONES * 0x20) & ~v) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | v |
-	        (v + ONES)) &
+	return (((v - ONES * 0x20) & ~v) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | v | (v + ONES)) &
 	       HIGHS;
 }
 #endif

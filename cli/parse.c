@@ -1,33 +1,34 @@
 /* Option-table driven parsing, --help and the completion listing; reads no configuration. */
-#include "cli.h"
 #include "../core/vec.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-
 static const struct cli_option global_opts[] = {
-	CLI_GROUP("Global options"),
-	CLI_STRING(0, "rest", &cli_g.rest_url, "URL", "REST gateway (default http://localhost:8080)"),
-	CLI_STRING(0, "thrift", &cli_g.thrift_url, "URL", "Thrift2 server in HTTP mode"),
-	CLI_STRING(0, "profile", &cli_g.profile, "NAME", "configuration profile"),
-	CLI_CHOICE('o', "output", &cli_g.output_str, "FORMAT", "text or json", "text json"),
-	CLI_STRING(0, "timeout", &cli_g.timeout_str, "SEC", "per-request timeout in seconds"),
-	CLI_STRING(0, "retries", &cli_g.retries_str, "N", "retries for idempotent requests"),
-	CLI_STRING(0, "cacert", &cli_g.cacert, "FILE", "CA certificates to verify the server"),
-	CLI_STRING(0, "cert", &cli_g.cert, "FILE", "client certificate"),
-	CLI_STRING(0, "key", &cli_g.key, "FILE", "client private key"),
-	CLI_FLAG(0, "insecure", &cli_g.insecure, "do not verify TLS certificates"),
-	CLI_STRING(0, "user", &cli_g.user, "NAME", "basic-auth user (password from HBTAB_PASSWORD or ~/.netrc)"),
-	CLI_FLAG(0, "negotiate", &cli_g.negotiate, "Kerberos SPNEGO authentication"),
-	CLI_STRING(0, "hbase-shell", &cli_g.hbase_shell, "CMD", "hbase shell command (default 'hbase shell -n')"),
-	CLI_FLAG('q', "quiet", &cli_g.quiet, "print findings and errors only"),
-	CLI_FLAG('v', "verbose", &cli_g.verbose, "trace requests on stderr"),
-	CLI_FLAG(0, "no-progress", &cli_g.no_progress, "no progress indicator"),
-	CLI_CHOICE(0, "color", &cli_g.color_str, "WHEN", "auto, always or never", "auto always never"),
-	CLI_FLAG('h', "help", &cli_g.help, "show this help"),
-	CLI_FLAG('V', "version", &cli_g.version, "print the version"),
-	CLI_END,
+    CLI_GROUP("Global options"),
+    CLI_STRING(0, "rest", &cli_g.rest_url, "URL", "REST gateway (default http://localhost:8080)"),
+    CLI_STRING(0, "thrift", &cli_g.thrift_url, "URL", "Thrift2 server in HTTP mode"),
+    CLI_STRING(0, "profile", &cli_g.profile, "NAME", "configuration profile"),
+    CLI_CHOICE('o', "output", &cli_g.output_str, "FORMAT", "text or json", "text json"),
+    CLI_STRING(0, "timeout", &cli_g.timeout_str, "SEC", "per-request timeout in seconds"),
+    CLI_STRING(0, "retries", &cli_g.retries_str, "N", "retries for idempotent requests"),
+    CLI_STRING(0, "cacert", &cli_g.cacert, "FILE", "CA certificates to verify the server"),
+    CLI_STRING(0, "cert", &cli_g.cert, "FILE", "client certificate"),
+    CLI_STRING(0, "key", &cli_g.key, "FILE", "client private key"),
+    CLI_FLAG(0, "insecure", &cli_g.insecure, "do not verify TLS certificates"),
+    CLI_STRING(0, "user", &cli_g.user, "NAME",
+               "basic-auth user (password from HBTAB_PASSWORD or ~/.netrc)"),
+    CLI_FLAG(0, "negotiate", &cli_g.negotiate, "Kerberos SPNEGO authentication"),
+    CLI_STRING(0, "hbase-shell", &cli_g.hbase_shell, "CMD",
+               "hbase shell command (default 'hbase shell -n')"),
+    CLI_FLAG('q', "quiet", &cli_g.quiet, "print findings and errors only"),
+    CLI_FLAG('v', "verbose", &cli_g.verbose, "trace requests on stderr"),
+    CLI_FLAG(0, "no-progress", &cli_g.no_progress, "no progress indicator"),
+    CLI_CHOICE(0, "color", &cli_g.color_str, "WHEN", "auto, always or never", "auto always never"),
+    CLI_FLAG('h', "help", &cli_g.help, "show this help"),
+    CLI_FLAG('V', "version", &cli_g.version, "print the version"),
+    CLI_END,
 };
 
 void cli_strlist_release(struct cli_strlist *l)
@@ -57,7 +58,7 @@ static const struct cli_option *const *tables(const struct cli_option *opts)
 }
 
 static const struct cli_option *find_long(const struct cli_option *opts, const char *name,
-					  size_t len)
+                                          size_t len)
 {
 	const struct cli_option *const *t;
 	const struct cli_option *o;
@@ -114,7 +115,8 @@ static void print_help(const struct cli_option *opts, const char *usage)
 				continue;
 			}
 			if (o->short_name && o->long_name)
-				snprintf(lhs, sizeof(lhs), "-%c, --%s", o->short_name, o->long_name);
+				snprintf(lhs, sizeof(lhs), "-%c, --%s", o->short_name,
+				         o->long_name);
 			else if (o->long_name)
 				snprintf(lhs, sizeof(lhs), "    --%s", o->long_name);
 			else
@@ -173,8 +175,9 @@ static int set_value(const char *cmd, const struct cli_option *o, const char *va
 				p += l + (sp ? 1 : 0);
 			}
 			if (!ok)
-				return cli_usage_error(cmd, "invalid value '%s' for --%s (expected %s)", val,
-						       o->long_name, o->choices);
+				return cli_usage_error(cmd,
+				                       "invalid value '%s' for --%s (expected %s)",
+				                       val, o->long_name, o->choices);
 		}
 		*(const char **)o->value = val;
 		return 0;
@@ -216,19 +219,21 @@ static int parse_loop(int argc, char **argv, const struct cli_option *opts, int 
 
 			o = find_long(opts, name, len);
 			if (!o || o->type == CLI_OPT_GROUP)
-				return cli_usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
+				return cli_usage_error(cmd, "unknown option '--%.*s'", (int)len,
+				                       name);
 			if (o->type == CLI_OPT_FLAG) {
 				if (eq)
 					return cli_usage_error(cmd, "option '--%s' takes no value",
-							       o->long_name);
+					                       o->long_name);
 				set_value(cmd, o, NULL);
 			} else if (eq) {
 				if (set_value(cmd, o, eq + 1))
 					return HB_EINVAL;
 			} else {
 				if (i + 1 >= argc)
-					return cli_usage_error(cmd, "option '--%s' needs a value (%s)",
-							       o->long_name, o->argname);
+					return cli_usage_error(cmd,
+					                       "option '--%s' needs a value (%s)",
+					                       o->long_name, o->argname);
 				if (set_value(cmd, o, argv[++i]))
 					return HB_EINVAL;
 			}
@@ -248,8 +253,8 @@ static int parse_loop(int argc, char **argv, const struct cli_option *opts, int 
 					return HB_EINVAL;
 			} else {
 				if (i + 1 >= argc)
-					return cli_usage_error(cmd, "option '-%c' needs a value (%s)", *p,
-							       o->argname);
+					return cli_usage_error(
+					    cmd, "option '-%c' needs a value (%s)", *p, o->argname);
 				if (set_value(cmd, o, argv[++i]))
 					return HB_EINVAL;
 			}

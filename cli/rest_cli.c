@@ -30,19 +30,19 @@ static void on_trace(void *ctx, const char *line)
  * names in hb_rest_opts and hb_thrift2_opts; the password only from HBTAB_PASSWORD (else
  * ~/.netrc via CURLOPT_NETRC) and only with --user.
  */
-#define CONN_APPLY(o, timeout_s)                                                              \
-	do {                                                                                 \
-		(o)->timeout = (timeout_s);                                                  \
-		(o)->retries = cli_g.retries;                                                \
-		(o)->cacert = cli_g.cacert;                                                  \
-		(o)->cert = cli_g.cert;                                                      \
-		(o)->key = cli_g.key;                                                        \
-		(o)->insecure = cli_g.insecure;                                              \
-		(o)->user = cli_g.user;                                                      \
-		(o)->password = conn_password();                                             \
-		(o)->negotiate = cli_g.negotiate;                                            \
-		(o)->trace = cli_g.verbose ? on_trace : NULL;                                \
-		(o)->trace_ctx = NULL;                                                       \
+#define CONN_APPLY(o, timeout_s)                                                                   \
+	do {                                                                                       \
+		(o)->timeout = (timeout_s);                                                        \
+		(o)->retries = cli_g.retries;                                                      \
+		(o)->cacert = cli_g.cacert;                                                        \
+		(o)->cert = cli_g.cert;                                                            \
+		(o)->key = cli_g.key;                                                              \
+		(o)->insecure = cli_g.insecure;                                                    \
+		(o)->user = cli_g.user;                                                            \
+		(o)->password = conn_password();                                                   \
+		(o)->negotiate = cli_g.negotiate;                                                  \
+		(o)->trace = cli_g.verbose ? on_trace : NULL;                                      \
+		(o)->trace_ctx = NULL;                                                             \
 	} while (0)
 
 /* HBTAB_PASSWORD when --user is given; the warning about an unused one is printed once. */
@@ -55,7 +55,8 @@ static const char *conn_password(void)
 		return NULL;
 	if (!cli_g.user) {
 		if (!warned++)
-			cli_warn("HBTAB_PASSWORD is set but --user is not; the password is not used");
+			cli_warn(
+			    "HBTAB_PASSWORD is set but --user is not; the password is not used");
 		return NULL;
 	}
 	return pw;
@@ -150,7 +151,7 @@ static int copy_states(struct hb_regions *rs, const struct hb_regions *m)
 	qsort(idx, m->n, sizeof(*idx), name_cmp);
 	for (i = 0; !rc && i < rs->n; i++) {
 		struct hb_region *r = &rs->v[i], with = *r, nr;
-		const struct hb_region *key = r, *const *hit;
+		const struct hb_region *key = r, *const * hit;
 
 		if (!r->name)
 			continue;
@@ -169,8 +170,8 @@ static int copy_states(struct hb_regions *rs, const struct hb_regions *m)
 	return rc;
 }
 
-int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
-                    int *table_state, int *available, struct hb_error *err)
+int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
+                    int *available, struct hb_error *err)
 {
 	const char *meta_name = strncmp(table, "default:", 8) ? table : table + 8;
 	struct hb_error merr = {0}, terr = {0};

@@ -36,14 +36,13 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
  * --thrift is configured, Thrift2 isTableEnabled / isTableAvailable (*available 1/0, else -1).
  * *table_state is HB_TABLE_* or -1 when nothing could tell (a warning is printed). HB_ENOMEM.
  */
-int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
-                    int *table_state, int *available, struct hb_error *err);
+int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
+                    int *available, struct hb_error *err);
 
 /* After a read of TABLE failed with HB_ESERVER (a disabled table answers 503 to scans) or found
  * nothing (HB_EFINDING: its row GETs answer 404): when hbase:meta says TABLE is disabled, err
  * becomes "table 'T' is disabled" (HB_ESERVER) and 1 is returned, else 0. */
 int cli_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *err);
-
 
 /* Validates a TABLE argument (docs/hbase-keys.md §10) before any request; prints
  * "hbtab: invalid table name ..." and returns HB_EINVAL on failure. */

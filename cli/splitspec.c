@@ -22,17 +22,20 @@ struct algo_flag {
 	enum hb_split_algo algo;
 };
 
-#define ALGO(f, m, a) {f, offsetof(struct cli_splitspec, m), a}
+#define ALGO(f, m, a)                                                                              \
+	{                                                                                          \
+		f, offsetof(struct cli_splitspec, m), a                                            \
+	}
 static const struct algo_flag algos[] = {
-	ALGO("hex-splits", hex, HB_SPLIT_HEX),
-	ALGO("decimal-splits", decimal, HB_SPLIT_DECIMAL),
-	ALGO("uniform-splits", uniform, HB_SPLIT_UNIFORM),
-	ALGO("range-splits", range, HB_SPLIT_RANGE),
-	ALGO("book-hex-splits", book_hex, HB_SPLIT_BOOK_HEX),
-	ALGO("partition-splits", partition, HB_SPLIT_PARTITION),
-	ALGO("salt-splits", salt, HB_SPLIT_SALT),
-	ALGO("sampled-splits", sampled, HB_SPLIT_SAMPLED),
-	ALGO("splits-file", splits_file, HB_SPLIT_FILE),
+    ALGO("hex-splits", hex, HB_SPLIT_HEX),
+    ALGO("decimal-splits", decimal, HB_SPLIT_DECIMAL),
+    ALGO("uniform-splits", uniform, HB_SPLIT_UNIFORM),
+    ALGO("range-splits", range, HB_SPLIT_RANGE),
+    ALGO("book-hex-splits", book_hex, HB_SPLIT_BOOK_HEX),
+    ALGO("partition-splits", partition, HB_SPLIT_PARTITION),
+    ALGO("salt-splits", salt, HB_SPLIT_SALT),
+    ALGO("sampled-splits", sampled, HB_SPLIT_SAMPLED),
+    ALGO("splits-file", splits_file, HB_SPLIT_FILE),
 };
 
 /* Companion flags and the algorithms they belong to (bit i = algos[i]). */
@@ -44,24 +47,27 @@ struct companion {
 };
 
 #define BIT(a) (1u << (a))
-#define COMP(f, m, bits, b) {f, offsetof(struct cli_splitspec, m), bits, b}
+#define COMP(f, m, bits, b)                                                                        \
+	{                                                                                          \
+		f, offsetof(struct cli_splitspec, m), bits, b                                      \
+	}
 static const struct companion companions[] = {
-	COMP("first", first, BIT(0) | BIT(1) | BIT(2),
-	     "--hex-splits, --decimal-splits or --uniform-splits"),
-	COMP("last", last, BIT(0) | BIT(1) | BIT(2),
-	     "--hex-splits, --decimal-splits or --uniform-splits"),
-	COMP("start", start, BIT(3) | BIT(4), "--range-splits or --book-hex-splits"),
-	COMP("end", end, BIT(3) | BIT(4), "--range-splits or --book-hex-splits"),
-	COMP("salt-width", salt_width, BIT(6), "--salt-splits"),
-	COMP("sample-file", sample_file, BIT(7), "--sampled-splits"),
-	COMP("generator", generator, BIT(7), "--sampled-splits"),
-	COMP("sample-size", sample_size, BIT(7), "--sampled-splits --generator"),
-	COMP("seed", seed, BIT(7), "--sampled-splits --generator"),
-	COMP("start-time", start_time, BIT(7), "--sampled-splits --generator"),
-	COMP("regions-per-server", regions_per_server, 0xFFu /* all but --splits-file */,
-	     "an algorithm that takes N, with N = auto"),
-	COMP("sample-table", sample_table, BIT(7), "--sampled-splits"),
-	COMP("sample-rows", sample_rows, BIT(7), "--sampled-splits --sample-table"),
+    COMP("first", first, BIT(0) | BIT(1) | BIT(2),
+         "--hex-splits, --decimal-splits or --uniform-splits"),
+    COMP("last", last, BIT(0) | BIT(1) | BIT(2),
+         "--hex-splits, --decimal-splits or --uniform-splits"),
+    COMP("start", start, BIT(3) | BIT(4), "--range-splits or --book-hex-splits"),
+    COMP("end", end, BIT(3) | BIT(4), "--range-splits or --book-hex-splits"),
+    COMP("salt-width", salt_width, BIT(6), "--salt-splits"),
+    COMP("sample-file", sample_file, BIT(7), "--sampled-splits"),
+    COMP("generator", generator, BIT(7), "--sampled-splits"),
+    COMP("sample-size", sample_size, BIT(7), "--sampled-splits --generator"),
+    COMP("seed", seed, BIT(7), "--sampled-splits --generator"),
+    COMP("start-time", start_time, BIT(7), "--sampled-splits --generator"),
+    COMP("regions-per-server", regions_per_server, 0xFFu /* all but --splits-file */,
+         "an algorithm that takes N, with N = auto"),
+    COMP("sample-table", sample_table, BIT(7), "--sampled-splits"),
+    COMP("sample-rows", sample_rows, BIT(7), "--sampled-splits --sample-table"),
 };
 
 static const char *field(const struct cli_splitspec *s, size_t off)
@@ -92,54 +98,56 @@ static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error
 			continue;
 		if (found != HB_ARRAY_LEN(algos))
 			return hb_error_set(err, HB_EINVAL, "--%s and --%s cannot be used together",
-					    algos[found].flag, algos[i].flag);
+			                    algos[found].flag, algos[i].flag);
 		found = i;
 	}
 	if (found == HB_ARRAY_LEN(algos)) {
 		for (i = 0; i < HB_ARRAY_LEN(companions); i++)
 			if (field(s, companions[i].off))
 				return hb_error_set(err, HB_EINVAL, "--%s needs %s",
-						    companions[i].flag, companions[i].belongs);
+				                    companions[i].flag, companions[i].belongs);
 		return hb_error_set(err, HB_EINVAL,
-				    "no split specification given (use one of --hex-splits, "
-				    "--decimal-splits, --uniform-splits, --range-splits, "
-				    "--book-hex-splits, --partition-splits, --salt-splits, "
-				    "--sampled-splits, --splits-file)");
+		                    "no split specification given (use one of --hex-splits, "
+		                    "--decimal-splits, --uniform-splits, --range-splits, "
+		                    "--book-hex-splits, --partition-splits, --salt-splits, "
+		                    "--sampled-splits, --splits-file)");
 	}
 	for (i = 0; i < HB_ARRAY_LEN(companions); i++)
 		if (field(s, companions[i].off) && !(companions[i].allowed & BIT(found)))
-			return hb_error_set(err, HB_EINVAL, "--%s cannot be used with --%s (it goes with %s)",
-					    companions[i].flag, algos[found].flag,
-					    companions[i].belongs);
+			return hb_error_set(
+			    err, HB_EINVAL, "--%s cannot be used with --%s (it goes with %s)",
+			    companions[i].flag, algos[found].flag, companions[i].belongs);
 	switch (algos[found].algo) {
 	case HB_SPLIT_RANGE:
 	case HB_SPLIT_BOOK_HEX:
 		if (!s->start || !s->end)
 			return hb_error_set(err, HB_EINVAL, "--%s needs both --start and --end",
-					    algos[found].flag);
+			                    algos[found].flag);
 		break;
 	case HB_SPLIT_SAMPLED:
 		if (!!s->sample_file + !!s->generator + !!s->sample_table != 1)
-			return hb_error_set(err, HB_EINVAL,
-					    s->sample_file || s->generator || s->sample_table
-						? "--sample-file, --generator and --sample-table "
-						  "cannot be used together"
-						: "--sampled-splits needs --sample-file or --generator "
-						  "(or --sample-table)");
+			return hb_error_set(
+			    err, HB_EINVAL,
+			    s->sample_file || s->generator || s->sample_table
+			        ? "--sample-file, --generator and --sample-table "
+			          "cannot be used together"
+			        : "--sampled-splits needs --sample-file or --generator "
+			          "(or --sample-table)");
 		if (s->sample_rows && !s->sample_table)
-			return hb_error_set(err, HB_EINVAL, "--sample-rows goes with --sample-table");
+			return hb_error_set(err, HB_EINVAL,
+			                    "--sample-rows goes with --sample-table");
 		if (s->sample_table && (s->sample_size || s->seed || s->start_time))
 			return hb_error_set(err, HB_EINVAL,
-					    "--%s goes with --generator, not --sample-table",
-					    s->sample_size ? "sample-size"
-					    : s->seed      ? "seed"
-							   : "start-time");
+			                    "--%s goes with --generator, not --sample-table",
+			                    s->sample_size ? "sample-size"
+			                    : s->seed      ? "seed"
+			                                   : "start-time");
 		if (s->sample_file && (s->sample_size || s->seed || s->start_time))
 			return hb_error_set(err, HB_EINVAL,
-					    "--%s goes with --generator, not --sample-file",
-					    s->sample_size ? "sample-size"
-					    : s->seed      ? "seed"
-							   : "start-time");
+			                    "--%s goes with --generator, not --sample-file",
+			                    s->sample_size ? "sample-size"
+			                    : s->seed      ? "seed"
+			                                   : "start-time");
 		break;
 	default:
 		break;
@@ -150,13 +158,13 @@ static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error
 
 		if (is_auto && !s->regions_per_server)
 			return hb_error_set(err, HB_EINVAL,
-					    "--%s auto needs --regions-per-server K (N = K x live "
-					    "region servers)",
-					    algos[found].flag);
+			                    "--%s auto needs --regions-per-server K (N = K x live "
+			                    "region servers)",
+			                    algos[found].flag);
 		if (!is_auto && s->regions_per_server)
 			return hb_error_set(err, HB_EINVAL,
-					    "--regions-per-server goes with N = auto (--%s auto)",
-					    algos[found].flag);
+			                    "--regions-per-server goes with N = auto (--%s auto)",
+			                    algos[found].flag);
 	}
 	*idx = found;
 	return 0;
@@ -190,7 +198,7 @@ int cli_splitspec_prepare(struct cli_splitspec *s, struct hb_rest *rest, struct 
 		struct hb_cluster_status st;
 
 		rc = cli_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS,
-				    "--regions-per-server", &k, err);
+		                    "--regions-per-server", &k, err);
 		if (rc)
 			return rc;
 		memset(&st, 0, sizeof(st));
@@ -202,17 +210,17 @@ int cli_splitspec_prepare(struct cli_splitspec *s, struct hb_rest *rest, struct 
 		hb_cluster_status_release(&st);
 		if (!s->live_servers)
 			return hb_error_set(err, HB_ESERVER,
-					    "N = auto: the cluster reports no live region server");
+			                    "N = auto: the cluster reports no live region server");
 		if (k > HB_SPLIT_MAX_REGIONS / s->live_servers)
 			return hb_error_set(err, HB_EINVAL,
-					    "N = auto: %ld x %ld live servers is more than %ld "
-					    "regions",
-					    k, s->live_servers, HB_SPLIT_MAX_REGIONS);
+			                    "N = auto: %ld x %ld live servers is more than %ld "
+			                    "regions",
+			                    k, s->live_servers, HB_SPLIT_MAX_REGIONS);
 	}
 	if (s->sample_table) {
 		if (s->sample_rows)
 			rc = cli_parse_long(s->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE,
-					    "--sample-rows", &m, err);
+			                    "--sample-rows", &m, err);
 		if (rc)
 			return rc;
 		cli_splitspec_release(s);
@@ -221,13 +229,14 @@ int cli_splitspec_prepare(struct cli_splitspec *s, struct hb_rest *rest, struct 
 			return hb_error_set(err, HB_ENOMEM, "out of memory");
 		hb_keys_init(s->table_keys);
 		rc = hb_rest_sample_keys(rest, s->sample_table, (size_t)m, 0x5EEDu, s->table_keys,
-					 err);
+		                         err);
 		if (rc == HB_ENOTFOUND)
 			rc = hb_error_set(err, HB_ENOTFOUND, "--sample-table '%s' not found",
-					  s->sample_table);
+			                  s->sample_table);
 		if (!rc && !s->table_keys->n)
 			rc = hb_error_set(err, HB_EINVAL,
-					  "--sample-table '%s' has no rows to sample", s->sample_table);
+			                  "--sample-table '%s' has no rows to sample",
+			                  s->sample_table);
 	}
 	return rc;
 }
@@ -243,22 +252,22 @@ void cli_splitspec_release(struct cli_splitspec *s)
 
 /* N as typed, or K x live servers for "auto"; the core checks the range of each algorithm. */
 static int parse_n(const struct cli_splitspec *s, const char *v, const char *flag, long *out,
-		   struct hb_error *err)
+                   struct hb_error *err)
 {
 	char *end;
 	long x, k = 0;
 
 	if (!strcmp(v, "auto")) {
 		int rc = cli_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS,
-					"--regions-per-server", &k, err);
+		                        "--regions-per-server", &k, err);
 
 		if (rc)
 			return rc;
 		if (s->live_servers <= 0)
 			return hb_error_set(err, HB_EINVAL,
-					    "--%s auto needs the cluster's live region servers "
-					    "(this command does not read them)",
-					    flag);
+			                    "--%s auto needs the cluster's live region servers "
+			                    "(this command does not read them)",
+			                    flag);
 		*out = k * s->live_servers;
 		return 0;
 	}
@@ -266,14 +275,14 @@ static int parse_n(const struct cli_splitspec *s, const char *v, const char *fla
 	x = strtol(v, &end, 10);
 	if (!*v || *end || ((*v < '0' || *v > '9') && *v != '-'))
 		return hb_error_set(err, HB_EINVAL, "--%s must be a whole number, got '%s'", flag,
-				    v);
+		                    v);
 	if (errno == ERANGE && *v == '-')
 		return hb_error_set(err, HB_EINVAL, "--%s needs at least 1 region, got '%s'", flag,
-				    v);
+		                    v);
 	if (errno == ERANGE)
 		return hb_error_set(err, HB_EINVAL,
-				    "--%s: at most %ld regions are supported, got '%s'", flag,
-				    HB_SPLIT_MAX_REGIONS, v);
+		                    "--%s: at most %ld regions are supported, got '%s'", flag,
+		                    HB_SPLIT_MAX_REGIONS, v);
 	*out = x;
 	return 0;
 }
@@ -325,7 +334,7 @@ static int read_keys(struct hb_keys *out, const char *path, int flags, struct hb
 
 	if (!rc)
 		rc = hb_splitsfile_parse(out, text.data ? text.data : "", text.len,
-					 strcmp(path, "-") ? path : "stdin", flags, err);
+		                         strcmp(path, "-") ? path : "stdin", flags, err);
 	hb_buf_release(&text);
 	return rc;
 }
@@ -338,13 +347,14 @@ static int parse_key(struct hb_buf *out, const char *v, const char *flag, struct
 	if (rc)
 		return hb_error_set(err, rc, "--%s '%s': %s", flag, v, e.msg);
 	if (out->len > HB_MAX_ROW_LENGTH)
-		return hb_error_set(err, HB_EINVAL, "--%s is %zu bytes long, more than HBase's maximum "
-				    "row length %d", flag, out->len, HB_MAX_ROW_LENGTH);
+		return hb_error_set(err, HB_EINVAL,
+		                    "--%s is %zu bytes long, more than HBase's maximum "
+		                    "row length %d",
+		                    flag, out->len, HB_MAX_ROW_LENGTH);
 	return 0;
 }
 
-int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
-			  struct hb_error *err)
+int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s, struct hb_error *err)
 {
 	struct hb_split_spec spec;
 	struct hb_buf a = HB_BUF_INIT, b = HB_BUF_INIT;
@@ -398,7 +408,7 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
 		spec.salt_width = s->salt_width ? (s->salt_width[0] == '2' ? 2 : 1) : 1;
 		if (s->salt_width && strcmp(s->salt_width, "1") && strcmp(s->salt_width, "2"))
 			rc = hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got '%s'",
-					  s->salt_width);
+			                  s->salt_width);
 		break;
 	case HB_SPLIT_SAMPLED:
 		if (spec.n < 1 || spec.n > HB_SPLIT_MAX_REGIONS)
@@ -407,9 +417,10 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
 			size_t i, kl;
 
 			if (!s->table_keys)
-				return hb_error_set(err, HB_EINVAL,
-						    "--sample-table needs the cluster (this command "
-						    "does not read it)");
+				return hb_error_set(
+				    err, HB_EINVAL,
+				    "--sample-table needs the cluster (this command "
+				    "does not read it)");
 			for (i = 0; i < s->table_keys->n && !rc; i++) {
 				const unsigned char *k = hb_keys_at(s->table_keys, i, &kl);
 
@@ -427,7 +438,7 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
 
 			if (s->sample_size)
 				rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE,
-						    "--sample-size", &m, err);
+				                    "--sample-size", &m, err);
 			if (!rc)
 				rc = cli_splitspec_generator_args(s, &seed, &t0, err);
 			if (!rc)
@@ -467,8 +478,8 @@ static int add_flag(struct hb_buf *out, const char *flag, const char *v)
 		return 0;
 	for (p = v; *p && plain; p++)
 		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			       "_@%+=:,./-",
-			       *p) != NULL;
+		               "_@%+=:,./-",
+		               *p) != NULL;
 	if (plain)
 		return hb_buf_addf(out, " %s", v) ? HB_ENOMEM : 0;
 	if (hb_buf_adds(out, " '"))
@@ -479,8 +490,7 @@ static int add_flag(struct hb_buf *out, const char *flag, const char *v)
 	return hb_buf_addc(out, '\'') ? HB_ENOMEM : 0;
 }
 
-int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s,
-			   struct hb_error *err)
+int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s, struct hb_error *err)
 {
 	struct hb_buf t = HB_BUF_INIT;
 	size_t idx = 0, start = out->len;
@@ -541,7 +551,7 @@ int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s,
 
 			if (s->sample_size)
 				rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE,
-						    "--sample-size", &m, err);
+				                    "--sample-size", &m, err);
 			if (!rc)
 				rc = cli_splitspec_generator_args(s, &seed, &t0, err);
 			if (rc)
@@ -579,7 +589,7 @@ static int key_text(struct hb_buf *out, const unsigned char *k, size_t n, int qu
 	for (i = 0; i < n; i++) {
 		unsigned char c = k[i];
 		int esc = c < 0x20 || c > 0x7E || c == '\\' || (quote && c == '\'') ||
-			  (c == ' ' && (i == 0 || i + 1 == n));
+		          (c == ' ' && (i == 0 || i + 1 == n));
 
 		if (esc) {
 			char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};

@@ -15,8 +15,8 @@ struct cli_splitspec {
 	const char *sample_file, *generator, *sample_size, *seed, *start_time;
 	const char *regions_per_server, *sample_table, *sample_rows;
 	/* filled by cli_splitspec_prepare, not by flags */
-	long live_servers;           /* live region servers, for N = auto */
-	struct hb_keys *table_keys;  /* keys sampled from --sample-table */
+	long live_servers;          /* live region servers, for N = auto */
+	struct hb_keys *table_keys; /* keys sampled from --sample-table */
 };
 
 /* Default rows sampled from a live table by --sample-table. */
@@ -27,42 +27,48 @@ struct cli_splitspec {
 
 /* Default number of keys drawn by --generator for --sampled-splits (the seed's 1,000,000). */
 #define CLI_SPLITSPEC_DEFAULT_SAMPLE 1000000L
-#define CLI_SPLITSPEC_MAX_SAMPLE 20000000L
+#define CLI_SPLITSPEC_MAX_SAMPLE     20000000L
 
 /* The option entries; splice into a static option table: CLI_SPLITSPEC_OPTIONS(&ss), */
-#define CLI_SPLITSPEC_OPTIONS(s)                                                                 \
-	CLI_GROUP("Split specification (N = number of regions, N-1 split keys)"),                \
-	CLI_STRING(0, "hex-splits", &(s)->hex, "N", "RegionSplitter HexStringSplit"),            \
-	CLI_STRING(0, "decimal-splits", &(s)->decimal, "N", "RegionSplitter DecimalStringSplit"), \
-	CLI_STRING(0, "uniform-splits", &(s)->uniform, "N", "RegionSplitter UniformSplit"),      \
-	CLI_STRING(0, "range-splits", &(s)->range, "N",                                          \
-		   "Admin.createTable(start, end, N): needs --start, --end"),                     \
-	CLI_STRING(0, "book-hex-splits", &(s)->book_hex, "N",                                    \
-		   "the reference guide's getHexSplits: needs --start, --end"),                  \
-	CLI_STRING(0, "partition-splits", &(s)->partition, "N", "8-byte big-endian longs 1..N-1"), \
-	CLI_STRING(0, "salt-splits", &(s)->salt, "N", "salt prefixes 1..N-1 (--salt-width bytes)"), \
-	CLI_STRING(0, "sampled-splits", &(s)->sampled, "N",                                      \
-		   "quantiles of a key sample (--sample-file or --generator)"),                  \
-	CLI_INFILE(0, "splits-file", &(s)->splits_file,                                          \
-		   "split keys, one toStringBinary key per line ('-' = stdin)"),                 \
-	CLI_STRING(0, "first", &(s)->first, "ROW", "hex/decimal/uniform first row"),             \
-	CLI_STRING(0, "last", &(s)->last, "ROW", "hex/decimal/uniform last row"),                \
-	CLI_STRING(0, "start", &(s)->start, "KEY", "range/book-hex start key"),                  \
-	CLI_STRING(0, "end", &(s)->end, "KEY", "range/book-hex end key"),                        \
-	CLI_CHOICE(0, "salt-width", &(s)->salt_width, "1|2", "salt prefix width in bytes", "1 2"), \
-	CLI_INFILE(0, "sample-file", &(s)->sample_file,                                          \
-		   "sample keys, one toStringBinary key per line ('-' = stdin)"),                \
-	CLI_STRING(0, "generator", &(s)->generator, "G",                                         \
-		   "key generator: md5, partition[:N], sequential, hex8"),                       \
-	CLI_STRING(0, "sample-size", &(s)->sample_size, "M", "keys drawn by --generator (1000000)"), \
-	CLI_STRING(0, "seed", &(s)->seed, "S", "java.util.Random seed of the generator (0)"),    \
-	CLI_STRING(0, "start-time", &(s)->start_time, "MS", "md5 generator's first time in ms (0)"), \
-	CLI_STRING(0, "regions-per-server", &(s)->regions_per_server, "K",                      \
-		   "with N = auto: N = K x live region servers (/status/cluster)"),             \
-	CLI_STRING(0, "sample-table", &(s)->sample_table, "T",                                   \
-		   "--sampled-splits from row keys of live table T (REST scanner filters)"),     \
-	CLI_STRING(0, "sample-rows", &(s)->sample_rows, "M",                                     \
-		   "rows sampled from --sample-table (10000)")
+#define CLI_SPLITSPEC_OPTIONS(s)                                                                   \
+	CLI_GROUP("Split specification (N = number of regions, N-1 split keys)"),                  \
+	    CLI_STRING(0, "hex-splits", &(s)->hex, "N", "RegionSplitter HexStringSplit"),          \
+	    CLI_STRING(0, "decimal-splits", &(s)->decimal, "N",                                    \
+	               "RegionSplitter DecimalStringSplit"),                                       \
+	    CLI_STRING(0, "uniform-splits", &(s)->uniform, "N", "RegionSplitter UniformSplit"),    \
+	    CLI_STRING(0, "range-splits", &(s)->range, "N",                                        \
+	               "Admin.createTable(start, end, N): needs --start, --end"),                  \
+	    CLI_STRING(0, "book-hex-splits", &(s)->book_hex, "N",                                  \
+	               "the reference guide's getHexSplits: needs --start, --end"),                \
+	    CLI_STRING(0, "partition-splits", &(s)->partition, "N",                                \
+	               "8-byte big-endian longs 1..N-1"),                                          \
+	    CLI_STRING(0, "salt-splits", &(s)->salt, "N",                                          \
+	               "salt prefixes 1..N-1 (--salt-width bytes)"),                               \
+	    CLI_STRING(0, "sampled-splits", &(s)->sampled, "N",                                    \
+	               "quantiles of a key sample (--sample-file or --generator)"),                \
+	    CLI_INFILE(0, "splits-file", &(s)->splits_file,                                        \
+	               "split keys, one toStringBinary key per line ('-' = stdin)"),               \
+	    CLI_STRING(0, "first", &(s)->first, "ROW", "hex/decimal/uniform first row"),           \
+	    CLI_STRING(0, "last", &(s)->last, "ROW", "hex/decimal/uniform last row"),              \
+	    CLI_STRING(0, "start", &(s)->start, "KEY", "range/book-hex start key"),                \
+	    CLI_STRING(0, "end", &(s)->end, "KEY", "range/book-hex end key"),                      \
+	    CLI_CHOICE(0, "salt-width", &(s)->salt_width, "1|2", "salt prefix width in bytes",     \
+	               "1 2"),                                                                     \
+	    CLI_INFILE(0, "sample-file", &(s)->sample_file,                                        \
+	               "sample keys, one toStringBinary key per line ('-' = stdin)"),              \
+	    CLI_STRING(0, "generator", &(s)->generator, "G",                                       \
+	               "key generator: md5, partition[:N], sequential, hex8"),                     \
+	    CLI_STRING(0, "sample-size", &(s)->sample_size, "M",                                   \
+	               "keys drawn by --generator (1000000)"),                                     \
+	    CLI_STRING(0, "seed", &(s)->seed, "S", "java.util.Random seed of the generator (0)"),  \
+	    CLI_STRING(0, "start-time", &(s)->start_time, "MS",                                    \
+	               "md5 generator's first time in ms (0)"),                                    \
+	    CLI_STRING(0, "regions-per-server", &(s)->regions_per_server, "K",                     \
+	               "with N = auto: N = K x live region servers (/status/cluster)"),            \
+	    CLI_STRING(0, "sample-table", &(s)->sample_table, "T",                                 \
+	               "--sampled-splits from row keys of live table T (REST scanner filters)"),   \
+	    CLI_STRING(0, "sample-rows", &(s)->sample_rows, "M",                                   \
+	               "rows sampled from --sample-table (10000)")
 
 /* 1 when the spec needs the cluster: N = auto or --sample-table. */
 int cli_splitspec_needs_cluster(const struct cli_splitspec *s);
@@ -89,13 +95,11 @@ int cli_splitspec_given(const struct cli_splitspec *s);
  * file, and computes the split keys into out (empty on entry), verified as createTable would.
  * HB_EINVAL with a message for bad flags or input, HB_ENOMEM.
  */
-int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s,
-			  struct hb_error *err);
+int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s, struct hb_error *err);
 
 /* Appends the spec as canonical hbtab flags ("--hex-splits 10 --first 0 --last ff"), values
  * shell-quoted when needed, generator defaults spelled out. HB_EINVAL for a bad combination. */
-int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s,
-			   struct hb_error *err);
+int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s, struct hb_error *err);
 
 /* Appends a key for an hbase shell single-quoted string: toStringBinary with 0x27 as \x27
  * and spaces at either end as \x20, so Ruby quoting, strip() and toBytesBinary keep it. */

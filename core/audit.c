@@ -1,11 +1,11 @@
 /* Audit computations over region lists: findings, reachability shares, chain, drift, hot-spots. */
 #include "audit.h"
-#include "vec.h"
 #include "regioninfo.h"
+#include "vec.h"
 
 #include <gmp.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,8 +205,7 @@ void hb_audit_release(struct hb_audit *a)
 	hb_audit_init(a);
 }
 
-int hb_reach_stream_begin(struct hb_reach_stream *s, struct hb_keyspace *ks,
-                          struct hb_error *err)
+int hb_reach_stream_begin(struct hb_reach_stream *s, struct hb_keyspace *ks, struct hb_error *err)
 {
 	int rc, j;
 
@@ -274,8 +273,7 @@ static int reach_memo(struct hb_reach_stream *s, struct hb_audit_region *out)
 }
 
 int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_region *r,
-                         struct hb_audit_region *out, struct hb_findings *f,
-                         struct hb_error *err)
+                         struct hb_audit_region *out, struct hb_findings *f, struct hb_error *err)
 {
 	int reach, rc;
 
@@ -690,8 +688,8 @@ static void partition_key(unsigned char *out, unsigned long long k, int width)
 }
 
 /* The partition holding key x: the largest k < parts whose first key is <= x. */
-static unsigned long long partition_of(const unsigned char *x, size_t len,
-                                       unsigned long long parts, int width)
+static unsigned long long partition_of(const unsigned char *x, size_t len, unsigned long long parts,
+                                       int width)
 {
 	unsigned long long lo = 0, hi = parts - 1;
 	unsigned char want[8];
@@ -715,9 +713,9 @@ static unsigned long long partition_of(const unsigned char *x, size_t len,
  */
 struct boundary_event {
 	unsigned long long missing, first_missing; /* partition starts no region has */
-	size_t extra, first_extra;                  /* region starts inside a partition */
-	size_t before;                              /* the live region before the event */
-	unsigned long long partition;               /* the partition the event starts in */
+	size_t extra, first_extra;                 /* region starts inside a partition */
+	size_t before;                             /* the live region before the event */
+	unsigned long long partition;              /* the partition the event starts in */
 };
 
 static int report_event(struct hb_findings *out, struct hb_buf *m, const struct hb_regions *rs,
@@ -730,8 +728,9 @@ static int report_event(struct hb_findings *out, struct hb_buf *m, const struct 
 	if (!e->extra) {
 		rc = add_region(m, e->before, &rs->v[e->before]);
 		if (!rc)
-			rc = hb_buf_addf(m, " spans partitions %llu..%llu: they were merged (no "
-			                    "region starts at partition %llu, ",
+			rc = hb_buf_addf(m,
+			                 " spans partitions %llu..%llu: they were merged (no "
+			                 "region starts at partition %llu, ",
 			                 e->first_missing - 1, e->first_missing + e->missing - 1,
 			                 e->first_missing);
 		if (!rc)
@@ -752,14 +751,16 @@ static int report_event(struct hb_findings *out, struct hb_buf *m, const struct 
 	if (!rc && !e->missing && e->extra > 1)
 		rc = hb_buf_addf(m, " into %zu regions", e->extra + 1);
 	if (!rc && e->missing) {
-		rc = hb_buf_addf(m, " starts where no partition does; partition %llu should start "
-		                    "a region at ",
+		rc = hb_buf_addf(m,
+		                 " starts where no partition does; partition %llu should start "
+		                 "a region at ",
 		                 e->first_missing);
 		if (!rc)
 			rc = add_key(m, want, (size_t)width);
 		if (!rc)
-			rc = hb_buf_addf(m, " (boundaries moved: %zu region start%s not at a "
-			                    "partition, %llu partition start%s without a region)",
+			rc = hb_buf_addf(m,
+			                 " (boundaries moved: %zu region start%s not at a "
+			                 "partition, %llu partition start%s without a region)",
 			                 e->extra, e->extra == 1 ? "" : "s", e->missing,
 			                 e->missing == 1 ? "" : "s");
 	}
@@ -802,7 +803,8 @@ static int boundary_events(struct hb_findings *out, const struct hb_regions *rs,
 			d = hb_key_cmp(want, (size_t)width, r->start, r->start_len);
 		}
 		if (!r || !d) {
-			/* a boundary where it belongs, or the end: the event before it is complete */
+			/* a boundary where it belongs, or the end: the event before it is complete
+			 */
 			if ((e.missing || e.extra) && events++ < DRIFT_BOUNDARY_MAX)
 				rc = report_event(out, &m, rs, &e, width);
 			if (rc || !r)
@@ -819,8 +821,8 @@ static int boundary_events(struct hb_findings *out, const struct hb_regions *rs,
 			partition_key(want, to, width);
 			if (!e.missing)
 				e.first_missing = k;
-			/* up to the partition holding the start, or the one before when the start is
-			 * that partition's own (it is met next round) */
+			/* up to the partition holding the start, or the one before when the start
+			 * is that partition's own (it is met next round) */
 			if (!hb_key_cmp(want, (size_t)width, r->start, r->start_len))
 				to--;
 			e.missing += to - k + 1;
@@ -838,7 +840,8 @@ static int boundary_events(struct hb_findings *out, const struct hb_regions *rs,
 	}
 	if (!rc && events > DRIFT_BOUNDARY_MAX)
 		rc = hb_findings_add(out, HB_FIND_DRIFT, -1, "%zu more partition boundary change%s",
-		                     events - DRIFT_BOUNDARY_MAX, HB_PLURAL(events - DRIFT_BOUNDARY_MAX));
+		                     events - DRIFT_BOUNDARY_MAX,
+		                     HB_PLURAL(events - DRIFT_BOUNDARY_MAX));
 	hb_buf_release(&m);
 	return rc;
 }
@@ -864,9 +867,10 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 		live++;
 	if (!md->present) {
 		if (md->require)
-			rc = hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
-			                     "the table has no metadata row: N and the key space are "
-			                     "not recorded (hbtab meta set writes it)");
+			rc = hb_findings_add(
+			    out, HB_FIND_MISSING_METADATA, -1,
+			    "the table has no metadata row: N and the key space are "
+			    "not recorded (hbtab meta set writes it)");
 		goto done;
 	}
 	if (!md->n) {
@@ -921,10 +925,11 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
 	if (!rc && parts && width) {
 		/* the stored N already says so when it is the partition count */
 		if (parts != live && parts != n)
-			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-			                     "the table is partitioned into %llu partitions but has "
-			                     "%zu live region%s",
-			                     parts, live, HB_PLURAL(live));
+			rc =
+			    hb_findings_add(out, HB_FIND_DRIFT, -1,
+			                    "the table is partitioned into %llu partitions but has "
+			                    "%zu live region%s",
+			                    parts, live, HB_PLURAL(live));
 		if (!rc)
 			rc = boundary_events(out, rs, parts, width);
 	}
@@ -1174,7 +1179,7 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 }
 
 int hb_audit_placement(struct hb_findings *out, const struct hb_regions *rs,
-		       const char *const *names, size_t n, double factor)
+                       const char *const *names, size_t n, double factor)
 {
 	size_t *count, i, j, total = 0;
 	double limit;
@@ -1200,11 +1205,12 @@ int hb_audit_placement(struct hb_findings *out, const struct hb_regions *rs,
 	limit = ceil(factor * (double)total / (double)n);
 	for (j = 0; !rc && j < n; j++)
 		if ((double)count[j] > limit)
-			rc = hb_findings_add(out, HB_FIND_PLACEMENT, -1,
-					     "server %s holds %zu of the table's %zu regions; an even "
-					     "spread over %zu live servers is %.1f (the balancer counts "
-					     "regions of all tables, not this table's load)",
-					     names[j], count[j], total, n, (double)total / (double)n);
+			rc = hb_findings_add(
+			    out, HB_FIND_PLACEMENT, -1,
+			    "server %s holds %zu of the table's %zu regions; an even "
+			    "spread over %zu live servers is %.1f (the balancer counts "
+			    "regions of all tables, not this table's load)",
+			    names[j], count[j], total, n, (double)total / (double)n);
 	free(count);
 	return rc;
 }

@@ -129,11 +129,9 @@ struct hb_reach_stream {
 	int inited;
 };
 
-int hb_reach_stream_begin(struct hb_reach_stream *s, struct hb_keyspace *ks,
-                          struct hb_error *err);
+int hb_reach_stream_begin(struct hb_reach_stream *s, struct hb_keyspace *ks, struct hb_error *err);
 int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_region *r,
-                         struct hb_audit_region *out, struct hb_findings *f,
-                         struct hb_error *err);
+                         struct hb_audit_region *out, struct hb_findings *f, struct hb_error *err);
 void hb_reach_stream_release(struct hb_reach_stream *s);
 
 struct hb_chain_stream {
@@ -185,7 +183,7 @@ int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *m,
  * without a server or on a server not in names are not counted. HB_ENOMEM.
  */
 int hb_audit_placement(struct hb_findings *out, const struct hb_regions *rs,
-		       const char *const *names, size_t n, double factor);
+                       const char *const *names, size_t n, double factor);
 /* One region's counters from /status/cluster (LiveNodes[].Region[]). */
 struct hb_audit_load {
 	const unsigned char *name; /* full region name bytes: table,start,id[_rep].encoded. */

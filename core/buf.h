@@ -7,13 +7,16 @@
 #include <string.h>
 
 struct hb_buf {
-	char *data;  /* always NUL-terminated after the first successful add; may be NULL before */
-	size_t len;  /* bytes used, excluding the terminating NUL */
-	size_t cap;  /* bytes allocated */
-	size_t max;  /* 0 = unbounded; otherwise len never exceeds max */
+	char *data; /* always NUL-terminated after the first successful add; may be NULL before */
+	size_t len; /* bytes used, excluding the terminating NUL */
+	size_t cap; /* bytes allocated */
+	size_t max; /* 0 = unbounded; otherwise len never exceeds max */
 };
 
-#define HB_BUF_INIT { NULL, 0, 0, 0 }
+#define HB_BUF_INIT                                                                                \
+	{                                                                                          \
+		NULL, 0, 0, 0                                                                      \
+	}
 
 /* Prepares an empty buffer; max = 0 means no size cap. */
 void hb_buf_init(struct hb_buf *b, size_t max);
@@ -56,7 +59,7 @@ int hb_buf_adds(struct hb_buf *b, const char *s);
 /* Appends printf-formatted text. */
 int hb_buf_addf(struct hb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int hb_buf_vaddf(struct hb_buf *b, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+    __attribute__((format(printf, 2, 0)));
 /* Returns the data as a C string ("" for an empty buffer); never NULL. */
 const char *hb_buf_str(const struct hb_buf *b);
 /* Takes ownership of the storage (caller frees; never NULL on success), leaving b empty. */

@@ -39,7 +39,7 @@ int hb_error_prefix(struct hb_error *err, int code, const char *fmt, ...)
 		memcpy(err->msg, prefix, pl);
 		memcpy(err->msg + pl, ": ", 2);
 		snprintf(err->msg + pl + 2, sizeof(err->msg) - pl - 2, "%.*s",
-			 (int)(sizeof(err->msg) - pl - 3), old);
+		         (int)(sizeof(err->msg) - pl - 3), old);
 	}
 	if (!err->code)
 		err->code = code;
@@ -48,7 +48,8 @@ int hb_error_prefix(struct hb_error *err, int code, const char *fmt, ...)
 
 _Noreturn void hb_bug(const char *file, int line, const char *msg)
 {
-	/* The only place core writes to stderr: an invariant is broken, there is no caller to tell. */
+	/* The only place core writes to stderr: an invariant is broken, there is no caller to tell.
+	 */
 	fprintf(stderr, "hbtab: BUG at %s:%d: %s\n", file, line, msg);
 	abort();
 }

@@ -9,14 +9,14 @@
  * Error codes. Functions that can fail return 0 or one of these (negative).
  * cli/ maps them to process exit statuses (cli_exit); the comments name the status.
  */
-#define HB_OK 0
-#define HB_EFINDING -1 /* audit findings, verification mismatch: exit 1 */
-#define HB_EINVAL -2   /* usage or bad input (flags, keys, files): exit 2 */
-#define HB_ENET -3     /* network: connect, TLS, timeout: exit 3 */
-#define HB_ESERVER -4  /* server or API error: exit 4 */
-#define HB_ESAFETY -5  /* refused for safety: exit 5 */
-#define HB_ENOMEM -6   /* out of memory: exit 4 */
-#define HB_ENOTFOUND -7 /* a looked-up object does not exist: exit 4 unless handled */
+#define HB_OK          0
+#define HB_EFINDING    -1 /* audit findings, verification mismatch: exit 1 */
+#define HB_EINVAL      -2 /* usage or bad input (flags, keys, files): exit 2 */
+#define HB_ENET        -3 /* network: connect, TLS, timeout: exit 3 */
+#define HB_ESERVER     -4 /* server or API error: exit 4 */
+#define HB_ESAFETY     -5 /* refused for safety: exit 5 */
+#define HB_ENOMEM      -6 /* out of memory: exit 4 */
+#define HB_ENOTFOUND   -7 /* a looked-up object does not exist: exit 4 unless handled */
 #define HB_ENOLOCATION -8 /* a region has no location yet (REST /T/regions 500): exit 4 */
 
 #define HB_ERRMSG_MAX 1024
@@ -28,11 +28,11 @@ struct hb_error {
 
 /* Records code and a printf-style message in err (which may be NULL); returns code. */
 int hb_error_set(struct hb_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Prepends "prefix: " to an existing message in err (NULL-safe); returns err->code or code. */
 int hb_error_prefix(struct hb_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Aborts with file:line for a broken invariant (a bug, never bad input). */
 #define HB_BUG(msg) hb_bug(__FILE__, __LINE__, (msg))

@@ -2,8 +2,8 @@
 #include "key.h"
 #include "vec.h"
 
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen)
@@ -32,8 +32,9 @@ static int tsb_append(struct hb_buf *out, const void *k, size_t n, int quote)
 			unsigned char c = p[i];
 			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
 
-			rc = c >= 0x20 && c <= 0x7E && c != '\\' && c != q ? hb_buf_addc(out, c)
-			                                                    : hb_buf_add(out, esc, 4);
+			rc = c >= 0x20 && c <= 0x7E && c != '\\' && c != q
+			         ? hb_buf_addc(out, c)
+			         : hb_buf_add(out, esc, 4);
 		}
 		return rc;
 	}
@@ -192,7 +193,8 @@ int hb_b64_encode(struct hb_buf *out, const void *p, size_t n)
 		return rc;
 	for (i = 0; i + 2 < n; i += 3) {
 		char q[4] = {b64chars[s[i] >> 2], b64chars[(s[i] & 3) << 4 | s[i + 1] >> 4],
-			     b64chars[(s[i + 1] & 15) << 2 | s[i + 2] >> 6], b64chars[s[i + 2] & 63]};
+		             b64chars[(s[i + 1] & 15) << 2 | s[i + 2] >> 6],
+		             b64chars[s[i + 2] & 63]};
 		hb_buf_add(out, q, 4);
 	}
 	if (n - i == 1) {
@@ -200,7 +202,7 @@ int hb_b64_encode(struct hb_buf *out, const void *p, size_t n)
 		hb_buf_add(out, q, 4);
 	} else if (n - i == 2) {
 		char q[4] = {b64chars[s[i] >> 2], b64chars[(s[i] & 3) << 4 | s[i + 1] >> 4],
-			     b64chars[(s[i + 1] & 15) << 2], '='};
+		             b64chars[(s[i + 1] & 15) << 2], '='};
 		hb_buf_add(out, q, 4);
 	}
 	return 0;
@@ -248,7 +250,8 @@ int hb_b64_decode(struct hb_buf *out, const char *s, size_t n)
 			if (v[k] < 0)
 				v[k] = 0;
 		}
-		x = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+		x = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 |
+		    (uint32_t)v[3];
 		*w++ = (unsigned char)(x >> 16);
 		if (!(last && pad == 2))
 			*w++ = (unsigned char)(x >> 8 & 0xFF);

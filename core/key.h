@@ -1,4 +1,5 @@
-/* Row keys as bytes + length: HBase's unsigned order, toStringBinary / toBytesBinary, base64, key lists. */
+/* Row keys as bytes + length: HBase's unsigned order, toStringBinary / toBytesBinary, base64, key
+ * lists. */
 #ifndef HB_KEY_H
 #define HB_KEY_H
 

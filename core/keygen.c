@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define JR_MULT 0x5DEECE66DULL
-#define JR_ADD 0xBULL
+#define JR_ADD  0xBULL
 #define JR_MASK ((1ULL << 48) - 1)
 
 void hb_jrandom_init(struct hb_jrandom *r, int64_t seed)
@@ -77,84 +77,84 @@ void hb_jrandom_skip(struct hb_jrandom *r, uint64_t n)
 #define G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
 #define H(x, y, z) ((x) ^ (y) ^ (z))
 #define I(x, y, z) ((y) ^ ((x) | ~(z)))
-#define MD5_STEP(f, a, b, c, d, t, s)                                                      \
-	do {                                                                               \
-		(a) += f((b), (c), (d)) + (t);                                             \
-		(a) = ROTL((a), (s)) + (b);                                                \
+#define MD5_STEP(f, a, b, c, d, t, s)                                                              \
+	do {                                                                                       \
+		(a) += f((b), (c), (d)) + (t);                                                     \
+		(a) = ROTL((a), (s)) + (b);                                                        \
 	} while (0)
 
 void hb_md5_8_prefix(const unsigned char in[8], unsigned char out[4])
 {
-	uint32_t m0 = (uint32_t)in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 |
-		      (uint32_t)in[3] << 24;
-	uint32_t m1 = (uint32_t)in[4] | (uint32_t)in[5] << 8 | (uint32_t)in[6] << 16 |
-		      (uint32_t)in[7] << 24;
+	uint32_t m0 =
+	    (uint32_t)in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 | (uint32_t)in[3] << 24;
+	uint32_t m1 =
+	    (uint32_t)in[4] | (uint32_t)in[5] << 8 | (uint32_t)in[6] << 16 | (uint32_t)in[7] << 24;
 	uint32_t a = 0x67452301u, b = 0xefcdab89u, c = 0x98badcfeu, d = 0x10325476u;
 
 	MD5_STEP(F, a, b, c, d, 0xd76aa478u + m0, 7);
 	MD5_STEP(F, d, a, b, c, 0xe8c7b756u + m1, 12);
 	MD5_STEP(F, c, d, a, b, 0x242070dbu + 0x80u, 17);
-	MD5_STEP(F, b, c, d, a, 0xc1bdceeeu , 22);
-	MD5_STEP(F, a, b, c, d, 0xf57c0fafu , 7);
-	MD5_STEP(F, d, a, b, c, 0x4787c62au , 12);
-	MD5_STEP(F, c, d, a, b, 0xa8304613u , 17);
-	MD5_STEP(F, b, c, d, a, 0xfd469501u , 22);
-	MD5_STEP(F, a, b, c, d, 0x698098d8u , 7);
-	MD5_STEP(F, d, a, b, c, 0x8b44f7afu , 12);
-	MD5_STEP(F, c, d, a, b, 0xffff5bb1u , 17);
-	MD5_STEP(F, b, c, d, a, 0x895cd7beu , 22);
-	MD5_STEP(F, a, b, c, d, 0x6b901122u , 7);
-	MD5_STEP(F, d, a, b, c, 0xfd987193u , 12);
+	MD5_STEP(F, b, c, d, a, 0xc1bdceeeu, 22);
+	MD5_STEP(F, a, b, c, d, 0xf57c0fafu, 7);
+	MD5_STEP(F, d, a, b, c, 0x4787c62au, 12);
+	MD5_STEP(F, c, d, a, b, 0xa8304613u, 17);
+	MD5_STEP(F, b, c, d, a, 0xfd469501u, 22);
+	MD5_STEP(F, a, b, c, d, 0x698098d8u, 7);
+	MD5_STEP(F, d, a, b, c, 0x8b44f7afu, 12);
+	MD5_STEP(F, c, d, a, b, 0xffff5bb1u, 17);
+	MD5_STEP(F, b, c, d, a, 0x895cd7beu, 22);
+	MD5_STEP(F, a, b, c, d, 0x6b901122u, 7);
+	MD5_STEP(F, d, a, b, c, 0xfd987193u, 12);
 	MD5_STEP(F, c, d, a, b, 0xa679438eu + 64u, 17);
-	MD5_STEP(F, b, c, d, a, 0x49b40821u , 22);
+	MD5_STEP(F, b, c, d, a, 0x49b40821u, 22);
 	MD5_STEP(G, a, b, c, d, 0xf61e2562u + m1, 5);
-	MD5_STEP(G, d, a, b, c, 0xc040b340u , 9);
-	MD5_STEP(G, c, d, a, b, 0x265e5a51u , 14);
+	MD5_STEP(G, d, a, b, c, 0xc040b340u, 9);
+	MD5_STEP(G, c, d, a, b, 0x265e5a51u, 14);
 	MD5_STEP(G, b, c, d, a, 0xe9b6c7aau + m0, 20);
-	MD5_STEP(G, a, b, c, d, 0xd62f105du , 5);
-	MD5_STEP(G, d, a, b, c, 0x02441453u , 9);
-	MD5_STEP(G, c, d, a, b, 0xd8a1e681u , 14);
-	MD5_STEP(G, b, c, d, a, 0xe7d3fbc8u , 20);
-	MD5_STEP(G, a, b, c, d, 0x21e1cde6u , 5);
+	MD5_STEP(G, a, b, c, d, 0xd62f105du, 5);
+	MD5_STEP(G, d, a, b, c, 0x02441453u, 9);
+	MD5_STEP(G, c, d, a, b, 0xd8a1e681u, 14);
+	MD5_STEP(G, b, c, d, a, 0xe7d3fbc8u, 20);
+	MD5_STEP(G, a, b, c, d, 0x21e1cde6u, 5);
 	MD5_STEP(G, d, a, b, c, 0xc33707d6u + 64u, 9);
-	MD5_STEP(G, c, d, a, b, 0xf4d50d87u , 14);
-	MD5_STEP(G, b, c, d, a, 0x455a14edu , 20);
-	MD5_STEP(G, a, b, c, d, 0xa9e3e905u , 5);
+	MD5_STEP(G, c, d, a, b, 0xf4d50d87u, 14);
+	MD5_STEP(G, b, c, d, a, 0x455a14edu, 20);
+	MD5_STEP(G, a, b, c, d, 0xa9e3e905u, 5);
 	MD5_STEP(G, d, a, b, c, 0xfcefa3f8u + 0x80u, 9);
-	MD5_STEP(G, c, d, a, b, 0x676f02d9u , 14);
-	MD5_STEP(G, b, c, d, a, 0x8d2a4c8au , 20);
-	MD5_STEP(H, a, b, c, d, 0xfffa3942u , 4);
-	MD5_STEP(H, d, a, b, c, 0x8771f681u , 11);
-	MD5_STEP(H, c, d, a, b, 0x6d9d6122u , 16);
+	MD5_STEP(G, c, d, a, b, 0x676f02d9u, 14);
+	MD5_STEP(G, b, c, d, a, 0x8d2a4c8au, 20);
+	MD5_STEP(H, a, b, c, d, 0xfffa3942u, 4);
+	MD5_STEP(H, d, a, b, c, 0x8771f681u, 11);
+	MD5_STEP(H, c, d, a, b, 0x6d9d6122u, 16);
 	MD5_STEP(H, b, c, d, a, 0xfde5380cu + 64u, 23);
 	MD5_STEP(H, a, b, c, d, 0xa4beea44u + m1, 4);
-	MD5_STEP(H, d, a, b, c, 0x4bdecfa9u , 11);
-	MD5_STEP(H, c, d, a, b, 0xf6bb4b60u , 16);
-	MD5_STEP(H, b, c, d, a, 0xbebfbc70u , 23);
-	MD5_STEP(H, a, b, c, d, 0x289b7ec6u , 4);
+	MD5_STEP(H, d, a, b, c, 0x4bdecfa9u, 11);
+	MD5_STEP(H, c, d, a, b, 0xf6bb4b60u, 16);
+	MD5_STEP(H, b, c, d, a, 0xbebfbc70u, 23);
+	MD5_STEP(H, a, b, c, d, 0x289b7ec6u, 4);
 	MD5_STEP(H, d, a, b, c, 0xeaa127fau + m0, 11);
-	MD5_STEP(H, c, d, a, b, 0xd4ef3085u , 16);
-	MD5_STEP(H, b, c, d, a, 0x04881d05u , 23);
-	MD5_STEP(H, a, b, c, d, 0xd9d4d039u , 4);
-	MD5_STEP(H, d, a, b, c, 0xe6db99e5u , 11);
-	MD5_STEP(H, c, d, a, b, 0x1fa27cf8u , 16);
+	MD5_STEP(H, c, d, a, b, 0xd4ef3085u, 16);
+	MD5_STEP(H, b, c, d, a, 0x04881d05u, 23);
+	MD5_STEP(H, a, b, c, d, 0xd9d4d039u, 4);
+	MD5_STEP(H, d, a, b, c, 0xe6db99e5u, 11);
+	MD5_STEP(H, c, d, a, b, 0x1fa27cf8u, 16);
 	MD5_STEP(H, b, c, d, a, 0xc4ac5665u + 0x80u, 23);
 	MD5_STEP(I, a, b, c, d, 0xf4292244u + m0, 6);
-	MD5_STEP(I, d, a, b, c, 0x432aff97u , 10);
+	MD5_STEP(I, d, a, b, c, 0x432aff97u, 10);
 	MD5_STEP(I, c, d, a, b, 0xab9423a7u + 64u, 15);
-	MD5_STEP(I, b, c, d, a, 0xfc93a039u , 21);
-	MD5_STEP(I, a, b, c, d, 0x655b59c3u , 6);
-	MD5_STEP(I, d, a, b, c, 0x8f0ccc92u , 10);
-	MD5_STEP(I, c, d, a, b, 0xffeff47du , 15);
+	MD5_STEP(I, b, c, d, a, 0xfc93a039u, 21);
+	MD5_STEP(I, a, b, c, d, 0x655b59c3u, 6);
+	MD5_STEP(I, d, a, b, c, 0x8f0ccc92u, 10);
+	MD5_STEP(I, c, d, a, b, 0xffeff47du, 15);
 	MD5_STEP(I, b, c, d, a, 0x85845dd1u + m1, 21);
-	MD5_STEP(I, a, b, c, d, 0x6fa87e4fu , 6);
-	MD5_STEP(I, d, a, b, c, 0xfe2ce6e0u , 10);
-	MD5_STEP(I, c, d, a, b, 0xa3014314u , 15);
-	MD5_STEP(I, b, c, d, a, 0x4e0811a1u , 21);
-	MD5_STEP(I, a, b, c, d, 0xf7537e82u , 6);
-	MD5_STEP(I, d, a, b, c, 0xbd3af235u , 10);
+	MD5_STEP(I, a, b, c, d, 0x6fa87e4fu, 6);
+	MD5_STEP(I, d, a, b, c, 0xfe2ce6e0u, 10);
+	MD5_STEP(I, c, d, a, b, 0xa3014314u, 15);
+	MD5_STEP(I, b, c, d, a, 0x4e0811a1u, 21);
+	MD5_STEP(I, a, b, c, d, 0xf7537e82u, 6);
+	MD5_STEP(I, d, a, b, c, 0xbd3af235u, 10);
 	MD5_STEP(I, c, d, a, b, 0x2ad7d2bbu + 0x80u, 15);
-	MD5_STEP(I, b, c, d, a, 0xeb86d391u , 21);
+	MD5_STEP(I, b, c, d, a, 0xeb86d391u, 21);
 	a += 0x67452301u;
 	(void)b;
 	(void)c;
@@ -182,7 +182,7 @@ static void put_be(unsigned char *out, uint64_t v, int width)
 		out[i] = (unsigned char)(v & 0xFF);
 }
 
-#define GENERATORS                                                                                \
+#define GENERATORS                                                                                 \
 	"md5, partition[:N], sequential, hex8, salt[:B], roundrobin[:N], transaction or "          \
 	"statistics[:D]"
 
@@ -206,7 +206,7 @@ static const struct {
 
 /* Parses the ":N" after a generator name (p); def when absent. */
 static int parse_count(const char *spec, const char *p, const char *what, long min, long max,
-		       long def, long *out, struct hb_error *err)
+                       long def, long *out, struct hb_error *err)
 {
 	long v = 0;
 
@@ -216,7 +216,8 @@ static int parse_count(const char *spec, const char *p, const char *what, long m
 	}
 	p++; /* the ':' */
 	if (!*p)
-		return hb_error_set(err, HB_EINVAL, "generator '%s': the %s is missing", spec, what);
+		return hb_error_set(err, HB_EINVAL, "generator '%s': the %s is missing", spec,
+		                    what);
 	for (; *p; p++) {
 		if (*p < '0' || *p > '9' || v > max)
 			break;
@@ -224,8 +225,8 @@ static int parse_count(const char *spec, const char *p, const char *what, long m
 	}
 	if (*p || v < min || v > max)
 		return hb_error_set(err, HB_EINVAL,
-				    "generator '%s': the %s must be a whole number from %ld to %ld",
-				    spec, what, min, max);
+		                    "generator '%s': the %s must be a whole number from %ld to %ld",
+		                    spec, what, min, max);
 	*out = v;
 	return 0;
 }
@@ -239,7 +240,7 @@ static int name_is(const char *spec, const char *name, int counted)
 }
 
 int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t start_time,
-		   struct hb_error *err)
+                   struct hb_error *err)
 {
 	size_t i;
 	int rc = 0;
@@ -254,11 +255,11 @@ int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t 
 			break;
 	if (i == HB_ARRAY_LEN(generators))
 		return hb_error_set(err, HB_EINVAL, "unknown generator '%s' (expected %s)", spec,
-				    GENERATORS);
+		                    GENERATORS);
 	g->kind = generators[i].kind;
 	if (generators[i].count)
 		rc = parse_count(spec, spec + strlen(generators[i].name), generators[i].count, 1,
-				 generators[i].max, generators[i].def, &g->partitions, err);
+		                 generators[i].max, generators[i].def, &g->partitions, err);
 	g->width = g->partitions <= 256 ? 1 : 2;
 	return rc;
 }

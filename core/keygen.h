@@ -58,7 +58,7 @@ struct hb_keygen {
  * HB_EINVAL with a message for an unknown name or a bad number.
  */
 int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t start_time,
-		   struct hb_error *err);
+                   struct hb_error *err);
 /* Releases nothing today; kept so callers pair every init with a release. */
 void hb_keygen_release(struct hb_keygen *g);
 /* Writes the next key into out (HB_KEYGEN_MAX_KEY bytes) and returns its length. */

@@ -1,7 +1,7 @@
 /* Key spaces: the --keyspace grammar, its canonical form and an exact, lazily built automaton. */
 #include "keyspace.h"
-#include "vec.h"
 #include "key.h"
+#include "vec.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -30,12 +30,12 @@ struct ks_state {
 	uint32_t *pos; /* sorted NFA positions */
 	uint32_t npos;
 	int accept;
-	int32_t *next; /* per byte interval: -2 unknown, -1 dead, else state id */
-	int counted;   /* 0 no, 1 in progress, 2 done */
-	mpz_t count;   /* keys accepted from here (valid when counted == 2) */
-	mpz_t *below;  /* nint + 1 prefix sums of size * count(next), or NULL */
-	uint64_t count64;   /* count, when the automaton counts natively (ks_auto.native) */
-	uint64_t *below64;  /* below, natively, or NULL */
+	int32_t *next;     /* per byte interval: -2 unknown, -1 dead, else state id */
+	int counted;       /* 0 no, 1 in progress, 2 done */
+	mpz_t count;       /* keys accepted from here (valid when counted == 2) */
+	mpz_t *below;      /* nint + 1 prefix sums of size * count(next), or NULL */
+	uint64_t count64;  /* count, when the automaton counts natively (ks_auto.native) */
+	uint64_t *below64; /* below, natively, or NULL */
 };
 
 /* A lazily determinized automaton over the (merged) fields of a key space. */
@@ -228,7 +228,8 @@ static int parse_set_char(struct ks_parser *p, unsigned *out)
 		unsigned char e = (unsigned char)p->s[p->i + 1];
 
 		if (e == 'x') {
-			int h = hb_hex_digit(p->s[p->i + 2]), l = h < 0 ? -1 : hb_hex_digit(p->s[p->i + 3]);
+			int h = hb_hex_digit(p->s[p->i + 2]),
+			    l = h < 0 ? -1 : hb_hex_digit(p->s[p->i + 3]);
 
 			if (h < 0 || l < 0)
 				return perr(p, p->i, "expected two hex digits after '\\x'");

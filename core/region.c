@@ -1,7 +1,7 @@
 /* Deep-copied region records and their ordering. */
 #include "region.h"
-#include "vec.h"
 #include "key.h"
+#include "vec.h"
 
 #include <stdlib.h>
 #include <string.h>

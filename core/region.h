@@ -10,19 +10,19 @@
 struct hb_region {
 	unsigned char *start; /* raw start key; empty = unbounded below */
 	size_t start_len;
-	unsigned char *end;   /* raw end key; empty = unbounded above */
+	unsigned char *end; /* raw end key; empty = unbounded above */
 	size_t end_len;
-	unsigned char *name;  /* region name bytes (table,start,id.encoded.), may be NULL */
+	unsigned char *name; /* region name bytes (table,start,id.encoded.), may be NULL */
 	size_t name_len;
-	char *encoded;        /* 32 lower-case hex chars, or NULL when unknown */
-	char *server;         /* "host:port", NULL when the region has no server */
-	char *state;          /* meta info:state (OPEN, CLOSED, ...), NULL when unknown */
-	uint64_t id;          /* region id (creation time in ms) */
-	int64_t start_code;   /* server start code, 0 when unknown */
+	char *encoded;      /* 32 lower-case hex chars, or NULL when unknown */
+	char *server;       /* "host:port", NULL when the region has no server */
+	char *state;        /* meta info:state (OPEN, CLOSED, ...), NULL when unknown */
+	uint64_t id;        /* region id (creation time in ms) */
+	int64_t start_code; /* server start code, 0 when unknown */
 	int replica_id;
-	int offline;          /* meta flags; REST never reports these */
+	int offline; /* meta flags; REST never reports these */
 	int split;
-	int packed;           /* the strings share one allocation at start (hb_region_copy) */
+	int packed; /* the strings share one allocation at start (hb_region_copy) */
 };
 
 struct hb_regions {

@@ -1,8 +1,8 @@
 /* Decoders for hbase:meta values: PBUF RegionInfo, raw TableState, region row keys. */
 #include "regioninfo.h"
 
-#include <openssl/evp.h>
 #include <inttypes.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -33,23 +33,25 @@ int hb_rotate_check(const char *tmpl, enum hb_period *period_out, struct hb_erro
 			break;
 		case '%':
 			return hb_error_set(err, HB_EINVAL,
-					    "'%%%%' makes a '%%' that no table name may hold");
+			                    "'%%%%' makes a '%%' that no table name may hold");
 		case '\0':
 			return hb_error_set(err, HB_EINVAL, "the template ends in a lone '%%'");
 		default:
 			return hb_error_set(err, HB_EINVAL,
-					    "unsupported field '%%%c' (only %%Y, %%m, %%d and %%H)",
-					    *p);
+			                    "unsupported field '%%%c' (only %%Y, %%m, %%d and %%H)",
+			                    *p);
 		}
 	}
 	if (!seen_y && !seen_m && !seen_d && !seen_h)
 		return hb_error_set(err, HB_EINVAL,
-				    "the template has no date fields (use %%Y, %%m, %%d and %%H)");
+		                    "the template has no date fields (use %%Y, %%m, %%d and %%H)");
 	if (!seen_y || !seen_m || !seen_d)
 		return hb_error_set(err, HB_EINVAL,
-				    "the template needs %%Y, %%m and %%d so that every period has "
-				    "its own name (missing %s)",
-				    !seen_y ? "%Y" : !seen_m ? "%m" : "%d");
+		                    "the template needs %%Y, %%m and %%d so that every period has "
+		                    "its own name (missing %s)",
+		                    !seen_y   ? "%Y"
+		                    : !seen_m ? "%m"
+		                              : "%d");
 	if (period_out)
 		*period_out = seen_h ? HB_PERIOD_HOUR : HB_PERIOD_DAY;
 	return 0;
@@ -113,9 +115,8 @@ static int days_in(int y, int m)
 
 int hb_stamp_valid(const struct hb_stamp *s)
 {
-	return s->year >= 1 && s->year <= 9999 && s->month >= 1 && s->month <= 12 &&
-	       s->day >= 1 && s->day <= days_in(s->year, s->month) && s->hour >= 0 &&
-	       s->hour <= 23;
+	return s->year >= 1 && s->year <= 9999 && s->month >= 1 && s->month <= 12 && s->day >= 1 &&
+	       s->day <= days_in(s->year, s->month) && s->hour >= 0 && s->hour <= 23;
 }
 
 int hb_rotate_match(const char *tmpl, const char *name, struct hb_stamp *out)
@@ -201,5 +202,5 @@ static void civil_from_days(long z, int *y, int *m, int *d)
 void hb_stamp_add_days(struct hb_stamp *s, long delta)
 {
 	civil_from_days(days_from_civil(s->year, s->month, s->day) + delta, &s->year, &s->month,
-			&s->day);
+	                &s->day);
 }

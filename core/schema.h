@@ -19,11 +19,12 @@ struct hb_attrs {
 
 struct hb_family {
 	char *name;
-	struct hb_attrs attrs; /* VERSIONS, TTL, COMPRESSION, BLOOMFILTER, ... as HBase names them */
+	struct hb_attrs
+	    attrs; /* VERSIONS, TTL, COMPRESSION, BLOOMFILTER, ... as HBase names them */
 };
 
 struct hb_schema {
-	char *table; /* "ns:qual" or "qual" for the default namespace */
+	char *table;           /* "ns:qual" or "qual" for the default namespace */
 	struct hb_attrs attrs; /* table attributes (SPLIT_POLICY, MAX_FILESIZE, ...) */
 	struct hb_family *families;
 	size_t nfamilies, cap;
@@ -52,6 +53,7 @@ struct hb_family *hb_schema_family(const struct hb_schema *s, const char *name);
  * byte. Attributes HBase adds on its own are not differences. Each difference is a line in
  * d. 1 when equal, 0 when not.
  */
-int hb_schema_compare(struct hb_diff *d, const struct hb_schema *want, const struct hb_schema *have);
+int hb_schema_compare(struct hb_diff *d, const struct hb_schema *want,
+                      const struct hb_schema *have);
 
 #endif

@@ -15,8 +15,7 @@ static uint64_t prefix8(const unsigned char *k, size_t len)
 	return v;
 }
 
-int hb_sim_router_init(struct hb_sim_router *r, const struct hb_keys *splits,
-		       struct hb_error *err)
+int hb_sim_router_init(struct hb_sim_router *r, const struct hb_keys *splits, struct hb_error *err)
 {
 	size_t i;
 
@@ -70,8 +69,8 @@ size_t hb_sim_route(const struct hb_sim_router *r, const void *k, size_t len)
 	return lo;
 }
 
-void hb_sim_count_generated(uint64_t *counts, const struct hb_sim_router *r,
-			    struct hb_keygen *g, uint64_t n)
+void hb_sim_count_generated(uint64_t *counts, const struct hb_sim_router *r, struct hb_keygen *g,
+                            uint64_t n)
 {
 	unsigned char k[HB_KEYGEN_MAX_KEY];
 	uint64_t i;
@@ -153,9 +152,9 @@ void hb_sim_draw(uint64_t *counts, const double *prob, size_t n, uint64_t count,
 /* ---- split policies ---- */
 
 static const char *const policy_names[] = {
-	[HB_POLICY_DISABLED] = "disabled",   [HB_POLICY_CONSTANT] = "constant",
-	[HB_POLICY_INCREASING] = "increasing", [HB_POLICY_STEPPING] = "stepping",
-	[HB_POLICY_KEYPREFIX] = "keyprefix", [HB_POLICY_DELIMITED] = "delimited",
+    [HB_POLICY_DISABLED] = "disabled",     [HB_POLICY_CONSTANT] = "constant",
+    [HB_POLICY_INCREASING] = "increasing", [HB_POLICY_STEPPING] = "stepping",
+    [HB_POLICY_KEYPREFIX] = "keyprefix",   [HB_POLICY_DELIMITED] = "delimited",
 };
 
 const char *hb_sim_policy_name(enum hb_sim_policy p)
@@ -181,9 +180,9 @@ int hb_sim_policy_parse(struct hb_sim_config *cfg, const char *spec, struct hb_e
 			v = v * 10 + (*p - '0');
 		if (p == spec + 10 || *p || v < 1 || v > 32767)
 			return hb_error_set(err, HB_EINVAL,
-					    "policy '%s': the prefix length must be a whole number "
-					    "from 1 to 32767",
-					    spec);
+			                    "policy '%s': the prefix length must be a whole number "
+			                    "from 1 to 32767",
+			                    spec);
 		cfg->policy = HB_POLICY_KEYPREFIX;
 		cfg->prefix_len = v;
 		return 0;
@@ -197,8 +196,8 @@ int hb_sim_policy_parse(struct hb_sim_config *cfg, const char *spec, struct hb_e
 		rc = hb_tbb_parse(&b, spec + 10, strlen(spec + 10), err);
 		if (!rc && (b.len == 0 || b.len > sizeof(cfg->delim)))
 			rc = hb_error_set(err, HB_EINVAL,
-					  "policy '%s': the delimiter must be 1 to %zu bytes", spec,
-					  sizeof(cfg->delim));
+			                  "policy '%s': the delimiter must be 1 to %zu bytes", spec,
+			                  sizeof(cfg->delim));
 		if (!rc) {
 			memcpy(cfg->delim, b.data, b.len);
 			cfg->delim_len = b.len;
@@ -208,9 +207,9 @@ int hb_sim_policy_parse(struct hb_sim_config *cfg, const char *spec, struct hb_e
 		return rc;
 	}
 	return hb_error_set(err, HB_EINVAL,
-			    "unknown policy '%s' (expected stepping, increasing, constant, "
-			    "keyprefix:L, delimited:D or disabled)",
-			    spec);
+	                    "unknown policy '%s' (expected stepping, increasing, constant, "
+	                    "keyprefix:L, delimited:D or disabled)",
+	                    spec);
 }
 
 uint64_t hb_sim_threshold(enum hb_sim_policy p, long count, uint64_t desired, uint64_t initial)
@@ -282,8 +281,8 @@ static int region_open(struct hb_sim *s, struct hb_sim_region *r, struct hb_erro
 	r->sample = malloc((size_t)HB_SIM_SAMPLE * HB_SIM_SLOT);
 	if (!r->sample)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	r->desired = hb_sim_jittered(s->cfg.max_filesize, s->cfg.jitter,
-				     hb_jrandom_next_float(&s->jrnd));
+	r->desired =
+	    hb_sim_jittered(s->cfg.max_filesize, s->cfg.jitter, hb_jrandom_next_float(&s->jrnd));
 	r->opened_at = s->writes;
 	return 0;
 }
@@ -296,7 +295,7 @@ static void region_free(struct hb_sim_region *r)
 }
 
 int hb_sim_init(struct hb_sim *s, const struct hb_keys *splits, const size_t *server_of,
-		const struct hb_sim_config *cfg, struct hb_error *err)
+                const struct hb_sim_config *cfg, struct hb_error *err)
 {
 	size_t i, n = splits->n + 1;
 
@@ -417,7 +416,7 @@ static int in_region(const struct hb_sim_region *r, const unsigned char *k, size
 }
 
 static int do_split(struct hb_sim *s, size_t idx, const unsigned char *point, size_t plen,
-		    struct hb_error *err)
+                    struct hb_error *err)
 {
 	struct hb_sim_region *r, *up;
 	unsigned char *tmp;
@@ -434,7 +433,7 @@ static int do_split(struct hb_sim *s, size_t idx, const unsigned char *point, si
 		s->cap = ncap;
 	}
 	memmove(&s->regions[idx + 2], &s->regions[idx + 1],
-		(s->nregions - idx - 1) * sizeof(*s->regions));
+	        (s->nregions - idx - 1) * sizeof(*s->regions));
 	s->nregions++;
 	r = &s->regions[idx];
 	up = &s->regions[idx + 1];
@@ -451,7 +450,7 @@ static int do_split(struct hb_sim *s, size_t idx, const unsigned char *point, si
 		up->start = NULL;
 		up->end = NULL;
 		memmove(&s->regions[idx + 1], &s->regions[idx + 2],
-			(s->nregions - idx - 2) * sizeof(*s->regions));
+		        (s->nregions - idx - 2) * sizeof(*s->regions));
 		s->nregions--;
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
@@ -474,7 +473,7 @@ static int do_split(struct hb_sim *s, size_t idx, const unsigned char *point, si
 			memcpy(up->sample + nup++ * HB_SIM_SLOT, slot, HB_SIM_SLOT);
 	}
 	up_store = r->nsample ? (uint64_t)((double)r->store * (double)nup / (double)r->nsample)
-			      : r->store / 2;
+	                      : r->store / 2;
 	up->store = up_store;
 	r->store -= up_store;
 	up->seen = r->nsample ? (uint64_t)((double)r->seen * (double)nup / (double)r->nsample) : 0;
@@ -482,8 +481,8 @@ static int do_split(struct hb_sim *s, size_t idx, const unsigned char *point, si
 	up->nsample = nup;
 	r->nsample = nlow;
 	/* the lower daughter is a new region too: new jitter, writes counted afresh */
-	r->desired = hb_sim_jittered(s->cfg.max_filesize, s->cfg.jitter,
-				     hb_jrandom_next_float(&s->jrnd));
+	r->desired =
+	    hb_sim_jittered(s->cfg.max_filesize, s->cfg.jitter, hb_jrandom_next_float(&s->jrnd));
 	r->opened_at = s->writes;
 	r->writes = 0;
 	r->last_write = 0;

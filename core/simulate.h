@@ -18,21 +18,21 @@ struct hb_sim_router {
 };
 
 /* Prepares r over splits (kept borrowed, must outlive r). HB_ENOMEM. */
-int hb_sim_router_init(struct hb_sim_router *r, const struct hb_keys *splits,
-		       struct hb_error *err);
+int hb_sim_router_init(struct hb_sim_router *r, const struct hb_keys *splits, struct hb_error *err);
 void hb_sim_router_release(struct hb_sim_router *r);
 /* The region holding key k: the number of split keys <= k (0 .. n). */
 size_t hb_sim_route(const struct hb_sim_router *r, const void *k, size_t len);
 
 /* Makes the next n keys of g and adds one to counts[region] for each. */
-void hb_sim_count_generated(uint64_t *counts, const struct hb_sim_router *r,
-			    struct hb_keygen *g, uint64_t n);
+void hb_sim_count_generated(uint64_t *counts, const struct hb_sim_router *r, struct hb_keygen *g,
+                            uint64_t n);
 
 /* Summary of per-region write counts. */
 struct hb_sim_stats {
 	uint64_t total, min, max;
 	size_t argmin, argmax;
-	double mean, skew, cv; /* skew = max / mean; cv = population stddev / mean (0 if no writes) */
+	double mean, skew,
+	    cv; /* skew = max / mean; cv = population stddev / mean (0 if no writes) */
 };
 void hb_sim_stats(struct hb_sim_stats *out, const uint64_t *counts, size_t n);
 
@@ -52,22 +52,22 @@ enum hb_sim_policy {
 };
 
 /* HBase's defaults: hbase.hregion.memstore.flush.size, hbase.hregion.max.filesize, jitter. */
-#define HB_SIM_DEFAULT_FLUSH_SIZE 134217728ULL
+#define HB_SIM_DEFAULT_FLUSH_SIZE   134217728ULL
 #define HB_SIM_DEFAULT_MAX_FILESIZE 10737418240ULL
-#define HB_SIM_DEFAULT_JITTER 0.25
-#define HB_SIM_DEFAULT_ROW_SIZE 1024ULL
+#define HB_SIM_DEFAULT_JITTER       0.25
+#define HB_SIM_DEFAULT_ROW_SIZE     1024ULL
 
 struct hb_sim_config {
 	enum hb_sim_policy policy;
 	long prefix_len;         /* KEYPREFIX */
 	unsigned char delim[64]; /* DELIMITED */
 	size_t delim_len;
-	uint64_t row_size;       /* bytes each write adds */
-	uint64_t flush_size;     /* memstore flush size */
-	uint64_t max_filesize;   /* desired max file size before jitter */
-	double jitter;           /* hbase.hregion.max.filesize.jitter */
-	int64_t seed;            /* seeds the jitter draws and the middle-key samples */
-	size_t servers;          /* >= 1 */
+	uint64_t row_size;     /* bytes each write adds */
+	uint64_t flush_size;   /* memstore flush size */
+	uint64_t max_filesize; /* desired max file size before jitter */
+	double jitter;         /* hbase.hregion.max.filesize.jitter */
+	int64_t seed;          /* seeds the jitter draws and the middle-key samples */
+	size_t servers;        /* >= 1 */
 };
 
 /* Parses "stepping", "increasing", "constant", "keyprefix:L", "delimited:D", "disabled" into
@@ -102,14 +102,14 @@ struct hb_sim_region {
 };
 
 #define HB_SIM_SAMPLE 128
-#define HB_SIM_SLOT 64 /* 1 length byte + up to 63 key bytes */
+#define HB_SIM_SLOT   64 /* 1 length byte + up to 63 key bytes */
 
 struct hb_sim_split {
 	uint64_t after_writes, after_bytes; /* totals when the split happened */
 	size_t region;                      /* index of the parent at that time */
 	size_t server;
-	uint64_t size, threshold;           /* the store size that exceeded the threshold */
-	long count;                         /* table regions on the server then */
+	uint64_t size, threshold; /* the store size that exceeded the threshold */
+	long count;               /* table regions on the server then */
 	unsigned char key[HB_SIM_SLOT];
 	size_t key_len;
 };
@@ -122,15 +122,15 @@ struct hb_sim {
 	size_t nsplits, splits_cap;
 	size_t *per_server; /* regions per server */
 	uint64_t writes, bytes;
-	uint64_t refused; /* split points refused (at the start key or outside the region) */
-	uint64_t rng;     /* sample replacement state */
+	uint64_t refused;       /* split points refused (at the start key or outside the region) */
+	uint64_t rng;           /* sample replacement state */
 	struct hb_jrandom jrnd; /* jitter draws, one per region opened */
 };
 
 /* Starts a simulation with the regions that splits make, region i placed on server
  * server_of[i] (or i % cfg->servers when server_of is NULL). HB_ENOMEM, HB_EINVAL. */
 int hb_sim_init(struct hb_sim *s, const struct hb_keys *splits, const size_t *server_of,
-		const struct hb_sim_config *cfg, struct hb_error *err);
+                const struct hb_sim_config *cfg, struct hb_error *err);
 void hb_sim_release(struct hb_sim *s);
 /* One write of key k: memstore growth, flush, split check, split. HB_ENOMEM. */
 int hb_sim_write(struct hb_sim *s, const void *k, size_t len, struct hb_error *err);

@@ -1,4 +1,5 @@
-/* Pre-split key algorithms computed exactly as HBase computes them, with GMP (docs/hbase-keys.md §3-§7). */
+/* Pre-split key algorithms computed exactly as HBase computes them, with GMP (docs/hbase-keys.md
+ * §3-§7). */
 #include "split.h"
 
 #include <gmp.h>
@@ -52,7 +53,7 @@ static const char *tsb_msg(struct hb_buf *tmp, const void *k, size_t n)
 
 /* UniformSplit's precondition: last row > first row (unsigned), else HBase's message. */
 static int check_uniform_rows(const void *first, size_t flen, const void *last, size_t llen,
-			      struct hb_error *err)
+                              struct hb_error *err)
 {
 	struct hb_buf m1 = HB_BUF_INIT, m2 = HB_BUF_INIT;
 	int rc;
@@ -60,7 +61,7 @@ static int check_uniform_rows(const void *first, size_t flen, const void *last, 
 	if (hb_key_cmp(last, llen, first, flen) > 0)
 		return 0;
 	rc = hb_error_set(err, HB_EINVAL, "last row (%s) is configured less than first row (%s)",
-			  tsb_msg(&m1, last, llen), tsb_msg(&m2, first, flen));
+	                  tsb_msg(&m1, last, llen), tsb_msg(&m2, first, flen));
 	hb_buf_release(&m1);
 	hb_buf_release(&m2);
 	return rc;
@@ -70,8 +71,8 @@ static int check_total(long nkeys, size_t keylen, struct hb_error *err)
 {
 	if (nkeys > 0 && keylen > SPLIT_MAX_TOTAL_BYTES / (size_t)nkeys)
 		return hb_error_set(err, HB_EINVAL,
-				    "%ld split keys of %zu bytes would take more than 1 GiB", nkeys,
-				    keylen);
+		                    "%ld split keys of %zu bytes would take more than 1 GiB", nkeys,
+		                    keylen);
 	return 0;
 }
 
@@ -89,8 +90,8 @@ static void export_be(unsigned char *out, size_t len, const mpz_t v, unsigned ch
 
 /* Bytes.split; with_ends = 0 leaves out the two endpoints (UniformSplit drops them). */
 static int bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
-		       const unsigned char *b, size_t blen, int inclusive, long num, int with_ends,
-		       struct hb_error *err)
+                       const unsigned char *b, size_t blen, int inclusive, long num, int with_ends,
+                       struct hb_error *err)
 {
 	size_t len = alen > blen ? alen : blen, ext = 0, i;
 	unsigned char *pa = NULL, *pb = NULL, *key = NULL, *tmp = NULL;
@@ -99,7 +100,7 @@ static int bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
 
 	if (len > HB_MAX_ROW_LENGTH)
 		return hb_error_set(err, HB_EINVAL, "keys longer than %d bytes cannot be split",
-				    HB_MAX_ROW_LENGTH);
+		                    HB_MAX_ROW_LENGTH);
 	/* padTail: the shorter key gets trailing zero bytes; the compare sees padded keys. */
 	pa = calloc(len + 1, 1);
 	pb = calloc(len + 1, 1);
@@ -185,9 +186,8 @@ done:
 	return rc;
 }
 
-int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
-		   const unsigned char *b, size_t blen, int inclusive, long num,
-		   struct hb_error *err)
+int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen, const unsigned char *b,
+                   size_t blen, int inclusive, long num, struct hb_error *err)
 {
 	return bytes_split(out, a, alen, b, blen, inclusive, num, 1, err);
 }
@@ -196,8 +196,7 @@ int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
  * new BigInteger(s, radix): an optional '+' or '-', then one or more digits of the radix in
  * either case. Non-ASCII digits (which Java would accept) are refused with a clear message.
  */
-static int parse_bigint(mpz_t out, const char *s, int radix, const char *what,
-			struct hb_error *err)
+static int parse_bigint(mpz_t out, const char *s, int radix, const char *what, struct hb_error *err)
 {
 	const char *p = s, *kind = radix == 16 ? "hex" : "decimal";
 	size_t i;
@@ -209,12 +208,13 @@ static int parse_bigint(mpz_t out, const char *s, int radix, const char *what,
 	for (i = 0; p[i]; i++) {
 		unsigned char c = (unsigned char)p[i];
 		int ok = (c >= '0' && c <= '9') ||
-			 (radix == 16 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')));
+		         (radix == 16 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')));
 
 		if (!ok)
-			return hb_error_set(err, HB_EINVAL,
-					    "%s '%s' is not a %s number (bad digit at position %zu)",
-					    what, s, kind, (size_t)(p - s) + i + 1);
+			return hb_error_set(
+			    err, HB_EINVAL,
+			    "%s '%s' is not a %s number (bad digit at position %zu)", what, s, kind,
+			    (size_t)(p - s) + i + 1);
 	}
 	if (mpz_set_str(out, p, radix) != 0)
 		return hb_error_set(err, HB_EINVAL, "%s '%s' is not a %s number", what, s, kind);
@@ -237,7 +237,7 @@ static int push_padded(struct hb_keys *out, const mpz_t v, int radix, size_t wid
 
 /* RegionSplitter NumberStringSplit.split(n) (§6.1). */
 static int split_number_string(struct hb_keys *out, const struct hb_split_spec *spec,
-			       struct hb_error *err)
+                               struct hb_error *err)
 {
 	int radix = spec->algo == HB_SPLIT_HEX ? 16 : 10;
 	const char *first = spec->first ? spec->first : "00000000";
@@ -250,9 +250,9 @@ static int split_number_string(struct hb_keys *out, const struct hb_split_spec *
 
 	if (width > HB_MAX_ROW_LENGTH || strlen(first) > HB_MAX_ROW_LENGTH)
 		return hb_error_set(err, HB_EINVAL,
-				    "--first and --last must be at most %d characters (HBase's "
-				    "maximum row length)",
-				    HB_MAX_ROW_LENGTH);
+		                    "--first and --last must be at most %d characters (HBase's "
+		                    "maximum row length)",
+		                    HB_MAX_ROW_LENGTH);
 	mpz_inits(f, l, range, step, cur, NULL);
 	rc = parse_bigint(f, first, radix, "--first", err);
 	if (!rc)
@@ -260,15 +260,17 @@ static int split_number_string(struct hb_keys *out, const struct hb_split_spec *
 	if (rc)
 		goto done;
 	if (mpz_cmp(l, f) <= 0) {
-		rc = hb_error_set(err, HB_EINVAL, "last row (%s) is configured less than first row (%s)",
-				  last, first);
+		rc = hb_error_set(err, HB_EINVAL,
+		                  "last row (%s) is configured less than first row (%s)", last,
+		                  first);
 		goto done;
 	}
 	if (mpz_sgn(f) < 0) {
-		rc = hb_error_set(err, HB_EINVAL,
-				  "first row (%s) is negative: HBase would emit keys with a '-' sign "
-				  "that do not sort by value",
-				  first);
+		rc = hb_error_set(
+		    err, HB_EINVAL,
+		    "first row (%s) is negative: HBase would emit keys with a '-' sign "
+		    "that do not sort by value",
+		    first);
 		goto done;
 	}
 	mpz_sub(range, l, f);
@@ -277,8 +279,8 @@ static int split_number_string(struct hb_keys *out, const struct hb_split_spec *
 		char *r = mpz_get_str(NULL, 10, range);
 
 		rc = hb_error_set(err, HB_EINVAL,
-				  "split granularity (%ld) is greater than the range (%s)", spec->n,
-				  r ? r : "?");
+		                  "split granularity (%ld) is greater than the range (%s)", spec->n,
+		                  r ? r : "?");
 		free(r);
 		goto done;
 	}
@@ -309,7 +311,7 @@ done:
 
 /* RegionSplitter UniformSplit.split(n) (§6.2). */
 static int split_uniform(struct hb_keys *out, const struct hb_split_spec *spec,
-			 struct hb_error *err)
+                         struct hb_error *err)
 {
 	static const unsigned char ff8[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 	const unsigned char *first = spec->start ? spec->start : (const unsigned char *)"";
@@ -321,8 +323,7 @@ static int split_uniform(struct hb_keys *out, const struct hb_split_spec *spec,
 }
 
 /* Admin.createTable(desc, start, end, n) (§4). */
-static int split_range(struct hb_keys *out, const struct hb_split_spec *spec,
-		       struct hb_error *err)
+static int split_range(struct hb_keys *out, const struct hb_split_spec *spec, struct hb_error *err)
 {
 	if (spec->n < 3)
 		return hb_error_set(err, HB_EINVAL, "Must create at least three regions");
@@ -335,12 +336,12 @@ static int split_range(struct hb_keys *out, const struct hb_split_spec *spec,
 		return 0;
 	}
 	return hb_bytes_split(out, spec->start, spec->start_len, spec->end, spec->end_len, 0,
-			      spec->n - 3, err);
+	                      spec->n - 3, err);
 }
 
 /* The reference guide's getHexSplits (§7.1): range without +1, "%016x" keys. */
 static int split_book_hex(struct hb_keys *out, const struct hb_split_spec *spec,
-			  struct hb_error *err)
+                          struct hb_error *err)
 {
 	const char *start = (const char *)spec->start, *end = (const char *)spec->end;
 	mpz_t lo, hi, inc, cur;
@@ -352,8 +353,9 @@ static int split_book_hex(struct hb_keys *out, const struct hb_split_spec *spec,
 	if (!start || !end)
 		return hb_error_set(err, HB_EINVAL, "--book-hex-splits needs --start and --end");
 	if (strlen(start) > HB_MAX_ROW_LENGTH || strlen(end) > HB_MAX_ROW_LENGTH)
-		return hb_error_set(err, HB_EINVAL, "--start and --end must be at most %d characters",
-				    HB_MAX_ROW_LENGTH);
+		return hb_error_set(err, HB_EINVAL,
+		                    "--start and --end must be at most %d characters",
+		                    HB_MAX_ROW_LENGTH);
 	mpz_inits(lo, hi, inc, cur, NULL);
 	rc = parse_bigint(lo, start, 16, "--start", err);
 	if (!rc)
@@ -362,7 +364,8 @@ static int split_book_hex(struct hb_keys *out, const struct hb_split_spec *spec,
 		goto done;
 	if (mpz_sgn(lo) < 0) {
 		rc = hb_error_set(err, HB_EINVAL,
-				  "start key (%s) is negative: the keys would carry a '-' sign", start);
+		                  "start key (%s) is negative: the keys would carry a '-' sign",
+		                  start);
 		goto done;
 	}
 	/* The recipe has no start < end check: a reversed range steps downwards (BigInteger
@@ -372,9 +375,9 @@ static int split_book_hex(struct hb_keys *out, const struct hb_split_spec *spec,
 	mpz_set(cur, lo);
 	mpz_addmul_ui(cur, inc, (unsigned long)(spec->n > 1 ? spec->n - 1 : 0));
 	if (mpz_sgn(cur) < 0) {
-		rc = hb_error_set(err, HB_EINVAL,
-				  "end key (%s) makes the keys negative: they would carry a '-' sign",
-				  end);
+		rc = hb_error_set(
+		    err, HB_EINVAL,
+		    "end key (%s) makes the keys negative: they would carry a '-' sign", end);
 		goto done;
 	}
 	width = mpz_sizeinbase(mpz_cmp(lo, hi) > 0 ? lo : hi, 16);
@@ -475,7 +478,7 @@ static void sort_refs(struct key_ref *v, size_t n)
 
 /* HashChoreWoker.calcSplitKeys (§7.2): sorted distinct sample, every base-th key. */
 static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
-			 struct hb_error *err)
+                         struct hb_error *err)
 {
 	struct key_ref *refs;
 	size_t i, n, pos = 0, want, base;
@@ -490,10 +493,11 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		return 0;
 	base = (size_t)(s / spec->n);
 	if (base == 0)
-		return hb_error_set(err, HB_EINVAL,
-				    "a sample of %ld key%s is too small for %ld regions (it needs at "
-				    "least %ld keys)",
-				    s, HB_PLURAL(s), spec->n, spec->n);
+		return hb_error_set(
+		    err, HB_EINVAL,
+		    "a sample of %ld key%s is too small for %ld regions (it needs at "
+		    "least %ld keys)",
+		    s, HB_PLURAL(s), spec->n, spec->n);
 	want = (size_t)(spec->n - 1);
 	/* Sort references, not copies: the sample may hold millions of keys. */
 	n = spec->sample->n;
@@ -513,10 +517,11 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		pos++;
 	}
 	if (!rc && out->n < want)
-		rc = hb_error_set(err, HB_EINVAL,
-				  "the sample has only %zu distinct key%s; %ld regions with a step of "
-				  "%zu need at least %zu",
-				  pos, HB_PLURAL(pos), spec->n, base, base * want + 1);
+		rc = hb_error_set(
+		    err, HB_EINVAL,
+		    "the sample has only %zu distinct key%s; %ld regions with a step of "
+		    "%zu need at least %zu",
+		    pos, HB_PLURAL(pos), spec->n, base, base * want + 1);
 	free(refs);
 	return rc;
 }
@@ -529,9 +534,9 @@ static int check_key_lengths(const struct hb_keys *keys, struct hb_error *err)
 		hb_keys_at(keys, i, &len);
 		if (len > HB_MAX_ROW_LENGTH)
 			return hb_error_set(err, HB_EINVAL,
-					    "split key %zu is %zu bytes long, more than HBase's "
-					    "maximum row length %d",
-					    i + 1, len, HB_MAX_ROW_LENGTH);
+			                    "split key %zu is %zu bytes long, more than HBase's "
+			                    "maximum row length %d",
+			                    i + 1, len, HB_MAX_ROW_LENGTH);
 	}
 	return 0;
 }
@@ -548,17 +553,19 @@ int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, stru
 	else if (spec->algo == HB_SPLIT_RANGE)
 		min_n = 3;
 	if (spec->algo != HB_SPLIT_FILE && spec->n > HB_SPLIT_MAX_REGIONS)
-		return hb_error_set(err, HB_EINVAL, "--%s: at most %ld regions are supported, got %ld",
-				    hb_split_algo_flag(spec->algo), HB_SPLIT_MAX_REGIONS, spec->n);
+		return hb_error_set(err, HB_EINVAL,
+		                    "--%s: at most %ld regions are supported, got %ld",
+		                    hb_split_algo_flag(spec->algo), HB_SPLIT_MAX_REGIONS, spec->n);
 	if (spec->algo != HB_SPLIT_FILE && spec->n < min_n) {
 		if (spec->algo == HB_SPLIT_RANGE)
 			return hb_error_set(err, HB_EINVAL, "Must create at least three regions");
 		if (spec->algo == HB_SPLIT_UNIFORM)
-			return hb_error_set(err, HB_EINVAL,
-					    "--uniform-splits needs at least 2 regions (UniformSplit: "
-					    "num cannot be <= 0)");
+			return hb_error_set(
+			    err, HB_EINVAL,
+			    "--uniform-splits needs at least 2 regions (UniformSplit: "
+			    "num cannot be <= 0)");
 		return hb_error_set(err, HB_EINVAL, "--%s needs at least 1 region, got %ld",
-				    hb_split_algo_flag(spec->algo), spec->n);
+		                    hb_split_algo_flag(spec->algo), spec->n);
 	}
 	switch (spec->algo) {
 	case HB_SPLIT_HEX:
@@ -580,14 +587,15 @@ int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, stru
 	case HB_SPLIT_SALT:
 		if (spec->salt_width != 1 && spec->salt_width != 2) {
 			rc = hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got %d",
-					  spec->salt_width);
+			                  spec->salt_width);
 			break;
 		}
 		if (spec->n > (spec->salt_width == 1 ? 256L : 65536L)) {
 			rc = hb_error_set(err, HB_EINVAL,
-					  "%ld salt buckets do not fit in %d byte%s (at most %ld)",
-					  spec->n, spec->salt_width, spec->salt_width == 1 ? "" : "s",
-					  spec->salt_width == 1 ? 256L : 65536L);
+			                  "%ld salt buckets do not fit in %d byte%s (at most %ld)",
+			                  spec->n, spec->salt_width,
+			                  spec->salt_width == 1 ? "" : "s",
+			                  spec->salt_width == 1 ? 256L : 65536L);
 			break;
 		}
 		rc = split_be_ints(out, spec->n, spec->salt_width, err);
@@ -623,7 +631,7 @@ int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, stru
 
 /* convertToBigInteger: the row as number text in the radix, the empty row as 0. */
 static int row_to_mpz(mpz_t v, const void *row, size_t len, int radix, const char *what,
-		      struct hb_error *err)
+                      struct hb_error *err)
 {
 	char *text;
 	int rc;
@@ -646,7 +654,7 @@ static int row_to_mpz(mpz_t v, const void *row, size_t len, int radix, const cha
 }
 
 static int number_width(const struct hb_split_spec *spec, int radix, mpz_t last,
-			struct hb_error *err)
+                        struct hb_error *err)
 {
 	const char *l = spec->last ? spec->last : (radix == 16 ? "FFFFFFFF" : "99999999");
 	int rc = parse_bigint(last, l, radix, "--last", err);
@@ -680,8 +688,8 @@ static int push_number(struct hb_keys *out, const mpz_t v, int radix, size_t wid
 }
 
 int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, const void *start,
-		      size_t slen, const void *end, size_t elen, int hbase_29472,
-		      struct hb_error *err)
+                      size_t slen, const void *end, size_t elen, int hbase_29472,
+                      struct hb_error *err)
 {
 	int radix = spec->algo == HB_SPLIT_HEX ? 16 : 10, width, rc;
 	struct hb_keys ks;
@@ -711,10 +719,11 @@ int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, cons
 		mpz_clears(s, e, last, NULL);
 	} else {
 		rc = hb_error_set(err, HB_EINVAL, "--%s has no midpoint split",
-				  hb_split_algo_flag(spec->algo));
+		                  hb_split_algo_flag(spec->algo));
 	}
 	if (!rc) {
-		const unsigned char *k = hb_keys_at(&ks, spec->algo == HB_SPLIT_UNIFORM ? 1 : 0, &len);
+		const unsigned char *k =
+		    hb_keys_at(&ks, spec->algo == HB_SPLIT_UNIFORM ? 1 : 0, &len);
 
 		if (hb_buf_add(out, k, len))
 			rc = nomem(err);
@@ -724,8 +733,8 @@ int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, cons
 }
 
 int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, const void *start,
-		     size_t slen, const void *end, size_t elen, long num_splits, int inclusive,
-		     struct hb_error *err)
+                     size_t slen, const void *end, size_t elen, long num_splits, int inclusive,
+                     struct hb_error *err)
 {
 	int radix = spec->algo == HB_SPLIT_HEX ? 16 : 10, width, rc;
 	mpz_t s, e, last, range, step, cur;
@@ -733,9 +742,10 @@ int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, cons
 
 	if (num_splits < 1 || num_splits > HB_SPLIT_MAX_REGIONS)
 		return hb_error_set(err, HB_EINVAL, "the number of splits must be 1 to %ld",
-				    HB_SPLIT_MAX_REGIONS);
+		                    HB_SPLIT_MAX_REGIONS);
 	if (spec->algo == HB_SPLIT_UNIFORM) {
-		static const unsigned char ff8[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+		static const unsigned char ff8[8] = {0xFF, 0xFF, 0xFF, 0xFF,
+		                                     0xFF, 0xFF, 0xFF, 0xFF};
 
 		if (slen == 0) {
 			start = spec->start ? spec->start : (const unsigned char *)"";
@@ -751,7 +761,7 @@ int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, cons
 	}
 	if (spec->algo != HB_SPLIT_HEX && spec->algo != HB_SPLIT_DECIMAL)
 		return hb_error_set(err, HB_EINVAL, "--%s has no range split",
-				    hb_split_algo_flag(spec->algo));
+		                    hb_split_algo_flag(spec->algo));
 	mpz_inits(s, e, last, range, step, cur, NULL);
 	width = number_width(spec, radix, last, err);
 	rc = width < 0 ? width : row_to_mpz(s, start, slen, radix, "start", err);
@@ -764,8 +774,8 @@ int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, cons
 		mpz_add_ui(range, range, 1);
 		if (mpz_cmp_ui(range, (unsigned long)num_splits) < 0)
 			rc = hb_error_set(err, HB_EINVAL,
-					  "split granularity (%ld) is greater than the range",
-					  num_splits);
+			                  "split granularity (%ld) is greater than the range",
+			                  num_splits);
 	}
 	if (!rc && check_total(num_splits + 1, (size_t)width, err))
 		rc = HB_EINVAL;
@@ -798,8 +808,9 @@ int hb_split_verify(const struct hb_keys *keys, struct hb_error *err)
 		const unsigned char *a = hb_keys_at(keys, i, &la);
 
 		if (la == 0)
-			return hb_error_set(err, HB_EINVAL,
-					    "Empty split key must not be passed in the split keys.");
+			return hb_error_set(
+			    err, HB_EINVAL,
+			    "Empty split key must not be passed in the split keys.");
 		if (i > 0) {
 			const unsigned char *p = hb_keys_at(keys, i - 1, &lb);
 
@@ -831,8 +842,8 @@ int hb_split_verify(const struct hb_keys *keys, struct hb_error *err)
 			const char *t = tsb_msg(&m, a, la);
 
 			rc = hb_error_set(err, HB_EINVAL,
-					  "All split keys must be unique, found duplicate: %s, %s", t,
-					  t);
+			                  "All split keys must be unique, found duplicate: %s, %s",
+			                  t, t);
 			break;
 		}
 	}

@@ -1,4 +1,5 @@
-/* Every pre-split algorithm hbtab offers, computed exactly as HBase computes it (docs/hbase-keys.md). */
+/* Every pre-split algorithm hbtab offers, computed exactly as HBase computes it
+ * (docs/hbase-keys.md). */
 #ifndef HB_SPLIT_H
 #define HB_SPLIT_H
 
@@ -44,9 +45,8 @@ struct hb_split_spec {
 int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, struct hb_error *err);
 
 /* Bytes.split(a, b, inclusive, num): num + 2 keys, endpoints included (§3). */
-int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
-		   const unsigned char *b, size_t blen, int inclusive, long num,
-		   struct hb_error *err);
+int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen, const unsigned char *b,
+                   size_t blen, int inclusive, long num, struct hb_error *err);
 
 /*
  * RegionSplitter's two-argument split(start, end), the rolling-split midpoint, for HEX,
@@ -55,8 +55,8 @@ int hb_bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
  * (Bytes.split(start, end, 1)[1]). Appends the key to out. HB_EINVAL, HB_ENOMEM.
  */
 int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, const void *start,
-		      size_t slen, const void *end, size_t elen, int hbase_29472,
-		      struct hb_error *err);
+                      size_t slen, const void *end, size_t elen, int hbase_29472,
+                      struct hb_error *err);
 
 /*
  * RegionSplitter's split(start, end, numSplits, inclusive), the multi-mapper helper, for HEX,
@@ -64,8 +64,8 @@ int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, cons
  * keys, or numSplits + 1 with the two ends when inclusive. HB_EINVAL, HB_ENOMEM.
  */
 int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, const void *start,
-		     size_t slen, const void *end, size_t elen, long num_splits, int inclusive,
-		     struct hb_error *err);
+                     size_t slen, const void *end, size_t elen, long num_splits, int inclusive,
+                     struct hb_error *err);
 
 /* Name of an algorithm as its hbtab flag ("hex-splits", ...), for messages. */
 const char *hb_split_algo_flag(enum hb_split_algo algo);

@@ -1,4 +1,5 @@
-/* Parses key-per-line toStringBinary text (split files and key samples) with line-numbered errors. */
+/* Parses key-per-line toStringBinary text (split files and key samples) with line-numbered errors.
+ */
 #include "splitsfile.h"
 
 #include <string.h>
@@ -14,7 +15,7 @@ static const char *short_tsb(struct hb_buf *b, const void *k, size_t n)
 }
 
 int hb_splitsfile_parse(struct hb_keys *out, const char *text, size_t len, const char *name,
-			int flags, struct hb_error *err)
+                        int flags, struct hb_error *err)
 {
 	struct hb_buf key = HB_BUF_INIT, m1 = HB_BUF_INIT;
 	size_t pos = 0, line = 0, first = out->n;
@@ -31,8 +32,8 @@ int hb_splitsfile_parse(struct hb_keys *out, const char *text, size_t len, const
 			n--;
 		if (n == 0) {
 			rc = hb_error_set(err, HB_EINVAL,
-					  "%s:%zu: empty line (HBase rejects an empty split key)", name,
-					  line);
+			                  "%s:%zu: empty line (HBase rejects an empty split key)",
+			                  name, line);
 			break;
 		}
 		hb_buf_reset(&key);
@@ -41,14 +42,16 @@ int hb_splitsfile_parse(struct hb_keys *out, const char *text, size_t len, const
 			if (rc == HB_ENOMEM)
 				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 			else
-				rc = hb_error_set(err, HB_EINVAL, "%s:%zu: %s", name, line, perr.msg);
+				rc = hb_error_set(err, HB_EINVAL, "%s:%zu: %s", name, line,
+				                  perr.msg);
 			break;
 		}
 		if (key.len > HB_MAX_ROW_LENGTH) {
-			rc = hb_error_set(err, HB_EINVAL,
-					  "%s:%zu: key is %zu bytes long, more than HBase's maximum row "
-					  "length %d",
-					  name, line, key.len, (int)HB_MAX_ROW_LENGTH);
+			rc = hb_error_set(
+			    err, HB_EINVAL,
+			    "%s:%zu: key is %zu bytes long, more than HBase's maximum row "
+			    "length %d",
+			    name, line, key.len, (int)HB_MAX_ROW_LENGTH);
 			break;
 		}
 		if ((flags & HB_SPLITSFILE_SORTED) && out->n > first) {
@@ -56,11 +59,11 @@ int hb_splitsfile_parse(struct hb_keys *out, const char *text, size_t len, const
 			const unsigned char *prev = hb_keys_at(out, out->n - 1, &plen);
 
 			if (hb_key_cmp(prev, plen, key.data, key.len) >= 0) {
-				rc = hb_error_set(err, HB_EINVAL,
-						  "%s:%zu: key '%s' is not greater than the key on line "
-						  "%zu",
-						  name, line, short_tsb(&m1, key.data, key.len),
-						  line - 1);
+				rc = hb_error_set(
+				    err, HB_EINVAL,
+				    "%s:%zu: key '%s' is not greater than the key on line "
+				    "%zu",
+				    name, line, short_tsb(&m1, key.data, key.len), line - 1);
 				break;
 			}
 		}

@@ -16,6 +16,6 @@
  * not greater than the one before, and a text with no keys. HB_EINVAL, HB_ENOMEM.
  */
 int hb_splitsfile_parse(struct hb_keys *out, const char *text, size_t len, const char *name,
-			int flags, struct hb_error *err);
+                        int flags, struct hb_error *err);
 
 #endif

@@ -370,9 +370,9 @@ static const struct cf_enum bloom_enum[] = {
 /* Compression.Algorithm names. LZMA and BROTLI (HBase 2.5+) have no TCompressionAlgorithm
  * value: they travel in the family's attribute map, which
  * ThriftUtilities.columnFamilyDescriptorFromThrift applies with setValue. */
-static const struct cf_enum compression_enum[] = {
-    {"LZO", 0}, {"GZ", 1}, {"NONE", 2}, {"SNAPPY", 3}, {"LZ4", 4}, {"BZIP2", 5}, {"ZSTD", 6},
-    {NULL, 0}};
+static const struct cf_enum compression_enum[] = {{"LZO", 0},    {"GZ", 1},  {"NONE", 2},
+                                                  {"SNAPPY", 3}, {"LZ4", 4}, {"BZIP2", 5},
+                                                  {"ZSTD", 6},   {NULL, 0}};
 static const struct cf_enum encoding_enum[] = {{"NONE", 0},      {"PREFIX", 2},       {"DIFF", 3},
                                                {"FAST_DIFF", 4}, {"ROW_INDEX_V1", 7}, {NULL, 0}};
 static const struct cf_enum kdc_enum[] = {{"FALSE", 0}, {"TRUE", 1}, {"TTL", 2}, {NULL, 0}};

@@ -71,8 +71,8 @@ static int is_letter_or_digit(long cp)
 
 /* Checks one part; qual = 1 for the qualifier rules. full is the whole name as shown in
  * messages (between single quotes, so a quote in it is \x27). */
-static int check_part(const char *what, const char *name, const char *full, const char *s,
-                      size_t n, int qual, struct hb_error *err)
+static int check_part(const char *what, const char *name, const char *full, const char *s, size_t n,
+                      int qual, struct hb_error *err)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;

@@ -159,10 +159,10 @@ const char *hb_curlx_reason(CURLcode e, const char *errbuf)
 static int plain_port_reply(const char *errbuf)
 {
 	static const char *const said[] = {
-	    "wrong version number",  /* OpenSSL 1.1 and 3.0 */
+	    "wrong version number",   /* OpenSSL 1.1 and 3.0 */
 	    "packet length too long", /* OpenSSL 3.2 and later */
-	    "record layer failure",  /* OpenSSL 3.2 and later */
-	    "unknown protocol",      /* OpenSSL 1.0 */
+	    "record layer failure",   /* OpenSSL 3.2 and later */
+	    "unknown protocol",       /* OpenSSL 1.0 */
 	};
 	size_t i;
 
@@ -243,10 +243,11 @@ int hb_curlx_server_url(char **out, const char *url, const char *what, struct hb
 		else if (!scheme || (strcmp(scheme, "http") && strcmp(scheme, "https")))
 			scheme_bad = 1;
 		else if (user || password)
-			st = hb_error_set(err, HB_EINVAL,
-			                  "credentials in the %s URL are not allowed; use --user with "
-			                  "HBTAB_PASSWORD or ~/.netrc",
-			                  what);
+			st = hb_error_set(
+			    err, HB_EINVAL,
+			    "credentials in the %s URL are not allowed; use --user with "
+			    "HBTAB_PASSWORD or ~/.netrc",
+			    what);
 		else if (!auth || strchr("/?#", auth[3]))
 			st = hb_error_set(err, HB_EINVAL, "%s URL without a host", what);
 		else if (!(*out = strdup(full)))
@@ -369,10 +370,9 @@ int hb_curlx_keep_auth_cookie(CURL *h)
 
 int hb_curlx_gss_note(char *note, size_t cap, const char *line, size_t len)
 {
-	static const char *const marks[] = {"gss_init_sec_context() failed: ",
-	                                    "gss_accept_sec_context() failed: ",
-	                                    "gss_inquire_context() failed: ",
-	                                    "gss_import_name() failed: "};
+	static const char *const marks[] = {
+	    "gss_init_sec_context() failed: ", "gss_accept_sec_context() failed: ",
+	    "gss_inquire_context() failed: ", "gss_import_name() failed: "};
 	size_t i, j, m;
 
 	if (!cap)

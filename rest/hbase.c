@@ -1,7 +1,7 @@
 /* The REST resources hbtab uses: cluster, tables, schema, regions, meta scans, rows. */
 #include "rest/hbase.h"
-#include "core/key.h"
 #include "core/interrupt.h"
+#include "core/key.h"
 #include "core/regioninfo.h"
 #include "rest/rest_priv.h"
 
@@ -139,10 +139,11 @@ int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists, stru
 	 * for "exists" would verify or skip a table that is not there. */
 	if (!rc) {
 		if (r.status == 200 && r.body.len)
-			rc = hb_error_set(err, HB_ESERVER,
-			                  "unexpected answer to GET %s: HTTP 200 with a %zu-byte body "
-			                  "(HBase answers an empty 200)",
-			                  path.data, r.body.len);
+			rc = hb_error_set(
+			    err, HB_ESERVER,
+			    "unexpected answer to GET %s: HTTP 200 with a %zu-byte body "
+			    "(HBase answers an empty 200)",
+			    path.data, r.body.len);
 		else if (r.status == 200)
 			*exists = 1;
 		else if (r.status != 404)
@@ -196,10 +197,11 @@ int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct h
 			                 path.data, s->table);
 		else if ((r.status == 201 || r.status == 200) && r.body.len)
 			/* SchemaResource answers a create with an empty 201 Created. */
-			rc = hb_error_set(err, HB_ESERVER,
-			                  "unexpected answer to PUT %s: HTTP %ld with a %zu-byte body "
-			                  "(HBase answers an empty 201)",
-			                  path.data, r.status, r.body.len);
+			rc = hb_error_set(
+			    err, HB_ESERVER,
+			    "unexpected answer to PUT %s: HTTP %ld with a %zu-byte body "
+			    "(HBase answers an empty 201)",
+			    path.data, r.status, r.body.len);
 		else if (r.status != 201 && r.status != 200)
 			rc = hb_rest_status_error("PUT", path.data, &r, err);
 	}
@@ -228,16 +230,18 @@ int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *
 		size_t blen = r.body.len;
 
 		if (hb_rest_table_exists(c, table, &exists, &e2))
-			rc = hb_error_set(err, HB_ESERVER,
-			                  "unexpected answer to DELETE %s: HTTP 200 with a %zu-byte "
-			                  "body (HBase answers an empty 200), and whether the table "
-			                  "is gone cannot be checked: %s",
-			                  path.data, blen, e2.msg);
+			rc =
+			    hb_error_set(err, HB_ESERVER,
+			                 "unexpected answer to DELETE %s: HTTP 200 with a %zu-byte "
+			                 "body (HBase answers an empty 200), and whether the table "
+			                 "is gone cannot be checked: %s",
+			                 path.data, blen, e2.msg);
 		else if (exists)
-			rc = hb_error_set(err, HB_ESERVER,
-			                  "unexpected answer to DELETE %s: HTTP 200 with a %zu-byte "
-			                  "body (HBase answers an empty 200); table '%s' still exists",
-			                  path.data, blen, table);
+			rc = hb_error_set(
+			    err, HB_ESERVER,
+			    "unexpected answer to DELETE %s: HTTP 200 with a %zu-byte "
+			    "body (HBase answers an empty 200); table '%s' still exists",
+			    path.data, blen, table);
 	} else if (!rc && r.status != 200) {
 		rc = hb_rest_status_error("DELETE", path.data, &r, err);
 	}
@@ -248,8 +252,8 @@ int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *
 
 /*
  * REST builds each region name with Bytes.toString(startKey), which mangles binary start keys
- * (U+FFFD, NUL). The name is a pure function of (table, start key, id) (docs/hbase-wire.md §3, §6.2),
- * so rebuild the exact bytes the way HBase does: "table,start,id.md5hex.".
+ * (U+FFFD, NUL). The name is a pure function of (table, start key, id) (docs/hbase-wire.md §3,
+ * §6.2), so rebuild the exact bytes the way HBase does: "table,start,id.md5hex.".
  */
 static int rebuild_names(const char *table, struct hb_regions *rs, struct hb_error *err)
 {
@@ -498,16 +502,17 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 	if (rc)
 		goto done;
 	if (r.status == 403) {
-		rc = hb_error_set(err, HB_ESERVER,
-		                  "POST %s: HTTP 403 Forbidden (the REST gateway refuses to open a "
-		                  "scanner, which this read needs: the gateway is read-only "
-		                  "(hbase.rest.readonly) or you lack permission. hbtab opens one only "
-		                  "%s; against a read-only gateway %s)",
-		                  path.data,
-		                  spec->filter ? "to sample a live table (--sample-table)"
-		                               : "for row keys that are not printable ASCII",
-		                  spec->filter ? "sample the keys elsewhere and give --sample-file"
-		                               : "use a printable --metadata-row");
+		rc = hb_error_set(
+		    err, HB_ESERVER,
+		    "POST %s: HTTP 403 Forbidden (the REST gateway refuses to open a "
+		    "scanner, which this read needs: the gateway is read-only "
+		    "(hbase.rest.readonly) or you lack permission. hbtab opens one only "
+		    "%s; against a read-only gateway %s)",
+		    path.data,
+		    spec->filter ? "to sample a live table (--sample-table)"
+		                 : "for row keys that are not printable ASCII",
+		    spec->filter ? "sample the keys elsewhere and give --sample-file"
+		                 : "use a printable --metadata-row");
 		goto done;
 	}
 	if (r.status != 201) {
@@ -613,14 +618,15 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 
 	hb_rest_resp_init(&r);
 	rc = table_path(&path, table, "/*?startrow=", err);
-	if (!rc &&
-	    ((spec->start && hb_rest_path_escape(&path, spec->start, spec->start_len)) ||
-	     hb_buf_adds(&path, "&endrow=") ||
-	     (spec->end && hb_rest_path_escape(&path, spec->end, spec->end_len)) ||
-	     hb_buf_addf(&path, "&maxversions=%d", spec->max_versions > 0 ? spec->max_versions : 1)))
+	if (!rc && ((spec->start && hb_rest_path_escape(&path, spec->start, spec->start_len)) ||
+	            hb_buf_adds(&path, "&endrow=") ||
+	            (spec->end && hb_rest_path_escape(&path, spec->end, spec->end_len)) ||
+	            hb_buf_addf(&path, "&maxversions=%d",
+	                        spec->max_versions > 0 ? spec->max_versions : 1)))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (col = spec->columns; !rc && col && *col; col++)
-		if (hb_buf_adds(&path, "&column=") || hb_rest_path_escape(&path, *col, strlen(*col)))
+		if (hb_buf_adds(&path, "&column=") ||
+		    hb_rest_path_escape(&path, *col, strlen(*col)))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc)
 		rc = get_json(c, path.data, &r, what, sizeof(what), err);
@@ -1029,7 +1035,8 @@ static int cellset_body(const void *row, size_t row_len, const struct hb_cell *c
 	return *out ? 0 : HB_ENOMEM;
 }
 
-/* PUT /T/<dummy>[?check=put]: the dummy path row is overridden by the body key (docs/hbase-wire.md §0.1). */
+/* PUT /T/<dummy>[?check=put]: the dummy path row is overridden by the body key (docs/hbase-wire.md
+ * §0.1). */
 static int put_common(struct hb_rest *c, const char *table, const void *row, size_t row_len,
                       const struct hb_cell *cells, size_t ncells, const char *check_col,
                       const void *check_val, size_t check_len, int *applied, struct hb_error *err)
@@ -1055,10 +1062,11 @@ static int put_common(struct hb_rest *c, const char *table, const void *row, siz
 		 * 200; a body means something else answered (a proxy page), and the row may not
 		 * have been written. */
 		if ((r.status == 200 || r.status == 201) && r.body.len)
-			rc = hb_error_set(err, HB_ESERVER,
-			                  "unexpected answer to PUT %s: HTTP %ld with a %zu-byte body "
-			                  "(HBase answers an empty 200); the row may not be written",
-			                  path.data, r.status, r.body.len);
+			rc = hb_error_set(
+			    err, HB_ESERVER,
+			    "unexpected answer to PUT %s: HTTP %ld with a %zu-byte body "
+			    "(HBase answers an empty 200); the row may not be written",
+			    path.data, r.status, r.body.len);
 		else if (r.status == 200 || r.status == 201)
 			*applied = 1;
 		else if (r.status == 304 && check_col)
@@ -1218,7 +1226,8 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
 	struct meta_state ms;
 	int rc, state = -1;
 
-	/* [table, table" ,,") takes the state row and every region row (docs/hbase-wire.md §6.1). */
+	/* [table, table" ,,") takes the state row and every region row (docs/hbase-wire.md §6.1).
+	 */
 	if (hb_buf_adds(&start, table) || hb_buf_adds(&end, table) || hb_buf_adds(&end, " ,,")) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
@@ -1245,7 +1254,8 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
 		int found = 0;
 
 		hb_row_init(&srow);
-		rc = hb_rest_get_row(c, "hbase:meta", table, strlen(table), NULL, &srow, &found, err);
+		rc = hb_rest_get_row(c, "hbase:meta", table, strlen(table), NULL, &srow, &found,
+		                     err);
 		if (!rc && found)
 			meta_row(&ms, &srow, err);
 		hb_row_release(&srow);

@@ -1,9 +1,9 @@
 /* The libcurl transport: one reused handle, timeouts, retries with backoff, TLS, auth, traces. */
 #include "rest/rest.h"
 
+#include "core/clock.h"
 #include "rest/curlx.h"
 #include "rest/rest_priv.h"
-#include "core/clock.h"
 
 #include "core/interrupt.h"
 
@@ -60,8 +60,9 @@ static void tracef(struct hb_rest *c, const char *fmt, ...)
 #define PATH_SHOWN 160
 
 /* printf arguments for a path cut to PATH_SHOWN bytes: use with "%.*s%s". */
-#define SHOWN(p) (int)(strlen(p) > PATH_SHOWN ? PATH_SHOWN : strlen(p)), (p), \
-	(strlen(p) > PATH_SHOWN ? "..." : "")
+#define SHOWN(p)                                                                                   \
+	(int)(strlen(p) > PATH_SHOWN ? PATH_SHOWN : strlen(p)), (p),                               \
+	    (strlen(p) > PATH_SHOWN ? "..." : "")
 
 int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_error *err)
 {
@@ -508,7 +509,8 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		}
 		if (attempt)
 			rc = hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s%s (%d attempts)",
-			                  method, c->base, SHOWN(path), hb_curlx_reason(e, c->errbuf),
+			                  method, c->base, SHOWN(path),
+			                  hb_curlx_reason(e, c->errbuf),
 			                  hb_curlx_hint(c->base, e, c->errbuf), attempt + 1);
 		else
 			rc = hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s%s", method, c->base,
@@ -538,17 +540,19 @@ static int unauthorized(const char *method, const char *path, const struct hb_re
 		                    "Kerberos: get a ticket with kinit and add --negotiate",
 		                    method, SHOWN(path));
 	if (!r->login[0])
-		return hb_error_set(err, HB_ESERVER,
-		                    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway wants a "
-		                    "login: add --user NAME, with the password in HBTAB_PASSWORD or "
-		                    "~/.netrc%s",
-		                    method, SHOWN(path),
-		                    negotiate ? " (or kinit and --negotiate for Kerberos)" : "");
+		return hb_error_set(
+		    err, HB_ESERVER,
+		    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway wants a "
+		    "login: add --user NAME, with the password in HBTAB_PASSWORD or "
+		    "~/.netrc%s",
+		    method, SHOWN(path),
+		    negotiate ? " (or kinit and --negotiate for Kerberos)" : "");
 	if (r->password_given)
-		return hb_error_set(err, HB_ESERVER,
-		                    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway refused user "
-		                    "'%s' with the password from HBTAB_PASSWORD",
-		                    method, SHOWN(path), r->login);
+		return hb_error_set(
+		    err, HB_ESERVER,
+		    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway refused user "
+		    "'%s' with the password from HBTAB_PASSWORD",
+		    method, SHOWN(path), r->login);
 	return hb_error_set(err, HB_ESERVER,
 	                    "%s %.*s%s: HTTP 401 Unauthorized: no password for user '%s': "
 	                    "HBTAB_PASSWORD is not set and ~/.netrc has no accepted entry for %s; "
@@ -567,15 +571,17 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 
 	if ((r->status == 401 || r->status == 403) && r->auth_note[0]) {
 		if (strcmp(r->auth_note, "-"))
-			return hb_error_set(err, code,
-			                    "%s %.*s%s: HTTP %ld: Kerberos SPNEGO failed: %s (check "
-			                    "the ticket with klist; kinit gets one)",
-			                    method, SHOWN(path), r->status, r->auth_note);
+			return hb_error_set(
+			    err, code,
+			    "%s %.*s%s: HTTP %ld: Kerberos SPNEGO failed: %s (check "
+			    "the ticket with klist; kinit gets one)",
+			    method, SHOWN(path), r->status, r->auth_note);
 		if (r->status == 401)
-			return hb_error_set(err, code,
-			                    "%s %.*s%s: HTTP 401: the server wants Kerberos SPNEGO and "
-			                    "did not accept hbtab's attempt%s%s",
-			                    method, SHOWN(path), n ? ": " : "", first);
+			return hb_error_set(
+			    err, code,
+			    "%s %.*s%s: HTTP 401: the server wants Kerberos SPNEGO and "
+			    "did not accept hbtab's attempt%s%s",
+			    method, SHOWN(path), n ? ": " : "", first);
 		return hb_error_set(err, code,
 		                    "%s %.*s%s: HTTP 403: the server rejected the Kerberos ticket "
 		                    "(is the server's principal HTTP/<host of the URL>?)%s%s",

@@ -330,9 +330,11 @@ int hb_rest_decode_cluster_version(const char *json, size_t len, const char *wha
 	if (!root)
 		return HB_ESERVER;
 	v = cJSON_IsObject(root) ? cJSON_GetObjectItemCaseSensitive(root, "Version") : root;
-	if (!cJSON_IsString(v) || !v->valuestring || !version_ok(v->valuestring, strlen(v->valuestring)))
-		rc = BAD(cJSON_IsObject(root) ? "expected a 'Version' string in the object"
-		                              : "expected {\"Version\":\"...\"} or a version string");
+	if (!cJSON_IsString(v) || !v->valuestring ||
+	    !version_ok(v->valuestring, strlen(v->valuestring)))
+		rc = BAD(cJSON_IsObject(root)
+		             ? "expected a 'Version' string in the object"
+		             : "expected {\"Version\":\"...\"} or a version string");
 	else if (!(*out = strdup(v->valuestring)))
 		rc = oom(err);
 	cJSON_Delete(root);

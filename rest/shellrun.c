@@ -4,7 +4,6 @@
 
 #include "core/interrupt.h"
 
-
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -169,8 +168,10 @@ int hb_shell_write_temp(char *tmpl, size_t suffix_len, const void *data, size_t 
 		close(fd);
 		unlink(tmpl);
 		hb_interrupt_block(0);
-		return hb_error_set(err, HB_EINVAL, "cannot create a temporary file '%s': path too "
-		                    "long or too many temporary files", tmpl);
+		return hb_error_set(err, HB_EINVAL,
+		                    "cannot create a temporary file '%s': path too "
+		                    "long or too many temporary files",
+		                    tmpl);
 	}
 	hb_interrupt_block(0);
 	if (fd < 0)

@@ -58,9 +58,9 @@ void hb_shell_result_release(struct hb_shell_result *r);
  * Runs argv (argv[0] looked up on PATH with posix_spawnp, never through /bin/sh) in its own
  * process group with stdin from /dev/null, capturing stdout and stderr. After timeout seconds
  * the group gets SIGTERM, then SIGKILL 3 s later. The group is registered with
- * core/interrupt.h while the child runs, so a signal to hbtab ends it too. Returns 0 once the process has ended
- * (whatever its status: inspect res); HB_EINVAL when it could not be started (not found,
- * not executable), HB_ENOMEM.
+ * core/interrupt.h while the child runs, so a signal to hbtab ends it too. Returns 0 once the
+ * process has ended (whatever its status: inspect res); HB_EINVAL when it could not be started (not
+ * found, not executable), HB_ENOMEM.
  */
 int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_result *res,
                  struct hb_error *err);

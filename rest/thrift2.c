@@ -3,8 +3,8 @@
 
 #include "rest/curlx.h"
 
-#include "core/interrupt.h"
 #include "core/clock.h"
+#include "core/interrupt.h"
 
 #include <curl/curl.h>
 #include <stdarg.h>
@@ -187,7 +187,8 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 			continue;
 		}
 		rc = hb_error_set(err, HB_ENET, "thrift2 %s: cannot POST %s: %s%s", method, c->url,
-		                  hb_curlx_reason(e, c->errbuf), hb_curlx_hint(c->url, e, c->errbuf));
+		                  hb_curlx_reason(e, c->errbuf),
+		                  hb_curlx_hint(c->url, e, c->errbuf));
 		goto done;
 	}
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
@@ -200,9 +201,10 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 			rc = hb_error_set(
 			    err, HB_ESERVER, "thrift2 %s: HTTP 401: authentication failed%s%s (%s)",
 			    method, n ? ": " : "", first,
-			    c->conf.negotiate ? "check the Kerberos ticket with klist; kinit gets one"
-			    : !c->conf.user   ? "the Thrift2 server wants a login: add --user NAME, "
-			                        "with the password in HBTAB_PASSWORD or ~/.netrc"
+			    c->conf.negotiate
+			        ? "check the Kerberos ticket with klist; kinit gets one"
+			    : !c->conf.user ? "the Thrift2 server wants a login: add --user NAME, "
+			                      "with the password in HBTAB_PASSWORD or ~/.netrc"
 			    : c->conf.password ? "the password from HBTAB_PASSWORD was refused"
 			                       : "no password: set HBTAB_PASSWORD, or add a "
 			                         "'machine HOST login NAME password ...' line to "

@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_CHECK(cond)                                                                           \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__,        \
+			        #cond);                                                            \
 			abort();                                                                   \
 		}                                                                                  \
 	} while (0)

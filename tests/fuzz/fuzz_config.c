@@ -15,8 +15,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	static const char *const vars[] = {
-	    "HBTAB_REST",     "HBTAB_THRIFT",      "HBTAB_OUTPUT",   "HBTAB_TIMEOUT",
-	    "HBTAB_RETRIES",  "HBTAB_CACERT",      "HBTAB_CERT",     "HBTAB_KEY",
+	    "HBTAB_REST",     "HBTAB_THRIFT",      "HBTAB_OUTPUT",    "HBTAB_TIMEOUT",
+	    "HBTAB_RETRIES",  "HBTAB_CACERT",      "HBTAB_CERT",      "HBTAB_KEY",
 	    "HBTAB_INSECURE", "HBTAB_USER",        "HBTAB_NEGOTIATE", "HBTAB_HBASE_SHELL",
 	    "HBTAB_COLOR",    "HBTAB_NO_PROGRESS", "HBTAB_PROFILE"};
 	size_t i;

@@ -37,7 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!hb_b64_encode(&b64, raw.data, raw.len));
 		FUZZ_CHECK(b64.len == size);
 		FUZZ_CHECK(!hb_b64_decode(&again, b64.data ? b64.data : "", b64.len));
-		FUZZ_CHECK(again.len == raw.len && (!raw.len || !memcmp(again.data, raw.data, raw.len)));
+		FUZZ_CHECK(again.len == raw.len &&
+		           (!raw.len || !memcmp(again.data, raw.data, raw.len)));
 	}
 	hb_buf_release(&bytes);
 	hb_buf_release(&text);

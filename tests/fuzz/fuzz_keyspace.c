@@ -26,8 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!hb_keyspace_format(&canon, ks));
 	rc = hb_keyspace_parse(&ks2, canon.data, &err);
 	if (rc)
-		fprintf(stderr, "canonical form '%s' of '%s' does not parse: %s\n", canon.data, f[0],
-		        err.msg);
+		fprintf(stderr, "canonical form '%s' of '%s' does not parse: %s\n", canon.data,
+		        f[0], err.msg);
 	FUZZ_CHECK(!rc);
 	FUZZ_CHECK(!hb_keyspace_format(&canon2, ks2));
 	FUZZ_CHECK(!strcmp(canon.data, canon2.data));

@@ -40,8 +40,8 @@ static int surrogate_escape(const uint8_t *p, size_t n)
 	size_t i;
 
 	for (i = 0; i + 3 < n; i++)
-		if (p[i] == '\\' && p[i + 1] == 'u' && (p[i + 2] | 0x20) == 'd' &&
-		    p[i + 3] && strchr("89abcdefABCDEF", p[i + 3]))
+		if (p[i] == '\\' && p[i + 1] == 'u' && (p[i + 2] | 0x20) == 'd' && p[i + 3] &&
+		    strchr("89abcdefABCDEF", p[i + 3]))
 			return 1;
 	return 0;
 }

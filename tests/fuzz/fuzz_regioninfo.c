@@ -65,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(again.region_id == ri.region_id && again.offline == ri.offline &&
 		           again.split == ri.split && again.replica_id == ri.replica_id);
 		FUZZ_CHECK(same(again.ns, again.ns_len, ri.ns, ri.ns_len));
-		FUZZ_CHECK(same(again.qualifier, again.qualifier_len, ri.qualifier, ri.qualifier_len));
+		FUZZ_CHECK(
+		    same(again.qualifier, again.qualifier_len, ri.qualifier, ri.qualifier_len));
 		FUZZ_CHECK(same(again.start, again.start_len, ri.start, ri.start_len));
 		FUZZ_CHECK(same(again.end, again.end_len, ri.end, ri.end_len));
 		hb_regioninfo_release(&again);
@@ -81,7 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		FUZZ_CHECK(rn.table >= data && rn.table + rn.table_len <= end);
 		FUZZ_CHECK(rn.start >= data && rn.start + rn.start_len <= end);
-		FUZZ_CHECK(!rn.encoded_len || (rn.encoded >= data && rn.encoded + rn.encoded_len <= end));
+		FUZZ_CHECK(!rn.encoded_len ||
+		           (rn.encoded >= data && rn.encoded + rn.encoded_len <= end));
 		FUZZ_CHECK(rn.replica_id >= 0);
 	}
 	return 0;

@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hb_schema_init(&s2);
 	rc = hb_rest_decode_schema((const char *)data, size, "GET /t/schema", &s, &err);
 	if (rc) {
-		FUZZ_CHECK((rc == HB_ESERVER || rc == HB_ENOMEM || rc == HB_ENOTFOUND) && err.msg[0]);
+		FUZZ_CHECK((rc == HB_ESERVER || rc == HB_ENOMEM || rc == HB_ENOTFOUND) &&
+		           err.msg[0]);
 		goto done;
 	}
 	FUZZ_CHECK(!hb_rest_encode_schema(&s, &json, &err));

@@ -4,7 +4,7 @@
 #include "../../cli/splitspec.h"
 #include "fuzz.h"
 
-#define NFLAGS (sizeof(struct cli_splitspec) / sizeof(const char *))
+#define NFLAGS       (sizeof(struct cli_splitspec) / sizeof(const char *))
 #define MAX_N_DIGITS 4 /* N and --sample-size up to 9999 keep each run fast */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -39,9 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ss.splits_file || ss.sample_file)
 		goto out;
 	{
-		const char *const nflags[] = {ss.hex,     ss.decimal,   ss.uniform, ss.range,
-		                              ss.book_hex, ss.partition, ss.salt,    ss.sampled,
-		                              ss.sample_size};
+		const char *const nflags[] = {ss.hex,   ss.decimal,  ss.uniform,
+		                              ss.range, ss.book_hex, ss.partition,
+		                              ss.salt,  ss.sampled,  ss.sample_size};
 		for (i = 0; i < HB_ARRAY_LEN(nflags); i++) {
 			if (nflags[i] && strlen(nflags[i]) > MAX_N_DIGITS)
 				goto out;
@@ -61,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(n_value);
 		n = strtol(n_value, NULL, 10);
 		/* Quantiles of a sample with fewer distinct keys than N may be fewer. */
-		FUZZ_CHECK(n >= 1 && (ss.sampled ? keys.n <= (size_t)n - 1 : keys.n == (size_t)n - 1));
+		FUZZ_CHECK(n >= 1 &&
+		           (ss.sampled ? keys.n <= (size_t)n - 1 : keys.n == (size_t)n - 1));
 		for (i = 0; i < keys.n; i++) {
 			size_t kl, pl;
 			const unsigned char *k = hb_keys_at(&keys, i, &kl);

@@ -252,7 +252,8 @@ static void test_audit__drift_is_one_finding_per_boundary_event(void)
 	CHECK_EQ_STR(boundary_drift("1 2 3 4 5+ 6 7 8 9 10 11 12 13 14 15 16 17 18 19", 20),
 	             "drift@5");
 	/* a key space of 65536 partitions on 4 regions: 3 merges, not 65532 findings */
-	CHECK_EQ_STR(boundary_drift("100 200 300", 65536), "drift@-1 drift@0 drift@1 drift@2 drift@3");
+	CHECK_EQ_STR(boundary_drift("100 200 300", 65536),
+	             "drift@-1 drift@0 drift@1 drift@2 drift@3");
 }
 
 static void test_audit__drift_messages_name_the_event(void)

@@ -46,10 +46,10 @@ static void test_key__tsb_matches_bytestestbase(void)
 static void test_key__tbb_follows_hbase_escape_rules(void)
 {
 	CHECK_EQ_STR(tbb_tsb("\\x00\\xFF"), "\\x00\\xFF");
-	CHECK_EQ_STR(tbb_tsb("\\xff"), "xff");      /* lower case is not an escape */
-	CHECK_EQ_STR(tbb_tsb("\\xZZ"), "xZZ");      /* bogus: only the backslash goes */
-	CHECK_EQ_STR(tbb_tsb("a\\"), "a\\x5C");     /* trailing backslash kept */
-	CHECK_EQ_STR(tbb_tsb("\\x4"), "\\x5Cx4");   /* modern rule: truncated tail literal */
+	CHECK_EQ_STR(tbb_tsb("\\xff"), "xff");    /* lower case is not an escape */
+	CHECK_EQ_STR(tbb_tsb("\\xZZ"), "xZZ");    /* bogus: only the backslash goes */
+	CHECK_EQ_STR(tbb_tsb("a\\"), "a\\x5C");   /* trailing backslash kept */
+	CHECK_EQ_STR(tbb_tsb("\\x4"), "\\x5Cx4"); /* modern rule: truncated tail literal */
 	CHECK_EQ_STR(tbb_tsb("\\x"), "\\x5Cx");
 	CHECK_EQ_STR(tbb_tsb("\\n"), "\\x5Cn");
 	CHECK_EQ_STR(tbb_tsb("\xc3\xa9"), "\\xE9");          /* U+00E9 -> low 8 bits */

@@ -223,7 +223,8 @@ static void bf_gen(struct bf_set *s, const struct bf_case *c, int fi, unsigned c
 	int len;
 
 	/* The bound on the array size also tells GCC's bounds analysis that fi stays in range. */
-	if (fi >= c->nf || fi >= (int)(sizeof(c->f) / sizeof(c->f[0])) || c->f[fi].kind == BF_STAR) {
+	if (fi >= c->nf || fi >= (int)(sizeof(c->f) / sizeof(c->f[0])) ||
+	    c->f[fi].kind == BF_STAR) {
 		if (fi < c->nf)
 			s->star = 1;
 		bf_push(s, buf, n);
@@ -675,8 +676,8 @@ static size_t diff_key(unsigned char *k, const unsigned char *prev, size_t prev_
 	if (keep)
 		memcpy(k, prev, keep);
 	for (i = keep; i < n; i++)
-		k[i] = rnd(4) ? (unsigned char)alpha[rnd(sizeof(alpha) - 1)]
-		              : (unsigned char)rnd(256);
+		k[i] =
+		    rnd(4) ? (unsigned char)alpha[rnd(sizeof(alpha) - 1)] : (unsigned char)rnd(256);
 	return n;
 }
 
@@ -699,8 +700,8 @@ static int key_sort(const void *a, const void *b)
  */
 static void test_keyspace__native_counts_match_gmp_on_large_key_spaces(void)
 {
-	static const char *const specs[] = {"hex{1,16}", "hex{8}", "u64<20 hex{1,4}",
-	                                    "dec{1,19}", "[a-c]{0,30}", "hex{16}",
+	static const char *const specs[] = {"hex{1,16}",        "hex{8}",      "u64<20 hex{1,4}",
+	                                    "dec{1,19}",        "[a-c]{0,30}", "hex{16}",
 	                                    "byte{2} hex{0,6}", "u16<300 *"};
 	size_t s;
 
@@ -726,9 +727,11 @@ static void test_keyspace__native_counts_match_gmp_on_large_key_spaces(void)
 				/* Lone counts in the order made. */
 				for (i = 0; i < n; i++) {
 					CHECK_EQ_INT(hb_keyspace_count_below(fast, a, keys[i].b,
-					                                     keys[i].n, &err), 0);
+					                                     keys[i].n, &err),
+					             0);
 					CHECK_EQ_INT(hb_keyspace_count_below(gmp, b, keys[i].b,
-					                                     keys[i].n, &err), 0);
+					                                     keys[i].n, &err),
+					             0);
 					CHECK(mpz_cmp(a, b) == 0);
 				}
 				continue;
@@ -741,10 +744,10 @@ static void test_keyspace__native_counts_match_gmp_on_large_key_spaces(void)
 				struct hb_buf f1 = HB_BUF_INIT, f2 = HB_BUF_INIT;
 				int r1 = -1, r2 = -2;
 
-				CHECK_EQ_INT(hb_keyspace_region(fast, &r1, a, &f1, st, sl, en, el,
-				                                &err), 0);
-				CHECK_EQ_INT(hb_keyspace_region(gmp, &r2, b, &f2, st, sl, en, el, &err),
-				             0);
+				CHECK_EQ_INT(
+				    hb_keyspace_region(fast, &r1, a, &f1, st, sl, en, el, &err), 0);
+				CHECK_EQ_INT(
+				    hb_keyspace_region(gmp, &r2, b, &f2, st, sl, en, el, &err), 0);
 				if (r1 != r2 || mpz_cmp(a, b) || f1.len != f2.len ||
 				    (f1.len && memcmp(f1.data, f2.data, f1.len))) {
 					fprintf(stderr, "%s: region %zu of %zu differs natively\n",

@@ -31,7 +31,8 @@ static void test_regioninfo__wire_doc_example_decodes(void)
 static void test_regioninfo__split_parent_flags_and_unknown_fields(void)
 {
 	/* offline=1 split=1, plus unknown fields 9 (varint), 10 (len), 11 (fixed64), 12 (fixed32)
-	 * and a field 8 (region_encoded_name, 2.2.3+), which is not trusted: skipped like the others. */
+	 * and a field 8 (region_encoded_name, 2.2.3+), which is not trusted: skipped like the
+	 * others. */
 	static const unsigned char v[] = {
 	    'P',  'B',  'U',  'F',  0x08, 0x05, 0x12, 0x0a, 0x0a, 0x02, 'n',  's',  0x12, 0x04,
 	    'q',  'u',  'a',  'l',  0x1a, 0x01, 0x00, 0x22, 0x01, 0xff, 0x28, 0x01, 0x30, 0x01,

@@ -102,7 +102,8 @@ static void test_decode__regions_pull_parser_handles_escapes_nesting_and_garbage
 	    "{\"a\":\"\x01\"}",
 	    "{\"a\":1.}",
 	    /* one string over two lines (parenthesised so it is not taken for a missing comma) */
-	    ("{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]"
+	    ("{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]"
+	     "]"
 	     "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"),
 	};
 	struct hb_regions rs;
@@ -281,22 +282,26 @@ static void test_decode__versions(void)
 	CHECK_EQ_STR(cv, "2.4.17");
 	free(cv);
 	/* StorageClusterVersionModel: the object every real gateway sends. */
-	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2.5.8\"}"), "c", &cv, &err), 0);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2.5.8\"}"), "c", &cv, &err),
+	             0);
 	CHECK_EQ_STR(cv, "2.5.8");
 	free(cv);
-	CHECK_EQ_INT(hb_rest_decode_cluster_version(D(" {\"Version\":\"2.6.1\",\"x\":1}\r\n"), "c", &cv,
-	                                            &err),
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D(" {\"Version\":\"2.6.1\",\"x\":1}\r\n"), "c",
+	                                            &cv, &err),
 	             HB_ESERVER); /* a leading space is not JSON we accept from the start */
-	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2.6.1\",\"x\":1}\r\n"), "c", &cv,
-	                                            &err),
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2.6.1\",\"x\":1}\r\n"), "c",
+	                                            &cv, &err),
 	             0);
 	CHECK_EQ_STR(cv, "2.6.1");
 	free(cv);
 	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"v\":1}"), "c", &cv, &err), HB_ESERVER);
 	CHECK(strstr(err.msg, "Version") != NULL);
-	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":2}"), "c", &cv, &err), HB_ESERVER);
-	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"\"}"), "c", &cv, &err), HB_ESERVER);
-	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2 5\"}"), "c", &cv, &err), HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":2}"), "c", &cv, &err),
+	             HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"\"}"), "c", &cv, &err),
+	             HB_ESERVER);
+	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("{\"Version\":\"2 5\"}"), "c", &cv, &err),
+	             HB_ESERVER);
 	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("[\"2.5.8\"]"), "c", &cv, &err), HB_ESERVER);
 	CHECK_EQ_INT(hb_rest_decode_cluster_version(D("2.5.8"), "c", &cv, &err), 0);
 	free(cv);
@@ -905,7 +910,8 @@ static void test_decode__lone_surrogate_escape_keeps_the_next_character(void)
 	hb_regions_init(&rs);
 	CHECK_EQ_INT(hb_rest_decode_regions(D(body), "x", &rs, &err), 0);
 	CHECK_EQ_INT(rs.n, 1);
-	CHECK_EQ_STR(rs.v[0].server, "h\xEF\xBF\xBD" "A:1");
+	CHECK_EQ_STR(rs.v[0].server, "h\xEF\xBF\xBD"
+	                             "A:1");
 	hb_regions_release(&rs);
 }
 

@@ -27,7 +27,8 @@ static void random_key(struct hb_jrandom *r, unsigned char *k, size_t *len)
 	/* short keys over a small alphabet so prefixes, equal keys and lengths all collide */
 	*len = 1 + (size_t)hb_jrandom_next_int(r, 11);
 	for (i = 0; i < *len; i++)
-		k[i] = (unsigned char)"\x00\x01" "ab\xff"[hb_jrandom_next_int(r, 5)];
+		k[i] = (unsigned char)"\x00\x01"
+		                      "ab\xff"[hb_jrandom_next_int(r, 5)];
 }
 
 static void test_simulate__routing_matches_brute_force(void)
@@ -103,7 +104,7 @@ static void test_simulate__increasing_thresholds_are_256m_2g_6_75g_then_10g(void
 	CHECK_EQ_INT(hb_sim_threshold(HB_POLICY_INCREASING, 1, desired, initial), 256 * MiB);
 	CHECK_EQ_INT(hb_sim_threshold(HB_POLICY_INCREASING, 2, desired, initial), 2 * GiB);
 	CHECK_EQ_INT(hb_sim_threshold(HB_POLICY_INCREASING, 3, desired, initial),
-		     27 * 256 * MiB); /* 6.75 GiB */
+	             27 * 256 * MiB); /* 6.75 GiB */
 	CHECK_EQ_INT(hb_sim_threshold(HB_POLICY_INCREASING, 4, desired, initial), 10 * GiB);
 	CHECK_EQ_INT(hb_sim_threshold(HB_POLICY_INCREASING, 100, desired, initial), 10 * GiB);
 	/* no region counted, or more than 100: the max file size */
@@ -228,7 +229,7 @@ static void test_simulate__key_prefix_never_splits_a_prefix(void)
 	for (w = 0; w < 400000; w++) {
 		unsigned char k[10];
 		int p = hb_jrandom_next_int(&r, 4) ? hb_jrandom_next_int(&r, 4)
-						   : hb_jrandom_next_int(&r, 64);
+		                                   : hb_jrandom_next_int(&r, 64);
 
 		k[0] = (unsigned char)(p >> 3);
 		k[1] = (unsigned char)(p & 7);
@@ -242,8 +243,16 @@ static void test_simulate__key_prefix_never_splits_a_prefix(void)
 	/* each prefix (with any tail) lives in exactly one region */
 	for (i = 0; i < 64; i++) {
 		unsigned char lo[10] = {(unsigned char)(i >> 3), (unsigned char)(i & 7)};
-		unsigned char hi[10] = {(unsigned char)(i >> 3), (unsigned char)(i & 7), 0xff, 0xff,
-					0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+		unsigned char hi[10] = {(unsigned char)(i >> 3),
+		                        (unsigned char)(i & 7),
+		                        0xff,
+		                        0xff,
+		                        0xff,
+		                        0xff,
+		                        0xff,
+		                        0xff,
+		                        0xff,
+		                        0xff};
 		size_t a, b, j;
 
 		for (a = 0, j = 0; j < s.nregions; j++)

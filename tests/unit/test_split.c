@@ -1,4 +1,5 @@
-/* Split algorithms against HBase's own expected values (docs/hbase-keys.md §3-§7, §13) and random properties. */
+/* Split algorithms against HBase's own expected values (docs/hbase-keys.md §3-§7, §13) and random
+ * properties. */
 #include "core/split.h"
 #include "core/splitsfile.h"
 #include "test.h"
@@ -64,8 +65,8 @@ static char *numstr(enum hb_split_algo algo, const char *first, const char *last
 	return run(&s);
 }
 
-static char *bytes_spec(enum hb_split_algo algo, const void *a, size_t al, const void *b,
-			size_t bl, long n)
+static char *bytes_spec(enum hb_split_algo algo, const void *a, size_t al, const void *b, size_t bl,
+                        long n)
 {
 	struct hb_split_spec s = {0};
 
@@ -125,28 +126,29 @@ static void test_split__hex_matches_regionsplitter_unit_test(void)
 static void test_split__hex_matches_regionsplitter_for_n10(void)
 {
 	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, NULL, NULL, 10),
-		     "19999999 33333332 4ccccccb 66666664 7ffffffd 99999996 b333332f ccccccc8 "
-		     "e6666661");
+	             "19999999 33333332 4ccccccb 66666664 7ffffffd 99999996 b333332f ccccccc8 "
+	             "e6666661");
 	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, "0000000000000000", "ffffffffffffffff", 10),
-		     "1999999999999999 3333333333333332 4ccccccccccccccb 6666666666666664 "
-		     "7ffffffffffffffd 9999999999999996 b33333333333332f ccccccccccccccc8 "
-		     "e666666666666661");
+	             "1999999999999999 3333333333333332 4ccccccccccccccb 6666666666666664 "
+	             "7ffffffffffffffd 9999999999999996 b33333333333332f ccccccccccccccc8 "
+	             "e666666666666661");
 }
 
 static void test_split__hex_presplit_table_has_16_regions(void)
 {
 	/* testCreatePresplitTableHex */
 	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, NULL, NULL, 16),
-		     "10000000 20000000 30000000 40000000 50000000 60000000 70000000 80000000 "
-		     "90000000 a0000000 b0000000 c0000000 d0000000 e0000000 f0000000");
+	             "10000000 20000000 30000000 40000000 50000000 60000000 70000000 80000000 "
+	             "90000000 a0000000 b0000000 c0000000 d0000000 e0000000 f0000000");
 }
 
 static void test_split__hex_width_is_last_row_length_and_case_is_lower(void)
 {
 	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, "0", "F", 4), "4 8 c");
 	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, "0", "00FF", 2), "0080");
-	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, "+0", "+ff", 2), "080");   /* '+' counts in the width */
-	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, "000000000000", "f", 2), "8"); /* first never sets width */
+	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, "+0", "+ff", 2), "080"); /* '+' counts in the width */
+	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, "000000000000", "f", 2),
+	             "8"); /* first never sets width */
 	CHECK_EQ_STR(numstr(HB_SPLIT_HEX, "-0", "a", 2), "5");
 }
 
@@ -155,13 +157,14 @@ static void test_split__decimal_matches_regionsplitter(void)
 	CHECK_EQ_STR(numstr(HB_SPLIT_DECIMAL, NULL, NULL, 2), "50000000");
 	CHECK_EQ_STR(numstr(HB_SPLIT_DECIMAL, NULL, NULL, 3), "33333333 66666666");
 	CHECK_EQ_STR(numstr(HB_SPLIT_DECIMAL, NULL, NULL, 7),
-		     "14285714 28571428 42857142 57142856 71428570 85714284");
+	             "14285714 28571428 42857142 57142856 71428570 85714284");
 	CHECK_EQ_STR(numstr(HB_SPLIT_DECIMAL, "0", "9", 10), "1 2 3 4 5 6 7 8 9");
 }
 
 static void test_split__number_string_user_input_preconditions(void)
 {
-	/* TestRegionSplitter.testUserInput: HexStringSplit then DecimalStringSplit (default n=100) */
+	/* TestRegionSplitter.testUserInput: HexStringSplit then DecimalStringSplit (default n=100)
+	 */
 	CHECK(!failed(numstr(HB_SPLIT_HEX, NULL, NULL, 100)));
 	CHECK(!failed(numstr(HB_SPLIT_HEX, "00", "AA", 100)));
 	CHECK(failed(numstr(HB_SPLIT_HEX, "AA", "00", 100)));
@@ -196,17 +199,19 @@ static void test_split__number_string_rejects_bad_digits_and_negatives(void)
 	CHECK(failed(numstr(HB_SPLIT_HEX, NULL, NULL, HB_SPLIT_MAX_REGIONS + 1)));
 }
 
-/* ---- UniformSplit (TestRegionSplitter.unitTestUniformSplit, testCreatePresplitTableUniform) ---- */
+/* ---- UniformSplit (TestRegionSplitter.unitTestUniformSplit, testCreatePresplitTableUniform) ----
+ */
 
 static void test_split__uniform_matches_regionsplitter(void)
 {
 	CHECK(failed(tbb_spec(HB_SPLIT_UNIFORM, NULL, NULL, 1)));
-	CHECK_EQ_STR(tbb_spec(HB_SPLIT_UNIFORM, NULL, NULL, 2), "\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00");
+	CHECK_EQ_STR(tbb_spec(HB_SPLIT_UNIFORM, NULL, NULL, 2),
+	             "\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00");
 	CHECK_EQ_STR(tbb_spec(HB_SPLIT_UNIFORM, NULL, NULL, 3),
-		     "UUUUUUUU \\xAA\\xAA\\xAA\\xAA\\xAA\\xAA\\xAA\\xAA");
+	             "UUUUUUUU \\xAA\\xAA\\xAA\\xAA\\xAA\\xAA\\xAA\\xAA");
 	CHECK_EQ_STR(tbb_spec(HB_SPLIT_UNIFORM, NULL, NULL, 5),
-		     "33333333 ffffffff \\x99\\x99\\x99\\x99\\x99\\x99\\x99\\x99 "
-		     "\\xCC\\xCC\\xCC\\xCC\\xCC\\xCC\\xCC\\xCC");
+	             "33333333 ffffffff \\x99\\x99\\x99\\x99\\x99\\x99\\x99\\x99 "
+	             "\\xCC\\xCC\\xCC\\xCC\\xCC\\xCC\\xCC\\xCC");
 }
 
 static void test_split__uniform_presplit_table_has_16_regions(void)
@@ -240,9 +245,10 @@ static void test_split__uniform_user_input_preconditions(void)
 	CHECK(!failed(tbb_spec(HB_SPLIT_UNIFORM, "\\x00", "\\x02", 3)));
 	CHECK(!failed(tbb_spec(HB_SPLIT_UNIFORM, "\\x00", "\\x0A", 11)));
 	/* UniformSplit never fails for large n: the keys just grow a byte */
-	CHECK_EQ_STR(tbb_spec(HB_SPLIT_UNIFORM, "\\x00", "\\x0A", 12),
-		     "\\x00\\xD5 \\x01\\xAA \\x02\\x7F \\x03T \\x04) \\x04\\xFE \\x05\\xD3 \\x06\\xA8 "
-		     "\\x07} \\x08R \\x09'");
+	CHECK_EQ_STR(
+	    tbb_spec(HB_SPLIT_UNIFORM, "\\x00", "\\x0A", 12),
+	    "\\x00\\xD5 \\x01\\xAA \\x02\\x7F \\x03T \\x04) \\x04\\xFE \\x05\\xD3 \\x06\\xA8 "
+	    "\\x07} \\x08R \\x09'");
 	/* equal after zero padding */
 	CHECK(failed(tbb_spec(HB_SPLIT_UNIFORM, "a", "a\\x00", 2)));
 	CHECK_EQ_STR(last_err.msg, "b <= a");
@@ -264,7 +270,8 @@ static void test_split__bytes_split_invalid_and_narrow_cases(void)
 	size_t i, len;
 
 	CHECK_EQ_STR(bsplit(high, 3, low, 3, 0, 1), "ERR: b <= a");
-	CHECK_EQ_STR(bsplit(low, 3, high, 3, 0, 1), "\\x01\\x01\\x01 \\x01\\x01\\x02 \\x01\\x01\\x03");
+	CHECK_EQ_STR(bsplit(low, 3, high, 3, 0, 1),
+	             "\\x01\\x01\\x01 \\x01\\x01\\x02 \\x01\\x01\\x03");
 	/* split twice: needs an extra byte; 4 parts */
 	hb_keys_init(&ks);
 	CHECK_EQ_INT(hb_bytes_split(&ks, low, 3, high, 3, 0, 2, NULL), 0);
@@ -288,31 +295,31 @@ static void test_split__bytes_split_invalid_and_narrow_cases(void)
 static void test_split__range_matches_reference_guide_listing(void)
 {
 	static const signed char book[9][16] = {
-		{48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48},
-		{54, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10},
-		{61, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -68},
-		{68, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124,
-		 -124, -126},
-		{75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 72},
-		{82, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 14},
-		{88, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -44},
-		{95, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -102},
-		{102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102},
+	    {48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48},
+	    {54, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10},
+	    {61, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -68},
+	    {68, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124,
+	     -126},
+	    {75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 75, 72},
+	    {82, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 18, 14},
+	    {88, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -44},
+	    {95, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -102},
+	    {102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102, 102},
 	};
 	struct hb_split_spec s = {0};
 	struct hb_keys ks;
 	size_t i, len;
 
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "0000000000000000", 16, "ffffffffffffffff", 16, 10),
-		     "0000000000000000 "
-		     "6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6 "
-		     "=\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBC "
-		     "D\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x82 "
-		     "KKKKKKKKKKKKKKKH "
-		     "R\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x0E "
-		     "X\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD4 "
-		     "_\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9A "
-		     "ffffffffffffffff");
+	             "0000000000000000 "
+	             "6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6\\xF6 "
+	             "=\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBD\\xBC "
+	             "D\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x84\\x82 "
+	             "KKKKKKKKKKKKKKKH "
+	             "R\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x12\\x0E "
+	             "X\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD8\\xD4 "
+	             "_\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9F\\x9A "
+	             "ffffffffffffffff");
 	s.algo = HB_SPLIT_RANGE;
 	s.n = 10;
 	s.start = (const unsigned char *)"0000000000000000";
@@ -341,8 +348,10 @@ static void test_split__range_matches_async_admin_tests(void)
 	for (k = 1; k <= 9; k++) {
 		char part[64];
 
-		snprintf(part, sizeof(part), "%s\\x%02d\\x%02d\\x%02d\\x%02d\\x%02d\\x%02d\\x%02d\\x%02d"
-			 "\\x%02d\\x%02d", k > 1 ? " " : "", k, k, k, k, k, k, k, k, k, k);
+		snprintf(part, sizeof(part),
+		         "%s\\x%02d\\x%02d\\x%02d\\x%02d\\x%02d\\x%02d\\x%02d\\x%02d"
+		         "\\x%02d\\x%02d",
+		         k > 1 ? " " : "", k, k, k, k, k, k, k, k, k, k);
 		strcat(want, part);
 	}
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, a, 10, b, 10, 10), want);
@@ -364,7 +373,7 @@ static void test_split__range_matches_async_admin_tests(void)
 	}
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "a", 1, "z", 1, 3), "a z");
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "a", 1, "z", 1, 2),
-		     "ERR: Must create at least three regions");
+	             "ERR: Must create at least three regions");
 	{
 		unsigned char lo = 1, hi = 127;
 		struct hb_split_spec s = {0};
@@ -387,20 +396,20 @@ static void test_split__range_narrow_endpoints_are_zero_extended(void)
 {
 	/* §11.7: createTable("a", "b", 10) */
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "a", 1, "b", 1, 10),
-		     "a\\x00 a  a@ a` a\\x80 a\\xA0 a\\xC0 a\\xE0 b\\x00");
+	             "a\\x00 a  a@ a` a\\x80 a\\xA0 a\\xC0 a\\xE0 b\\x00");
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "b", 1, "a", 1, 10),
-		     "ERR: Start key must be smaller than end key");
+	             "ERR: Start key must be smaller than end key");
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "a", 1, "a", 1, 10),
-		     "ERR: Start key must be smaller than end key");
+	             "ERR: Start key must be smaller than end key");
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "a", 1, "a\0", 2, 10), "ERR: b <= a");
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_RANGE, "", 0, "a", 1, 3),
-		     "ERR: Empty split key must not be passed in the split keys.");
+	             "ERR: Empty split key must not be passed in the split keys.");
 }
 
 /* ---- two-argument split and the multi-mapper helper (TestRegionSplitter) ---- */
 
 static char *mid(enum hb_split_algo algo, const char *a, size_t al, const char *b, size_t bl,
-		 int fix)
+                 int fix)
 {
 	static char out[2048];
 	struct hb_split_spec s = {0};
@@ -454,8 +463,8 @@ static void test_split__midpoints_match_regionsplitter(void)
 	CHECK_EQ_STR(mid(HB_SPLIT_UNIFORM, "\x10", 1, "\x30", 1, 0), " "); /* 0x20 */
 	CHECK_EQ_STR(mid(HB_SPLIT_UNIFORM, "", 0, "\x20", 1, 0), "\\x10");
 	CHECK_EQ_STR(mid(HB_SPLIT_UNIFORM, "\xdf\xff\xff\xff\xff\xff\xff\xff", 8,
-			 "\xff\xff\xff\xff\xff\xff\xff\xff", 8, 0),
-		     "\\xEF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF");
+	                 "\xff\xff\xff\xff\xff\xff\xff\xff", 8, 0),
+	             "\\xEF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF\\xFF");
 	CHECK_EQ_STR(mid(HB_SPLIT_UNIFORM, "aaa", 3, "aab", 3, 0), "aaa\\x80");
 }
 
@@ -463,10 +472,10 @@ static void test_split__multi_mapper_splits_match_regionsplitter(void)
 {
 	CHECK_EQ_STR(between(HB_SPLIT_HEX, "00000000", "30000000", 3, 0), "10000000 20000000");
 	CHECK_EQ_STR(between(HB_SPLIT_HEX, "00000000", "20000000", 2, 1),
-		     "00000000 10000000 20000000");
+	             "00000000 10000000 20000000");
 	CHECK_EQ_STR(between(HB_SPLIT_DECIMAL, "00000000", "30000000", 3, 0), "10000000 20000000");
 	CHECK_EQ_STR(between(HB_SPLIT_DECIMAL, "00000000", "20000000", 2, 1),
-		     "00000000 10000000 20000000");
+	             "00000000 10000000 20000000");
 	CHECK_EQ_STR(between(HB_SPLIT_UNIFORM, "aaa", "aad", 3, 0), "aab aac");
 	CHECK_EQ_STR(between(HB_SPLIT_UNIFORM, "aaa", "aae", 2, 1), "aaa aac aae");
 	CHECK(failed(between(HB_SPLIT_HEX, "30000000", "00000000", 3, 0)));
@@ -477,18 +486,18 @@ static void test_split__multi_mapper_splits_match_regionsplitter(void)
 
 static void test_split__book_hex_matches_seed_001(void)
 {
-	CHECK_EQ_STR(bytes_spec(HB_SPLIT_BOOK_HEX, "0000000000000000", 16, "ffffffffffffffff", 16,
-				10),
-		     "1999999999999999 3333333333333332 4ccccccccccccccb 6666666666666664 "
-		     "7ffffffffffffffd 9999999999999996 b33333333333332f ccccccccccccccc8 "
-		     "e666666666666661");
+	CHECK_EQ_STR(
+	    bytes_spec(HB_SPLIT_BOOK_HEX, "0000000000000000", 16, "ffffffffffffffff", 16, 10),
+	    "1999999999999999 3333333333333332 4ccccccccccccccb 6666666666666664 "
+	    "7ffffffffffffffd 9999999999999996 b33333333333332f ccccccccccccccc8 "
+	    "e666666666666661");
 	/* no +1 and a fixed width of 16: differs from HexStringSplit */
 	CHECK(!strncmp(bytes_spec(HB_SPLIT_BOOK_HEX, "00000000", 8, "ffffffff", 8, 16),
-		       "000000000fffffff 000000001ffffffe", 33));
+	               "000000000fffffff 000000001ffffffe", 33));
 	CHECK(failed(bytes_spec(HB_SPLIT_BOOK_HEX, "0", 1, "2", 1, 4)));
 	CHECK_EQ_STR(last_err.msg,
-		     "All split keys must be unique, found duplicate: 0000000000000000, "
-		     "0000000000000000");
+	             "All split keys must be unique, found duplicate: 0000000000000000, "
+	             "0000000000000000");
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_BOOK_HEX, "0", 1, "1", 1, 2), "0000000000000000");
 	/* no start < end check in the recipe: (0 - f) / 2 truncates to -7 */
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_BOOK_HEX, "f", 1, "0", 1, 2), "0000000000000008");
@@ -496,9 +505,9 @@ static void test_split__book_hex_matches_seed_001(void)
 	CHECK(failed(bytes_spec(HB_SPLIT_BOOK_HEX, "0", 1, "xyz", 3, 2)));
 	/* keys wider than 16 digits are put in key order, as createTable does */
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_BOOK_HEX, "0", 1, "30000000000000000", 17, 3),
-		     "10000000000000000 20000000000000000");
+	             "10000000000000000 20000000000000000");
 	CHECK_EQ_STR(bytes_spec(HB_SPLIT_BOOK_HEX, "0", 1, "20000000000000000", 17, 4),
-		     "10000000000000000 18000000000000000 8000000000000000");
+	             "10000000000000000 18000000000000000 8000000000000000");
 }
 
 /* ---- partition, salt, sampled, file ---- */
@@ -510,7 +519,7 @@ static void test_split__partition_and_salt_prefixes(void)
 	s.algo = HB_SPLIT_PARTITION;
 	s.n = 3;
 	CHECK_EQ_STR(run(&s), "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01 "
-			      "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02");
+	                      "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02");
 	s.algo = HB_SPLIT_SALT;
 	s.salt_width = 1;
 	s.n = 256;
@@ -610,15 +619,15 @@ static void test_split__splits_file_lines_and_errors(void)
 	CHECK_EQ_STR(parse_file("a\r\nb\r\n", HB_SPLITSFILE_SORTED), "a b");
 	CHECK_EQ_STR(parse_file(" a \n", HB_SPLITSFILE_SORTED), " a ");
 	CHECK_EQ_STR(parse_file("a\nc\nb\n", HB_SPLITSFILE_SORTED),
-		     "ERR: splits.txt:3: key 'b' is not greater than the key on line 2");
+	             "ERR: splits.txt:3: key 'b' is not greater than the key on line 2");
 	CHECK_EQ_STR(parse_file("a\na\n", HB_SPLITSFILE_SORTED),
-		     "ERR: splits.txt:2: key 'a' is not greater than the key on line 1");
+	             "ERR: splits.txt:2: key 'a' is not greater than the key on line 1");
 	CHECK_EQ_STR(parse_file("a\n\nb\n", HB_SPLITSFILE_SORTED),
-		     "ERR: splits.txt:2: empty line (HBase rejects an empty split key)");
+	             "ERR: splits.txt:2: empty line (HBase rejects an empty split key)");
 	CHECK_EQ_STR(parse_file("a\n\r\n", HB_SPLITSFILE_SORTED),
-		     "ERR: splits.txt:2: empty line (HBase rejects an empty split key)");
+	             "ERR: splits.txt:2: empty line (HBase rejects an empty split key)");
 	CHECK_EQ_STR(parse_file("a\nb\xff\n", HB_SPLITSFILE_SORTED),
-		     "ERR: splits.txt:2: invalid UTF-8 at byte 2");
+	             "ERR: splits.txt:2: invalid UTF-8 at byte 2");
 	CHECK_EQ_STR(parse_file("", HB_SPLITSFILE_SORTED), "ERR: splits.txt: no keys in the file");
 	CHECK_EQ_STR(parse_file("c\na\na\n", 0), "c a a"); /* samples need no order */
 	{
@@ -629,7 +638,7 @@ static void test_split__splits_file_lines_and_errors(void)
 		big[n] = '\n';
 		big[n + 1] = '\0';
 		CHECK(!strncmp(parse_file(big, HB_SPLITSFILE_SORTED),
-			       "ERR: splits.txt:1: key is 32768 bytes long", 42));
+		               "ERR: splits.txt:1: key is 32768 bytes long", 42));
 		big[n - 1] = '\n';
 		big[n] = '\0';
 		CHECK(!failed(parse_file(big, HB_SPLITSFILE_SORTED)));
@@ -699,7 +708,7 @@ static void test_split__hex_random_matches_64bit_oracle(void)
 		n = 1 + (long)(rnd() % (range < 3000 ? range + 2 : 3000));
 		snprintf(fs, sizeof(fs), radix == 16 ? "%llx" : "%llu", (unsigned long long)first);
 		snprintf(ls, sizeof(ls), radix == 16 ? "%0*llX" : "%0*llu", digits,
-			 (unsigned long long)last);
+		         (unsigned long long)last);
 		s.algo = radix == 16 ? HB_SPLIT_HEX : HB_SPLIT_DECIMAL;
 		s.n = n;
 		s.first = fs;
@@ -718,7 +727,7 @@ static void test_split__hex_random_matches_64bit_oracle(void)
 			const unsigned char *k = hb_keys_at(&ks, (size_t)i - 1, &len);
 
 			snprintf(want, sizeof(want), radix == 16 ? "%0*llx" : "%0*llu", digits,
-				 (unsigned long long)(first + (uint64_t)i * step));
+			         (unsigned long long)(first + (uint64_t)i * step));
 			if (len != strlen(want) || memcmp(k, want, len))
 				ok = 0;
 		}

@@ -445,7 +445,10 @@ static void test_thrift__lzma_travels_in_the_attribute_map_not_the_enum(void)
 	CHECK_EQ_INT(hb_thrift_encode_create_table(&b, 1, &s, &splits, &err), 0);
 	/* no compressionType field (id 6, i32): "08 00 06" never follows the family name */
 	CHECK(!has_bytes(&b, "\x08\x00\x06", 3));
-	CHECK(has_bytes(&b, "COMPRESSION\x00\x00\x00\x06" "BROTLI", 21));
+	CHECK(has_bytes(&b,
+	                "COMPRESSION\x00\x00\x00\x06"
+	                "BROTLI",
+	                21));
 	CHECK_EQ_INT(hb_thrift_decode_create_table_call(&back, &ks, b.data, b.len, &err), 0);
 	CHECK_EQ_STR(hb_attrs_get(&back.families[0].attrs, "COMPRESSION"), "BROTLI");
 	hb_buf_release(&b);
@@ -670,9 +673,9 @@ static void test_thrift__create_call_without_descriptor_is_refused(void)
 {
 	/* createTable(2: splitKeys = ["a"]) with no field 1: desc is required. */
 	static const unsigned char call[] = {
-	    0x80, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x0b, 'c', 'r', 'e', 'a', 't', 'e', 'T',
-	    'a',  'b',  'l',  'e',  0x00, 0x00, 0x00, 0x01, 0x0f, 0x00, 0x02, 0x0b, 0x00, 0x00,
-	    0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 'a',  0x00};
+	    0x80, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x0b, 'c',  'r',  'e',  'a',  't',
+	    'e',  'T',  'a',  'b',  'l',  'e',  0x00, 0x00, 0x00, 0x01, 0x0f, 0x00, 0x02,
+	    0x0b, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 'a',  0x00};
 	struct hb_schema s;
 	struct hb_keys ks;
 	struct hb_error err = {0};
