@@ -97,6 +97,9 @@ void cli_verbose(const char *fmt, ...)
 }
 
 static void usage_v(const char *cmd, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+static void usage_v(const char *cmd, const char *fmt, va_list ap)
 {
 	error_v(fmt, ap);
 	/* error_v erased any progress line */
