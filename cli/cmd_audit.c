@@ -1,4 +1,5 @@
 /* hbtab audit: reachability, chain integrity, drift and hot-spots of a table or a split set. */
+#include "../core/activity.h"
 #include "../core/audit.h"
 #include "../core/clock.h"
 #include "../core/key.h"
@@ -423,7 +424,7 @@ static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_
 		if (rc)
 			goto done;
 		t0 = hb_now();
-		cli_progress_sleep("measuring writes", r->window);
+		hb_activity_sleep("measuring writes", r->window);
 	}
 	rc = hb_rest_get_status(c, &s1, err);
 	if (rc)

@@ -249,12 +249,13 @@ static int name_not_online(struct hb_buf *m, const struct hb_regions *rs)
 }
 
 /*
- * The error when --wait ran out before every region was online. rs holds the last complete
+ * The error when --wait ran out before every region was online, after waited seconds (the
+ * time measured, not the --wait asked for). rs holds the last complete
  * listing with states, or nothing when /T/regions kept answering 500 (regions without a
  * location): then hbase:meta names them.
  */
 static int not_online_error(struct create *c, const struct hb_regions *rs, int last500,
-                            const char *why, struct hb_error *err)
+                            const char *why, double waited, struct hb_error *err)
 {
 	struct hb_buf m = HB_BUF_INIT;
 	struct hb_regions meta;
@@ -262,7 +263,7 @@ static int not_online_error(struct create *c, const struct hb_regions *rs, int l
 	const char *name = strncmp(c->table, "default:", 8) ? c->table : c->table + 8;
 
 	hb_regions_init(&meta);
-	rc = hb_buf_addf(&m, "table '%s': regions not online after %.0f s", c->table, c->wait);
+	rc = hb_buf_addf(&m, "table '%s': regions not online after %.0f s", c->table, waited);
 	if (!rc && last500) {
 		struct hb_error merr = {0};
 
@@ -301,7 +302,7 @@ static int not_online_error(struct create *c, const struct hb_regions *rs, int l
  */
 static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, struct hb_error *err)
 {
-	double deadline = hb_now() + c->wait, delay = 0.05;
+	double started = hb_now(), deadline = started + c->wait, delay = 0.05;
 	size_t planned = c->splits.n + 1;
 	char why[HB_ERRMSG_MAX] = "";
 	int rc, last500 = 0, pending = 0, state, avail;
@@ -346,7 +347,7 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 	}
 	cli_progress_done();
 	if (pending)
-		return not_online_error(c, rs, last500, why, err);
+		return not_online_error(c, rs, last500, why, hb_now() - started, err);
 	return 0;
 }
 
@@ -731,7 +732,7 @@ static int run(struct create *c)
 		hb_error_set(&err, HB_EFINDING,
 		             "table '%s' does not exist after the %s create (waited %.0f s); the "
 		             "channel reported success but nothing was created",
-		             c->table, cli_via_name(c->via), c->wait);
+		             c->table, cli_via_name(c->via), c->t[PH_WAIT]);
 		c->created = 0;
 		st = fail_with(c, &err);
 		goto done;

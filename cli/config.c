@@ -107,8 +107,8 @@ static int bad_value(const char *cmd, const char *key, const char *value, const 
 /* Copies taken from the file, one per setting; a later line for the same key replaces it. */
 static char *owned[HB_ARRAY_LEN(settings)];
 
-/* Reads all of path into a NUL-terminated buffer; prints the reason and returns HB_EINVAL. */
-static int slurp(const char *path, int must_exist, char **out, size_t *len_out)
+int cli_slurp(const char *what, const char *path, int must_exist, size_t max, char **out,
+              size_t *len_out)
 {
 	struct hb_buf b = HB_BUF_INIT;
 	char chunk[8192];
@@ -123,30 +123,29 @@ static int slurp(const char *path, int must_exist, char **out, size_t *len_out)
 	if (fd < 0) {
 		if (errno == ENOENT && !must_exist)
 			return 0;
-		cli_error("cannot read config file '%s': %s", path, strerror(errno));
+		cli_error("cannot read %s '%s': %s", what, path, strerror(errno));
 		return HB_EINVAL;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		cli_error("config file '%s' is not a regular file", path);
+		cli_error("%s '%s' is not a regular file", what, path);
 		close(fd);
 		return HB_EINVAL;
 	}
 	f = fdopen(fd, "r");
 	if (!f) {
-		cli_error("cannot read config file '%s': %s", path, strerror(errno));
+		cli_error("cannot read %s '%s': %s", what, path, strerror(errno));
 		close(fd);
 		return HB_EINVAL;
 	}
-	hb_buf_init(&b, CONFIG_MAX_BYTES);
+	hb_buf_init(&b, max);
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		if (hb_buf_add(&b, chunk, n)) {
-			cli_error("config file '%s' is larger than %d bytes", path,
-			          CONFIG_MAX_BYTES);
+			cli_error("%s '%s' is larger than %zu bytes", what, path, max);
 			goto fail;
 		}
 	}
 	if (ferror(f)) {
-		cli_error("cannot read config file '%s': %s", path, strerror(errno));
+		cli_error("cannot read %s '%s': %s", what, path, strerror(errno));
 		goto fail;
 	}
 	fclose(f);
@@ -177,7 +176,7 @@ static int read_file(const char *path, const char *profile, unsigned char *unset
 	size_t len;
 	int lineno = 0, in_profile = 0, in_default = 1, found_profile = 0, rc;
 
-	rc = slurp(path, must_exist, &text, &len);
+	rc = cli_slurp("config file", path, must_exist, CONFIG_MAX_BYTES, &text, &len);
 	if (rc || !text)
 		return rc;
 	rc = HB_EINVAL;

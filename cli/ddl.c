@@ -2,6 +2,7 @@
  * SPLITS_FILE and the JSON plan; --family/--attr parsing. */
 #include "ddl.h"
 
+#include "../core/activity.h"
 #include "../core/family.h"
 #include "../core/thrift.h"
 #include "../core/tname.h"
@@ -16,6 +17,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -609,6 +611,15 @@ int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits, int d
 	return cli_exit(rc);
 }
 
+/* Names the create call for the progress line while it blocks. */
+static void activity(const char *table, const char *channel)
+{
+	char label[200];
+
+	snprintf(label, sizeof(label), "creating table '%s' %s", table, channel);
+	hb_activity_begin(label);
+}
+
 static int ddl_thrift2(const struct hb_schema *s, const struct hb_keys *splits, double wait,
                        int *race, struct hb_error *err)
 {
@@ -620,7 +631,9 @@ static int ddl_thrift2(const struct hb_schema *s, const struct hb_keys *splits, 
 	rc = cli_thrift2_open(&t, cli_g.timeout + wait, err);
 	if (rc)
 		return rc;
+	activity(s->table, "over Thrift2");
 	rc = hb_thrift2_create_table(t, s, splits, &outcome, err);
+	hb_activity_end();
 	/* A TIOError is what TableExistsException becomes: re-check before failing. */
 	if (rc && outcome == HB_TR_IOERROR)
 		*race = CLI_DDL_RACE_OTHER;
@@ -713,7 +726,9 @@ static int ddl_shell(const struct hb_schema *s, const struct hb_keys *splits, do
 		goto done;
 	}
 	cli_verbose("running %s %s", cli_g.hbase_shell, spath.data);
+	activity(s->table, "with the hbase shell");
 	rc = hb_shell_run(&av, cli_g.timeout + wait, &res, err);
+	hb_activity_end();
 	if (rc)
 		goto done;
 	cli_verbose("shell ended after %.2f s (exit %d, signal %d)", res.seconds, res.status,
@@ -746,7 +761,9 @@ int cli_ddl_create(enum cli_via via, struct hb_rest *rest, const struct hb_schem
 	case CLI_VIA_REST:
 		/* Only reached after hb_rest_table_exists said "absent" (never PUT over a table).
 		 */
+		activity(s->table, "over REST");
 		rc = hb_rest_create_schema(rest, s, err);
+		hb_activity_end();
 		if (rc == HB_ESAFETY)
 			*race = CLI_DDL_RACE_OTHER;
 		return rc;

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "exit.h"
 #include "output.h"
+#include "progress.h"
 #include "rest_cli.h"
 
 #include <errno.h>
@@ -349,5 +350,6 @@ int main(int argc, char **argv)
 	 * children start with the default dispositions (cli/signals.c). A closed pipe ends hbtab
 	 * with CLI_EXIT_SIGPIPE whether the signal or the write's EPIPE reports it first. */
 	cli_signals_install();
+	cli_progress_install();
 	return finish(run(argc, argv));
 }

@@ -1,56 +1,55 @@
 /* The progress line: only on a terminal, never with -q, -v or --no-progress. */
 #include "progress.h"
+#include "../core/activity.h"
 #include "../core/clock.h"
 #include "cli.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static int progress_drawn;
 static double progress_last;
+static char progress_line[200];
 
 static int progress_enabled(void)
 {
 	return !cli_g.no_progress && !cli_g.quiet && !cli_g.verbose && isatty(STDERR_FILENO);
 }
 
-void cli_progress(const char *label, size_t done, size_t total)
+/* Draws one line over the last, at most ten times a second. */
+static void draw(const char *line)
 {
 	double t;
 
 	if (!progress_enabled())
 		return;
 	t = hb_now();
-	if (progress_drawn && t - progress_last < 0.1)
+	if (progress_drawn && (t - progress_last < 0.1 || !strcmp(line, progress_line)))
 		return;
 	progress_last = t;
-	if (total)
-		fprintf(stderr, "\r%s: %zu/%zu ", label ? label : "working", done, total);
-	else
-		fprintf(stderr, "\r%s: %zu ", label ? label : "working", done);
+	snprintf(progress_line, sizeof(progress_line), "%s", line);
+	fprintf(stderr, "\r%s ", line);
 	fflush(stderr);
 	progress_drawn = 1;
 }
 
-void cli_progress_sleep(const char *label, double seconds)
+void cli_progress_install(void)
 {
-	double start = hb_now(), left = seconds;
+	hb_activity_set_hook(draw);
+}
 
-	if (!progress_enabled()) {
-		hb_sleep(seconds);
+void cli_progress(const char *label, size_t done, size_t total)
+{
+	char line[200];
+
+	if (!progress_enabled())
 		return;
-	}
-	while (left > 0) {
-		double step = left < 0.25 ? left : 0.25;
-
-		fprintf(stderr, "\r%s: %.0f/%.0f s ", label ? label : "waiting", seconds - left,
-		        seconds);
-		fflush(stderr);
-		progress_drawn = 1;
-		hb_sleep(step);
-		left = seconds - (hb_now() - start);
-	}
-	progress_last = hb_now();
+	if (total)
+		snprintf(line, sizeof(line), "%s: %zu/%zu", label ? label : "working", done, total);
+	else
+		snprintf(line, sizeof(line), "%s: %zu", label ? label : "working", done);
+	draw(line);
 }
 
 void cli_progress_done(void)

@@ -1,14 +1,15 @@
 /* The progress line on a terminal's stderr: drawn for long waits, erased before any other
- * output (diagnostics and the command's results). */
+ * output (diagnostics and the command's results). The waits inside core/ and rest/ report
+ * through core/activity.h, whose hook this installs. */
 #ifndef HB_CLI_PROGRESS_H
 #define HB_CLI_PROGRESS_H
 
 #include <stddef.h>
 
+/* Installs the drawing hook for core/activity.h (once, at start). */
+void cli_progress_install(void);
 /* Shows "LABEL: DONE[/TOTAL]" on stderr (terminal only, rate-limited); label NULL = "working". */
 void cli_progress(const char *label, size_t done, size_t total);
-/* Sleeps for seconds, showing "LABEL: ELAPSED/SECONDS s" meanwhile (terminal only). */
-void cli_progress_sleep(const char *label, double seconds);
 /* Clears the progress line, if one was drawn. Called before anything else is written. */
 void cli_progress_done(void);
 

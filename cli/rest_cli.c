@@ -1,13 +1,17 @@
 /* The REST client as the commands see it: settings from cli_g, traces, progress, table names. */
 #include "rest_cli.h"
 #include "../core/clock.h"
+#include "../core/netrc.h"
 #include "../core/regioninfo.h"
 #include "../core/tname.h"
+#include "../rest/curlx.h"
 #include "../rest/hbase.h"
 #include "../rest/thrift2.h"
 #include "cli.h"
+#include "config.h"
 #include "exit.h"
 
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,10 +31,9 @@ static void on_trace(void *ctx, const char *line)
 
 /*
  * The settings every channel (REST, Thrift2) takes from the global options, with the same
- * names in hb_rest_opts and hb_thrift2_opts; the password only from HBTAB_PASSWORD (else
- * ~/.netrc via CURLOPT_NETRC) and only with --user.
+ * names in hb_rest_opts and hb_thrift2_opts; the credentials from conn_credentials.
  */
-#define CONN_APPLY(o, timeout_s)                                                                   \
+#define CONN_APPLY(o, timeout_s, cr)                                                               \
 	do {                                                                                       \
 		(o)->timeout = (timeout_s);                                                        \
 		(o)->retries = cli_g.retries;                                                      \
@@ -38,15 +41,22 @@ static void on_trace(void *ctx, const char *line)
 		(o)->cert = cli_g.cert;                                                            \
 		(o)->key = cli_g.key;                                                              \
 		(o)->insecure = cli_g.insecure;                                                    \
-		(o)->user = cli_g.user;                                                            \
-		(o)->password = conn_password();                                                   \
+		(o)->user = (cr)->user;                                                            \
+		(o)->password = (cr)->password;                                                    \
+		(o)->password_from = (cr)->from;                                                   \
 		(o)->negotiate = cli_g.negotiate;                                                  \
 		(o)->trace = cli_g.verbose ? on_trace : NULL;                                      \
 		(o)->trace_ctx = NULL;                                                             \
 	} while (0)
 
+/* Basic-auth credentials for one server; the strings live until exit. */
+struct cred {
+	const char *user, *password, *from;
+	struct hb_buf login, secret; /* from ~/.netrc */
+};
+
 /* HBTAB_PASSWORD when --user is given; the warning about an unused one is printed once. */
-static const char *conn_password(void)
+static const char *env_password(void)
 {
 	static int warned;
 	const char *pw = getenv("HBTAB_PASSWORD");
@@ -62,41 +72,113 @@ static const char *conn_password(void)
 	return pw;
 }
 
-/* A basic-auth password over plain http is readable on the wire: say so for every URL. */
-static void warn_plain_password(const char *url)
+/* ~/.netrc, as libcurl finds it: $HOME, else the account's home directory. */
+static int netrc_path(struct hb_buf *path)
 {
-	if (cli_g.user && conn_password() && url && !strncasecmp(url, "http://", 7))
+	const char *home = getenv("HOME");
+
+	if (!home || !*home) {
+		struct passwd *pw = getpwuid(getuid());
+
+		home = pw ? pw->pw_dir : NULL;
+	}
+	return home && !hb_buf_addf(path, "%s/.netrc", home) ? 0 : -1;
+}
+
+/*
+ * Who logs in to url: --user with HBTAB_PASSWORD, else --user with the password of its
+ * "machine HOST login USER" entry in ~/.netrc, else (without --user) the login and password
+ * ~/.netrc holds for the host, else nobody. --user without any password is bad input
+ * (HB_EINVAL) before anything is sent: libcurl would send the name with an empty password.
+ */
+static int conn_credentials(const char *url, struct cred *cr, struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	char host[256], *text = NULL;
+	size_t len = 0;
+	int found = 0, rc = 0;
+
+	cr->user = cli_g.user;
+	cr->password = env_password();
+	cr->from = cr->password ? "HBTAB_PASSWORD" : NULL;
+	if (cli_g.negotiate || cr->password || !url || hb_curlx_url_host(host, sizeof(host), url))
+		return 0; /* a bad URL is reported by the client itself */
+	if (netrc_path(&path)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	if (cli_slurp("netrc file", path.data, 0, 1024 * 1024, &text, &len)) {
+		rc = hb_error_set(err, HB_EINVAL, "cannot read the basic-auth password");
+		goto done;
+	}
+	if (text)
+		found = hb_netrc_lookup(text, len, host, cli_g.user, &cr->login, &cr->secret);
+	if (found < 0) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	} else if (found) {
+		cr->user = cli_g.user ? cli_g.user : hb_buf_str(&cr->login);
+		cr->password = hb_buf_str(&cr->secret);
+		cr->from = "~/.netrc";
+	} else if (cli_g.user) {
+		rc = hb_error_set(err, HB_EINVAL,
+		                  "--user %s has no password: HBTAB_PASSWORD is not set and %s "
+		                  "has no 'machine %s login %s' entry; set HBTAB_PASSWORD, or "
+		                  "add 'machine %s login %s password ...' to ~/.netrc",
+		                  cli_g.user, text ? "~/.netrc" : "there is no ~/.netrc", host,
+		                  cli_g.user, host, cli_g.user);
+	}
+done:
+	if (text) {
+		memset(text, 0, len);
+		free(text);
+	}
+	hb_buf_release(&path);
+	return rc;
+}
+
+/* A basic-auth password over plain http is readable on the wire: say so for every URL. */
+static void warn_plain_password(const struct cred *cr, const char *url)
+{
+	if (cr->password && url && !strncasecmp(url, "http://", 7))
 		cli_warn("sending a basic-auth password over plain http to '%s'", url);
 }
 
 int cli_rest_open(struct hb_rest **out, struct hb_error *err)
 {
+	static struct cred cr = {NULL, NULL, NULL, HB_BUF_INIT, HB_BUF_INIT};
 	struct hb_rest_opts o;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	rc = conn_credentials(cli_g.rest_url, &cr, err);
+	if (rc)
+		return rc;
 	o.base_url = cli_g.rest_url;
-	CONN_APPLY(&o, cli_g.timeout);
+	CONN_APPLY(&o, cli_g.timeout, &cr);
 	rc = hb_rest_new(out, &o, err);
 	if (rc)
 		return rc;
-	warn_plain_password(cli_g.rest_url);
+	warn_plain_password(&cr, cli_g.rest_url);
 	hb_rest_set_progress(*out, on_progress, "reading");
 	return 0;
 }
 
 int cli_thrift2_open(struct hb_thrift2 **out, double timeout, struct hb_error *err)
 {
+	static struct cred cr = {NULL, NULL, NULL, HB_BUF_INIT, HB_BUF_INIT};
 	struct hb_thrift2_opts o;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	rc = conn_credentials(cli_g.thrift_url, &cr, err);
+	if (rc)
+		return rc;
 	o.url = cli_g.thrift_url;
-	CONN_APPLY(&o, timeout);
+	CONN_APPLY(&o, timeout, &cr);
 	rc = hb_thrift2_new(out, &o, err);
 	if (rc)
 		return rc;
-	warn_plain_password(cli_g.thrift_url);
+	warn_plain_password(&cr, cli_g.thrift_url);
 	return 0;
 }
 

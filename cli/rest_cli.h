@@ -9,9 +9,10 @@
 #include <stddef.h>
 
 /*
- * Creates the REST client from cli_g: password only from HBTAB_PASSWORD (else ~/.netrc via
- * CURLOPT_NETRC), -v traces to stderr with secrets redacted, and a progress indicator on a
- * terminal unless --no-progress or -q. On failure err is filled (print with cli_fail).
+ * Creates the REST client from cli_g: the password only from HBTAB_PASSWORD or the user's
+ * ~/.netrc entry for the host (--user without either is HB_EINVAL), -v traces to stderr with
+ * secrets redacted, and a progress indicator on a terminal unless --no-progress or -q. On failure
+ * err is filled (print with cli_fail).
  */
 int cli_rest_open(struct hb_rest **out, struct hb_error *err);
 

@@ -74,7 +74,8 @@ int hb_bounds_diff(struct hb_diff *d, const struct hb_regions *rs, const struct 
 	size_t i, j, ne = 0;
 	int rc;
 
-	rc = hb_diff_line(d, "planned %zu regions, found %zu", splits->n + 1, rs->n);
+	rc = hb_diff_line(d, "planned %zu region%s, found %zu", splits->n + 1, splits->n ? "s" : "",
+	                  rs->n);
 	ends = calloc(rs->n ? rs->n : 1, sizeof(*ends));
 	if (!ends)
 		return HB_ENOMEM;

@@ -1,6 +1,7 @@
 /* Pre-split key algorithms computed exactly as HBase computes them, with GMP (docs/hbase-keys.md
  * §3-§7). */
 #include "split.h"
+#include "activity.h"
 
 #include <gmp.h>
 #include <stdlib.h>
@@ -65,6 +66,13 @@ static int check_uniform_rows(const void *first, size_t flen, const void *last, 
 	hb_buf_release(&m1);
 	hb_buf_release(&m2);
 	return rc;
+}
+
+/* Computing a very large split set takes seconds: reported every 65,536 keys. */
+static void computed(size_t done, size_t total)
+{
+	if (!(done & 0xFFFF))
+		hb_activity_count("computing split keys", done, total);
 }
 
 static int check_total(long nkeys, size_t keylen, struct hb_error *err)
@@ -163,6 +171,7 @@ static int bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
 	}
 	mpz_set(cur, A);
 	for (i = 1; !rc && i <= (size_t)num; i++) {
+		computed(i - 1, (size_t)num);
 		mpz_add(cur, cur, step);
 		export_be(key, len, cur, tmp);
 		rc = hb_keys_push(out, key, len);
@@ -297,6 +306,7 @@ static int split_number_string(struct hb_keys *out, const struct hb_split_spec *
 	}
 	mpz_set(cur, f);
 	for (i = 1; i < spec->n; i++) {
+		computed((size_t)i - 1, (size_t)spec->n - 1);
 		mpz_add(cur, cur, step);
 		if (push_padded(out, cur, radix, width, buf)) {
 			rc = nomem(err);
@@ -393,6 +403,7 @@ static int split_book_hex(struct hb_keys *out, const struct hb_split_spec *spec,
 	}
 	mpz_set(cur, lo);
 	for (i = 1; i < spec->n; i++) {
+		computed((size_t)i - 1, (size_t)spec->n - 1);
 		mpz_add(cur, cur, inc);
 		if (push_padded(out, cur, 16, 16, buf) < 0) {
 			rc = nomem(err);
@@ -419,6 +430,8 @@ static int split_be_ints(struct hb_keys *out, long n, int width, struct hb_error
 		return nomem(err);
 	for (i = 1; i < n; i++) {
 		unsigned long v = (unsigned long)i;
+
+		computed((size_t)i - 1, (size_t)n - 1);
 
 		for (j = width - 1; j >= 0; j--, v >>= 8)
 			k[j] = (unsigned char)(v & 0xFF);

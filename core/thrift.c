@@ -204,11 +204,10 @@ int hb_thrift_read_map_begin(struct hb_thrift_rd *r, int *ktype, int *vtype, uin
 		return bad_type(r, (int)vt, err);
 	if (c < 0 ||
 	    (uint64_t)(uint32_t)c * (min_size((int)kt) + min_size((int)vt)) > r->len - r->pos)
-		return hb_error_set(
-		    err, HB_ESERVER,
-		    "malformed thrift reply: map of %ld entries does not fit in the "
-		    "%zu bytes left",
-		    (long)c, r->len - r->pos);
+		return hb_error_set(err, HB_ESERVER,
+		                    "malformed thrift reply: map of %ld entr%s does not fit in the "
+		                    "%zu bytes left",
+		                    (long)c, c == 1 ? "y" : "ies", r->len - r->pos);
 	*ktype = (int)kt;
 	*vtype = (int)vt;
 	*count = (uint32_t)c;

@@ -1,6 +1,7 @@
 /* libcurl set-up shared by the REST and Thrift2 channels: TLS, timeouts, body cap, errors. */
 #include "rest/curlx.h"
 
+#include "core/activity.h"
 #include "core/interrupt.h"
 
 #include <errno.h>
@@ -89,6 +90,7 @@ static int on_xfer(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ul
 	(void)dlnow;
 	(void)ultotal;
 	(void)ulnow;
+	hb_activity_tick();
 	return hb_interrupt_stop();
 }
 
@@ -206,6 +208,34 @@ static char *url_part(CURLU *u, CURLUPart what, int *oom)
 	if (rc == CURLUE_OUT_OF_MEMORY)
 		*oom = 1;
 	return rc == CURLUE_OK ? s : NULL;
+}
+
+int hb_curlx_url_host(char *host, size_t cap, const char *url)
+{
+	CURLU *u = curl_url();
+	char *h = NULL;
+	int oom = 0, rc = -1;
+	size_t n;
+
+	if (u && curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) == CURLUE_OK)
+		h = url_part(u, CURLUPART_HOST, &oom);
+	if (h) {
+		const char *p = h;
+
+		n = strlen(p);
+		if (n >= 2 && p[0] == '[' && p[n - 1] == ']') {
+			p++;
+			n -= 2;
+		}
+		if (n && n < cap) {
+			memcpy(host, p, n);
+			host[n] = '\0';
+			rc = 0;
+		}
+	}
+	curl_free(h);
+	curl_url_cleanup(u);
+	return rc;
 }
 
 int hb_curlx_server_url(char **out, const char *url, const char *what, struct hb_error *err)

@@ -72,6 +72,10 @@ int hb_curlx_gss_note(char *note, size_t cap, const char *line, size_t len);
  */
 int hb_curlx_server_url(char **out, const char *url, const char *what, struct hb_error *err);
 
+/* Copies the host of a server URL into host (cap bytes; an IPv6 literal without its brackets,
+ * as ~/.netrc names it). Returns 0, or -1 when the URL has no host or it does not fit. */
+int hb_curlx_url_host(char *host, size_t cap, const char *url);
+
 /* Appends n bytes percent-encoded as one URL path segment or query value (curl_easy_escape:
  * everything but A-Z a-z 0-9 - . _ ~; NUL bytes too), NUL-terminated. HB_ENOMEM. */
 int hb_curlx_escape(struct hb_buf *out, const void *p, size_t n);

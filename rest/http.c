@@ -1,7 +1,7 @@
 /* The libcurl transport: one reused handle, timeouts, retries with backoff, TLS, auth, traces. */
 #include "rest/rest.h"
 
-#include "core/clock.h"
+#include "core/activity.h"
 #include "rest/curlx.h"
 #include "rest/rest_priv.h"
 
@@ -37,6 +37,7 @@ struct hb_rest {
 	char errbuf[CURL_ERROR_SIZE];
 	char gss_note[200]; /* why libcurl could not make a SPNEGO token ("" when it could) */
 	int cookies_on;     /* the handle's cookie engine is on */
+	char password_from[32];
 	/* per attempt */
 	struct hb_rest_resp *resp;
 	struct hb_curlx_sink sink;
@@ -88,6 +89,8 @@ int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_er
 	}
 	c->h = curl_easy_init();
 	c->base = base;
+	snprintf(c->password_from, sizeof(c->password_from), "%s",
+	         o->password_from ? o->password_from : "the caller");
 	fail = hb_curlx_conf_copy(&c->conf, o->user, o->password, o->cacert, o->cert, o->key);
 	if (!c->h || fail) {
 		hb_rest_free(c);
@@ -152,7 +155,7 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 	r->auth_note[0] = '\0';
 	r->challenge[0] = '\0';
 	r->login[0] = '\0';
-	r->password_given = 0;
+	r->password_from[0] = '\0';
 	r->host[0] = '\0';
 }
 
@@ -323,15 +326,13 @@ static int setup(struct hb_rest *c, const char *method, const char *url, struct 
 		if (e == CURLE_OK)
 			e = hb_curlx_negotiate(h, &c->cookies_on);
 	} else {
-		/* Without a password, ~/.netrc supplies login and password for the host: libcurl
-		 * 7.88 does not look the password up when CURLOPT_USERNAME is set as well. */
-		if (c->conf.user && c->conf.password) {
+		/* The caller resolves the credentials (HBTAB_PASSWORD, ~/.netrc): libcurl 7.88
+		 * does not look a password up in ~/.netrc when CURLOPT_USERNAME is set. */
+		if (c->conf.user) {
 			SET(CURLOPT_USERNAME, c->conf.user);
-			SET(CURLOPT_PASSWORD, c->conf.password);
-		} else {
-			SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+			SET(CURLOPT_PASSWORD, c->conf.password ? c->conf.password : "");
+			SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		}
-		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 	}
 	/* With SPNEGO, libcurl tells why it could not make a token only in its debug text. */
 	if (c->trace || c->conf.negotiate) {
@@ -400,7 +401,8 @@ static void note_login(const struct hb_rest *c, struct hb_rest_resp *r)
 	size_t n;
 
 	snprintf(r->login, sizeof(r->login), "%s", c->conf.user ? c->conf.user : "");
-	r->password_given = c->conf.password != NULL;
+	snprintf(r->password_from, sizeof(r->password_from), "%s",
+	         c->conf.password ? c->password_from : "");
 	host = host ? host + 3 : c->base;
 	n = strcspn(host, "/:?#");
 	if (*host == '[') /* an IPv6 literal keeps its colons */
@@ -442,6 +444,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		CURLcode e;
 		long status = 0;
 		double wait;
+		char label[160];
 
 		hb_rest_resp_release(resp);
 		c->resp = resp;
@@ -463,7 +466,9 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		c->attempts++;
 		tracef(c, "%s %s (attempt %d)", method, path, attempt + 1);
 		hb_interrupt_transfer(1);
+		hb_activity_begin(NULL);
 		e = curl_easy_perform(c->h);
+		hb_activity_end();
 		hb_interrupt_transfer(0);
 		c->resp = NULL;
 		c->sink.buf = NULL;
@@ -484,7 +489,9 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 				break;
 			wait = backoff(c, attempt, resp->retry_after);
 			tracef(c, "HTTP %ld; retrying in %.2f s", status, wait);
-			hb_sleep(wait);
+			snprintf(label, sizeof(label), "the gateway answered HTTP %ld; retrying",
+			         status);
+			hb_activity_sleep(label, wait);
 			continue;
 		}
 		if (e == CURLE_ABORTED_BY_CALLBACK && hb_interrupt_stop()) {
@@ -504,7 +511,9 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		    (idempotent || e == CURLE_COULDNT_CONNECT)) {
 			wait = backoff(c, attempt, -1);
 			tracef(c, "%s; retrying in %.2f s", hb_curlx_reason(e, c->errbuf), wait);
-			hb_sleep(wait);
+			snprintf(label, sizeof(label), "%s; retrying",
+			         hb_curlx_reason(e, c->errbuf));
+			hb_activity_sleep(label, wait);
 			continue;
 		}
 		if (attempt)
@@ -547,12 +556,12 @@ static int unauthorized(const char *method, const char *path, const struct hb_re
 		    "~/.netrc%s",
 		    method, SHOWN(path),
 		    negotiate ? " (or kinit and --negotiate for Kerberos)" : "");
-	if (r->password_given)
+	if (r->password_from[0])
 		return hb_error_set(
 		    err, HB_ESERVER,
 		    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway refused user "
-		    "'%s' with the password from HBTAB_PASSWORD",
-		    method, SHOWN(path), r->login);
+		    "'%s' with the password from %s",
+		    method, SHOWN(path), r->login, r->password_from);
 	return hb_error_set(err, HB_ESERVER,
 	                    "%s %.*s%s: HTTP 401 Unauthorized: no password for user '%s': "
 	                    "HBTAB_PASSWORD is not set and ~/.netrc has no accepted entry for %s; "

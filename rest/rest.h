@@ -23,11 +23,12 @@ struct hb_rest_opts {
 	long retries;         /* extra attempts for idempotent requests */
 	const char *cacert, *cert, *key;
 	int insecure;
-	const char *user;       /* basic auth user or NULL */
-	const char *password;   /* from HBTAB_PASSWORD or NULL (then ~/.netrc is consulted) */
-	int negotiate;          /* Kerberos SPNEGO */
-	size_t max_body;        /* response size cap in bytes; 0 = default (256 MiB) */
-	double max_retry_after; /* cap on a server's Retry-After in seconds; 0 = default (30) */
+	const char *user;          /* basic auth user or NULL (then no credentials are sent) */
+	const char *password;      /* its password, or NULL */
+	const char *password_from; /* where the password came from, for messages */
+	int negotiate;             /* Kerberos SPNEGO */
+	size_t max_body;           /* response size cap in bytes; 0 = default (256 MiB) */
+	double max_retry_after;    /* cap on a server's Retry-After in seconds; 0 = default (30) */
 	hb_rest_trace_fn trace;
 	void *trace_ctx;
 };
@@ -41,11 +42,11 @@ struct hb_rest_resp {
 	/* With SPNEGO and a 401/403: why libcurl made no token, "-" when it made one. */
 	char auth_note[200];
 	/* With a 401/403, for the message: the schemes the server asked for (WWW-Authenticate,
-	 * space-separated), the --user name ("" without one), whether a password was given
-	 * (else ~/.netrc was consulted), and the server's host. */
+	 * space-separated), the user name sent ("" without one), where its password came from
+	 * ("" without one), and the server's host. */
 	char challenge[64];
 	char login[64];
-	int password_given;
+	char password_from[32];
 	char host[256];
 };
 

@@ -1,5 +1,6 @@
 /* Running the configured hbase shell command on a script: spawn, capture, timeout, errors. */
 #include "rest/shellrun.h"
+#include "core/activity.h"
 #include "core/clock.h"
 
 #include "core/interrupt.h"
@@ -284,6 +285,8 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
 		nfds_t np = 0;
 		double t = hb_now(), wait_s;
 		int ms, i;
+
+		hb_activity_tick();
 
 		if (!term_sent && t >= deadline) {
 			kill(-pid, SIGTERM);

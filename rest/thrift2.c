@@ -3,7 +3,7 @@
 
 #include "rest/curlx.h"
 
-#include "core/clock.h"
+#include "core/activity.h"
 #include "core/interrupt.h"
 
 #include <curl/curl.h>
@@ -109,11 +109,9 @@ static int setup(struct hb_thrift2 *c, struct curl_slist *hdrs, const void *msg,
 		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_NEGOTIATE);
 		SET(CURLOPT_USERPWD, ":");
 	} else if (c->conf.user) {
+		/* the caller resolves the password (HBTAB_PASSWORD, ~/.netrc) */
 		SET(CURLOPT_USERNAME, c->conf.user);
-		if (c->conf.password)
-			SET(CURLOPT_PASSWORD, c->conf.password);
-		else
-			SET(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+		SET(CURLOPT_PASSWORD, c->conf.password ? c->conf.password : "");
 		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 	}
 	SET(CURLOPT_POST, 1L);
@@ -150,6 +148,7 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 	}
 	for (attempt = 0;; attempt++) {
 		CURLcode e;
+		char label[160];
 
 		hb_buf_reset(reply_body);
 		c->sink.buf = reply_body;
@@ -164,7 +163,9 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		tracef(c, "thrift2 %s: POST %s (%zu bytes, attempt %d)", method, c->url, len,
 		       attempt + 1);
 		hb_interrupt_transfer(1);
+		hb_activity_begin(NULL);
 		e = curl_easy_perform(c->h);
+		hb_activity_end();
 		hb_interrupt_transfer(0);
 		c->sink.buf = NULL;
 		if (e == CURLE_OK)
@@ -183,7 +184,9 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 
 			tracef(c, "thrift2 %s: %s; retrying in %.1f s", method,
 			       hb_curlx_reason(e, c->errbuf), wait);
-			hb_sleep(wait);
+			snprintf(label, sizeof(label), "thrift2 %s: %s; retrying", method,
+			         hb_curlx_reason(e, c->errbuf));
+			hb_activity_sleep(label, wait);
 			continue;
 		}
 		rc = hb_error_set(err, HB_ENET, "thrift2 %s: cannot POST %s: %s%s", method, c->url,
@@ -197,7 +200,14 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		char first[160];
 		size_t n = hb_curlx_first_line(first, sizeof(first), hb_buf_str(reply_body));
 
-		if (status == 401)
+		if (status == 401 && c->conf.user && c->conf.password && !c->conf.negotiate)
+			rc = hb_error_set(
+			    err, HB_ESERVER,
+			    "thrift2 %s: HTTP 401: authentication failed%s%s (user '%s' "
+			    "was refused with the password from %s)",
+			    method, n ? ": " : "", first, c->conf.user,
+			    c->o.password_from ? c->o.password_from : "the caller");
+		else if (status == 401)
 			rc = hb_error_set(
 			    err, HB_ESERVER, "thrift2 %s: HTTP 401: authentication failed%s%s (%s)",
 			    method, n ? ": " : "", first,
@@ -205,10 +215,9 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 			        ? "check the Kerberos ticket with klist; kinit gets one"
 			    : !c->conf.user ? "the Thrift2 server wants a login: add --user NAME, "
 			                      "with the password in HBTAB_PASSWORD or ~/.netrc"
-			    : c->conf.password ? "the password from HBTAB_PASSWORD was refused"
-			                       : "no password: set HBTAB_PASSWORD, or add a "
-			                         "'machine HOST login NAME password ...' line to "
-			                         "~/.netrc");
+			                    : "no password: set HBTAB_PASSWORD, or add a "
+			                      "'machine HOST login NAME password ...' line to "
+			                      "~/.netrc");
 		else
 			rc = hb_error_set(err, HB_ESERVER, "thrift2 %s: HTTP %ld%s%s", method,
 			                  status, n ? ": " : "", first);

@@ -18,6 +18,7 @@ struct hb_thrift2_opts {
 	const char *cacert, *cert, *key;
 	int insecure;
 	const char *user, *password; /* basic auth (password never traced) */
+	const char *password_from;   /* where the password came from, for messages */
 	int negotiate;
 	size_t max_body; /* reply size cap; 0 = 64 MiB */
 	hb_rest_trace_fn trace;

@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.parse
 import urllib.request
 import urllib.error
 
@@ -133,6 +134,46 @@ class Emulator:
 
     def state(self):
         return self.control("GET", "/control/state")[1]
+
+    def table(self, name):
+        """The emulator's record of table name (families, attrs, regions), or None."""
+        for t in self.state()["tables"]:
+            if t["name"] == name:
+                return t
+        return None
+
+    def live_regions(self, name):
+        """The online primary regions of table name by start key, or None without the table."""
+        t = self.table(name)
+        if t is None:
+            return None
+        regs = [r for r in t["regions"]
+                if not r["offline"] and not r["split"] and r["replica"] == 0]
+        regs.sort(key=lambda r: unb64(r["start"]))
+        return regs
+
+    def boundaries(self, name):
+        """The split keys table name has now: the starts of its live regions but the first."""
+        regs = self.live_regions(name)
+        return None if regs is None else [unb64(r["start"]) for r in regs[1:]]
+
+    def rest_get(self, path):
+        """GETs path from the REST gateway as JSON: (status, body or None)."""
+        req = urllib.request.Request(self.rest + path, headers={"Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, None
+
+    def metadata_row(self, table, row="totalPartition"):
+        """The cells of a row as {"family:qualifier": value}, or None when it is absent."""
+        st, body = self.rest_get("/%s/%s" % (urllib.parse.quote(table, safe=""),
+                                             urllib.parse.quote(row, safe="")))
+        if st != 200:
+            return None
+        return {unb64(c["column"]).decode(): unb64(c["$"]).decode()
+                for c in body["Row"][0]["Cell"]}
 
     def stop(self):
         if self.proc.poll() is None:

@@ -1,7 +1,6 @@
 """End-to-end: hbtab audit TABLE against the emulator (chain defects, drift, hot-spots)."""
 import struct
 import subprocess
-import threading
 import time
 
 import hbtest

@@ -3,7 +3,10 @@ all, the wrong scheme for the port (https:// to plain HTTP, http:// to TLS), a r
 gateway forbids, and a read that needs a scanner on a read-only gateway."""
 import os
 import shutil
+import socket
 import tempfile
+import threading
+import unittest
 
 import hbtest
 from hbtest import EmulatorTest
@@ -16,12 +19,42 @@ NO_RETRY = ("--retries", "0")
 class Login(EmulatorTest):
     emulator_args = ("--basic-auth", "alice:" + PASSWORD)
 
-    def test_auth__user_without_password_names_both_password_sources(self):
+    def netrc(self, text):
+        """A home directory whose ~/.netrc holds text (removed after the test)."""
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        self.addCleanup(shutil.rmtree, home, True)
+        path = os.path.join(home, ".netrc")
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, 0o600)
+        return home
+
+    def test_auth__user_without_any_password_is_bad_input_before_any_request(self):
+        # libcurl would send the name with an empty password and get a 401
+        self.emu.clear_requests()
         r = self.hb("--user", "alice", "tables")
-        self.assertFails(r, 4, "HTTP 401")
-        self.assertIn("no password for user 'alice'", r.err)
+        self.assertFails(r, 2, "--user alice has no password")
         self.assertIn("set HBTAB_PASSWORD, or add 'machine 127.0.0.1 login alice password "
                       "...' to ~/.netrc", r.err)
+        self.assertEqual(self.emu.requests(), [])
+        r = self.hb("--user", "alice", "tables",
+                    home=self.netrc("machine 127.0.0.1 login bob password x\n"))
+        self.assertFails(r, 2, "has no 'machine 127.0.0.1 login alice' entry")
+
+    def test_auth__netrc_entry_of_the_user_is_chosen_among_the_host_logins(self):
+        home = self.netrc("machine 127.0.0.1 login bob password bobs\n"
+                          "machine 127.0.0.1 login alice password %s\n" % PASSWORD)
+        r = self.hb("--user", "alice", "tables", home=home)
+        self.assertOk(r)
+        # without --user the host's first entry logs in, as libcurl does
+        r = self.hb("tables", home=self.netrc("machine 127.0.0.1 login alice password %s\n"
+                                              % PASSWORD))
+        self.assertOk(r)
+
+    def test_auth__refused_netrc_password_says_it_came_from_netrc(self):
+        r = self.hb("--user", "alice", "tables",
+                    home=self.netrc("machine 127.0.0.1 login alice password wrong\n"))
+        self.assertFails(r, 4, "refused user 'alice' with the password from ~/.netrc")
 
     def test_auth__no_login_at_all_says_to_give_user(self):
         r = self.hb("tables")
@@ -99,6 +132,53 @@ class WrongScheme(EmulatorTest):
                         "--via", "thrift2"])
         self.assertFails(r, 3, r"thrift2 .*use an https:// URL")
         self.assertNotIn("t9", str(self.tls.state()))
+
+
+# Jetty 9.4's answers to the wrong scheme (docs/hbase-wire.md, section 7), byte for byte.
+JETTY_400_BODY = b"<h1>Bad Message 400</h1><pre>reason: Illegal character CNTL=0x16</pre>"
+JETTY_PLAIN_PORT_TO_TLS = (b"HTTP/1.1 400 Illegal character CNTL=0x16\r\n"
+                           b"Content-Type: text/html;charset=iso-8859-1\r\n"
+                           b"Content-Length: %d\r\n"
+                           b"Connection: close\r\n\r\n" % len(JETTY_400_BODY)) + JETTY_400_BODY
+JETTY_TLS_PORT_TO_PLAIN = b"\x15\x03\x03\x00\x02\x02\x0a"  # one fatal TLS alert record
+
+
+class JettyWrongScheme(unittest.TestCase):
+    """A server that answers each connection with fixed bytes, as Jetty answers a client
+    that speaks the other scheme."""
+
+    def serve(self, answer):
+        srv = socket.socket()
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(8)
+        self.addCleanup(srv.close)
+
+        def loop():
+            while True:
+                try:
+                    conn, _ = srv.accept()
+                except OSError:
+                    return
+                with conn:
+                    conn.recv(65536)  # the ClientHello or the request, whatever it is
+                    conn.sendall(answer)
+
+        threading.Thread(target=loop, daemon=True).start()
+        return srv.getsockname()[1]
+
+    def test_tls__https_to_jettys_plain_port_says_use_http(self):
+        port = self.serve(JETTY_PLAIN_PORT_TO_TLS)
+        r = hbtest.run(["--rest", "https://127.0.0.1:%d" % port, "--no-progress", *NO_RETRY,
+                        "tables"])
+        self.assertEqual(r.rc, 3, r)
+        self.assertIn("does not speak TLS on this port: use an http:// URL", r.err)
+
+    def test_tls__http_to_jettys_tls_port_says_use_https(self):
+        port = self.serve(JETTY_TLS_PORT_TO_PLAIN)
+        r = hbtest.run(["--rest", "http://127.0.0.1:%d" % port, "--no-progress", *NO_RETRY,
+                        "tables"])
+        self.assertEqual(r.rc, 3, r)
+        self.assertIn("if the server speaks TLS on this port, use an https:// URL", r.err)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,4 @@
 """hbtab create end to end: thrift2, rest and print channels, idempotence, safety, metadata."""
-import base64
-import json
 import os
 import subprocess
 import tempfile
@@ -43,38 +41,12 @@ class CreateTestBase(hbtest.EmulatorTest):
     def tearDown(self):
         subprocess.run(["rm", "-rf", self.tmp])
 
-    def table_state(self, name):
-        for t in self.emu.state()["tables"]:
-            if t["name"] == name:
-                return t
-        return None
-
-    def boundaries(self, name):
-        t = self.table_state(name)
-        if t is None:
-            return None
-        regs = [r for r in t["regions"] if not r["offline"] and not r["split"] and r["replica"] == 0]
-        regs.sort(key=lambda r: unb64(r["start"]))
-        return [unb64(r["start"]) for r in regs[1:]]
-
-    def rest_get(self, path):
-        req = urllib.request.Request(self.emu.rest + path, headers={"Accept": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                return r.status, json.loads(r.read() or b"null")
-        except urllib.error.HTTPError as e:
-            return e.code, None
-
     def metadata(self, table, family="cf", row="totalPartition"):
-        st, body = self.rest_get("/%s/%s/%s" % (urllib.parse.quote(table, safe=""),
-                                                urllib.parse.quote(row, safe=""),
-                                                urllib.parse.quote(family, safe="")))
-        if st != 200:
+        """The metadata row's cells in family, by qualifier; None without the row."""
+        cells = self.emu.metadata_row(table, row)
+        if cells is None:
             return None
-        cells = {}
-        for c in body["Row"][0]["Cell"]:
-            cells[unb64(c["column"]).decode().split(":", 1)[1]] = unb64(c["$"]).decode()
-        return cells
+        return {k.split(":", 1)[1]: v for k, v in cells.items() if k.startswith(family + ":")}
 
     def ddl_requests(self, server=None):
         """Requests that could change a table: everything on thrift, writes on REST schema."""
@@ -113,8 +85,8 @@ class CreateThrift2Test(CreateTestBase):
         self.assertTrue(j["verified"])
         self.assertEqual(j["regions"], len(BINARY_KEYS) + 1)
         self.assertEqual(j["via"], "thrift2")
-        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
-        self.assertEqual(self.table_state("t1")["families"]["info"]["VERSIONS"], "3")
+        self.assertEqual(self.emu.boundaries("t1"), BINARY_KEYS)
+        self.assertEqual(self.emu.table("t1")["families"]["info"]["VERSIONS"], "3")
         meta = self.metadata("t1", "info")
         self.assertEqual(meta["N"], str(len(BINARY_KEYS) + 1))
         self.assertTrue(meta["creator"].startswith("hbtab "))
@@ -149,38 +121,38 @@ class CreateThrift2Test(CreateTestBase):
                         "MY_KEY=v",
                         "--family", "e", "--attr", "MAX_FILESIZE=1073741824", "-o", "json")
         self.assertOk(r)
-        fam = self.table_state("ns1:t2")["families"]["d"]
+        fam = self.emu.table("ns1:t2")["families"]["d"]
         self.assertEqual(fam["VERSIONS"], "2")
         self.assertEqual(fam["COMPRESSION"], "GZ")
         self.assertEqual(fam["BLOOMFILTER"], "ROWCOL")
         self.assertEqual(fam["IN_MEMORY"], "true")
         self.assertEqual(fam["TTL"], "86400")
         self.assertEqual(fam["MY_KEY"], "v")
-        self.assertIn("e", self.table_state("ns1:t2")["families"])
-        self.assertEqual(self.table_state("ns1:t2")["attrs"]["MAX_FILESIZE"], "1073741824")
+        self.assertIn("e", self.emu.table("ns1:t2")["families"])
+        self.assertEqual(self.emu.table("ns1:t2")["attrs"]["MAX_FILESIZE"], "1073741824")
         self.assertEqual(self.metadata("ns1:t2", "d")["N"], "5")
 
     def test_create__existing_table_with_other_boundaries_exit5_untouched(self):
         self.emu.create("t1", splits=[b"m"])
-        before = self.table_state("t1")
+        before = self.emu.table("t1")
         self.emu.clear_requests()
         r = self.create("t1", "--hex-splits", "4")
         self.assertFails(r, 5, "already exists with other region boundaries")
         self.assertIn("missing boundary '40000000'", r.err)
         self.assertIn("unexpected boundary 'm'", r.err)
-        self.assertEqual(self.table_state("t1"), before)
+        self.assertEqual(self.emu.table("t1"), before)
         self.assertEqual(self.ddl_requests(), [])
         self.assertIsNone(self.metadata("t1"))
 
     def test_create__existing_table_with_other_families_exit5_untouched(self):
         self.emu.create("t1", splits=[b"40000000", b"80000000", b"c0000000"], families=("x",))
-        before = self.table_state("t1")
+        before = self.emu.table("t1")
         self.emu.clear_requests()
         r = self.create("t1", "--hex-splits", "4", "--family", "cf")
         self.assertFails(r, 5, "other families")
         self.assertIn("missing family 'cf'", r.err)
         self.assertIn("unexpected family 'x'", r.err)
-        self.assertEqual(self.table_state("t1"), before)
+        self.assertEqual(self.emu.table("t1"), before)
         self.assertEqual(self.ddl_requests(), [])
 
     def test_create__existing_table_without_metadata_is_completed(self):
@@ -220,7 +192,7 @@ class CreateThrift2Test(CreateTestBase):
         j = r.json()
         self.assertFalse(j["created"])
         self.assertTrue(j["verified"])
-        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
+        self.assertEqual(self.emu.boundaries("t1"), BINARY_KEYS)
         for q in self.emu.requests():
             if q["server"] == "rest" and q["method"] != "GET":
                 self.assertNotIn("/schema", q["path"])
@@ -234,7 +206,7 @@ class CreateThrift2Test(CreateTestBase):
         self.assertEqual(r.rc, 1, r)
         self.assertIn("does not exist after the thrift2 create", r.err)
         self.assertFalse(r.json()["verified"])
-        self.assertIsNone(self.table_state("t1"))
+        self.assertIsNone(self.emu.table("t1"))
 
     def test_create__keyspace_reports_unreachable_regions(self):
         r = self.create("t1", "--hex-splits", "4", "--keyspace", "dec{8}", "-o", "json")
@@ -269,7 +241,7 @@ class CreateRestAndPrintTest(CreateTestBase):
         self.assertTrue(j["created"])
         self.assertEqual(j["regions"], 1)
         self.assertEqual(j["via"], "rest")
-        self.assertEqual(self.boundaries("t1"), [])
+        self.assertEqual(self.emu.boundaries("t1"), [])
         self.assertEqual(self.metadata("t1")["N"], "1")
         # the schema PUT came after an exists check
         reqs = [(q["method"], q["path"]) for q in self.emu.requests() if q["server"] == "rest"]
@@ -284,7 +256,7 @@ class CreateRestAndPrintTest(CreateTestBase):
         r = self.create("t1", "--via", "rest")
         self.assertFails(r, 5, "other families")
         self.assertEqual(self.ddl_requests(), [])
-        self.assertIn("other", self.table_state("t1")["families"])
+        self.assertIn("other", self.emu.table("t1")["families"])
 
     def test_create__rest_race_is_not_harmful(self):
         self.emu.control("POST", "/control/race", {"table": "t1"})
@@ -298,7 +270,7 @@ class CreateRestAndPrintTest(CreateTestBase):
         self.assertFails(r, 2, "REST gateway")
         self.assertIn("--via print", r.err)
         self.assertEqual(self.emu.requests(), [])
-        self.assertIsNone(self.table_state("t1"))
+        self.assertIsNone(self.emu.table("t1"))
 
     def test_create__auto_without_thrift_or_shell_fails_with_exit2(self):
         r = hbtest.run(["--rest", self.emu.rest, "--hbase-shell", "no-such-hbase-cmd shell -n",
@@ -332,9 +304,9 @@ class CreateRestAndPrintTest(CreateTestBase):
         self.assertEqual(self.emu.requests(), [])
         self.assertTrue(r.out.rstrip().endswith("exit"))
         self.run_printed_script(r.out_bytes)
-        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
-        self.assertEqual(self.table_state("t1")["families"]["info"]["NOTE"], "it's a \\ test")
-        self.assertEqual(self.table_state("t1")["attrs"]["OWNER"], "o'hara")
+        self.assertEqual(self.emu.boundaries("t1"), BINARY_KEYS)
+        self.assertEqual(self.emu.table("t1")["families"]["info"]["NOTE"], "it's a \\ test")
+        self.assertEqual(self.emu.table("t1")["attrs"]["OWNER"], "o'hara")
         self.emu.clear_requests()
         r = self.create("t1", "--splits-file", self.splits_path, "--family",
                         "info:VERSIONS=3,NOTE=it's a \\ test", "--attr", "OWNER=o'hara",

@@ -13,7 +13,7 @@ class Compression25(CreateTestBase):
         self.assertOk(r)
         self.assertTrue(r.json()["created"])
         self.assertTrue(r.json()["verified"])
-        fam = self.table_state("t1")["families"]["cf"]
+        fam = self.emu.table("t1")["families"]["cf"]
         self.assertEqual(fam["COMPRESSION"], "LZMA")
         self.assertEqual(fam["VERSIONS"], "2")
 
@@ -23,10 +23,10 @@ class Compression25(CreateTestBase):
                         "--family", "cf:COMPRESSION=BROTLI"],
                        env={"HBEMU_CONTROL": self.emu.control_url})
         self.assertOk(r)
-        self.assertEqual(self.table_state("t1")["families"]["cf"]["COMPRESSION"], "BROTLI")
+        self.assertEqual(self.emu.table("t1")["families"]["cf"]["COMPRESSION"], "BROTLI")
         r = self.hb("create", "t2", "--via", "rest", "--family", "cf:COMPRESSION=BROTLI")
         self.assertOk(r)
-        self.assertEqual(self.table_state("t2")["families"]["cf"]["COMPRESSION"], "BROTLI")
+        self.assertEqual(self.emu.table("t2")["families"]["cf"]["COMPRESSION"], "BROTLI")
 
     def test_create__existing_lzma_table_is_not_a_family_mismatch(self):
         self.assertOk(self.hb("create", "t1", "--hex-splits", "4", "--via", "thrift2",
@@ -51,7 +51,7 @@ class Compression24(CreateTestBase):
         r = self.hb("create", "t1", "--hex-splits", "4", "--via", "thrift2",
                     "--family", "cf:COMPRESSION=LZMA")
         self.assertFails(r, 4, "No enum constant .*Compression.Algorithm.LZMA")
-        self.assertIsNone(self.table_state("t1"))
+        self.assertIsNone(self.emu.table("t1"))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@ input, --strict refuses an unreachable design before anything is sent; and every
 -o json carries the fields the product contract documents, in every mode."""
 import os
 import shutil
-import struct
 import tempfile
 
 import hbtest

@@ -33,7 +33,7 @@ class CreateFaultTest(CreateTestBase):
         self.assertOk(r)
         j = r.json()
         self.assertTrue(j["verified"])
-        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
+        self.assertEqual(self.emu.boundaries("t1"), BINARY_KEYS)
         self.assertEqual(self.metadata("t1")["N"], str(len(BINARY_KEYS) + 1))
         # and once more: a verified no-op
         r = self.run_create()
@@ -78,7 +78,7 @@ class CreateFaultTest(CreateTestBase):
         self.emu.fault(server="thrift", kind="refuse", seconds=5)
         r = self.run_create()
         self.assertFails(r, 3, "thrift2 createTable: cannot POST")
-        self.assertIsNone(self.table_state("t1"))
+        self.assertIsNone(self.emu.table("t1"))
         self.emu.clear_faults()
 
     def test_create__thrift_timeout_exit3_then_resume(self):

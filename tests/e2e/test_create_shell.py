@@ -44,8 +44,8 @@ class CreateShellTest(CreateTestBase):
         self.assertTrue(j["created"])
         self.assertTrue(j["verified"])
         self.assertEqual(j["via"], "shell")
-        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
-        t = self.table_state("t1")
+        self.assertEqual(self.emu.boundaries("t1"), BINARY_KEYS)
+        t = self.emu.table("t1")
         self.assertEqual(t["families"]["info"]["VERSIONS"], "3")
         self.assertEqual(t["families"]["info"]["COMPRESSION"], "SNAPPY")
         self.assertEqual(t["families"]["info"]["NOTE"], "it's")
@@ -75,9 +75,9 @@ class CreateShellTest(CreateTestBase):
                            env={"HBEMU_SHELL_STRIP": strip})
             self.assertOk(r)
             self.assertEqual(r.json()["regions"], len(keys) + 1)
-            self.assertEqual(self.boundaries(table), keys)
+            self.assertEqual(self.emu.boundaries(table), keys)
             # the shell stores the SPLITS_FILE path; the file was removed afterwards
-            f = self.table_state(table)["attrs"]["SPLITS_FILE"]
+            f = self.emu.table(table)["attrs"]["SPLITS_FILE"]
             self.assertFalse(os.path.exists(f))
 
     def test_create__shell_exit0_after_error_is_caught(self):
@@ -114,7 +114,7 @@ class CreateShellTest(CreateTestBase):
         self.assertTrue(j["verified"])
         self.assertIn("failed (exit 1)", r.err)
         self.assertIn("reported no error, so the read-back decides", r.err)
-        self.assertEqual(len(self.boundaries("t1")), 3)
+        self.assertEqual(len(self.emu.boundaries("t1")), 3)
 
     def test_create__shell_that_hangs_after_the_create_is_killed_and_read_back(self):
         # the timeout must leave the stand-in (ruby) time to run the script on a loaded machine
@@ -136,7 +136,7 @@ class CreateShellTest(CreateTestBase):
         self.assertOk(r)
         self.assertFalse(r.json()["created"])
         self.assertTrue(r.json()["verified"])
-        self.assertEqual(self.boundaries("t1"), BINARY_KEYS)
+        self.assertEqual(self.emu.boundaries("t1"), BINARY_KEYS)
 
     def test_create__shell_failure_shows_output_and_leaves_no_script(self):
         probe = os.path.join(self.tmp, "probe.py")
@@ -151,7 +151,7 @@ class CreateShellTest(CreateTestBase):
         self.assertIn("failed (exit 3): mode=600", r.err)
         with open(os.path.join(self.tmp, "path.txt")) as f:
             self.assertFalse(os.path.exists(f.read()))
-        self.assertIsNone(self.table_state("t1"))
+        self.assertIsNone(self.emu.table("t1"))
 
     def test_create__shell_timeout_kills_the_process_group(self):
         pidfile = os.path.join(self.tmp, "grandchild.pid")

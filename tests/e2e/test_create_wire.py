@@ -1,7 +1,6 @@
 """The Thrift2 bytes hbtab sends, decoded by Apache Thrift's own Python runtime and the classes
 generated from hbase.thrift ($HBEMU_GEN_DIR): every field is compared."""
 import http.server
-import os
 import sys
 import threading
 import urllib.request

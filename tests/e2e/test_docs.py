@@ -3,7 +3,6 @@ import os
 import re
 import subprocess
 import shutil
-import unittest
 
 import hbtest
 

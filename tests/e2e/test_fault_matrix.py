@@ -8,7 +8,6 @@ reopened scanners included, so a step that keeps failing cannot be retried into 
 Each cell checks one exit code, that nothing destructive was done, and that a rerun without
 the fault completes with the intended end state.
 """
-import json
 import os
 import queue
 import re
@@ -18,12 +17,8 @@ import tempfile
 import threading
 import time
 import unittest
-import urllib.error
-import urllib.parse
-import urllib.request
 
 import hbtest
-from hbtest import unb64
 
 # Every kind the emulator has (hbemu/httpbase.py KINDS).
 KINDS = ["500", "503", "504", "reset_headers", "reset_body", "delay", "drip",
@@ -135,35 +130,6 @@ class Worker:
         return hbtest.run(["--rest", self.emu.rest, "--thrift", self.emu.thrift, "--no-progress",
                            "--timeout", TIMEOUT, "--retries", RETRIES] + list(args),
                           home=self.home)
-
-    def table(self, name):
-        for t in self.emu.state()["tables"]:
-            if t["name"] == name:
-                return t
-        return None
-
-    def boundaries(self, name):
-        t = self.table(name)
-        regs = sorted((r for r in t["regions"]
-                       if not r["offline"] and not r["split"] and r["replica"] == 0),
-                      key=lambda r: unb64(r["start"]))
-        return [unb64(r["start"]) for r in regs[1:]]
-
-    def meta_row(self, table, family="cf"):
-        st, body = self.rest_get("/%s/totalPartition/%s" % (urllib.parse.quote(table, safe=""),
-                                                            family))
-        if st != 200:
-            return None
-        return {unb64(c["column"]).decode(): unb64(c["$"]).decode()
-                for c in body["Row"][0]["Cell"]}
-
-    def rest_get(self, path):
-        req = urllib.request.Request(self.emu.rest + path, headers={"Accept": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=60) as r:
-                return r.status, json.loads(r.read() or b"null")
-        except urllib.error.HTTPError as e:
-            return e.code, None
 
     def settle(self, kind):
         """A delayed request is executed when its delay is over, after hbtab gave up on it:
@@ -351,10 +317,10 @@ class AuditMetaMatrix(FaultMatrix):
             ok = q["method"] in ("GET", "HEAD") or (q["method"] == "POST" and q["path"].endswith(
                 "/scanner")) or (q["method"] == "DELETE" and "/scanner/" in q["path"])
             self.assertTrue(ok, q)
-        self.assertEqual(w.boundaries("t1"), HEX4)
+        self.assertEqual(w.emu.boundaries("t1"), HEX4)
 
     def check_done(self, w):
-        self.assertEqual(w.boundaries("t1"), HEX4)
+        self.assertEqual(w.emu.boundaries("t1"), HEX4)
 
     def test_fault_matrix__audit_source_meta(self):
         self.run_matrix()
@@ -375,12 +341,12 @@ class MetaSetMatrix(FaultMatrix):
                 self.assertEqual(q["path"], "/t2/hbtab-row?check=put", q)
             if q["method"] == "DELETE":
                 self.assertIn("/scanner/", q["path"])
-        row = w.meta_row("t2")
+        row = w.emu.metadata_row("t2")
         if row is not None:
             self.assertEqual(row["cf:N"], "2")
 
     def check_done(self, w):
-        self.assertEqual(w.meta_row("t2")["cf:N"], "2")
+        self.assertEqual(w.emu.metadata_row("t2")["cf:N"], "2")
 
     def test_fault_matrix__meta_set(self):
         self.run_matrix()

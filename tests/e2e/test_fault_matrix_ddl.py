@@ -22,15 +22,15 @@ class CreateMatrix(FaultMatrix):
             if q["server"] == "rest" and q["method"] in ("PUT", "POST"):
                 self.assertTrue(q["path"] == "/t1/hbtab-row?check=put"
                                 or q["path"].endswith("/scanner"), q)
-        if w.table("t1") is not None:
-            self.assertEqual(w.boundaries("t1"), HEX4)
-            row = w.meta_row("t1")
+        if w.emu.table("t1") is not None:
+            self.assertEqual(w.emu.boundaries("t1"), HEX4)
+            row = w.emu.metadata_row("t1")
             if row is not None:
                 self.assertEqual(row["cf:N"], "4")
 
     def check_done(self, w):
-        self.assertEqual(w.boundaries("t1"), HEX4)
-        self.assertEqual(w.meta_row("t1")["cf:N"], "4")
+        self.assertEqual(w.emu.boundaries("t1"), HEX4)
+        self.assertEqual(w.emu.metadata_row("t1")["cf:N"], "4")
 
     def test_fault_matrix__create(self):
         self.run_matrix()
@@ -71,17 +71,17 @@ class RotateMatrix(FaultMatrix):
         tables = self.ev_tables(w)
         self.assertIn("ev_20261103", tables)
         for t in tables:
-            self.assertEqual(w.boundaries(t), HEX4, t)
-        self.assertEqual(w.meta_row("ev_20261103")["cf:rotate"], TEMPLATE)
-        row = w.meta_row("ev_20261104")
+            self.assertEqual(w.emu.boundaries(t), HEX4, t)
+        self.assertEqual(w.emu.metadata_row("ev_20261103")["cf:rotate"], TEMPLATE)
+        row = w.emu.metadata_row("ev_20261104")
         if row is not None:
             self.assertEqual(row["cf:rotate"], TEMPLATE)
 
     def check_done(self, w):
         self.assertEqual(self.ev_tables(w), ["ev_20261103", "ev_20261104"])
         for t in ("ev_20261103", "ev_20261104"):
-            self.assertEqual(w.boundaries(t), HEX4, t)
-            self.assertEqual(w.meta_row(t)["cf:rotate"], TEMPLATE, t)
+            self.assertEqual(w.emu.boundaries(t), HEX4, t)
+            self.assertEqual(w.emu.metadata_row(t)["cf:rotate"], TEMPLATE, t)
 
     def test_fault_matrix__rotate(self):
         self.run_matrix()

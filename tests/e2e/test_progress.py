@@ -1,5 +1,7 @@
 """The progress indicator: drawn on a terminal's stderr only, cleared before the results."""
+import os
 import re
+import sys
 
 import hbtest
 
@@ -58,6 +60,37 @@ class Progress(hbtest.EmulatorTest):
         self.assertRegex(err, rb"\rauditing regions: \d+/5000 ")
         self.assertTrue(err.endswith(b"\r\x1b[K"), err[-40:])
         self.assertNotIn(b"auditing", out)
+
+    def test_progress__a_slow_thrift2_create_call_is_shown_with_its_table(self):
+        # createTable returns once every region is assigned: on a big table, many seconds
+        self.emu.fault(server="thrift", method="POST", path=".*", kind="delay", seconds=3,
+                       count=-1)
+        rc, out, err = self.run_with_tty_stderr("create", "t1", "--hex-splits", "4",
+                                                "--via", "thrift2", "--thrift", self.emu.thrift)
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(err, rb"\rcreating table 't1' over Thrift2: [1-9]\d* s")
+        self.assertTrue(err.endswith(b"\r\x1b[K"), err[-60:])
+        self.assertNotIn(b"creating table", out)
+
+    def test_progress__the_hbase_shell_run_is_shown_and_erased_before_the_error(self):
+        script = os.path.join(self.emu.tmp, "slow-shell.py")
+        with open(script, "w") as f:
+            f.write("import time\ntime.sleep(3)\n")  # creates nothing
+        rc, out, err = self.run_with_tty_stderr(
+            "create", "t1", "--hex-splits", "4", "--via", "shell", "--wait", "1",
+            "--hbase-shell", "%s %s" % (sys.executable, script))
+        self.assertEqual(rc, 1, err)
+        self.assertIn(b"does not exist after the shell create", err)
+        self.assertRegex(err, rb"\rcreating table 't1' with the hbase shell: [1-9]\d* s")
+        self.assertErasedBeforeEveryLine(err)
+
+    def test_progress__a_retry_back_off_is_shown(self):
+        self.emu.fault(method="GET", path="^/version/cluster$", kind="503", retry_after=2,
+                       count=1)
+        rc, out, err = self.run_with_tty_stderr("status")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(err, rb"\rthe gateway answered HTTP 503; retrying: \d/2 s")
+        self.assertTrue(err.endswith(b"\r\x1b[K"), err[-60:])
 
     def test_progress__nothing_is_drawn_when_stderr_is_not_a_terminal(self):
         r = self.hb("regions", "big", "--source", "meta")

@@ -1,7 +1,5 @@
 """hbtab rotate end to end over simulated days and hours (--now) against the emulator."""
-import base64
 import fcntl
-import json
 import os
 import subprocess
 import tempfile
@@ -31,25 +29,6 @@ class RotateBase(hbtest.EmulatorTest):
     def tables(self, prefix="ev_"):
         return sorted(t["name"] for t in self.emu.state()["tables"] if t["name"].startswith(prefix))
 
-    def regions(self, name):
-        for t in self.emu.state()["tables"]:
-            if t["name"] == name:
-                return [r for r in t["regions"] if not r["offline"] and not r["split"] and r["replica"] == 0]
-        return None
-
-    def meta_row(self, table):
-        req = urllib.request.Request(
-            "%s/%s/totalPartition" % (self.emu.rest, urllib.parse.quote(table, safe="")),
-            headers={"Accept": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                body = json.loads(r.read())
-        except urllib.error.HTTPError:
-            return None
-        out = {}
-        for c in body["Row"][0]["Cell"]:
-            out[unb64(c["column"]).decode()] = unb64(c["$"]).decode()
-        return out
 
     def days(self, first, last):
         return ["ev_202611%02d" % d for d in range(first, last + 1)]
@@ -64,7 +43,7 @@ class RotateDaily(RotateBase):
             "created     ev_20261121 (4 regions, N=4)",
             "created     ev_20261122 (4 regions, N=4)"])
         self.assertEqual(self.tables(), self.days(20, 22))
-        row = self.meta_row("ev_20261122")
+        row = self.emu.metadata_row("ev_20261122")
         self.assertEqual(row["cf:rotate"], TEMPLATE)
         self.assertEqual(row["cf:N"], "4")
         self.assertEqual(row["cf:splits"], "--hex-splits 4")
@@ -72,7 +51,7 @@ class RotateDaily(RotateBase):
         self.assertOk(m)
         self.assertEqual((m.json()["N"], m.json()["rotate"]), (4, TEMPLATE))
         # boundaries byte for byte as the hex split
-        starts = sorted(unb64(x["start"]) for x in self.regions("ev_20261121"))
+        starts = sorted(unb64(x["start"]) for x in self.emu.live_regions("ev_20261121"))
         self.assertEqual(starts, [b"", b"40000000", b"80000000", b"c0000000"])
 
     def test_rotate__second_run_verifies_and_touches_nothing(self):
@@ -215,8 +194,8 @@ class RotateLocks(RotateBase):
         # each old table dropped by one run, or found already gone by the other
         self.assertEqual(sorted(set(dropped)), self.days(1, 3))
         for t in self.tables():
-            self.assertEqual(len(self.regions(t)), 4)
-            self.assertEqual(self.meta_row(t)["cf:rotate"], TEMPLATE)
+            self.assertEqual(len(self.emu.live_regions(t)), 4)
+            self.assertEqual(self.emu.metadata_row(t)["cf:rotate"], TEMPLATE)
 
     def test_rotate__default_lock_lives_under_xdg_runtime_dir(self):
         run_dir = os.path.join(self.tmp, "run")
@@ -253,8 +232,8 @@ class RotateAutoN(RotateBase):
         self.assertOk(r)
         self.assertEqual([(t["name"], t["N"]) for t in r.json()["tables"]],
                          [("ev_20261101", 6), ("ev_20261102", 6)])
-        self.assertEqual(self.meta_row("ev_20261101")["cf:N"], "6")
-        self.assertEqual(self.meta_row("ev_20261101")["cf:splits"], "--hex-splits 6")
+        self.assertEqual(self.emu.metadata_row("ev_20261101")["cf:N"], "6")
+        self.assertEqual(self.emu.metadata_row("ev_20261101")["cf:splits"], "--hex-splits 6")
         # two servers join: the next new table gets N = 2 x 5, existing ones keep theirs
         for i in (3, 4):
             self.emu.control("POST", "/control/server", {"index": i, "state": "start"})
@@ -263,7 +242,7 @@ class RotateAutoN(RotateBase):
         self.assertEqual(r.out.splitlines(), [
             "verified    ev_20261102 (6 regions, N=6)",
             "created     ev_20261103 (10 regions, N=10)"])
-        self.assertEqual(len(self.regions("ev_20261103")), 10)
+        self.assertEqual(len(self.emu.live_regions("ev_20261103")), 10)
 
     def test_create__auto_n_from_live_servers_in_output_and_metadata(self):
         self.emu.control("POST", "/control/server", {"index": 0, "state": "stop"})
@@ -271,7 +250,7 @@ class RotateAutoN(RotateBase):
         self.assertOk(r)
         self.assertEqual(r.json()["N"], 12)
         self.assertEqual(r.json()["live_servers"], 4)
-        self.assertEqual(self.meta_row("t_auto")["cf:N"], "12")
+        self.assertEqual(self.emu.metadata_row("t_auto")["cf:N"], "12")
 
     def test_splits__auto_needs_regions_per_server(self):
         r = self.hb("splits", "--hex-splits", "auto")
@@ -341,8 +320,8 @@ class RotateFaults(RotateBase):
                 self.assertOk(r2)
                 self.assertEqual(self.tables(), ["ev_20261103", "ev_20261104"])
                 for t in self.tables():
-                    self.assertEqual(self.meta_row(t)["cf:rotate"], TEMPLATE)
-                    self.assertEqual(len(self.regions(t)), 4)
+                    self.assertEqual(self.emu.metadata_row(t)["cf:rotate"], TEMPLATE)
+                    self.assertEqual(len(self.emu.live_regions(t)), 4)
 
 
 def put_rows(emu, table, keys):
@@ -383,9 +362,9 @@ class RotateSampling(RotateBase):
         self.assertEqual(r.json()["regions"], 4)
         # 400 rows, 50 wanted: the chance was halved at least twice, a scanner each time
         self.assertGreaterEqual(len(self.scanner_posts("src")), 3)
-        starts = sorted(unb64(x["start"]) for x in self.regions("t_sampled"))[1:]
+        starts = sorted(unb64(x["start"]) for x in self.emu.live_regions("t_sampled"))[1:]
         self.assertTrue(all(s in self.KEYS for s in starts), starts)
-        self.assertIn("--sample-table src --sample-rows", self.meta_row("t_sampled")["cf:splits"])
+        self.assertIn("--sample-table src --sample-rows", self.emu.metadata_row("t_sampled")["cf:splits"])
 
     def test_splits__sample_table_errors(self):
         r = self.hb("splits", "--sampled-splits", "4", "--sample-table", "nope")
@@ -401,15 +380,15 @@ class RotateSampling(RotateBase):
         # day 1: nothing to sample, the generator's design
         r = self.rotate("2026-11-01", "--ahead", "0", "--sample-previous", spec=spec)
         self.assertOk(r)
-        gen = sorted(unb64(x["start"]) for x in self.regions("ev_20261101"))[1:]
+        gen = sorted(unb64(x["start"]) for x in self.emu.live_regions("ev_20261101"))[1:]
         put_rows(self.emu, "ev_20261101", self.KEYS)
         # day 2: today's table is sampled from yesterday's rows
         r = self.rotate("2026-11-02", "--ahead", "0", "--sample-previous", spec=spec)
         self.assertOk(r)
-        learned = sorted(unb64(x["start"]) for x in self.regions("ev_20261102"))[1:]
+        learned = sorted(unb64(x["start"]) for x in self.emu.live_regions("ev_20261102"))[1:]
         self.assertNotEqual(learned, gen)
         self.assertEqual(learned, self.expected_splits(4, self.KEYS))
-        self.assertEqual(self.meta_row("ev_20261102")["cf:splits"],
+        self.assertEqual(self.emu.metadata_row("ev_20261102")["cf:splits"],
                          "--sampled-splits 4 --sample-table ev_20261101 --sample-rows 400")
         # the next run verifies both (each against its own boundaries) and changes nothing
         r = self.rotate("2026-11-02", "--ahead", "0", "--retain", "5", "--sample-previous", spec=spec)
@@ -457,8 +436,8 @@ class RotateKilled(RotateBase):
                 self.assertOk(r)
                 self.assertEqual(self.tables(), ["ev_20261103", "ev_20261104"])
                 for t in self.tables():
-                    self.assertEqual(self.meta_row(t)["cf:rotate"], TEMPLATE)
-                    self.assertEqual(len(self.regions(t)), 4)
+                    self.assertEqual(self.emu.metadata_row(t)["cf:rotate"], TEMPLATE)
+                    self.assertEqual(len(self.emu.live_regions(t)), 4)
 
 
 class RotateBadInput(hbtest.OfflineTest):

@@ -225,13 +225,7 @@ class Signals(EmulatorTest):
         self.assertFalse(alive(pids["child"]), "the shell is still running")
         wait_for(lambda: not alive(pids["grandchild"]), "the shell's child to end")
         self.assertTrue(err.endswith(MESSAGE[sig]), err)
-        self.assertIsNone(self.table_state("t1"))
-
-    def table_state(self, name):
-        for t in self.emu.state()["tables"]:
-            if t["name"] == name:
-                return t
-        return None
+        self.assertIsNone(self.emu.table("t1"))
 
     def test_signals__sigterm_during_shell_run_kills_group_removes_script_exit_143(self):
         self.signal_during_shell(signal.SIGTERM)

@@ -8,7 +8,6 @@ import shutil
 import struct
 import subprocess
 import tempfile
-import unittest
 
 import hbtest
 from hbtest import tsb

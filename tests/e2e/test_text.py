@@ -3,7 +3,6 @@ escaped (\\x27, which toBytesBinary reads back), a reported elapsed time is the 
 passed, and every man page opens with the same header."""
 import os
 import re
-import struct
 import tempfile
 
 import hbtest

@@ -132,6 +132,7 @@ static void test_bounds__one_region_is_the_plan_without_split_keys(void)
 	static const char *const whole[][2] = {{"", ""}};
 	struct hb_regions rs;
 	struct hb_keys none, ks;
+	struct hb_diff d;
 
 	build(&rs, whole, 1);
 	hb_keys_init(&none);
@@ -139,6 +140,10 @@ static void test_bounds__one_region_is_the_plan_without_split_keys(void)
 	CHECK(hb_bounds_chain_complete(&rs));
 	CHECK(hb_bounds_equal(&rs, &none));
 	CHECK(!hb_bounds_equal(&rs, &ks));
+	hb_diff_init(&d, 20);
+	CHECK_EQ_INT(hb_bounds_diff(&d, &rs, &none), 0);
+	CHECK_EQ_STR(hb_buf_str(&d.lines), "planned 1 region, found 1\n");
+	hb_diff_release(&d);
 	hb_regions_release(&rs);
 	hb_keys_release(&none);
 	hb_keys_release(&ks);

@@ -72,10 +72,25 @@ static void test_url__path_segments_escape_every_byte_but_unreserved_ones(void)
 	hb_buf_release(&b);
 }
 
+static void test_url__the_host_is_what_a_netrc_entry_names(void)
+{
+	char h[64];
+
+	CHECK_EQ_INT(hb_curlx_url_host(h, sizeof(h), "https://GW.example:8443/hbase"), 0);
+	CHECK_EQ_STR(h, "GW.example"); /* matched case-insensitively */
+	CHECK_EQ_INT(hb_curlx_url_host(h, sizeof(h), "http://[::1]:8080"), 0);
+	CHECK_EQ_STR(h, "::1");
+	CHECK_EQ_INT(hb_curlx_url_host(h, sizeof(h), "http://127.0.0.1:8080/"), 0);
+	CHECK_EQ_STR(h, "127.0.0.1");
+	CHECK_EQ_INT(hb_curlx_url_host(h, 4, "http://longer-host:1"), -1);
+	CHECK_EQ_INT(hb_curlx_url_host(h, sizeof(h), "not a url"), -1);
+}
+
 int main(void)
 {
 	RUN(test_url__scheme_in_any_case_comes_back_lower_case);
 	RUN(test_url__other_schemes_credentials_and_no_host_are_refused);
 	RUN(test_url__path_segments_escape_every_byte_but_unreserved_ones);
+	RUN(test_url__the_host_is_what_a_netrc_entry_names);
 	return TEST_DONE();
 }

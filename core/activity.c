@@ -1,0 +1,86 @@
+#include "activity.h"
+#include "clock.h"
+#include "interrupt.h"
+
+#include <stdio.h>
+
+static hb_activity_fn hook;
+static double show_after = 1.0; /* a shorter wait is not shown */
+static int depth;
+static double started;
+static char label[160];
+static double count_started;
+
+void hb_activity_set_hook(hb_activity_fn fn)
+{
+	hook = fn;
+}
+
+void hb_activity_set_delay(double seconds)
+{
+	show_after = seconds;
+}
+
+void hb_activity_begin(const char *what)
+{
+	if (depth++)
+		return;
+	snprintf(label, sizeof(label), "%s", what ? what : "waiting for the server");
+	started = hb_now();
+}
+
+void hb_activity_end(void)
+{
+	if (depth > 0)
+		depth--;
+}
+
+void hb_activity_tick(void)
+{
+	char line[200];
+	double e;
+
+	if (!hook || !depth)
+		return;
+	e = hb_now() - started;
+	if (e < show_after)
+		return;
+	snprintf(line, sizeof(line), "%s: %.0f s", label, e);
+	hook(line);
+}
+
+void hb_activity_count(const char *what, size_t done, size_t total)
+{
+	char line[200];
+
+	if (!hook)
+		return;
+	if (!done)
+		count_started = hb_now();
+	if (hb_now() - count_started < show_after)
+		return;
+	if (total)
+		snprintf(line, sizeof(line), "%s: %zu/%zu", what, done, total);
+	else
+		snprintf(line, sizeof(line), "%s: %zu", what, done);
+	hook(line);
+}
+
+void hb_activity_sleep(const char *what, double seconds)
+{
+	double start = hb_now(), left = seconds;
+	char line[200];
+
+	if (!hook || seconds < show_after) {
+		hb_sleep(seconds);
+		return;
+	}
+	while (left > 0 && !hb_interrupt_stop()) {
+		double step = left < 0.25 ? left : 0.25;
+
+		snprintf(line, sizeof(line), "%s: %.0f/%.0f s", what, seconds - left, seconds);
+		hook(line);
+		hb_sleep(step);
+		left = seconds - (hb_now() - start);
+	}
+}
