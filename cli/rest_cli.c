@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,7 +73,8 @@ static const char *env_password(void)
 	return pw;
 }
 
-/* ~/.netrc, as libcurl finds it: $HOME, else the account's home directory. */
+/* ~/.netrc, as libcurl finds it: $HOME, else the account's home directory. Returns 1 with
+ * the path, 0 when no home directory is known, -1 when out of memory. */
 static int netrc_path(struct hb_buf *path)
 {
 	const char *home = getenv("HOME");
@@ -82,7 +84,18 @@ static int netrc_path(struct hb_buf *path)
 
 		home = pw ? pw->pw_dir : NULL;
 	}
-	return home && !hb_buf_addf(path, "%s/.netrc", home) ? 0 : -1;
+	if (!home || !*home)
+		return 0;
+	return hb_buf_addf(path, "%s/.netrc", home) ? -1 : 1;
+}
+
+/* Without --user a ~/.netrc is optional: one that is not a readable regular file is passed
+ * over in silence, as libcurl does. */
+static int netrc_usable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, R_OK);
 }
 
 /*
@@ -103,28 +116,39 @@ static int conn_credentials(const char *url, struct cred *cr, struct hb_error *e
 	cr->from = cr->password ? "HBTAB_PASSWORD" : NULL;
 	if (cli_g.negotiate || cr->password || !url || hb_curlx_url_host(host, sizeof(host), url))
 		return 0; /* a bad URL is reported by the client itself */
-	if (netrc_path(&path)) {
+	found = netrc_path(&path);
+	if (found < 0) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
 	}
-	if (cli_slurp("netrc file", path.data, 0, 1024 * 1024, &text, &len)) {
+	if (!found || (!cli_g.user && !netrc_usable(path.data))) {
+		found = 0;
+	} else if (cli_slurp("netrc file", path.data, 0, 1024 * 1024, &text, &len)) {
 		rc = hb_error_set(err, HB_EINVAL, "cannot read the basic-auth password");
 		goto done;
 	}
 	if (text)
 		found = hb_netrc_lookup(text, len, host, cli_g.user, &cr->login, &cr->secret);
+	else
+		found = 0;
 	if (found < 0) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	} else if (found) {
 		cr->user = cli_g.user ? cli_g.user : hb_buf_str(&cr->login);
 		cr->password = hb_buf_str(&cr->secret);
 		cr->from = "~/.netrc";
+	} else if (cli_g.user && text) {
+		rc =
+		    hb_error_set(err, HB_EINVAL,
+		                 "--user %s has no password: HBTAB_PASSWORD is not set and "
+		                 "~/.netrc has no 'machine %s login %s' entry; set HBTAB_PASSWORD, "
+		                 "or add 'machine %s login %s password ...' to ~/.netrc",
+		                 cli_g.user, host, cli_g.user, host, cli_g.user);
 	} else if (cli_g.user) {
 		rc = hb_error_set(err, HB_EINVAL,
-		                  "--user %s has no password: HBTAB_PASSWORD is not set and %s "
-		                  "has no 'machine %s login %s' entry; set HBTAB_PASSWORD, or "
-		                  "add 'machine %s login %s password ...' to ~/.netrc",
-		                  cli_g.user, text ? "~/.netrc" : "there is no ~/.netrc", host,
+		                  "--user %s has no password: HBTAB_PASSWORD is not set and there "
+		                  "is no ~/.netrc; set HBTAB_PASSWORD, or add 'machine %s login %s "
+		                  "password ...' to ~/.netrc",
 		                  cli_g.user, host, cli_g.user);
 	}
 done:

@@ -33,13 +33,23 @@ class Login(EmulatorTest):
         # libcurl would send the name with an empty password and get a 401
         self.emu.clear_requests()
         r = self.hb("--user", "alice", "tables")
-        self.assertFails(r, 2, "--user alice has no password")
-        self.assertIn("set HBTAB_PASSWORD, or add 'machine 127.0.0.1 login alice password "
-                      "...' to ~/.netrc", r.err)
+        self.assertFails(r, 2, "--user alice has no password: HBTAB_PASSWORD is not set and "
+                               "there is no ~/.netrc; set HBTAB_PASSWORD, or add 'machine "
+                               "127.0.0.1 login alice password ...' to ~/.netrc")
         self.assertEqual(self.emu.requests(), [])
         r = self.hb("--user", "alice", "tables",
                     home=self.netrc("machine 127.0.0.1 login bob password x\n"))
-        self.assertFails(r, 2, "has no 'machine 127.0.0.1 login alice' entry")
+        self.assertFails(r, 2, "~/.netrc has no 'machine 127.0.0.1 login alice' entry")
+        self.assertEqual(self.emu.requests(), [])
+
+    def test_auth__an_unusable_netrc_is_passed_over_without_user_and_an_error_with_it(self):
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        self.addCleanup(shutil.rmtree, home, True)
+        os.mkdir(os.path.join(home, ".netrc"))  # not a regular file (unreadable for root too)
+        r = self.hb("tables", home=home)
+        self.assertFails(r, 4, "wants a login: add --user NAME")  # no credentials were sent
+        r = self.hb("--user", "alice", "tables", home=home)
+        self.assertFails(r, 2, r"netrc file '.*/\.netrc' is not a regular file")
 
     def test_auth__netrc_entry_of_the_user_is_chosen_among_the_host_logins(self):
         home = self.netrc("machine 127.0.0.1 login bob password bobs\n"
