@@ -707,7 +707,8 @@ int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error
 
 struct jr {
 	const char *p, *end;
-	int bad; /* set on any syntax error */
+	int bad;    /* set on any syntax error */
+	int strict; /* a lone surrogate escape is a syntax error (else it reads as U+FFFD) */
 };
 
 #define JR_MAX_DEPTH 64
@@ -838,6 +839,8 @@ static int jr_string(struct jr *j, struct hb_buf *out)
 					if (lo >= 0xDC00 && lo <= 0xDFFF) {
 						cp =
 						    0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+					} else if (j->strict) {
+						return j->bad = 1, -1;
 					} else {
 						/* A lone high surrogate: U+FFFD, and the next
 						 * escape is a code unit of its own. */
@@ -845,6 +848,8 @@ static int jr_string(struct jr *j, struct hb_buf *out)
 						j->p -= 6;
 					}
 				} else if (cp >= 0xD800 && cp <= 0xDFFF) {
+					if (j->strict)
+						return j->bad = 1, -1;
 					cp = 0xFFFD;
 				}
 				n += utf8_put(u + n, cp);
@@ -1165,6 +1170,7 @@ int hb_rest_decode_table_regions(const char *json, size_t len, const char *what,
 	j.p = json;
 	j.end = json + len;
 	j.bad = 0;
+	j.strict = 0;
 	if (jr_peek(&j) != '{') {
 		if (jr_skip(&j, 0) || jr_peek(&j) != -1)
 			return jr_invalid(&j, json, what, err);
@@ -1301,88 +1307,288 @@ const struct hb_cell *hb_row_cell(const struct hb_row *r, const char *col)
 }
 
 /*
- * Scanner CellSets are small bodies (a batch is at most 1000 cells), read with cJSON: a
- * string ends at its first NUL byte (\u0000 escapes are refused before parsing), and the
- * first of repeated members counts. Whole rows before a content error are handed on first.
+ * CellSet bodies are read with the pull parser: a stateless scan of hbase:meta brings a whole
+ * table's rows (hundreds of MB for a million regions) in one body, and a cJSON tree of it
+ * would cost several times the body. The rules are those of the tree it replaces: the text
+ * checks come first, then a syntax check of the whole body (no row is handed on before a
+ * syntax error anywhere), then rows in order, each whole before the next is looked at (the
+ * rows before a content error are handed on). Of repeated members the first counts; a row's
+ * key is checked before its cells, a cell's column before its value before its timestamp,
+ * whatever the member order. A lone surrogate escape is a syntax error; a byte order mark
+ * and anything after the top-level value are ignored.
  */
+
+/* One member value as seen: kind and, for a string, its decoded text in buf. */
+enum { CS_ABSENT, CS_NULL, CS_STRING, CS_NUMBER, CS_OTHER };
+
+struct cs_val {
+	int kind;
+	struct hb_buf buf; /* CS_STRING: the decoded text, NUL-terminated */
+	double num;        /* CS_NUMBER */
+};
+
+/* Reads the value at j->p (syntax known good) into v, or skips it when v already holds the
+ * member's first occurrence. */
+static int cs_read(struct jr *j, struct cs_val *v)
+{
+	long long ll;
+	int c = jr_peek(j), isint, rc;
+
+	if (v->kind != CS_ABSENT)
+		return jr_skip(j, 3) ? -1 : 0;
+	if (c == '"') {
+		if ((rc = jr_string(j, &v->buf)))
+			return rc;
+		v->kind = CS_STRING;
+		return 0;
+	}
+	if (c == 'n') {
+		v->kind = CS_NULL;
+		return jr_lit(j, "null");
+	}
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		v->kind = CS_NUMBER;
+		return jr_number(j, &v->num, &ll, &isint);
+	}
+	v->kind = CS_OTHER;
+	return jr_skip(j, 3) ? -1 : 0;
+}
+
+/* A base64 member into out as get_b64 reads it; *present = 0 when missing or null. */
+static int cs_b64(const struct cs_val *v, struct hb_buf *out, int *present, const char *ctx,
+                  const char *key, const char *what, struct hb_error *err)
+{
+	int rc;
+
+	hb_buf_reset(out);
+	if (present)
+		*present = v->kind == CS_STRING;
+	if (v->kind == CS_ABSENT || v->kind == CS_NULL)
+		return 0;
+	if (v->kind != CS_STRING)
+		return BAD("%s%s is not a string", ctx, key);
+	rc = hb_b64_decode(out, v->buf.data, v->buf.len);
+	if (rc == HB_ENOMEM)
+		return oom(err);
+	if (rc)
+		return BAD("%s%s is not valid base64", ctx, key);
+	return hb_buf_add(out, "", 0) ? oom(err) : 0;
+}
+
+/* A timestamp member as get_i64 reads it (not lenient). */
+static int cs_i64(const struct cs_val *v, int64_t *out, const char *ctx, const char *key,
+                  const char *what, struct hb_error *err)
+{
+	*out = 0;
+	if (v->kind == CS_ABSENT || v->kind == CS_NULL)
+		return 0;
+	if (v->kind == CS_STRING) {
+		char *end;
+		long long ll;
+
+		errno = 0;
+		ll = strtoll(v->buf.data, &end, 10);
+		if (v->buf.data[0] && !*end && !errno) {
+			*out = ll;
+			return 0;
+		}
+	} else if (v->kind == CS_NUMBER) {
+		if (isfinite(v->num) && v->num >= -0x1p63 && v->num < 0x1p63) {
+			*out = (int64_t)v->num;
+			return 0;
+		}
+	}
+	return BAD("%s%s is not a number", ctx, key);
+}
+
+struct cs_scratch {
+	struct cs_val key, col, val, ts;
+	struct hb_buf name, kb, cb, vb;
+};
+
+static void cs_reset(struct cs_val *v)
+{
+	v->kind = CS_ABSENT;
+	hb_buf_reset(&v->buf);
+}
+
+/* Decodes the cells of one row (the Cell array at j->p) into row. */
+static int cs_cells(struct jr *j, struct cs_scratch *s, struct hb_row *row, const char *rctx,
+                    const char *what, struct hb_error *err)
+{
+	size_t k = 0;
+	int m, rc;
+
+	j->p++; /* '[' */
+	m = jr_peek(j) == ']' ? (j->p++, 0) : 1;
+	while (m == 1) {
+		char cctx[80];
+		int64_t ts;
+		int has, more;
+
+		snprintf(cctx, sizeof(cctx), "%sCell[%zu].", rctx, k);
+		if (jr_peek(j) != '{')
+			return BAD("%sCell[%zu] is not an object", rctx, k);
+		k++;
+		cs_reset(&s->col);
+		cs_reset(&s->val);
+		cs_reset(&s->ts);
+		j->p++;
+		more = jr_peek(j) == '}' ? (j->p++, 0) : 1;
+		while (more == 1) {
+			struct cs_val *v;
+
+			if ((rc = jr_string(j, &s->name)))
+				return rc == HB_ENOMEM ? oom(err) : HB_ESERVER;
+			jr_peek(j);
+			j->p++; /* ':' */
+			v = !strcmp(s->name.data, "column")      ? &s->col
+			    : !strcmp(s->name.data, "$")         ? &s->val
+			    : !strcmp(s->name.data, "timestamp") ? &s->ts
+			                                         : NULL;
+			rc = v ? cs_read(j, v) : jr_skip(j, 3);
+			if (rc)
+				return rc == HB_ENOMEM ? oom(err) : HB_ESERVER;
+			more = jr_next(j, '}');
+		}
+		if ((rc = cs_b64(&s->col, &s->cb, &has, cctx, "column", what, err)))
+			return rc;
+		if (!has)
+			return BAD("%scolumn is missing", cctx);
+		if ((rc = cs_b64(&s->val, &s->vb, NULL, cctx, "$", what, err)) ||
+		    (rc = cs_i64(&s->ts, &ts, cctx, "timestamp", what, err)))
+			return rc;
+		if (hb_row_add_cell(row, s->cb.data ? s->cb.data : "", s->cb.len,
+		                    s->vb.data ? s->vb.data : "", s->vb.len, ts))
+			return oom(err);
+		m = jr_next(j, ']');
+	}
+	return 0;
+}
+
+/* Decodes Row[i] at j->p into row (empty on entry). */
+static int cs_row(struct jr *j, size_t i, struct cs_scratch *s, struct hb_row *row,
+                  const char *what, struct hb_error *err)
+{
+	const char *cells = NULL;
+	char rctx[48];
+	int more, has, rc;
+
+	snprintf(rctx, sizeof(rctx), "Row[%zu].", i);
+	if (jr_peek(j) != '{')
+		return BAD("Row[%zu] is not an object", i);
+	cs_reset(&s->key);
+	j->p++;
+	more = jr_peek(j) == '}' ? (j->p++, 0) : 1;
+	while (more == 1) {
+		if ((rc = jr_string(j, &s->name)))
+			return rc == HB_ENOMEM ? oom(err) : HB_ESERVER;
+		jr_peek(j);
+		j->p++; /* ':' */
+		if (!strcmp(s->name.data, "key")) {
+			rc = cs_read(j, &s->key);
+		} else {
+			if (!strcmp(s->name.data, "Cell") && !cells)
+				cells = (jr_peek(j), j->p);
+			rc = jr_skip(j, 3);
+		}
+		if (rc)
+			return rc == HB_ENOMEM ? oom(err) : HB_ESERVER;
+		more = jr_next(j, '}');
+	}
+	if ((rc = cs_b64(&s->key, &s->kb, &has, rctx, "key", what, err)))
+		return rc;
+	if (!has)
+		return BAD("%skey is missing", rctx);
+	if (!(row->key = memdup0(s->kb.data ? s->kb.data : "", s->kb.len)))
+		return oom(err);
+	row->key_len = s->kb.len;
+	if (!cells || *cells == 'n')
+		return 0;
+	if (*cells != '[')
+		return BAD("%sCell is not an array", rctx);
+	{
+		struct jr cj = *j;
+
+		cj.p = cells;
+		return cs_cells(&cj, s, row, rctx, what, err);
+	}
+}
+
 int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
                            int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
                            void *ctx, struct hb_error *err)
 {
-	struct hb_buf kb = HB_BUF_INIT, cb = HB_BUF_INIT, vb = HB_BUF_INIT;
-	const cJSON *rows, *jr, *cells, *jc;
-	cJSON *root = parse_object(json, len, what, err);
+	struct cs_scratch s;
+	const char *rows = NULL, *start;
 	struct hb_row row;
+	struct jr j;
 	size_t i = 0;
-	int rc = 0;
+	int rc = 0, more;
 
+	if (!json || !len)
+		return BAD("empty body");
+	if ((rc = check_text(json, len, 0, what, err)))
+		return rc;
+	/* As cJSON read it: a UTF-8 byte order mark is skipped, and so is anything after the
+	 * top-level value. */
+	start = len >= 3 && !memcmp(json, "\xEF\xBB\xBF", 3) ? json + 3 : json;
+	j.p = start;
+	j.end = json + len;
+	j.bad = 0;
+	j.strict = 1;
+	if (jr_skip(&j, 0))
+		return jr_invalid(&j, json, what, err);
+	j.p = start;
+	if (jr_peek(&j) != '{')
+		return BAD("not a JSON object");
+	memset(&s, 0, sizeof(s));
 	hb_row_init(&row);
-	if (!root)
-		return HB_ESERVER;
-	rows = get_array(root, "Row", 0, "", what, err, &rc);
-	if (rc || !rows)
+	/* The first top-level "Row" counts, wherever it is. */
+	j.p++;
+	more = jr_peek(&j) == '}' ? (j.p++, 0) : 1;
+	while (more == 1) {
+		if ((rc = jr_string(&j, &s.name))) {
+			rc = rc == HB_ENOMEM ? oom(err) : jr_invalid(&j, json, what, err);
+			goto done;
+		}
+		jr_peek(&j);
+		j.p++; /* ':' */
+		if (!rows && !strcmp(s.name.data, "Row"))
+			rows = (jr_peek(&j), j.p);
+		jr_skip(&j, 1);
+		more = jr_next(&j, '}');
+	}
+	if (!rows || *rows == 'n')
 		goto done;
-	cJSON_ArrayForEach(jr, rows)
-	{
-		char rctx[48];
-		size_t k = 0;
-		int has;
-
-		snprintf(rctx, sizeof(rctx), "Row[%zu].", i);
-		if (!cJSON_IsObject(jr)) {
-			rc = BAD("Row[%zu] is not an object", i);
-			goto done;
-		}
-		if ((rc = get_b64(jr, "key", &kb, &has, rctx, what, err)))
-			goto done;
-		if (!has) {
-			rc = BAD("%skey is missing", rctx);
-			goto done;
-		}
-		if (!(row.key = memdup0(kb.data ? kb.data : "", kb.len))) {
-			rc = oom(err);
-			goto done;
-		}
-		row.key_len = kb.len;
-		cells = get_array(jr, "Cell", 0, rctx, what, err, &rc);
-		if (rc)
-			goto done;
-		cJSON_ArrayForEach(jc, cells)
-		{
-			char cctx[80];
-			int64_t ts;
-
-			snprintf(cctx, sizeof(cctx), "%sCell[%zu].", rctx, k++);
-			if (!cJSON_IsObject(jc)) {
-				rc = BAD("%sCell[%zu] is not an object", rctx, k - 1);
-				goto done;
-			}
-			if ((rc = get_b64(jc, "column", &cb, &has, cctx, what, err)))
-				goto done;
-			if (!has) {
-				rc = BAD("%scolumn is missing", cctx);
-				goto done;
-			}
-			if ((rc = get_b64(jc, "$", &vb, NULL, cctx, what, err)) ||
-			    (rc = get_i64(jc, "timestamp", &ts, 0, cctx, what, err)))
-				goto done;
-			if (hb_row_add_cell(&row, cb.data ? cb.data : "", cb.len,
-			                    vb.data ? vb.data : "", vb.len, ts)) {
-				rc = oom(err);
-				goto done;
-			}
-		}
+	if (*rows != '[') {
+		rc = BAD("Row is not an array");
+		goto done;
+	}
+	j.p = rows + 1;
+	more = jr_peek(&j) == ']' ? (j.p++, 0) : 1;
+	while (more == 1) {
+		if ((rc = cs_row(&j, i, &s, &row, what, err)))
+			break;
 		rc = fn(ctx, &row, err);
 		hb_row_release(&row);
 		if (rc)
-			goto done;
+			break;
 		i++;
+		/* cs_row read the row's members to its closing brace */
+		more = jr_next(&j, ']');
 	}
+	if (!rc && (j.bad || more < 0))
+		rc = jr_invalid(&j, json, what, err);
 done:
 	hb_row_release(&row);
-	hb_buf_release(&kb);
-	hb_buf_release(&cb);
-	hb_buf_release(&vb);
-	cJSON_Delete(root);
+	hb_buf_release(&s.key.buf);
+	hb_buf_release(&s.col.buf);
+	hb_buf_release(&s.val.buf);
+	hb_buf_release(&s.ts.buf);
+	hb_buf_release(&s.name);
+	hb_buf_release(&s.kb);
+	hb_buf_release(&s.cb);
+	hb_buf_release(&s.vb);
 	return rc;
 }
