@@ -71,6 +71,18 @@ static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
 	struct hb_curlx_sink *s = ud;
 	size_t n = size * nmemb;
 
+	if (s->f) {
+		if (s->n + n > s->max) {
+			s->overflow = 1;
+			return 0;
+		}
+		if (n && fwrite(p, 1, n, s->f) != n) {
+			s->write_error = 1;
+			return 0;
+		}
+		s->n += n;
+		return n;
+	}
 	if (s->buf->len + n > s->max) {
 		s->overflow = 1;
 		return 0;

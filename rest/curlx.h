@@ -7,6 +7,7 @@
 
 #include <curl/curl.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Connection settings both channels copy from their options (strings owned, may be NULL). */
 struct hb_curlx_conf {
@@ -15,11 +16,16 @@ struct hb_curlx_conf {
 	int insecure, negotiate;
 };
 
-/* Where a response body goes: into buf, failing the transfer past max bytes (overflow = 1). */
+/* Where a response body goes: into buf, or into file f when it is set (n counts the bytes
+ * written; a failed write sets write_error), failing the transfer past max bytes
+ * (overflow = 1). */
 struct hb_curlx_sink {
 	struct hb_buf *buf;
 	size_t max;
 	int overflow;
+	FILE *f;
+	size_t n;
+	int write_error;
 };
 
 /* Initialises libcurl once per process. HB_ENOMEM "cannot initialise libcurl". */

@@ -303,6 +303,7 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
 	int rc;
 
 	hb_rest_resp_init(&r);
+	r.spool = 1; /* about 200 bytes a region */
 	rc = table_path(&path, table, "/regions", err);
 	if (!rc)
 		rc = get_json(c, path.data, &r, what, sizeof(what), err);
@@ -314,7 +315,11 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
 	}
 	if (!rc) {
 		/* The body can be large: free it as soon as it is decoded. */
-		rc = hb_rest_decode_table_regions(r.body.data, r.body.len, what, table, out, err);
+		size_t blen;
+		const char *body = hb_rest_resp_body(&r, &blen);
+
+		rc = r.map ? hb_rest_decode_table_regions_mapped(body, blen, what, table, out, err)
+		           : hb_rest_decode_table_regions(body, blen, what, table, out, err);
 		hb_rest_resp_release(&r);
 		/* Every table has a region: branch-1 RegionsResource answers 200 with none for a
 		 * table that does not exist (no exists() check before the meta scan). */
@@ -628,10 +633,17 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 		if (hb_buf_adds(&path, "&column=") ||
 		    hb_rest_path_escape(&path, *col, strlen(*col)))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	/* the whole range in one body: about 600 bytes a region for a meta scan */
+	r.spool = 1;
 	if (!rc)
 		rc = get_json(c, path.data, &r, what, sizeof(what), err);
-	if (!rc)
-		rc = hb_rest_decode_cellset(r.body.data, r.body.len, what, on_fragment, st, err);
+	if (!rc) {
+		size_t blen;
+		const char *body = hb_rest_resp_body(&r, &blen);
+
+		rc = r.map ? hb_rest_decode_cellset_mapped(body, blen, what, on_fragment, st, err)
+		           : hb_rest_decode_cellset(body, blen, what, on_fragment, st, err);
+	}
 	if (!rc)
 		rc = flush_pending(st, err);
 	hb_rest_report_progress(c, st->rows, 0);

@@ -10,10 +10,12 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define DEFAULT_MAX_BODY        ((size_t)256 << 20)
@@ -149,6 +151,9 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 {
 	r->status = 0;
 	hb_buf_init(&r->body, 0);
+	r->spool = 0;
+	r->map = NULL;
+	r->map_len = 0;
 	r->content_type[0] = '\0';
 	r->location[0] = '\0';
 	r->retry_after = -1;
@@ -161,8 +166,54 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 
 void hb_rest_resp_release(struct hb_rest_resp *r)
 {
+	int spool = r->spool;
+
 	hb_buf_release(&r->body);
+	if (r->map)
+		munmap((void *)r->map, r->map_len);
 	hb_rest_resp_init(r);
+	r->spool = spool;
+}
+
+const char *hb_rest_resp_body(const struct hb_rest_resp *r, size_t *len)
+{
+	if (r->map) {
+		*len = r->map_len;
+		return r->map;
+	}
+	*len = r->body.len;
+	return r->body.data;
+}
+
+/* A spooled body costs disk, not memory: it may be 64 times the in-memory cap. */
+static size_t spool_max(const struct hb_rest *c)
+{
+	return c->max_body > SIZE_MAX / 64 ? SIZE_MAX : c->max_body * 64;
+}
+
+/* The end of a spooled transfer: a 200's body mapped, another status's read back into
+ * memory (at most max bytes). */
+static int spool_finish(struct hb_rest_resp *r, FILE *f, size_t n, size_t max)
+{
+	void *m;
+
+	if (fflush(f))
+		return -1;
+	if (r->status == 200 && n) {
+		m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+		if (m == MAP_FAILED)
+			return -1;
+		r->map = m;
+		r->map_len = n;
+		return 0;
+	}
+	if (n > max || fseek(f, 0, SEEK_SET) || hb_buf_grow(&r->body, n))
+		return -1;
+	if (n && fread(r->body.data, 1, n, f) != n)
+		return -1;
+	r->body.len = n;
+	r->body.data[n] = 0;
+	return 0;
 }
 
 int hb_rest_path_escape(struct hb_buf *out, const void *p, size_t n)
@@ -416,6 +467,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 {
 	struct curl_slist *hdrs = NULL, *t;
 	struct hb_buf url = HB_BUF_INIT, ct = HB_BUF_INIT;
+	FILE *spool_f = NULL;
 	int attempt, rc = 0, is_write = strcmp(method, "GET") && strcmp(method, "HEAD");
 
 	hb_rest_resp_release(resp);
@@ -447,10 +499,23 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		char label[160];
 
 		hb_rest_resp_release(resp);
+		if (spool_f)
+			fclose(spool_f);
+		spool_f = NULL;
+		if (resp->spool && !(spool_f = tmpfile())) {
+			rc = hb_error_set(err, HB_EINVAL,
+			                  "cannot create a temporary file for the response to %s "
+			                  "%.*s%s: %s",
+			                  method, SHOWN(path), strerror(errno));
+			goto done;
+		}
 		c->resp = resp;
 		c->sink.buf = &resp->body;
-		c->sink.max = c->max_body;
+		c->sink.max = spool_f ? spool_max(c) : c->max_body;
 		c->sink.overflow = 0;
+		c->sink.f = spool_f;
+		c->sink.n = 0;
+		c->sink.write_error = 0;
 		c->errbuf[0] = '\0';
 		c->gss_note[0] = '\0';
 		if (hb_interrupt_stop()) {
@@ -472,18 +537,30 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		hb_interrupt_transfer(0);
 		c->resp = NULL;
 		c->sink.buf = NULL;
+		c->sink.f = NULL;
 		if (c->conf.negotiate && hb_curlx_keep_auth_cookie(c->h))
 			tracef(c, "cannot keep the hadoop.auth cookie for later requests");
 		if (e == CURLE_OK) {
 			curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 			resp->status = status;
+			errno = 0;
+			if (spool_f && spool_finish(resp, spool_f, c->sink.n, c->max_body)) {
+				rc = hb_error_set(
+				    err, HB_ESERVER,
+				    "cannot keep the response to %s %.*s%s (%zu bytes): "
+				    "%s",
+				    method, SHOWN(path), c->sink.n,
+				    errno ? strerror(errno) : "too large");
+				hb_rest_resp_release(resp);
+				goto done;
+			}
 			if (c->conf.negotiate && (status == 401 || status == 403))
 				snprintf(resp->auth_note, sizeof(resp->auth_note), "%s",
 				         c->gss_note[0] ? c->gss_note : "-");
 			if (status == 401 || status == 403)
 				note_login(c, resp);
 			tracef(c, "%s %s: HTTP %ld, %zu bytes", method, path, status,
-			       resp->body.len);
+			       spool_f ? c->sink.n : resp->body.len);
 			if (!(status == 502 || status == 503 || status == 504) || !idempotent ||
 			    attempt >= retry_budget(c))
 				break;
@@ -503,7 +580,15 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		if (c->sink.overflow) {
 			rc = hb_error_set(err, HB_ESERVER,
 			                  "response to %s %.*s%s is larger than %zu bytes", method,
-			                  SHOWN(path), c->max_body);
+			                  SHOWN(path), spool_f ? spool_max(c) : c->max_body);
+			goto done;
+		}
+		if (c->sink.write_error) {
+			rc = hb_error_set(err, HB_EINVAL,
+			                  "cannot write the response to %s %.*s%s to a temporary "
+			                  "file: %s",
+			                  method, SHOWN(path), strerror(errno));
+			hb_rest_resp_release(resp);
 			goto done;
 		}
 		/* A refused connection never reached the server, so even a POST may be resent. */
@@ -529,6 +614,8 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		goto done;
 	}
 done:
+	if (spool_f)
+		fclose(spool_f);
 	curl_slist_free_all(hdrs);
 	hb_buf_release(&url);
 	hb_buf_release(&ct);

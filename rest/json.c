@@ -4,6 +4,7 @@
 #include "core/key.h"
 #include "core/vec.h"
 #include "rest/hbase.h"
+#include "rest/rest_priv.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define BAD(...) bad(err, what, __VA_ARGS__)
 
@@ -83,17 +86,50 @@ static int all_ascii(const char *p, size_t n)
 	return !(acc & 0x8080808080808080u);
 }
 
+/*
+ * A body mapped from its spool file (hb_rest_resp_body) is read pass by pass from its start to
+ * its end; what a pass has left behind is given back in steps (the pages are read again from
+ * the file if touched later), so that a body of hundreds of MB never stays resident whole.
+ * *next is the first byte not given back yet (page-aligned), NULL for a body in memory.
+ */
+#define DROP_STEP ((size_t)8 << 20)
+
+static void drop_to(const char **next, const char *upto)
+{
+	static uintptr_t page;
+	uintptr_t u;
+
+	if (!*next || upto < *next || (size_t)(upto - *next) < DROP_STEP)
+		return;
+	if (!page) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		page = ps > 0 ? (uintptr_t)ps : 4096;
+	}
+	u = (uintptr_t)upto & ~(page - 1);
+	madvise((void *)*next, (size_t)(u - (uintptr_t)*next), MADV_DONTNEED);
+	*next = (const char *)u;
+}
+
 static int check_text(const char *json, size_t len, int allow_nul, const char *what,
-                      struct hb_error *err)
+                      struct hb_error *err, int mapped)
 {
 	const unsigned char *p = (const unsigned char *)json;
-	size_t i = 0, l;
-	int in_str = 0;
+	const char *drop = mapped ? json : NULL;
+	size_t i = 0, l, off, n;
+	int in_str = 0, fast = 1;
 
 	/* Only a non-ASCII byte or an escape can fail: most bodies are ASCII without escapes. */
-	if (all_ascii(json, len) && (allow_nul || !memchr(json, '\\', len)))
+	for (off = 0; fast && off < len; off += n) {
+		n = len - off < DROP_STEP ? len - off : DROP_STEP;
+		fast = all_ascii(json + off, n) && (allow_nul || !memchr(json + off, '\\', n));
+		drop_to(&drop, json + off + n);
+	}
+	if (fast)
 		return 0;
+	drop = mapped ? json : NULL;
 	while (i < len) {
+		drop_to(&drop, json + i);
 		/* Eight bytes at a time while none is non-ASCII, '"' or '\\' (bodies are mostly
 		 * base64): a byte is zero in w ^ c exactly when it equals c. */
 		while (len - i >= 8) {
@@ -137,7 +173,7 @@ static cJSON *parse(const char *json, size_t len, const char *what, struct hb_er
 		bad(err, what, "empty body");
 		return NULL;
 	}
-	if (check_text(json, len, 0, what, err))
+	if (check_text(json, len, 0, what, err, 0))
 		return NULL;
 	root = cJSON_ParseWithLength(json, len);
 	if (!root) {
@@ -707,8 +743,9 @@ int hb_rest_encode_schema(const struct hb_schema *s, char **out, struct hb_error
 
 struct jr {
 	const char *p, *end;
-	int bad;    /* set on any syntax error */
-	int strict; /* a lone surrogate escape is a syntax error (else it reads as U+FFFD) */
+	int bad;          /* set on any syntax error */
+	int strict;       /* a lone surrogate escape is a syntax error (else it reads as U+FFFD) */
+	const char *drop; /* a mapped body: see drop_to (NULL in memory) */
 };
 
 #define JR_MAX_DEPTH 64
@@ -955,6 +992,7 @@ static int jr_skip(struct jr *j, int depth)
 			switch (jr_peek(j)) {
 			case ',':
 				j->p++;
+				drop_to(&j->drop, j->p);
 				continue;
 			case ']':
 				if (c != '[')
@@ -980,6 +1018,7 @@ static int jr_next(struct jr *j, int close)
 {
 	int c = jr_peek(j);
 
+	drop_to(&j->drop, j->p);
 	if (c == ',') {
 		j->p++;
 		return 1;
@@ -1153,8 +1192,24 @@ int hb_rest_decode_regions(const char *json, size_t len, const char *what, struc
 	return hb_rest_decode_table_regions(json, len, what, NULL, out, err);
 }
 
+static int decode_table_regions(const char *json, size_t len, const char *what, const char *table,
+                                struct hb_regions *out, struct hb_error *err, int mapped);
+
 int hb_rest_decode_table_regions(const char *json, size_t len, const char *what, const char *table,
                                  struct hb_regions *out, struct hb_error *err)
+{
+	return decode_table_regions(json, len, what, table, out, err, 0);
+}
+
+int hb_rest_decode_table_regions_mapped(const char *json, size_t len, const char *what,
+                                        const char *table, struct hb_regions *out,
+                                        struct hb_error *err)
+{
+	return decode_table_regions(json, len, what, table, out, err, 1);
+}
+
+static int decode_table_regions(const char *json, size_t len, const char *what, const char *table,
+                                struct hb_regions *out, struct hb_error *err, int mapped)
 {
 	struct hb_buf key = HB_BUF_INIT, sk = HB_BUF_INIT, ek = HB_BUF_INIT, loc = HB_BUF_INIT,
 	              name = HB_BUF_INIT;
@@ -1165,12 +1220,13 @@ int hb_rest_decode_table_regions(const char *json, size_t len, const char *what,
 	if (!json || !len)
 		return BAD("empty body");
 	/* Region names may hold U+0000 (the server builds them with Bytes.toString(startKey)). */
-	if ((rc = check_text(json, len, 1, what, err)))
+	if ((rc = check_text(json, len, 1, what, err, mapped)))
 		return rc;
 	j.p = json;
 	j.end = json + len;
 	j.bad = 0;
 	j.strict = 0;
+	j.drop = mapped ? json : NULL;
 	if (jr_peek(&j) != '{') {
 		if (jr_skip(&j, 0) || jr_peek(&j) != -1)
 			return jr_invalid(&j, json, what, err);
@@ -1515,9 +1571,27 @@ static int cs_row(struct jr *j, size_t i, struct cs_scratch *s, struct hb_row *r
 	}
 }
 
+static int decode_cellset(const char *json, size_t len, const char *what,
+                          int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
+                          void *ctx, struct hb_error *err, int mapped);
+
 int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
                            int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
                            void *ctx, struct hb_error *err)
+{
+	return decode_cellset(json, len, what, fn, ctx, err, 0);
+}
+
+int hb_rest_decode_cellset_mapped(const char *json, size_t len, const char *what,
+                                  int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
+                                  void *ctx, struct hb_error *err)
+{
+	return decode_cellset(json, len, what, fn, ctx, err, 1);
+}
+
+static int decode_cellset(const char *json, size_t len, const char *what,
+                          int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
+                          void *ctx, struct hb_error *err, int mapped)
 {
 	struct cs_scratch s;
 	const char *rows = NULL, *start;
@@ -1528,7 +1602,7 @@ int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
 
 	if (!json || !len)
 		return BAD("empty body");
-	if ((rc = check_text(json, len, 0, what, err)))
+	if ((rc = check_text(json, len, 0, what, err, mapped)))
 		return rc;
 	/* As cJSON read it: a UTF-8 byte order mark is skipped, and so is anything after the
 	 * top-level value. */
@@ -1537,9 +1611,11 @@ int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
 	j.end = json + len;
 	j.bad = 0;
 	j.strict = 1;
+	j.drop = mapped ? json : NULL;
 	if (jr_skip(&j, 0))
 		return jr_invalid(&j, json, what, err);
 	j.p = start;
+	j.drop = mapped ? json : NULL;
 	if (jr_peek(&j) != '{')
 		return BAD("not a JSON object");
 	memset(&s, 0, sizeof(s));
@@ -1566,6 +1642,7 @@ int hb_rest_decode_cellset(const char *json, size_t len, const char *what,
 		goto done;
 	}
 	j.p = rows + 1;
+	j.drop = mapped ? json : NULL;
 	more = jr_peek(&j) == ']' ? (j.p++, 0) : 1;
 	while (more == 1) {
 		if ((rc = cs_row(&j, i, &s, &row, what, err)))

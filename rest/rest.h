@@ -36,6 +36,14 @@ struct hb_rest_opts {
 struct hb_rest_resp {
 	long status;
 	struct hb_buf body;
+	/* Set by the caller before a request that may bring a large body (kept by
+	 * hb_rest_resp_release, cleared by hb_rest_resp_init): the body goes to an anonymous
+	 * temporary file instead of memory, and a 200's body is then mapped read-only at map
+	 * (map_len bytes; body stays empty); other statuses' bodies are read back into body.
+	 * Read it through hb_rest_resp_body. Spooled bodies may be up to 64 times the size cap. */
+	int spool;
+	const char *map;
+	size_t map_len;
 	char content_type[128];
 	char location[2048];
 	double retry_after; /* seconds from a Retry-After header, -1 when absent */
@@ -58,6 +66,8 @@ void hb_rest_free(struct hb_rest *c);
 /* Prepares / frees a response record (reusable after release). */
 void hb_rest_resp_init(struct hb_rest_resp *r);
 void hb_rest_resp_release(struct hb_rest_resp *r);
+/* The body's bytes wherever they are (memory or the spool's mapping); *len gets its size. */
+const char *hb_rest_resp_body(const struct hb_rest_resp *r, size_t *len);
 
 /*
  * One request. path is already URL-encoded (use hb_rest_path_escape) and starts with '/'.
