@@ -474,7 +474,7 @@ static int placement(struct audit_run *r, struct hb_rest *c, double factor)
 	int rc;
 
 	memset(&st, 0, sizeof(st));
-	if (hb_rest_get_status(c, &st, &err)) {
+	if (hb_rest_get_status_nodes(c, &st, &err)) {
 		cli_progress_done();
 		cli_warn("cannot check region placement: %s", err.msg);
 		hb_cluster_status_release(&st);

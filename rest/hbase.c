@@ -94,7 +94,8 @@ int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *
 	return rc;
 }
 
-int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err)
+static int get_status(struct hb_rest *c, struct hb_cluster_status *out, int want_regions,
+                      struct hb_error *err)
 {
 	struct hb_rest_resp r;
 	char what[64];
@@ -102,11 +103,38 @@ int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct 
 
 	memset(out, 0, sizeof(*out));
 	hb_rest_resp_init(&r);
+	r.spool = 1; /* a few hundred bytes for every region of the cluster */
 	rc = get_json(c, "/status/cluster", &r, what, sizeof(what), err);
-	if (!rc)
-		rc = hb_rest_decode_status(r.body.data, r.body.len, what, out, err);
+	if (!rc) {
+		size_t blen;
+		const char *body = hb_rest_resp_body(&r, &blen);
+
+		rc = r.map ? hb_rest_decode_status_mapped(body, blen, what, out, want_regions, err)
+		           : hb_rest_decode_status(body, blen, what, out, err);
+		if (!rc && !want_regions && !r.map) {
+			size_t i, j;
+
+			for (i = 0; i < out->nlive; i++) {
+				for (j = 0; j < out->live[i].nregions; j++)
+					free(out->live[i].regions[j].name);
+				free(out->live[i].regions);
+				out->live[i].regions = NULL;
+				out->live[i].nregions = 0;
+			}
+		}
+	}
 	hb_rest_resp_release(&r);
 	return rc;
+}
+
+int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err)
+{
+	return get_status(c, out, 1, err);
+}
+
+int hb_rest_get_status_nodes(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err)
+{
+	return get_status(c, out, 0, err);
 }
 
 int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err)

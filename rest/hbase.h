@@ -101,6 +101,10 @@ int hb_rest_get_version(struct hb_rest *c, struct hb_rest_version *out, struct h
 int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *err);
 /* GET /status/cluster; release *out with hb_cluster_status_release. */
 int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err);
+/* The same without the regions' loads (every node's regions empty): the live and dead nodes
+ * at no memory cost per region. */
+int hb_rest_get_status_nodes(struct hb_rest *c, struct hb_cluster_status *out,
+                             struct hb_error *err);
 /* GET /: user table names ("ns:t" outside default), sorted; out must be initialised. */
 int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err);
 /* GET /T/exists: *exists = 1/0 (404 is not an error here). A 200 with a body is not

@@ -213,60 +213,6 @@ static int get_str(const cJSON *obj, const char *key, const char **out, const ch
 	return 0;
 }
 
-/* A numeric member; missing or mistyped counters read as 0 when lenient. */
-static int get_i64(const cJSON *obj, const char *key, int64_t *out, int lenient, const char *ctx,
-                   const char *what, struct hb_error *err)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	double d;
-
-	*out = 0;
-	if (!v || cJSON_IsNull(v))
-		return 0;
-	if (cJSON_IsString(v) && v->valuestring) {
-		/* Some gateways quote longs; accept plain decimal. */
-		char *end;
-		long long ll;
-
-		errno = 0;
-		ll = strtoll(v->valuestring, &end, 10);
-		if (*v->valuestring && !*end && !errno) {
-			*out = ll;
-			return 0;
-		}
-	} else if (cJSON_IsNumber(v)) {
-		/* Converting a double outside [-2^63, 2^63) to int64_t is undefined. */
-		d = v->valuedouble;
-		if (isfinite(d) && d >= -0x1p63 && d < 0x1p63) {
-			*out = (int64_t)d;
-			return 0;
-		}
-	}
-	if (lenient)
-		return 0;
-	return BAD("%s%s is not a number", ctx, key);
-}
-
-/* base64 string member → bytes; missing gives *present = 0. */
-static int get_b64(const cJSON *obj, const char *key, struct hb_buf *out, int *present,
-                   const char *ctx, const char *what, struct hb_error *err)
-{
-	const char *s;
-	int rc = get_str(obj, key, &s, ctx, what, err);
-
-	hb_buf_reset(out);
-	if (present)
-		*present = s != NULL;
-	if (rc || !s)
-		return rc;
-	rc = hb_b64_decode(out, s, strlen(s));
-	if (rc == HB_ENOMEM)
-		return oom(err);
-	if (rc)
-		return BAD("%s%s is not valid base64", ctx, key);
-	return hb_buf_add(out, "", 0) ? oom(err) : 0;
-}
-
 static const cJSON *get_array(const cJSON *obj, const char *key, int required, const char *ctx,
                               const char *what, struct hb_error *err, int *rc)
 {
@@ -394,137 +340,6 @@ void hb_cluster_status_release(struct hb_cluster_status *s)
 		free(s->dead[i]);
 	free(s->dead);
 	memset(s, 0, sizeof(*s));
-}
-
-static int decode_node(const cJSON *jn, struct hb_node *node, size_t idx, const char *what,
-                       struct hb_error *err)
-{
-	char ctx[64];
-	const char *name;
-	const cJSON *regs, *jr;
-	struct hb_buf b = HB_BUF_INIT;
-	size_t k = 0;
-	int rc;
-
-	snprintf(ctx, sizeof(ctx), "LiveNodes[%zu].", idx);
-	if (!cJSON_IsObject(jn))
-		return BAD("LiveNodes[%zu] is not an object", idx);
-	if ((rc = get_str(jn, "name", &name, ctx, what, err)))
-		return rc;
-	if (!name)
-		return BAD("%sname is missing", ctx);
-	if (!(node->name = strdup(name)))
-		return oom(err);
-	get_i64(jn, "startCode", &node->start_code, 1, ctx, what, err);
-	get_i64(jn, "requests", &node->requests, 1, ctx, what, err);
-	get_i64(jn, "heapSizeMB", &node->heap_mb, 1, ctx, what, err);
-	get_i64(jn, "maxHeapSizeMB", &node->max_heap_mb, 1, ctx, what, err);
-	regs = get_array(jn, "Region", 0, ctx, what, err, &rc);
-	if (rc)
-		return rc;
-	if (!regs)
-		return 0;
-	node->regions = calloc((size_t)cJSON_GetArraySize(regs) + 1, sizeof(*node->regions));
-	if (!node->regions)
-		return oom(err);
-	cJSON_ArrayForEach(jr, regs)
-	{
-		struct hb_region_load *rl = &node->regions[k];
-		char rctx[96];
-		int64_t ms;
-
-		snprintf(rctx, sizeof(rctx), "%sRegion[%zu].", ctx, k);
-		if (!cJSON_IsObject(jr)) {
-			rc = BAD("%sRegion[%zu] is not an object", ctx, k);
-			break;
-		}
-		if ((rc = get_b64(jr, "name", &b, NULL, rctx, what, err)))
-			break;
-		rl->name_len = b.len;
-		if (!(rl->name = malloc(b.len + 1))) {
-			rc = oom(err);
-			break;
-		}
-		memcpy(rl->name, b.len ? b.data : "", b.len);
-		rl->name[b.len] = 0;
-		get_i64(jr, "readRequestsCount", &rl->read_requests, 1, rctx, what, err);
-		get_i64(jr, "writeRequestsCount", &rl->write_requests, 1, rctx, what, err);
-		get_i64(jr, "cpRequestsCount", &rl->cp_requests, 1, rctx, what, err);
-		get_i64(jr, "stores", &rl->stores, 1, rctx, what, err);
-		get_i64(jr, "storefiles", &rl->storefiles, 1, rctx, what, err);
-		get_i64(jr, "storefileSizeMB", &rl->storefile_size_mb, 1, rctx, what, err);
-		/* 2.x memStoreSizeMB, 1.x memstoreSizeMB */
-		get_i64(jr, "memStoreSizeMB", &rl->memstore_size_mb, 1, rctx, what, err);
-		if (!rl->memstore_size_mb) {
-			get_i64(jr, "memstoreSizeMB", &ms, 1, rctx, what, err);
-			rl->memstore_size_mb = ms;
-		}
-		node->nregions = ++k;
-	}
-	hb_buf_release(&b);
-	return rc;
-}
-
-int hb_rest_decode_status(const char *json, size_t len, const char *what,
-                          struct hb_cluster_status *out, struct hb_error *err)
-{
-	const cJSON *live, *dead, *x;
-	cJSON *root, *avg;
-	size_t i = 0;
-	int rc = 0;
-
-	memset(out, 0, sizeof(*out));
-	root = parse_object(json, len, what, err);
-	if (!root)
-		return HB_ESERVER;
-	get_i64(root, "regions", &out->regions, 1, "", what, err);
-	get_i64(root, "requests", &out->requests, 1, "", what, err);
-	avg = cJSON_GetObjectItemCaseSensitive(root, "averageLoad");
-	out->average_load = cJSON_IsNumber(avg) ? avg->valuedouble : 0;
-	live = get_array(root, "LiveNodes", 0, "", what, err, &rc);
-	if (rc)
-		goto done;
-	dead = get_array(root, "DeadNodes", 0, "", what, err, &rc);
-	if (rc)
-		goto done;
-	if (live) {
-		out->live = calloc((size_t)cJSON_GetArraySize(live) + 1, sizeof(*out->live));
-		if (!out->live) {
-			rc = oom(err);
-			goto done;
-		}
-		cJSON_ArrayForEach(x, live)
-		{
-			rc = decode_node(x, &out->live[i], i, what, err);
-			out->nlive = ++i;
-			if (rc)
-				goto done;
-		}
-	}
-	if (dead) {
-		out->dead = calloc((size_t)cJSON_GetArraySize(dead) + 1, sizeof(*out->dead));
-		if (!out->dead) {
-			rc = oom(err);
-			goto done;
-		}
-		cJSON_ArrayForEach(x, dead)
-		{
-			if (!cJSON_IsString(x) || !x->valuestring) {
-				rc = BAD("DeadNodes[%zu] is not a string", out->ndead);
-				goto done;
-			}
-			if (!(out->dead[out->ndead] = strdup(x->valuestring))) {
-				rc = oom(err);
-				goto done;
-			}
-			out->ndead++;
-		}
-	}
-done:
-	cJSON_Delete(root);
-	if (rc)
-		hb_cluster_status_release(out);
-	return rc;
 }
 
 /* ---- GET / ---- */
@@ -1668,4 +1483,282 @@ done:
 	hb_buf_release(&s.cb);
 	hb_buf_release(&s.vb);
 	return rc;
+}
+
+/*
+ * /status/cluster lists every region of the cluster (a few hundred bytes each), so it is read
+ * with the pull parser (after the text and syntax checks of the whole body, as cJSON did)
+ * instead of a tree; of repeated members the first counts, and the errors come in the order
+ * the tree gave them: LiveNodes and DeadNodes types, then each live node (its name, its
+ * Region type, then its regions in order), then each dead node. Without want_regions the
+ * regions are only checked, not kept (hb_node.regions stays empty).
+ */
+struct st_scratch {
+	struct cs_val v[8];
+	struct hb_buf name, b;
+};
+
+static void st_reset(struct st_scratch *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cs_reset(&s->v[i]);
+}
+
+/* Reads the members of the object at j->p (syntax known good) whose names are in names[]
+ * into s->v[] (first occurrence) and the positions of the containers named in cont[] into
+ * pos[] (NULL when absent). */
+static int st_members(struct jr *j, struct st_scratch *s, const char *const *names, size_t n,
+                      const char *const *cont, const char **pos, size_t nc)
+{
+	size_t i;
+	int more, rc;
+
+	for (i = 0; i < nc; i++)
+		pos[i] = NULL;
+	st_reset(s, n);
+	j->p++; /* '{' */
+	more = jr_peek(j) == '}' ? (j->p++, 0) : 1;
+	while (more == 1) {
+		if ((rc = jr_string(j, &s->name)))
+			return rc;
+		jr_peek(j);
+		j->p++; /* ':' */
+		for (i = 0; i < n && strcmp(s->name.data, names[i]); i++)
+			;
+		if (i < n) {
+			if ((rc = cs_read(j, &s->v[i])))
+				return rc;
+		} else {
+			for (i = 0; i < nc && strcmp(s->name.data, cont[i]); i++)
+				;
+			if (i < nc && !pos[i])
+				pos[i] = (jr_peek(j), j->p);
+			if (jr_skip(j, 3))
+				return -1;
+		}
+		more = jr_next(j, '}');
+	}
+	return 0;
+}
+
+/* A counter as get_i64 reads it when lenient: anything unreadable is 0. */
+static int64_t st_i64(const struct cs_val *v)
+{
+	int64_t x = 0;
+
+	if (v->kind == CS_STRING) {
+		char *end;
+		long long ll;
+
+		errno = 0;
+		ll = strtoll(v->buf.data, &end, 10);
+		if (v->buf.data[0] && !*end && !errno)
+			x = ll;
+	} else if (v->kind == CS_NUMBER && isfinite(v->num) && v->num >= -0x1p63 &&
+	           v->num < 0x1p63) {
+		x = (int64_t)v->num;
+	}
+	return x;
+}
+
+static int st_oom_or_bad(int rc, struct jr *j, const char *json, const char *what,
+                         struct hb_error *err)
+{
+	return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+}
+
+static int st_node(struct jr *j, struct st_scratch *s, struct hb_node *node, size_t idx,
+                   int want_regions, const char *json, const char *what, struct hb_error *err)
+{
+	static const char *const nn[] = {"name", "startCode", "requests", "heapSizeMB",
+	                                 "maxHeapSizeMB"};
+	static const char *const rn[] = {
+	    "name",   "readRequestsCount", "writeRequestsCount", "cpRequestsCount",
+	    "stores", "storefiles",        "storefileSizeMB",    "memStoreSizeMB"};
+	static const char *const rn2[] = {"memstoreSizeMB"};
+	static const char *const regcont[] = {"Region"};
+	const char *regs, *dummy;
+	char ctx[64];
+	size_t k = 0, cap = 0;
+	int rc, m;
+
+	snprintf(ctx, sizeof(ctx), "LiveNodes[%zu].", idx);
+	if (jr_peek(j) != '{')
+		return BAD("LiveNodes[%zu] is not an object", idx);
+	if ((rc = st_members(j, s, nn, 5, regcont, &regs, 1)))
+		return st_oom_or_bad(rc, j, json, what, err);
+	if (s->v[0].kind != CS_ABSENT && s->v[0].kind != CS_NULL && s->v[0].kind != CS_STRING)
+		return BAD("%sname is not a string", ctx);
+	if (s->v[0].kind != CS_STRING)
+		return BAD("%sname is missing", ctx);
+	if (!(node->name = strdup(s->v[0].buf.data)))
+		return oom(err);
+	node->start_code = st_i64(&s->v[1]);
+	node->requests = st_i64(&s->v[2]);
+	node->heap_mb = st_i64(&s->v[3]);
+	node->max_heap_mb = st_i64(&s->v[4]);
+	if (!regs || *regs == 'n')
+		return 0;
+	if (*regs != '[')
+		return BAD("%sRegion is not an array", ctx);
+	{
+		struct jr rj = *j;
+
+		rj.p = regs + 1;
+		m = jr_peek(&rj) == ']' ? (rj.p++, 0) : 1;
+		while (m == 1) {
+			struct hb_region_load rl;
+			char rctx[96];
+
+			snprintf(rctx, sizeof(rctx), "%sRegion[%zu].", ctx, k);
+			if (jr_peek(&rj) != '{')
+				return BAD("%sRegion[%zu] is not an object", ctx, k);
+			{
+				/* the 1.x counter name is read in a second look at the object */
+				const char *obj = rj.p;
+
+				if ((rc = st_members(&rj, s, rn, 8, NULL, &dummy, 0)))
+					return st_oom_or_bad(rc, &rj, json, what, err);
+				if ((rc = cs_b64(&s->v[0], &s->b, NULL, rctx, "name", what, err)))
+					return rc;
+				memset(&rl, 0, sizeof(rl));
+				rl.read_requests = st_i64(&s->v[1]);
+				rl.write_requests = st_i64(&s->v[2]);
+				rl.cp_requests = st_i64(&s->v[3]);
+				rl.stores = st_i64(&s->v[4]);
+				rl.storefiles = st_i64(&s->v[5]);
+				rl.storefile_size_mb = st_i64(&s->v[6]);
+				rl.memstore_size_mb = st_i64(&s->v[7]);
+				if (!rl.memstore_size_mb) {
+					struct jr oj = rj;
+
+					oj.p = obj;
+					if ((rc = st_members(&oj, s, rn2, 1, NULL, &dummy, 0)))
+						return st_oom_or_bad(rc, &oj, json, what, err);
+					rl.memstore_size_mb = st_i64(&s->v[0]);
+				}
+			}
+			if (want_regions) {
+				if (HB_VEC_GROW(node->regions, cap, k + 1, 16))
+					return oom(err);
+				rl.name_len = s->b.len;
+				if (!(rl.name = malloc(s->b.len + 1)))
+					return oom(err);
+				memcpy(rl.name, s->b.len ? s->b.data : "", s->b.len);
+				rl.name[s->b.len] = 0;
+				node->regions[k] = rl;
+				node->nregions = k + 1;
+			}
+			k++;
+			m = jr_next(&rj, ']');
+		}
+	}
+	return 0;
+}
+
+static int decode_status(const char *json, size_t len, const char *what,
+                         struct hb_cluster_status *out, int want_regions, struct hb_error *err,
+                         int mapped)
+{
+	static const char *const tn[] = {"regions", "requests", "averageLoad"};
+	static const char *const tc[] = {"LiveNodes", "DeadNodes"};
+	struct st_scratch s;
+	const char *pos[2], *start;
+	size_t i, cap = 0;
+	struct jr j;
+	int rc = 0, m;
+
+	memset(out, 0, sizeof(*out));
+	if (!json || !len)
+		return BAD("empty body");
+	if ((rc = check_text(json, len, 0, what, err, mapped)))
+		return rc;
+	start = len >= 3 && !memcmp(json, "\xEF\xBB\xBF", 3) ? json + 3 : json;
+	j.p = start;
+	j.end = json + len;
+	j.bad = 0;
+	j.strict = 1;
+	j.drop = mapped ? json : NULL;
+	if (jr_skip(&j, 0))
+		return jr_invalid(&j, json, what, err);
+	j.p = start;
+	j.drop = mapped ? json : NULL;
+	if (jr_peek(&j) != '{')
+		return BAD("not a JSON object");
+	memset(&s, 0, sizeof(s));
+	if ((rc = st_members(&j, &s, tn, 3, tc, pos, 2))) {
+		rc = st_oom_or_bad(rc, &j, json, what, err);
+		goto done;
+	}
+	out->regions = st_i64(&s.v[0]);
+	out->requests = st_i64(&s.v[1]);
+	out->average_load = s.v[2].kind == CS_NUMBER ? s.v[2].num : 0;
+	for (i = 0; i < 2; i++)
+		if (pos[i] && *pos[i] != 'n' && *pos[i] != '[') {
+			rc = BAD("%s is not an array", tc[i]);
+			goto done;
+		}
+	if (pos[0] && *pos[0] == '[') {
+		j.p = pos[0] + 1;
+		j.drop = mapped ? json : NULL;
+		m = jr_peek(&j) == ']' ? (j.p++, 0) : 1;
+		for (i = 0; m == 1; i++) {
+			if (HB_VEC_GROW(out->live, cap, i + 1, 8)) {
+				rc = oom(err);
+				goto done;
+			}
+			memset(&out->live[i], 0, sizeof(out->live[i]));
+			out->nlive = i + 1;
+			rc = st_node(&j, &s, &out->live[i], i, want_regions, json, what, err);
+			if (rc)
+				goto done;
+			m = jr_next(&j, ']');
+		}
+	}
+	if (pos[1] && *pos[1] == '[') {
+		cap = 0;
+		j.p = pos[1] + 1;
+		m = jr_peek(&j) == ']' ? (j.p++, 0) : 1;
+		while (m == 1) {
+			cs_reset(&s.v[0]);
+			if ((rc = cs_read(&j, &s.v[0]))) {
+				rc = st_oom_or_bad(rc, &j, json, what, err);
+				goto done;
+			}
+			if (s.v[0].kind != CS_STRING) {
+				rc = BAD("DeadNodes[%zu] is not a string", out->ndead);
+				goto done;
+			}
+			if (HB_VEC_GROW(out->dead, cap, out->ndead + 1, 8) ||
+			    !(out->dead[out->ndead] = strdup(s.v[0].buf.data))) {
+				rc = oom(err);
+				goto done;
+			}
+			out->ndead++;
+			m = jr_next(&j, ']');
+		}
+	}
+done:
+	for (i = 0; i < HB_ARRAY_LEN(s.v); i++)
+		hb_buf_release(&s.v[i].buf);
+	hb_buf_release(&s.name);
+	hb_buf_release(&s.b);
+	if (rc)
+		hb_cluster_status_release(out);
+	return rc;
+}
+
+int hb_rest_decode_status(const char *json, size_t len, const char *what,
+                          struct hb_cluster_status *out, struct hb_error *err)
+{
+	return decode_status(json, len, what, out, 1, err, 0);
+}
+
+int hb_rest_decode_status_mapped(const char *json, size_t len, const char *what,
+                                 struct hb_cluster_status *out, int want_regions,
+                                 struct hb_error *err)
+{
+	return decode_status(json, len, what, out, want_regions, err, 1);
 }

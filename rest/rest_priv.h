@@ -20,5 +20,9 @@ int hb_rest_decode_table_regions_mapped(const char *json, size_t len, const char
 int hb_rest_decode_cellset_mapped(const char *json, size_t len, const char *what,
                                   int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
                                   void *ctx, struct hb_error *err);
+/* ... and /status/cluster; without want_regions the nodes' regions are checked, not kept. */
+int hb_rest_decode_status_mapped(const char *json, size_t len, const char *what,
+                                 struct hb_cluster_status *out, int want_regions,
+                                 struct hb_error *err);
 
 #endif
