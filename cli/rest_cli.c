@@ -243,37 +243,74 @@ static int name_cmp(const void *a, const void *b)
 	return d ? d : (x->name_len > y->name_len) - (x->name_len < y->name_len);
 }
 
-/* Copies each meta region's info:state onto the REST region with the same name. */
-static int copy_states(struct hb_regions *rs, const struct hb_regions *m)
+/*
+ * info:state of the meta rows, joined to the REST regions by name while hbase:meta is scanned
+ * (no second region list is held): idx orders the REST regions by name, and each meta row's
+ * state is noted for every REST region of that name; the notes are applied only once the
+ * whole scan has succeeded. States are a handful of words, kept once each.
+ */
+#define STATE_WORDS_SEARCHED 32
+struct state_join {
+	struct hb_regions *rs;
+	const struct hb_region **idx;
+	const char **note; /* per REST region: its state word, or NULL */
+	struct hb_names words;
+};
+
+static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err)
 {
-	const struct hb_region **idx = calloc(m->n ? m->n : 1, sizeof(*idx));
-	size_t i;
-	int rc = 0;
+	struct state_join *j = ctx;
+	const char *word = NULL;
+	size_t lo = 0, hi = j->rs->n, i;
 
-	if (!idx)
-		return HB_ENOMEM;
-	for (i = 0; i < m->n; i++)
-		idx[i] = &m->v[i];
-	qsort(idx, m->n, sizeof(*idx), name_cmp);
-	for (i = 0; !rc && i < rs->n; i++) {
-		struct hb_region *r = &rs->v[i], with = *r, nr;
-		const struct hb_region *key = r, *const * hit;
+	if (!m->state || !m->name)
+		return 0;
+	/* the first REST region whose name is not below m's */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct hb_region *key = m;
 
-		if (!r->name)
-			continue;
-		hit = bsearch(&key, idx, m->n, sizeof(*idx), name_cmp);
-		if (!hit || !(*hit)->state)
-			continue;
-		with.state = (*hit)->state;
-		if (hb_region_copy(&nr, &with)) {
-			rc = HB_ENOMEM;
+		if (name_cmp(&j->idx[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < j->rs->n; i++) {
+		const struct hb_region *key = m;
+		size_t w;
+
+		if (name_cmp(&j->idx[i], &key))
 			break;
+		for (w = 0; !word && w < j->words.n && w < STATE_WORDS_SEARCHED; w++)
+			if (!strcmp(j->words.v[w], m->state))
+				word = j->words.v[w];
+		if (!word) {
+			if (hb_names_push(&j->words, m->state))
+				return hb_error_set(err, HB_ENOMEM, "out of memory");
+			word = j->words.v[j->words.n - 1];
 		}
+		j->note[j->idx[i] - j->rs->v] = word;
+	}
+	return 0;
+}
+
+/* Copies each noted state onto its REST region. */
+static int apply_states(struct state_join *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->rs->n; i++) {
+		struct hb_region *r = &j->rs->v[i], with = *r, nr;
+
+		if (!j->note[i])
+			continue;
+		with.state = (char *)j->note[i];
+		if (hb_region_copy(&nr, &with))
+			return HB_ENOMEM;
 		hb_region_release(r);
 		*r = nr;
 	}
-	free(idx);
-	return rc;
+	return 0;
 }
 
 int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
@@ -282,20 +319,33 @@ int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
 	const char *meta_name = strncmp(table, "default:", 8) ? table : table + 8;
 	struct hb_error merr = {0}, terr = {0};
 	struct hb_thrift2 *t = NULL;
-	struct hb_regions m;
+	struct state_join j;
+	size_t i;
 	int rc, yes = 0;
 
 	*table_state = -1;
 	*available = -1;
-	hb_regions_init(&m);
-	rc = hb_rest_meta_regions(c, meta_name, &m, table_state, &merr);
-	cli_progress_done();
-	if (!rc) {
-		rc = copy_states(rs, &m);
-		hb_regions_release(&m);
-		return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+	j.rs = rs;
+	j.idx = calloc(rs->n ? rs->n : 1, sizeof(*j.idx));
+	j.note = calloc(rs->n ? rs->n : 1, sizeof(*j.note));
+	hb_names_init(&j.words);
+	if (!j.idx || !j.note) {
+		free(j.idx);
+		free(j.note);
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
-	hb_regions_release(&m);
+	for (i = 0; i < rs->n; i++)
+		j.idx[i] = &rs->v[i];
+	qsort(j.idx, rs->n, sizeof(*j.idx), name_cmp);
+	rc = hb_rest_meta_scan(c, meta_name, note_state, &j, table_state, &merr);
+	cli_progress_done();
+	if (!rc && apply_states(&j))
+		rc = HB_ENOMEM;
+	free(j.idx);
+	free(j.note);
+	hb_names_release(&j.words);
+	if (!rc)
+		return 0;
 	if (rc == HB_ENOMEM)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (cli_g.thrift_url && !cli_thrift2_open(&t, cli_g.timeout, &terr)) {

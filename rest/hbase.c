@@ -1145,10 +1145,16 @@ int hb_rest_check_and_put(struct hb_rest *c, const char *table, const void *row,
 struct meta_state {
 	const char *table;
 	size_t table_len;
-	struct hb_regions *out;
+	hb_meta_region_fn fn; /* called with each region row, decoded */
+	void *ctx;
 	int *state;
 	struct hb_error *err;
 };
+
+static int push_region(void *ctx, const struct hb_region *r, struct hb_error *err)
+{
+	return hb_regions_push(ctx, r) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+}
 
 static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 {
@@ -1216,7 +1222,7 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	c = hb_row_cell(row, "info:state");
 	if (c && c->value_len && !memchr(c->value, 0, c->value_len))
 		reg.state = (char *)c->value;
-	rc = hb_regions_push(ms->out, &reg) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+	rc = ms->fn(ms->ctx, &reg, err);
 	hb_regioninfo_release(&ri);
 	return rc;
 }
@@ -1228,7 +1234,8 @@ int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_re
 
 	ms.table = table;
 	ms.table_len = strlen(table);
-	ms.out = out;
+	ms.fn = push_region;
+	ms.ctx = out;
 	ms.state = state;
 	ms.err = err;
 	return meta_row(&ms, row, err);
@@ -1257,6 +1264,16 @@ int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
                          int *state_out, struct hb_error *err)
 {
+	int rc = hb_rest_meta_scan(c, table, push_region, out, state_out, err);
+
+	if (!rc)
+		hb_regions_sort(out);
+	return rc;
+}
+
+int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
+                      int *state_out, struct hb_error *err)
+{
 	/* Only the info family: 1.x meta has no "table" family, and naming it fails the scan. */
 	static const char *const cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
 	                                   "info:state",      "info:sn",     "info:splitA",
@@ -1282,12 +1299,11 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
 	spec.max_versions = 1;
 	ms.table = table;
 	ms.table_len = strlen(table);
-	ms.out = out;
+	ms.fn = fn;
+	ms.ctx = ctx;
 	ms.state = &state;
 	ms.err = err;
 	rc = hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err);
-	if (!rc)
-		hb_regions_sort(out);
 	if (!rc && state_out) {
 		/* The 2.x table-state row "<table>" (table:state); 1.x has none (ZooKeeper). */
 		struct hb_row srow;

@@ -138,6 +138,12 @@ int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct
  */
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
                          int *state_out, struct hb_error *err);
+/* Called with each region row of a meta scan, decoded (r and its strings are valid during the
+ * call only), in meta's key order; a non-zero return stops the scan with it. */
+typedef int (*hb_meta_region_fn)(void *ctx, const struct hb_region *r, struct hb_error *err);
+/* hb_rest_meta_regions one region at a time: nothing is kept. */
+int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
+                      int *state_out, struct hb_error *err);
 /* Stateful scanner over [start, end) calling fn per complete row; the scanner is always
  * deleted afterwards. Creation is not retried (POST is not idempotent). */
 int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
