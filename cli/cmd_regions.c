@@ -108,6 +108,8 @@ static int print_text(int meta, const struct hb_regions *rs)
 	size_t i;
 	int rc = cli_table_init(&t, meta ? 8 : 4, hdr);
 
+	if (!rc)
+		cli_table_stream(&t);
 	for (i = 0; !rc && i < rs->n; i++) {
 		const struct hb_region *r = &rs->v[i];
 

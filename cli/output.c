@@ -44,7 +44,7 @@ void cli_table_release(struct cli_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->ncells; i++)
+	for (i = 0; t->cells && i < t->ncells; i++)
 		free(t->cells[i]);
 	free(t->cells);
 	free(t->width);
@@ -121,6 +121,14 @@ int cli_table_add(struct cli_table *t, const char *s)
 		hb_buf_release(&b);
 		return HB_ENOMEM;
 	}
+	if (t->stream) {
+		if (!t->ncells)
+			cli_progress_done();
+		fputs(b.data, stdout);
+		putchar(++t->ncells % t->ncols ? '\t' : '\n');
+		hb_buf_release(&b);
+		return 0;
+	}
 	if (HB_VEC_GROW(t->cells, t->cap, t->ncells + 1, 64)) {
 		hb_buf_release(&b);
 		return HB_ENOMEM;
@@ -169,12 +177,19 @@ static void print_row(const struct cli_table *t, const char *const *cells, int t
 	}
 }
 
+void cli_table_stream(struct cli_table *t)
+{
+	t->stream = !cli_stdout_tty() && !t->ncells;
+}
+
 int cli_table_print(const struct cli_table *t, int force_tsv)
 {
 	int tsv = force_tsv || !cli_stdout_tty();
 	size_t r;
 
 	cli_progress_done();
+	if (t->stream)
+		return ferror(stdout) ? HB_EINVAL : 0;
 	if (!tsv)
 		print_row(t, t->headers, 0);
 	for (r = 0; r + t->ncols <= t->ncells; r += t->ncols)

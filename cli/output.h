@@ -21,6 +21,7 @@ struct cli_table {
 	char **cells;         /* owned, row-major */
 	size_t ncells, cap;
 	size_t *width;
+	int stream; /* cells go straight to stdout as tab-separated rows (cli_table_stream) */
 };
 
 /* Prepares a table with ncols columns named by headers (borrowed; must outlive the table). */
@@ -32,6 +33,11 @@ int cli_table_add(struct cli_table *t, const char *s);
 int cli_table_addf(struct cli_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints the table to stdout (see above). force_tsv = 1 prints tab-separated anyway. */
 int cli_table_print(const struct cli_table *t, int force_tsv);
+/* When stdout is not a terminal (the table would print tab-separated), cells added from now
+ * on are written to stdout at once instead of being kept (cli_table_print then adds nothing):
+ * the same bytes, without holding a listing of any length. For a table whose rows are all
+ * known to print (nothing else goes to stdout until cli_table_print). */
+void cli_table_stream(struct cli_table *t);
 
 /* Prints a cJSON document to stdout followed by a newline (indented on a terminal,
  * compact otherwise) and frees nothing. Always valid UTF-8: invalid bytes in strings become

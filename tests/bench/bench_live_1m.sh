@@ -1,0 +1,113 @@
+#!/bin/sh
+# Peak RSS and time of the live listing and audit commands at a million regions: 'hbtab
+# regions' and 'hbtab audit' (REST /T/regions and --source meta) against an emulator table of
+# BENCH_REGIONS regions (default 1,000,000), beside baselines measured in the same run: curl
+# fetching the same bodies to /dev/null, and 'hbtab splits' printing the same split keys.
+# hbtab's own time is its CPU time (user + system); the rest of its wall time is spent
+# waiting for the emulator, which builds every body in Python.
+# Usage: tests/bench/bench_live_1m.sh [HBTAB_BINARY] [--check]
+#   HBEMU_GEN_DIR names the emulator's generated modules (BUILD/emu_gen).
+#   --check exits 1 when a command's peak RSS is 128 MiB or more.
+# Memory-heavy for the emulator (about 0.4 GB for the table, several GB while it serves the
+# meta scan and /status/cluster); allow a quarter of an hour.
+set -eu
+
+HBTAB=${1:-${HBTAB_BIN:-}}
+CHECK=${2:-}
+if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
+	echo "usage: $0 HBTAB_BINARY [--check]  (or set HBTAB_BIN)" >&2
+	exit 2
+fi
+if [ ! -x /usr/bin/time ]; then
+	echo "$0: needs GNU time (/usr/bin/time, Debian package 'time')" >&2
+	exit 2
+fi
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+PY=${HBTAB_PYTHON:-/usr/bin/python3}
+REGIONS=${BENCH_REGIONS:-1000000}
+TARGET_KB=131072
+TABLE=bench
+. "$SRC/tests/bench/lib.sh"
+
+set -- "$PY" "$SRC/tests/emulator/hbemu.py" --servers 5
+[ -n "${HBEMU_GEN_DIR:-}" ] && set -- "$@" --gen-dir "$HBEMU_GEN_DIR"
+emu_start 600 "emulator did not start:" "$@"
+REST=http://127.0.0.1:$(port rest)
+CONTROL=http://127.0.0.1:$(port control)
+
+# --hex-splits N keys, plus the metadata row hbtab create would write (N and key space).
+"$HBTAB" -o json splits --hex-splits "$REGIONS" |
+	"$PY" -c '
+import json, sys
+t = sys.argv[1]
+keys = [k["base64"] for k in json.load(sys.stdin)["splits"]]
+print(json.dumps({"table": t, "families": [{"name": "cf", "attrs": {}}], "attrs": {},
+                  "splits": keys}))' "$TABLE" >"$TMP/create.json"
+curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$TMP/create.json" \
+	"$CONTROL/control/create" >/dev/null
+rm -f "$TMP/create.json"
+b64() { printf '%s' "$1" | base64 -w0; }
+curl -sf -X POST -H 'Content-Type: application/json' "$CONTROL/control/put" --data "{\"table\":
+	\"$TABLE\",\"rows\":[{\"key\":\"$(b64 totalPartition)\",\"cells\":[
+	{\"column\":\"$(b64 cf:N)\",\"value\":\"$(b64 "$REGIONS")\"},
+	{\"column\":\"$(b64 cf:keyspace)\",\"value\":\"$(b64 'hex{8} *')\"},
+	{\"column\":\"$(b64 cf:splits)\",\"value\":\"$(b64 "--hex-splits $REGIONS")\"}]}]}" >/dev/null
+
+# timed CMD...: prints "wall user+sys peak_kb"; exit statuses 0 and 1 (findings) are fine.
+timed() {
+	t0=$(date +%s%N)
+	rc=0
+	/usr/bin/time -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/stderr" || rc=$?
+	t1=$(date +%s%N)
+	if [ "$rc" -gt 1 ]; then
+		echo "$* exited $rc:" >&2
+		cat "$TMP/stderr" >&2
+		exit 1
+	fi
+	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f %d\n", (b - a) / 1e9, $1 + $2, $3 }' \
+		"$TMP/time"
+}
+META="$REST/hbase%3Ameta/*?startrow=$TABLE&endrow=$TABLE%20%2C%2C&maxversions=1"
+for c in regioninfo server serverstartcode state sn splitA splitB; do
+	META="$META&column=info%3A$c"
+done
+H="$HBTAB --rest $REST --timeout 3600 --no-progress"
+
+set -- $(timed "$HBTAB" splits --hex-splits "$REGIONS")
+SP=$*
+set -- $(timed curl -s --compressed -H 'Accept: application/json' "$REST/$TABLE/regions")
+CR=$*
+set -- $(timed curl -s --compressed -H 'Accept: application/json' "$META")
+CM=$*
+set -- $(timed curl -s --compressed -H 'Accept: application/json' "$REST/status/cluster")
+CS=$*
+set -- $(timed $H regions "$TABLE")
+RR=$*
+set -- $(timed $H regions "$TABLE" --source meta)
+RM=$*
+set -- $(timed $H audit "$TABLE")
+AR=$*
+set -- $(timed $H audit "$TABLE" --source meta)
+AM=$*
+
+printf '%s\n' "$SP" "$CR" "$CM" "$CS" "$RR" "$RM" "$AR" "$AM" |
+	awk -v n="$REGIONS" -v target="$TARGET_KB" '
+	{ wall[NR] = $1; cpu[NR] = $2; kb[NR] = $3 }
+	END {
+		split("hbtab splits --hex-splits N|curl GET /T/regions|curl GET meta scan (stateless)|" \
+		      "curl GET /status/cluster|hbtab regions (REST)|hbtab regions --source meta|" \
+		      "hbtab audit (REST)|hbtab audit --source meta", name, "|")
+		printf "live listing and audit of a %d-region table\n", n
+		printf "%-34s %9s %9s %9s %12s\n", "case", "wall s", "cpu s", "peak MiB", "x splits RSS"
+		for (i = 1; i <= 8; i++)
+			printf "%-34s %9.3f %9.2f %9.1f %12.1f\n", name[i], wall[i], cpu[i],
+			       kb[i] / 1024, kb[i] / kb[1]
+		over = 0
+		for (i = 5; i <= 8; i++)
+			if (kb[i] >= target)
+				over = 1
+		printf "target: every hbtab listing and audit below %d MiB: %s\n", target / 1024,
+		       over ? "MISSED" : "met"
+		exit over
+	}' || { [ "$CHECK" = "--check" ] && exit 1; }
+exit 0
