@@ -111,6 +111,15 @@ static void drop_to(const char **next, const char *upto)
 	*next = (const char *)u;
 }
 
+/* The drop point for a pass that starts again at p (behind the last one): p's page. */
+static const char *drop_from(const char *next, const char *p)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+
+	return next ? (const char *)((uintptr_t)p & ~(page - 1)) : NULL;
+}
+
 static int check_text(const char *json, size_t len, int allow_nul, const char *what,
                       struct hb_error *err, int mapped)
 {
@@ -1606,7 +1615,9 @@ static int st_node(struct jr *j, struct st_scratch *s, struct hb_node *node, siz
 	{
 		struct jr rj = *j;
 
+		/* the node's regions are read again after the node was skipped over */
 		rj.p = regs + 1;
+		rj.drop = drop_from(j->drop, regs);
 		m = jr_peek(&rj) == ']' ? (rj.p++, 0) : 1;
 		while (m == 1) {
 			struct hb_region_load rl;
