@@ -862,6 +862,37 @@ static int jr_invalid(struct jr *j, const char *json, const char *what, struct h
 	return BAD("invalid JSON near byte %zu of %zu", off, len);
 }
 
+/*
+ * Opens a strict JSON document whose top level must be an object, as cJSON read it: a UTF-8
+ * byte order mark is skipped, and so is anything after the top-level value. The whole text
+ * is checked first (valid JSON, or "invalid JSON near byte ..."), then *j is left at the
+ * opening brace. A mapped body's pages are given back as the reader moves on.
+ */
+static int jr_open_object(struct jr *j, const char *json, size_t len, int mapped, const char *what,
+                          struct hb_error *err)
+{
+	const char *start;
+	int rc;
+
+	if (!json || !len)
+		return BAD("empty body");
+	if ((rc = check_text(json, len, 0, what, err, mapped)))
+		return rc;
+	start = len >= 3 && !memcmp(json, "\xEF\xBB\xBF", 3) ? json + 3 : json;
+	j->p = start;
+	j->end = json + len;
+	j->bad = 0;
+	j->strict = 1;
+	j->drop = mapped ? json : NULL;
+	if (jr_skip(j, 0))
+		return jr_invalid(j, json, what, err);
+	j->p = start;
+	j->drop = mapped ? json : NULL;
+	if (jr_peek(j) != '{')
+		return BAD("not a JSON object");
+	return 0;
+}
+
 static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_buf *sk,
                          struct hb_buf *ek, struct hb_buf *loc, struct hb_buf *name,
                          struct hb_regions *out, const char *json, const char *what,
@@ -1418,30 +1449,14 @@ static int decode_cellset(const char *json, size_t len, const char *what,
                           void *ctx, struct hb_error *err, int mapped)
 {
 	struct cs_scratch s;
-	const char *rows = NULL, *start;
+	const char *rows = NULL;
 	struct hb_row row;
 	struct jr j;
 	size_t i = 0;
 	int rc = 0, more;
 
-	if (!json || !len)
-		return BAD("empty body");
-	if ((rc = check_text(json, len, 0, what, err, mapped)))
+	if ((rc = jr_open_object(&j, json, len, mapped, what, err)))
 		return rc;
-	/* As cJSON read it: a UTF-8 byte order mark is skipped, and so is anything after the
-	 * top-level value. */
-	start = len >= 3 && !memcmp(json, "\xEF\xBB\xBF", 3) ? json + 3 : json;
-	j.p = start;
-	j.end = json + len;
-	j.bad = 0;
-	j.strict = 1;
-	j.drop = mapped ? json : NULL;
-	if (jr_skip(&j, 0))
-		return jr_invalid(&j, json, what, err);
-	j.p = start;
-	j.drop = mapped ? json : NULL;
-	if (jr_peek(&j) != '{')
-		return BAD("not a JSON object");
 	memset(&s, 0, sizeof(s));
 	hb_row_init(&row);
 	/* The first top-level "Row" counts, wherever it is. */
@@ -1676,28 +1691,14 @@ static int decode_status(const char *json, size_t len, const char *what,
 	static const char *const tn[] = {"regions", "requests", "averageLoad"};
 	static const char *const tc[] = {"LiveNodes", "DeadNodes"};
 	struct st_scratch s;
-	const char *pos[2], *start;
+	const char *pos[2];
 	size_t i, cap = 0;
 	struct jr j;
 	int rc = 0, m;
 
 	memset(out, 0, sizeof(*out));
-	if (!json || !len)
-		return BAD("empty body");
-	if ((rc = check_text(json, len, 0, what, err, mapped)))
+	if ((rc = jr_open_object(&j, json, len, mapped, what, err)))
 		return rc;
-	start = len >= 3 && !memcmp(json, "\xEF\xBB\xBF", 3) ? json + 3 : json;
-	j.p = start;
-	j.end = json + len;
-	j.bad = 0;
-	j.strict = 1;
-	j.drop = mapped ? json : NULL;
-	if (jr_skip(&j, 0))
-		return jr_invalid(&j, json, what, err);
-	j.p = start;
-	j.drop = mapped ? json : NULL;
-	if (jr_peek(&j) != '{')
-		return BAD("not a JSON object");
 	memset(&s, 0, sizeof(s));
 	if ((rc = st_members(&j, &s, tn, 3, tc, pos, 2))) {
 		rc = st_oom_or_bad(rc, &j, json, what, err);
