@@ -12,9 +12,16 @@ static int progress_drawn;
 static double progress_last;
 static char progress_line[200];
 
+/* Decided at the first line to draw, when the options are known: a libcurl transfer
+ * reports many times a second and the terminal does not change under a run. */
 static int progress_enabled(void)
 {
-	return !cli_g.no_progress && !cli_g.quiet && !cli_g.verbose && isatty(STDERR_FILENO);
+	static int enabled = -1;
+
+	if (enabled < 0)
+		enabled =
+		    !cli_g.no_progress && !cli_g.quiet && !cli_g.verbose && isatty(STDERR_FILENO);
+	return enabled;
 }
 
 /* Draws one line over the last, at most ten times a second. */
@@ -45,10 +52,7 @@ void cli_progress(const char *label, size_t done, size_t total)
 
 	if (!progress_enabled())
 		return;
-	if (total)
-		snprintf(line, sizeof(line), "%s: %zu/%zu", label ? label : "working", done, total);
-	else
-		snprintf(line, sizeof(line), "%s: %zu", label ? label : "working", done);
+	hb_activity_count_line(line, sizeof(line), label, done, total);
 	draw(line);
 }
 

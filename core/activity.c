@@ -8,6 +8,7 @@ static hb_activity_fn hook;
 static double show_after = 1.0; /* a shorter wait is not shown */
 static int depth;
 static double started;
+static long shown = -1; /* the whole second last reported for this wait */
 static char label[160];
 static double count_started;
 
@@ -27,6 +28,7 @@ void hb_activity_begin(const char *what)
 		return;
 	snprintf(label, sizeof(label), "%s", what ? what : "waiting for the server");
 	started = hb_now();
+	shown = -1;
 }
 
 void hb_activity_end(void)
@@ -43,10 +45,22 @@ void hb_activity_tick(void)
 	if (!hook || !depth)
 		return;
 	e = hb_now() - started;
-	if (e < show_after)
+	/* libcurl calls in many times a second: only a new whole second makes a new line. */
+	if (e < show_after || (long)(e + 0.5) == shown)
 		return;
-	snprintf(line, sizeof(line), "%s: %.0f s", label, e);
+	shown = (long)(e + 0.5);
+	snprintf(line, sizeof(line), "%s: %ld s", label, shown);
 	hook(line);
+}
+
+void hb_activity_count_line(char *line, size_t size, const char *what, size_t done, size_t total)
+{
+	if (!what)
+		what = "working";
+	if (total)
+		snprintf(line, size, "%s: %zu/%zu", what, done, total);
+	else
+		snprintf(line, size, "%s: %zu", what, done);
 }
 
 void hb_activity_count(const char *what, size_t done, size_t total)
@@ -59,10 +73,7 @@ void hb_activity_count(const char *what, size_t done, size_t total)
 		count_started = hb_now();
 	if (hb_now() - count_started < show_after)
 		return;
-	if (total)
-		snprintf(line, sizeof(line), "%s: %zu/%zu", what, done, total);
-	else
-		snprintf(line, sizeof(line), "%s: %zu", what, done);
+	hb_activity_count_line(line, sizeof(line), what, done, total);
 	hook(line);
 }
 

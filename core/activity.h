@@ -20,11 +20,15 @@ void hb_activity_set_delay(double seconds);
 void hb_activity_begin(const char *label);
 void hb_activity_end(void);
 
-/* Called from inside a blocking wait: reports the elapsed time after about a second. */
+/* Called from inside a blocking wait: reports the elapsed time after about a second, once
+ * per whole second however often it is called. */
 void hb_activity_tick(void);
 
 /* Counted work: done of total (0 = unknown). done == 0 starts the clock. */
 void hb_activity_count(const char *label, size_t done, size_t total);
+/* The line counted work shows: "LABEL: DONE/TOTAL" ("LABEL: DONE" when total is 0); label
+ * NULL = "working". */
+void hb_activity_count_line(char *line, size_t size, const char *label, size_t done, size_t total);
 
 /* Sleeps seconds, reporting "LABEL: ELAPSED/SECONDS s" when the sleep is over a second. */
 void hb_activity_sleep(const char *label, double seconds);

@@ -46,6 +46,19 @@ static void test_activity__a_tick_inside_a_wait_names_it_and_nesting_keeps_the_o
 	CHECK_EQ_STR(lines[1], "waiting for the server: 0 s");
 }
 
+static void test_activity__many_ticks_within_one_second_make_one_line(void)
+{
+	int i;
+
+	reset(0);
+	hb_activity_begin("reading a large body");
+	for (i = 0; i < 1000; i++)
+		hb_activity_tick();
+	hb_activity_end();
+	CHECK_EQ_INT(nlines, 1);
+	CHECK_EQ_STR(lines[0], "reading a large body: 0 s");
+}
+
 static void test_activity__nothing_is_reported_outside_a_wait_or_before_the_delay(void)
 {
 	reset(0);
@@ -91,6 +104,7 @@ static void test_activity__computing_a_large_split_set_reports_counted_keys(void
 int main(void)
 {
 	RUN(test_activity__a_tick_inside_a_wait_names_it_and_nesting_keeps_the_outer_label);
+	RUN(test_activity__many_ticks_within_one_second_make_one_line);
 	RUN(test_activity__nothing_is_reported_outside_a_wait_or_before_the_delay);
 	RUN(test_activity__a_sleep_reports_elapsed_of_total);
 	RUN(test_activity__computing_a_large_split_set_reports_counted_keys);
