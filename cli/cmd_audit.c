@@ -8,6 +8,7 @@
 #include "../core/schema.h"
 #include "../rest/hbase.h"
 #include "../rest/metarow.h"
+#include "../rest/tempfile.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
@@ -671,10 +672,12 @@ struct spool {
 static int spool_open(struct spool *s, struct hb_error *err)
 {
 	hb_buf_init(&s->b, 0);
-	s->f = tmpfile();
+	s->f = hb_temp_file();
 	if (!s->f)
-		return hb_error_set(err, HB_EINVAL, "cannot create a temporary file: %s",
-		                    strerror(errno));
+		return hb_error_set(err, HB_EINVAL,
+		                    "cannot create a temporary file in '%s': %s (TMPDIR names the "
+		                    "directory)",
+		                    hb_temp_dir(), strerror(errno));
 	return 0;
 }
 

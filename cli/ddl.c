@@ -8,6 +8,7 @@
 #include "../core/tname.h"
 #include "../rest/hbase.h"
 #include "../rest/shellrun.h"
+#include "../rest/tempfile.h"
 #include "../rest/thrift2.h"
 #include "cli.h"
 #include "output.h"
@@ -688,7 +689,7 @@ static int shell_outcome(const char *table, const struct hb_shell_result *res, d
 static int ddl_shell(const struct hb_schema *s, const struct hb_keys *splits, double wait,
                      int *race, struct hb_error *err)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = hb_temp_dir();
 	struct hb_buf script = HB_BUF_INIT, body = HB_BUF_INIT, spath = HB_BUF_INIT,
 	              fpath = HB_BUF_INIT;
 	struct hb_argv av = {NULL, 0};
@@ -696,8 +697,6 @@ static int ddl_shell(const struct hb_schema *s, const struct hb_keys *splits, do
 	int rc, have_file = 0, have_script = 0;
 
 	hb_shell_result_init(&res);
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
 	rc = hb_argv_split(&av, shell_command(), err);
 	if (rc)
 		goto done;

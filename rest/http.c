@@ -4,6 +4,7 @@
 #include "core/activity.h"
 #include "rest/curlx.h"
 #include "rest/rest_priv.h"
+#include "rest/tempfile.h"
 
 #include "core/interrupt.h"
 
@@ -502,11 +503,12 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		if (spool_f)
 			fclose(spool_f);
 		spool_f = NULL;
-		if (resp->spool && !(spool_f = tmpfile())) {
-			rc = hb_error_set(err, HB_EINVAL,
-			                  "cannot create a temporary file for the response to %s "
-			                  "%.*s%s: %s",
-			                  method, SHOWN(path), strerror(errno));
+		if (resp->spool && !(spool_f = hb_temp_file())) {
+			rc = hb_error_set(
+			    err, HB_EINVAL,
+			    "cannot create a temporary file in '%s' for the response to "
+			    "%s %.*s%s: %s (TMPDIR names the directory)",
+			    hb_temp_dir(), method, SHOWN(path), strerror(errno));
 			goto done;
 		}
 		c->resp = resp;

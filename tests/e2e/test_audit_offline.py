@@ -1,5 +1,7 @@
 """End-to-end: hbtab audit of planned split sets (no table, no network)."""
+import os
 import re
+import tempfile
 
 import hbtest
 from hbtest import OfflineTest
@@ -20,6 +22,20 @@ class AuditOffline(OfflineTest):
         # Boundaries appear in toStringBinary form.
         self.assertIn("['=\\xBD\\xBD", r.out)
         self.assertEqual(r.err, "")
+
+    def test_audit__findings_are_held_in_an_unlinked_file_under_tmpdir(self):
+        with tempfile.TemporaryDirectory(prefix="hbtab-tmpdir-") as d:
+            r = self.hb("audit", *SEED001, "--keyspace", "hex{16}", env={"TMPDIR": d})
+            self.assertEqual(r.rc, 1, repr(r))
+            self.assertEqual(len([l for l in r.out.splitlines()
+                                  if l.startswith("unreachable: ")]), 6)
+            self.assertEqual(os.listdir(d), [])  # nothing left behind
+            gone = os.path.join(d, "missing")
+            r = self.hb("audit", *SEED001, "--keyspace", "hex{16}", env={"TMPDIR": gone})
+            self.assertFails(r, 2, r"^hbtab: cannot create a temporary file in '%s': No such "
+                             r"file or directory \(TMPDIR names the directory\)\n$"
+                             % re.escape(gone))
+            self.assertEqual(r.out, "")
 
     def test_audit__seed001_hex1_16_flags_regions_3_to_7(self):
         r = self.hb("-o", "json", "audit", *SEED001, "--keyspace", "hex{1,16}")

@@ -1,5 +1,6 @@
 """End-to-end: status, tables, describe, regions, meta get/set and drop against the emulator."""
 import os
+import re
 import tempfile
 import urllib.request
 
@@ -92,6 +93,19 @@ class ReadCommands(EmulatorTest):
         rows = [l.split("\t") for l in r.out.splitlines()]
         self.assertTrue(all(len(x) == 8 for x in rows))
         self.assertEqual({x[7] for x in rows}, {"-"})
+
+    def test_regions__large_answers_are_read_through_an_unlinked_file_under_tmpdir(self):
+        with tempfile.TemporaryDirectory(prefix="hbtab-tmpdir-") as d:
+            for source in ("rest", "meta"):
+                r = self.hb("regions", "t1", "--source", source, env={"TMPDIR": d})
+                self.assertOk(r)
+                self.assertEqual(len(r.out.splitlines()), 4)
+                self.assertEqual(os.listdir(d), [])  # nothing left behind
+                gone = os.path.join(d, "missing")
+                r = self.hb("regions", "t1", "--source", source, env={"TMPDIR": gone})
+                self.assertFails(r, 2, r"^hbtab: cannot create a temporary file in '%s' for "
+                                 r"the response to GET .*: No such file or directory "
+                                 r"\(TMPDIR names the directory\)\n$" % re.escape(gone))
 
     def test_regions__rest_and_meta_agree_on_a_healthy_table(self):
         rest = self.hb("-o", "json", "regions", "t1").json()["regions"]

@@ -1,0 +1,16 @@
+/* Anonymous temporary files: the large bodies hbtab reads and the findings an audit holds
+ * back live on disk, not in memory. */
+#ifndef HB_REST_TEMPFILE_H
+#define HB_REST_TEMPFILE_H
+
+#include <stdio.h>
+
+/* Where temporary files go: $TMPDIR when it is set and not empty, else /tmp. */
+const char *hb_temp_dir(void);
+
+/* A new temporary file in hb_temp_dir(), open for reading and writing, mode 0600, and
+ * already unlinked: nothing is left behind whatever ends the process. NULL with errno set
+ * when it cannot be made. */
+FILE *hb_temp_file(void);
+
+#endif
