@@ -223,13 +223,17 @@ int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct h
 			    hb_error_set(err, HB_ESAFETY,
 			                 "PUT %s: table '%s' was created by someone else meanwhile",
 			                 path.data, s->table);
-		else if ((r.status == 201 || r.status == 200) && r.body.len)
-			/* SchemaResource answers a create with an empty 201 Created. */
+		else if (r.status == 200 && r.body.len)
+			/* SchemaResource answers a create with 201 Created (docs/hbase-wire.md
+			 * §2): a 200 with a body is some other page, and nothing says the table
+			 * was made (the caller checks whether it exists now). */
 			rc = hb_error_set(
 			    err, HB_ESERVER,
-			    "unexpected answer to PUT %s: HTTP %ld with a %zu-byte body "
-			    "(HBase answers an empty 201)",
-			    path.data, r.status, r.body.len);
+			    "unexpected answer to PUT %s: HTTP 200 with a %zu-byte body "
+			    "(HBase answers a create with 201 Created)",
+			    path.data, r.body.len);
+		/* A 201 counts whatever its body: SchemaResource sends it only after the
+		 * create returned, and the read-back that follows decides. */
 		else if (r.status != 201 && r.status != 200)
 			rc = hb_rest_status_error("PUT", path.data, &r, err);
 	}

@@ -1,5 +1,7 @@
 """End-to-end fault matrix: every emulator fault kind at every request step of
-audit --source meta and meta set (create and rotate: test_fault_matrix_ddl.py).
+audit --source meta and meta set (rotate: test_fault_matrix_ddl.py; create through Thrift2
+and the hbase shell: test_fault_matrix_create.py; create through REST and drop:
+test_fault_matrix_rest.py).
 
 A step is one request of the command's fault-free run, in order. The fault targets exactly
 that request (same server and method, the path with scanner ids generalised, `skip` = the
@@ -13,6 +15,7 @@ import queue
 import re
 import shutil
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -20,8 +23,8 @@ import unittest
 
 import hbtest
 
-# Every kind the emulator has (hbemu/httpbase.py KINDS).
-KINDS = ["500", "503", "504", "reset_headers", "reset_body", "delay", "drip",
+# Every kind the emulator has (hbemu/httpbase.py KINDS; EmulatorKinds checks the two agree).
+KINDS = ["403", "500", "503", "504", "reset_headers", "reset_body", "delay", "drip",
          "truncated_json", "invalid_json", "wrong_ctype", "refuse"]
 TIMEOUT = "2"        # per request; delay and drip are made to outlast it
 RETRIES = "1"
@@ -47,6 +50,8 @@ def classify(step):
         return "scanner_delete"
     if method == "DELETE":
         return "drop"
+    if method == "PUT" and path.endswith("/schema"):
+        return "schema_put"  # the REST channel's create
     if method == "POST" and path.endswith("/scanner"):
         return "scanner_open"
     if method == "GET" and "/scanner/" in path:
@@ -67,8 +72,8 @@ def expected(cls, kind, later_required, optional=False):
       step is a check the command reports as a warning when it cannot be made: whatever
       happens to them, the command succeeds, unless the port closed by refuse is still
       closed for a required request after them.
-    - 500/503/504 replace the answer with an error status: a server error (exit 4), after
-      the retries where the request is idempotent.
+    - 403/500/503/504 replace the answer with an error status (the request is not
+      executed): a server error (exit 4), after the retries where the request is idempotent.
     - delay (past --timeout) and refuse (connection reset, port closed) are transport
       failures: exit 3 after the retries.
     - reset_headers, reset_body and drip cut or slow the body. An answer without a body
@@ -79,6 +84,11 @@ def expected(cls, kind, later_required, optional=False):
       the table was made is followed by an existence check: the table is there, the
       create verifies it and succeeds. 500s, invalid_json and wrong_ctype replace the
       call (nothing was created): exit 4.
+    - A schema PUT (create --via rest) is never retried. Its 201 has no body, so reset and
+      drip lose nothing (exit 0). truncated_json runs the create and turns the 201 into a
+      200 with a broken body, which is no create answer: the existence check after the
+      failure finds the table and the create verifies it (exit 0); invalid_json and
+      wrong_ctype are that 200 without the create: the table is absent, exit 4.
     - A schema DELETE answered 200 with a body (HBase sends an empty 200) counts only when
       a fresh existence check finds the table gone: truncated_json (executed) passes,
       invalid_json and wrong_ctype (not executed, the table is still there) are exit 4.
@@ -92,6 +102,9 @@ def expected(cls, kind, later_required, optional=False):
         # existence check after the failure finds the table, and the create verifies it
         # (a warning says so)
         return OK
+    if cls == "schema_put" and kind in ("reset_headers", "reset_body", "drip",
+                                        "truncated_json"):
+        return OK
     if cls == "drop" and kind == "truncated_json":
         # the drop was executed and its empty 200 replaced by a broken body: the fresh
         # existence check after it finds the table gone, so the drop counts
@@ -100,7 +113,7 @@ def expected(cls, kind, later_required, optional=False):
         # a check reported as a warning when it cannot be made, or clean-up; but refuse
         # keeps the port closed for a while, and a required request after it meets that
         return NETWORK if kind == "refuse" and later_required else OK
-    if kind in ("500", "503", "504"):
+    if kind in ("403", "500", "503", "504"):
         return SERVER
     if kind in ("delay", "refuse"):
         return NETWORK
@@ -126,10 +139,10 @@ class Worker:
     def stop(self):
         self.emu.stop()
 
-    def hbm(self, *args):
+    def hbm(self, *args, env=None):
         return hbtest.run(["--rest", self.emu.rest, "--thrift", self.emu.thrift, "--no-progress",
                            "--timeout", TIMEOUT, "--retries", RETRIES] + list(args),
-                          home=self.home)
+                          home=self.home, env=env)
 
     def settle(self, kind):
         """A delayed request is executed when its delay is over, after hbtab gave up on it:
@@ -161,6 +174,7 @@ class Worker:
 class FaultMatrix(unittest.TestCase):
     name = None
     optional = ()  # (method, path regex) of steps whose failure is only a warning
+    min_steps = 3  # a fault-free run with fewer requests means the scenario broke
 
     @classmethod
     def setUpClass(cls):
@@ -186,6 +200,14 @@ class FaultMatrix(unittest.TestCase):
     def command(self, w):
         raise NotImplementedError
 
+    def rerun(self, w):
+        """The command that completes the job after a faulted run."""
+        return self.command(w)
+
+    def env(self, w):
+        """Extra environment of the command (None: none)."""
+        return None
+
     def check_no_harm(self, w, requests):
         raise NotImplementedError
 
@@ -195,6 +217,9 @@ class FaultMatrix(unittest.TestCase):
     def select_steps(self, steps):
         return steps
 
+    def check_steps(self, steps):
+        """Asserts what the fault-free run must contain for the matrix to mean anything."""
+
     def fresh(self, w):
         w.emu.clear_faults()
         w.emu.reset()
@@ -203,7 +228,7 @@ class FaultMatrix(unittest.TestCase):
 
     def steps(self, w):
         self.fresh(w)
-        r = w.hbm(*self.command(w))
+        r = w.hbm(*self.command(w), env=self.env(w))
         self.assertEqual(r.rc, 0, r)
         log = w.emu.requests()
         self.assertGreater(len(log), 0)
@@ -236,7 +261,7 @@ class FaultMatrix(unittest.TestCase):
         if kind == "refuse":
             spec["at_request"] = True
         w.emu.fault(**spec)
-        r = w.hbm(*self.command(w))
+        r = w.hbm(*self.command(w), env=self.env(w))
         want = expected(step["cls"], kind, step["later_required"], step["optional"])
         if r.rc != want:
             problems.append("%s: exit %d, expected %d: %s" % (label, r.rc, want,
@@ -252,7 +277,7 @@ class FaultMatrix(unittest.TestCase):
         except AssertionError as e:
             problems.append("%s: harm: %s" % (label, e))
         w.emu.clear_requests()
-        r2 = w.hbm(*self.command(w))
+        r2 = w.hbm(*self.rerun(w), env=self.env(w))
         if r2.rc != 0:
             problems.append("%s: rerun exit %d: %s" % (label, r2.rc, r2.err.strip()[-300:]))
         else:
@@ -264,6 +289,7 @@ class FaultMatrix(unittest.TestCase):
 
     def run_matrix(self):
         all_steps = self.steps(self.workers[0])
+        self.check_steps(all_steps)
         steps = self.select_steps(all_steps)
         cells = queue.Queue()
         for step in steps:
@@ -291,7 +317,7 @@ class FaultMatrix(unittest.TestCase):
             t.start()
         for t in threads:
             t.join()
-        self.assertGreaterEqual(total, len(KINDS) * 3)
+        self.assertGreaterEqual(total, len(KINDS) * self.min_steps)
         self.assertEqual(problems, [], "%d of %d cells failed:\n%s" % (
             len(problems), total, "\n".join(sorted(problems))))
 
@@ -350,6 +376,16 @@ class MetaSetMatrix(FaultMatrix):
 
     def test_fault_matrix__meta_set(self):
         self.run_matrix()
+
+
+class EmulatorKinds(unittest.TestCase):
+    def test_fault_matrix__kinds_are_every_kind_the_emulator_has(self):
+        sys.path.insert(0, os.path.join(hbtest.SRC, "tests", "emulator"))
+        try:
+            from hbemu.httpbase import KINDS as EMULATOR_KINDS
+        finally:
+            sys.path.pop(0)
+        self.assertEqual(sorted(KINDS), sorted(EMULATOR_KINDS))
 
 
 class BodiedEmptyAnswers(hbtest.EmulatorTest):

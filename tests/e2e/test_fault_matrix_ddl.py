@@ -1,42 +1,14 @@
-"""End-to-end fault matrix for the commands that create and drop tables: every emulator
-fault kind at every request step of create and rotate. The cells, the expected exit codes
-and the workers are those of test_fault_matrix.py."""
+"""End-to-end fault matrix of rotate, which creates, verifies and drops tables: every
+emulator fault kind at every request step (create: test_fault_matrix_create.py; drop:
+test_fault_matrix_rest.py). The cells, the expected exit codes and the workers are those
+of test_fault_matrix.py."""
 import os
 
 import hbtest
 from test_fault_matrix import HEX4, FaultMatrix
 
-
-class CreateMatrix(FaultMatrix):
-    name = "create"
-    # The region states come from hbase:meta, and from Thrift2 when meta cannot be read.
-    optional = (("GET", r"^/hbase%3Ameta/"),)
-
-    def command(self, w):
-        return ["create", "t1", "--hex-splits", "4", "--family", "cf"]
-
-    def check_no_harm(self, w, requests):
-        for q in requests:
-            if q["method"] == "DELETE":
-                self.assertIn("/scanner/", q["path"])
-            if q["server"] == "rest" and q["method"] in ("PUT", "POST"):
-                self.assertTrue(q["path"] == "/t1/hbtab-row?check=put"
-                                or q["path"].endswith("/scanner"), q)
-        if w.emu.table("t1") is not None:
-            self.assertEqual(w.emu.boundaries("t1"), HEX4)
-            row = w.emu.metadata_row("t1")
-            if row is not None:
-                self.assertEqual(row["cf:N"], "4")
-
-    def check_done(self, w):
-        self.assertEqual(w.emu.boundaries("t1"), HEX4)
-        self.assertEqual(w.emu.metadata_row("t1")["cf:N"], "4")
-
-    def test_fault_matrix__create(self):
-        self.run_matrix()
-
-
 TEMPLATE = "ev_%Y%m%d"
+DROPPED = ("ev_20261101", "ev_20261102")  # managed and past retention on day 3
 
 
 class RotateMatrix(FaultMatrix):
@@ -61,10 +33,27 @@ class RotateMatrix(FaultMatrix):
     def ev_tables(self, w):
         return sorted(t["name"] for t in w.emu.state()["tables"] if t["name"].startswith("ev_"))
 
+    def check_steps(self, steps):
+        # the run retires both managed tables: a drop is among the steps, each after the
+        # listing's read of the table's rotate mark and the re-check right before it
+        reqs = [(s["method"], s["path"], s["status"]) for s in steps]
+        for t in DROPPED:
+            i = reqs.index(("DELETE", "/%s/schema" % t, 200))
+            self.assertEqual(reqs[i - 2:i], [("GET", "/%s/totalPartition" % t, 200)] * 2)
+
     def check_no_harm(self, w, requests):
-        for q in requests:
+        drops = [q["path"] for q in requests
+                 if q["method"] == "DELETE" and "/scanner/" not in q["path"]]
+        self.assertEqual(len(drops), len(set(drops)), "a drop was sent twice")
+        for i, q in enumerate(requests):
             if q["method"] == "DELETE" and "/scanner/" not in q["path"]:
-                self.assertIn(q["path"], ("/ev_20261101/schema", "/ev_20261102/schema"), q)
+                self.assertIn(q["path"], ["/%s/schema" % t for t in DROPPED], q)
+                # dropped only on a mark re-check that was answered in full
+                mark = "/%s/totalPartition" % q["path"].split("/")[1]
+                reads = [p for p in requests[:i] if p["method"] == "GET" and p["path"] == mark]
+                self.assertTrue(reads, "dropped without reading its mark")
+                self.assertEqual((reads[-1]["status"], reads[-1]["fault"]), (200, None),
+                                 "dropped after a failed mark re-check")
             if q["server"] == "rest" and q["method"] in ("PUT", "POST"):
                 self.assertTrue(q["path"] == "/ev_20261104/hbtab-row?check=put"
                                 or q["path"].endswith("/scanner"), q)

@@ -115,6 +115,16 @@ class ControlHandler(Handler):
         if p == "/control/thrift-legacy-17" and method == "POST":
             s.thrift_legacy_17 = bool(req.get("on", True))
             return ok({"thrift_legacy_17": s.thrift_legacy_17})
+        if p == "/control/create-answer" and method == "POST":
+            # a body in the 201 that answers a schema PUT/POST create; HBase's
+            # SchemaResource sends none (NOTES.md), a proxy or another gateway might.
+            # "execute": false answers that 201 without creating the table.
+            body = req.get("body")
+            with s.lock:
+                s.create_answer = None if body is None else (
+                    body.encode(), req.get("ctype") or "text/plain",
+                    bool(req.get("execute", True)))
+            return ok({"create_answer": body})
         if p == "/control/race" and method == "POST":
             with s.lock:
                 s.races.add(st.canonical_name(req["table"]))

@@ -633,10 +633,15 @@ class RestHandler(Handler):
                         return Response(201, b"", None, location)
                     s.modify_families(cname, fams)
                     return Response(200, b"", None)
+                answer = s.create_answer
+                if answer is not None and not answer[2]:
+                    return Response(201, answer[0], answer[1], location)
                 try:
                     s.create_table(cname, fams, tattrs, None)
                 except st.TableExists:
                     return Response(304, b"Not modified\r\n", PLAIN)
+                if answer is not None:
+                    return Response(201, answer[0], answer[1], location)
                 return Response(201, b"", None, location)
         except st.HBaseError as e:
             return process_exception(e)

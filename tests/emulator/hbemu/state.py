@@ -371,6 +371,9 @@ class State(object):
         self.regioninfo_extra = b""  # bytes appended to every serialized RegionInfo
         self.races = set()        # table names whose next create loses a race
         self.open_delay = 0.0     # seconds new tables' regions stay OPENING (control channel)
+        # (body, content type, executed) of the 201 answering a schema PUT/POST create,
+        # or None: an empty 201 after the create
+        self.create_answer = None
         self.servers_version = 0
         self._reset(nservers)
         if data_dir:
@@ -426,6 +429,7 @@ class State(object):
             self.regioninfo_extra = b""
             self.races = set()
             self.open_delay = 0.0
+            self.create_answer = None
             self.persist()
 
     # ---- helpers -----------------------------------------------------------
