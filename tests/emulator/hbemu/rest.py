@@ -2,10 +2,8 @@
 described in docs/hbase-wire.md sections 0-6."""
 import base64
 import json
-import os
 import random
 import threading
-import time
 import urllib.parse
 
 from . import filters

@@ -6,7 +6,6 @@ import bisect
 import hashlib
 import os
 import pickle
-import re
 import threading
 import time
 import unicodedata

@@ -5,7 +5,6 @@ import hashlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import unittest
@@ -224,6 +223,26 @@ class Schema(EmuTestCase):
         st, h, b = self.emu.rest("POST", "/t9/schema", {"name": "t9", "ColumnSchema": [{"name": "cf"}]})
         self.assertEqual(st, 201)
 
+    def test_create_answers_an_empty_201_with_location(self):
+        st, h, b = self.emu.rest("PUT", "/t1/schema", {"name": "t1", "ColumnSchema": [{"name": "cf"}]})
+        self.assertEqual((st, b), (201, b""))
+        self.assertIn("location", h)
+
+    def test_create_answer_knob_puts_a_body_into_the_201(self):
+        self.emu.control("POST", "/control/create-answer", {"body": "Created\r\n"})
+        st, h, b = self.emu.rest("PUT", "/t1/schema", {"name": "t1", "ColumnSchema": [{"name": "cf"}]})
+        self.assertEqual((st, b, h["content-type"]), (201, b"Created\r\n", "text/plain"))
+        self.assertEqual(self.emu.rest("GET", "/t1/exists")[0], 200)
+        # without the create, and off after a reset
+        self.emu.control("POST", "/control/create-answer", {"body": "{}", "ctype": "application/json",
+                                                            "execute": False})
+        st, h, b = self.emu.rest("PUT", "/t2/schema", {"name": "t2", "ColumnSchema": [{"name": "cf"}]})
+        self.assertEqual((st, b, h["content-type"]), (201, b"{}", "application/json"))
+        self.assertEqual(self.emu.rest("GET", "/t2/exists")[0], 404)
+        self.emu.control("POST", "/control/reset")
+        st, h, b = self.emu.rest("PUT", "/t2/schema", {"name": "t2", "ColumnSchema": [{"name": "cf"}]})
+        self.assertEqual((st, b), (201, b""))
+
     def test_lost_create_race_gives_304(self):
         self.emu.control("POST", "/control/race", {"table": "t1"})
         st, h, b = self.emu.rest("PUT", "/t1/schema", {"name": "t1", "ColumnSchema": [{"name": "cf"}]})
@@ -261,7 +280,7 @@ class Schema(EmuTestCase):
 
 class Regions(EmuTestCase):
     def test_regions_json_shape_and_names(self):
-        d = self.emu.create("t1", [b"m", b"\x00\xff"])
+        self.emu.create("t1", [b"m", b"\x00\xff"])
         st, h, b = self.emu.rest("GET", "/t1/regions")
         self.assertEqual(h["cache-control"], "no-cache")
         m = json.loads(b)
