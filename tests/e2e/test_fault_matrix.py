@@ -245,6 +245,9 @@ class FaultMatrix(unittest.TestCase):
                                        for x in out[i + 1:])
         return out
 
+    def fault_seconds(self, step, kind):
+        return FAULT_SECONDS[kind]
+
     def is_optional(self, q):
         return any(q["method"] == m and re.search(rx, q["path"]) for m, rx in self.optional)
 
@@ -257,7 +260,7 @@ class FaultMatrix(unittest.TestCase):
         spec = {"server": step["server"], "method": step["method"], "path": step["pattern"],
                 "kind": kind, "count": -1, "skip": step["skip"]}
         if kind in FAULT_SECONDS:
-            spec["seconds"] = FAULT_SECONDS[kind]
+            spec["seconds"] = self.fault_seconds(step, kind)
         if kind == "refuse":
             spec["at_request"] = True
         w.emu.fault(**spec)
