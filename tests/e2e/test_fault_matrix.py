@@ -416,14 +416,30 @@ class BodiedEmptyAnswers(hbtest.EmulatorTest):
         r = self.hb("drop", "t1", "--yes")
         self.assertEqual(r.rc, 0, r)
         self.assertFalse(self.exists("t1"))
+        # seen to exist before the drop, seen gone after the answer that proves nothing
         self.assertEqual([q["path"] for q in self.emu.requests() if q["method"] == "GET"],
-                         ["/t1/exists"])
+                         ["/t1/exists", "/t1/exists"])
+
+    def test_drop__a_table_that_never_existed_is_not_found_whatever_a_delete_would_say(self):
+        self.emu.fault(server="rest", method="DELETE", path="^/t9/schema$", kind="wrong_ctype",
+                       count=-1)
+        r = self.hb("-o", "json", "drop", "t9", "--yes")
+        self.assertEqual(r.rc, 4, r)
+        self.assertIn("table 't9' not found", r.err)
+        self.assertNotIn("DELETE", [q["method"] for q in self.emu.requests()])
+        r = self.hb("-o", "json", "drop", "t9", "--yes", "--if-exists")
+        self.assertEqual(r.rc, 0, r)
+        self.assertEqual(r.json()["existed"], False)
+        self.assertEqual(r.json()["dropped"], False)
+        self.assertNotIn("DELETE", [q["method"] for q in self.emu.requests()])
 
     def test_drop__bodied_200_and_the_check_fails_is_exit_4(self):
         self.emu.create("t1", [b"m"])
         self.emu.fault(server="rest", method="DELETE", path="^/t1/schema$", kind="wrong_ctype",
                        count=-1)
-        self.emu.fault(server="rest", method="GET", path="^/t1/exists$", kind="500", count=-1)
+        # the check before the drop is answered; the one after it fails
+        self.emu.fault(server="rest", method="GET", path="^/t1/exists$", kind="500", count=-1,
+                       skip=1)
         r = self.hb("drop", "t1", "--yes", "--retries", "0")
         self.assertEqual(r.rc, 4, r)
         self.assertIn("cannot be checked", r.err)

@@ -4,7 +4,7 @@ answers to a schema PUT that carry a body. The cells, the expected exit codes an
 workers are those of test_fault_matrix.py."""
 import hbtest
 from test_fault_matrix import FaultMatrix
-from test_fault_matrix_create import CreateMatrixBase
+from test_fault_matrix_create import STATUS_DELIVERED, CreateMatrixBase
 
 
 class CreateRestMatrix(CreateMatrixBase):
@@ -52,16 +52,26 @@ class DropMatrix(FaultMatrix):
 
     def check_steps(self, steps):
         self.assertEqual([(s["method"], s["path"], s["status"], s["cls"]) for s in steps],
-                         [("DELETE", "/t1/schema", 200, "drop")])
+                         [("GET", "/t1/exists", 200, "get_empty"),
+                          ("DELETE", "/t1/schema", 200, "drop")])
 
     def check_no_harm(self, w, requests):
         for q in requests:
             self.assertEqual(q["server"], "rest", q)
-            # the drop itself, and the existence check after a 200 with a body
+            # the existence checks (before the drop, and after a 200 with a body) and the
+            # drop itself
             self.assertIn((q["method"], q["path"]), (("DELETE", "/t1/schema"),
                                                     ("GET", "/t1/exists")), q)
-        self.assertLessEqual([q["method"] for q in requests].count("DELETE"), 1,
-                             "the drop was sent twice")
+        methods = [q["method"] for q in requests]
+        self.assertLessEqual(methods.count("DELETE"), 1, "the drop was sent twice")
+        if "DELETE" in methods:
+            # sent only once the table was seen to exist: a 200 to /t1/exists delivered
+            # whole (it has no body for a fault to cut or slow down)
+            first = methods.index("DELETE")
+            self.assertTrue(any(q["path"] == "/t1/exists" and q["status"] == 200
+                                and q["fault"] in STATUS_DELIVERED
+                                for q in requests[:first]),
+                            "the drop was sent before the table was seen to exist")
         self.assertEqual(w.emu.boundaries("t2"), [b"m"])
         if w.emu.table("t1") is not None:
             self.assertEqual(w.emu.boundaries("t1"), [b"m"])
