@@ -95,6 +95,9 @@ class ControlHandler(Handler):
             with s.lock:
                 s.open_delay = secs
             return ok({"open_delay": secs})
+        if p == "/control/open" and method == "POST":
+            s.open_now(req["table"])
+            return ok({"table": req["table"], "opening": False})
         if p == "/control/disable" and method == "POST":
             s.disable_table(req["table"])
             return ok({"table": req["table"], "enabled": False})
@@ -150,6 +153,12 @@ class ControlHandler(Handler):
                     return ok({"refused_for": secs})
                 emu.faults.add(f)
                 return ok(f.to_json())
+        if p == "/control/release" and method == "POST":
+            emu.faults.release()
+            return ok({"ok": True})
+        if p == "/control/held" and method == "GET":
+            with emu.faults.lock:
+                return ok({"held": emu.faults.held})
         if p == "/control/scanners" and method == "GET":
             with emu.scanners_lock:
                 return ok(sorted(emu.scanners))

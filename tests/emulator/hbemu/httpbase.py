@@ -52,8 +52,11 @@ class Fault(object):
                 "skip": self.skip, "fired": self.fired, "seen": self.seen}
 
 
-KINDS = {"refuse", "reset_headers", "reset_body", "delay", "403", "500", "503", "504",
+KINDS = {"refuse", "reset_headers", "reset_body", "delay", "hold", "403", "500", "503", "504",
          "truncated_json", "invalid_json", "wrong_ctype", "drip"}
+
+# How long a held request waits at most when nobody releases it (a guard, not a behaviour).
+HOLD_GUARD = 300.0
 
 
 class Faults(object):
@@ -62,6 +65,10 @@ class Faults(object):
         self.faults = []
         self.requests = []
         self.rng = random.Random()
+        # Requests a "hold" fault stopped wait on this gate until the control channel
+        # opens it (release); each release replaces it, so later holds wait again.
+        self.gate = threading.Event()
+        self.held = 0
 
     def add(self, f):
         with self.lock:
@@ -70,6 +77,23 @@ class Faults(object):
     def clear(self):
         with self.lock:
             self.faults = []
+        self.release()
+
+    def release(self):
+        """Lets every request held now go on (it executes and is answered)."""
+        with self.lock:
+            self.gate.set()
+            self.gate = threading.Event()
+
+    def hold(self, seconds):
+        with self.lock:
+            gate = self.gate
+            self.held += 1
+        try:
+            gate.wait(seconds or HOLD_GUARD)
+        finally:
+            with self.lock:
+                self.held -= 1
 
     def match(self, server, method, path):
         """Return the fault that fires for this request (consuming one count)."""
@@ -194,6 +218,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if kind == "delay":
             time.sleep(fault.seconds)
+        elif kind == "hold":
+            faults.hold(fault.seconds)
         if kind in ("500", "503", "504"):
             resp = self._canned_error(int(kind), fault)
         elif kind == "403":

@@ -501,6 +501,16 @@ class State(object):
             self.note_open(t)
             t.touch_regions()
 
+    def open_now(self, name):
+        """Ends t's OPENING period now: its regions open (TransitRegionStateProcedure done)."""
+        with self.lock:
+            t = self.get_table(name)
+            if t.opening_until is not None:
+                t.opening_until = time.monotonic()
+                self.settle(t)
+                self.persist()
+            return t
+
     def get_table(self, name):
         try:
             cname = canonical_name(name)

@@ -52,6 +52,34 @@ class Faults(EmuTestCase):
         self.emu.control("DELETE", "/control/requests")
         self.assertEqual(self.emu.control("GET", "/control/requests")[1], [])
 
+    def test_hold_keeps_the_request_until_released_then_executes_it(self):
+        import threading
+        self.fault(server="rest", method="PUT", path="/t1/", kind="hold")
+        done = []
+        th = threading.Thread(target=lambda: done.append(
+            self.emu.put("t1", b"r", b"cf:a", b"v")[0]))
+        th.start()
+        try:
+            deadline = time.monotonic() + 60  # a guard against a hang
+            while self.emu.control("GET", "/control/held")[1]["held"] != 1:
+                self.assertLess(time.monotonic(), deadline, "the PUT was never held")
+                time.sleep(0.02)
+            # held: not executed, not answered, not logged; other requests still answered
+            self.assertEqual(done, [])
+            self.assertEqual(self.emu.rest("GET", "/t1/r")[0], 404)
+            self.assertEqual([r for r in self.emu.control("GET", "/control/requests")[1]
+                              if r["method"] == "PUT"], [])
+        finally:
+            st, _ = self.emu.control("POST", "/control/release")
+            th.join(60)
+        self.assertEqual(st, 200)
+        self.assertEqual(done, [200])
+        self.assertEqual(self.emu.rest("GET", "/t1/r")[0], 200)
+        self.assertEqual(self.emu.control("GET", "/control/held")[1]["held"], 0)
+        log = [(r["method"], r["fault"]) for r in self.emu.control("GET", "/control/requests")[1]
+               if r["method"] == "PUT"]
+        self.assertEqual(log, [("PUT", "hold")])
+
     def test_503_carries_retry_after(self):
         self.fault(path="regions", kind="503", retry_after=7)
         st, h, b = self.emu.rest("GET", "/t1/regions")

@@ -346,6 +346,17 @@ class Regions(EmuTestCase):
         self.emu.create("t2", [b"g"])
         self.assertEqual(self.emu.rest("GET", "/t2/regions")[0], 200)
 
+    def test_control_open_ends_the_opening_period_at_once(self):
+        self.emu.control("POST", "/control/open-delay", {"seconds": 3600})
+        self.emu.create("t1", [b"g"])
+        self.assertEqual(self.emu.rest("GET", "/t1/regions")[0], 500)
+        st, body = self.emu.control("POST", "/control/open", {"table": "t1"})
+        self.assertEqual(st, 200, body)
+        self.assertEqual(self.emu.rest("GET", "/t1/regions")[0], 200)
+        state = self.emu.control("GET", "/control/state")[1]["tables"][0]
+        self.assertEqual([r["state"] for r in state["regions"]], ["OPEN"] * 2)
+        self.assertEqual(self.emu.control("POST", "/control/open", {"table": "t9"})[0], 404)
+
     def test_scans_of_a_disabled_table_are_unavailable(self):
         self.emu.create("t1", [b"g"])
         self.emu.put("t1", b"a", b"cf:q", b"v")
