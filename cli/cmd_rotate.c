@@ -2,6 +2,7 @@
  * flow, N from the cluster, older managed tables retired under --yes with a re-check. */
 #include "../core/clock.h"
 #include "../core/metarow.h"
+#include "../core/regioninfo.h"
 #include "../core/rotate.h"
 #include "../core/tname.h"
 #include "../core/vec.h"
@@ -43,9 +44,10 @@ struct period {
 struct found {
 	char *name;
 	struct hb_stamp stamp;
-	int managed; /* its metadata row's rotate mark is this template (-1 not read yet) */
-	long n;      /* N from its metadata row, -1 unknown */
-	int pending; /* past retention, managed, not dropped in this run */
+	int managed;  /* its metadata row's rotate mark is this template (-1 not read yet) */
+	long n;       /* N from its metadata row, -1 unknown */
+	int pending;  /* past retention, managed, not dropped in this run */
+	int disabled; /* no readable metadata row because the table is disabled */
 };
 
 struct report {
@@ -69,6 +71,7 @@ struct rotate {
 	struct report *rep;
 	size_t nrep, caprep;
 	size_t pending;
+	size_t unreadable; /* disabled tables past retention: their mark cannot be read */
 	int status;
 	double t_list, t_create, t_drop, t_sample;
 };
@@ -291,9 +294,12 @@ static const struct hb_cell *row_qual(const struct hb_row *row, const char *q)
 }
 
 /* Reads the table's metadata row: *managed when its rotate mark is our template, *n its N.
- * *gone = 1 when the table no longer exists. */
+ * *gone = 1 when the table no longer exists. *disabled (may be NULL) = 1 when no row was
+ * found because the table is disabled: the REST gateway answers every row GET of a disabled
+ * table 404 (its RowResultGenerator swallows TableNotEnabledException), so the mark is
+ * unknown, not absent. A drop stopped between its disable and its delete leaves that. */
 static int read_mark(struct rotate *r, const char *table, int *managed, long *n, int *gone,
-                     struct hb_error *err)
+                     int *disabled, struct hb_error *err)
 {
 	struct hb_row row;
 	const struct hb_cell *c;
@@ -302,6 +308,8 @@ static int read_mark(struct rotate *r, const char *table, int *managed, long *n,
 	*managed = 0;
 	*n = -1;
 	*gone = 0;
+	if (disabled)
+		*disabled = 0;
 	hb_row_init(&row);
 	rc = hb_rest_get_row(r->rest, table, HB_METAROW_ROW, strlen(HB_METAROW_ROW), NULL, &row,
 	                     &found, err);
@@ -316,6 +324,12 @@ static int read_mark(struct rotate *r, const char *table, int *managed, long *n,
 		c = row_qual(&row, HB_METAROW_N);
 		if (c && hb_metarow_parse_n(c->value, c->value_len, n))
 			*n = -1;
+	}
+	if (!rc && !found && !*gone && disabled) {
+		int state = -1;
+
+		rc = hb_rest_table_state(r->rest, table, &state, err);
+		*disabled = !rc && (state == HB_TABLE_DISABLED || state == HB_TABLE_DISABLING);
 	}
 	hb_row_release(&row);
 	return rc;
@@ -428,7 +442,8 @@ static int sample_previous(struct rotate *r, struct design *d, const struct hb_s
 
 		if (hb_stamp_cmp(&f->stamp, cur) >= 0)
 			continue;
-		if (f->managed < 0 && (rc = read_mark(r, f->name, &f->managed, &f->n, &gone, err)))
+		if (f->managed < 0 &&
+		    (rc = read_mark(r, f->name, &f->managed, &f->n, &gone, &f->disabled, err)))
 			return rc;
 		if (!f->managed)
 			continue;
@@ -596,7 +611,7 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 
 		hb_keys_init(&keys);
 		if (f && f->managed < 0) {
-			rc = read_mark(r, f->name, &f->managed, &f->n, &gone, &err);
+			rc = read_mark(r, f->name, &f->managed, &f->n, &gone, &f->disabled, &err);
 			if (rc) {
 				st = cli_fail(&err);
 				break;
@@ -655,7 +670,7 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 				 * appeared since the listing is read now. The note is all that
 				 * depends on it. */
 				if (managed < 0 &&
-				    read_mark(r, p[i].name, &managed, &n2, &g2, &err)) {
+				    read_mark(r, p[i].name, &managed, &n2, &g2, NULL, &err)) {
 					cli_warn("cannot read the rotate mark of '%s': %s",
 					         p[i].name, err.msg);
 					managed = -1;
@@ -710,13 +725,28 @@ static int drop_old(struct rotate *r)
 		if (hb_stamp_cmp(&f->stamp, cutoff) >= 0)
 			break; /* sorted: the rest are kept */
 		if (f->managed < 0) {
-			rc = read_mark(r, f->name, &f->managed, &f->n, &gone, &err);
+			rc = read_mark(r, f->name, &f->managed, &f->n, &gone, &f->disabled, &err);
 			if (rc) {
 				st = cli_fail(&err);
 				break;
 			}
 			if (gone)
 				continue;
+		}
+		if (!f->managed && f->disabled) {
+			/* Whether rotate made it cannot be known without enabling it: left
+			 * alone, and the run does not end as if nothing were due. */
+			r->unreadable++;
+			cli_error("table '%s' is past retention but disabled, so its metadata row "
+			          "cannot be read and whether rotate made it is unknown; left "
+			          "alone (a drop stopped between its disable and its delete leaves "
+			          "a table so: enable it and run again to retire it)",
+			          f->name);
+			rc = report(r, f->name, "skipped", -1, -1,
+			            "disabled: its rotate mark cannot be read; left alone");
+			if (rc)
+				break;
+			continue;
 		}
 		if (!f->managed) {
 			rc = report(r, f->name, "skipped", -1, f->n,
@@ -740,7 +770,7 @@ static int drop_old(struct rotate *r)
 			int managed = 0;
 			long n = -1;
 
-			rc = read_mark(r, f->name, &managed, &n, &gone, &err);
+			rc = read_mark(r, f->name, &managed, &n, &gone, NULL, &err);
 			if (rc) {
 				st = cli_fail(&err);
 				break;
@@ -1068,7 +1098,7 @@ static int run(struct cli_ctx *x)
 	if (st)
 		goto print;
 	st = drop_old(&rot);
-	if (!st && rot.pending)
+	if (!st && (rot.pending || rot.unreadable))
 		st = CLI_EXIT_REFUSED;
 print:
 	if (cli_g.output == CLI_OUT_JSON && print_json(&rot) && !st)

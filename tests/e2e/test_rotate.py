@@ -54,6 +54,32 @@ class RotateDaily(RotateBase):
         starts = sorted(unb64(x["start"]) for x in self.emu.live_regions("ev_20261121"))
         self.assertEqual(starts, [b"", b"40000000", b"80000000", b"c0000000"])
 
+    def test_rotate__table_left_disabled_by_a_half_done_drop_is_named_exit_5_then_retired(self):
+        # The gateway's drop is a disable then a delete; stopped in between, the table is
+        # disabled and every row GET of it answers 404, so its mark cannot be read. It is
+        # neither dropped unverified nor passed over as unmarked with exit 0.
+        for day in (1, 2):
+            self.assertOk(self.rotate("2026-11-%02d" % day, "--ahead", "0"))
+        self.emu.control("POST", "/control/disable", {"table": "ev_20261101"})
+        r = self.rotate("2026-11-20", "--ahead", "0", "--retain", "3", "--yes", "--max-drops", "5")
+        self.assertEqual(r.rc, 5, r)
+        self.assertEqual(r.out.splitlines(), [
+            "created     ev_20261120 (4 regions, N=4)",
+            "skipped     ev_20261101: disabled: its rotate mark cannot be read; left alone",
+            "dropped     ev_20261102 (N=4)"])
+        self.assertRegex(r.err, r"^hbtab: table 'ev_20261101' is past retention but disabled, so "
+                                r"its metadata row cannot be read .*enable it and run again")
+        self.assertEqual(self.tables(), ["ev_20261101", "ev_20261120"])
+        self.assertEqual([x["method"] for x in self.emu.requests() if x["method"] == "DELETE"],
+                         ["DELETE"])
+        # enabled again, its mark is read and the next run retires it
+        self.emu.control("POST", "/control/enable", {"table": "ev_20261101"})
+        r = self.rotate("2026-11-20", "--ahead", "0", "--retain", "3", "--yes", "--max-drops", "5")
+        self.assertOk(r)
+        self.assertEqual(r.out.splitlines(), ["verified    ev_20261120 (4 regions, N=4)",
+                                              "dropped     ev_20261101 (N=4)"])
+        self.assertEqual(self.tables(), ["ev_20261120"])
+
     def test_rotate__second_run_verifies_and_touches_nothing(self):
         self.assertOk(self.rotate("2026-11-20"))
         self.emu.clear_requests()
