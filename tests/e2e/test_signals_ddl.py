@@ -206,6 +206,24 @@ class SignalSteps(EmulatorTest):
         self.assertIn("metadata row already present: N=4", r.out)
         self.assert_created("t1", 4)
 
+    def create_metadata_row_scan(self, sig):
+        # A metadata row key with '/' cannot be a REST row path: the row is read through a
+        # scanner, open when the signal comes, and deleted before the exit.
+        args = self.CREATE + ["--metadata-row", "meta/row"]
+        self.hold("rest", "GET", "^/t1/scanner/")
+        self.interrupt_create(args, sig, lambda: self.held() == 1,
+                              "the metadata row's scanner")
+        self.assertEqual(len(self.logged("DELETE", "/t1/scanner/")), 1,
+                         "the open scanner was not deleted")
+        self.assertEqual(self.emu.boundaries("t1"), SPLITS)
+        self.assertEqual([p for p in self.emu.requests() if p["method"] == "PUT"], [],
+                         "the metadata row written after the signal")
+        self.emu.clear_faults()
+        r = self.run_ok(args)
+        self.assertIn("metadata row written: N=4\n", r.out)
+        st, body = self.emu.control("GET", "/control/scanners")
+        self.assertEqual(body, [])
+
     # ------------------------------------------------------------ rotate
     ROTATE = ["rotate", "--template", TEMPLATE, "--hex-splits", "4", "--now", NOW, "--yes",
               "--retain", "3", "--max-drops", "5", "--wait", "600"]
@@ -369,6 +387,8 @@ STEPS = {
                                                 "the metadata row's read"),
     "create_metadata_row_write":
         lambda self, sig: self.create_metadata_write(sig),
+    "create_metadata_row_scan":
+        lambda self, sig: self.create_metadata_row_scan(sig),
     "rotate_create_ahead_ddl":
         lambda self, sig: self.rotate_create_ahead_ddl(sig),
     "rotate_create_wait":
