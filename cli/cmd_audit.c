@@ -8,7 +8,6 @@
 #include "../core/schema.h"
 #include "../rest/hbase.h"
 #include "../rest/metarow.h"
-#include "../rest/tempfile.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
@@ -158,7 +157,6 @@ struct sink {
 	struct cli_table *t; /* NULL: stream to b */
 	struct hb_buf *b;
 	size_t col, ncols;
-	int spooled; /* b goes to a spool, not to standard output */
 };
 
 static int sink_add(struct sink *k, const char *s)
@@ -180,7 +178,7 @@ static int sink_add(struct sink *k, const char *s)
 	if (!rc && ++k->col == k->ncols) {
 		k->col = 0;
 		rc = hb_buf_addc(k->b, '\n');
-		if (!rc && !k->spooled)
+		if (!rc)
 			rc = cli_stream_flush(k->b, 0);
 	}
 	return rc;
@@ -224,7 +222,7 @@ static int print_text(const struct audit_run *r)
 	const struct hb_findings *f = &r->a.findings;
 	struct hb_buf out = HB_BUF_INIT, tmp = HB_BUF_INIT;
 	struct cli_table t;
-	struct sink k = {NULL, &out, 0, 6, 0};
+	struct sink k = {NULL, &out, 0, 6};
 	size_t i;
 	int rc = 0;
 
@@ -656,70 +654,15 @@ done:
 /* ---------------------------------------------------------------- planned split set */
 
 /*
- * A planned split set is audited as a stream over its key list, in two passes: each region
- * [k(i-1), k(i)) is viewed in the list and decided without being stored. Findings come first
- * in the text output and "healthy" first in JSON, but are only known at the end, so the first
- * pass renders the findings into an anonymous temporary file (unlinked at creation) and the
- * second, once the header is out, decides the regions again and writes their rows straight
- * to standard output. Any error shows in the first pass, before anything is printed; memory
- * stays at the key list plus a few buffers whatever the number of regions or findings.
+ * A planned split set is audited as a stream over its key list: each region [k(i-1), k(i))
+ * is viewed in the list and decided without being stored, so memory stays at the key list
+ * plus a few buffers whatever the number of regions or findings. Findings come first in the
+ * text output and "healthy" first in JSON, but are only known at the end, so the list is
+ * walked more than once: a first pass only counts the findings (any error shows there, before
+ * anything is printed), then one pass writes the findings and another the rows, each straight
+ * to standard output in the order the format wants. Deciding a region again costs less than
+ * keeping its rendered finding (hundreds of bytes, a million times over) until it is due.
  */
-struct spool {
-	FILE *f;
-	struct hb_buf b;
-};
-
-static int spool_open(struct spool *s, struct hb_error *err)
-{
-	hb_buf_init(&s->b, 0);
-	s->f = hb_temp_file();
-	if (!s->f)
-		return hb_error_set(err, HB_EINVAL,
-		                    "cannot create a temporary file in '%s': %s (TMPDIR names the "
-		                    "directory)",
-		                    hb_temp_dir(), strerror(errno));
-	return 0;
-}
-
-static int spool_flush(struct spool *s, int force, struct hb_error *err)
-{
-	if (s->b.len >= (1u << 16) || (force && s->b.len)) {
-		if (fwrite(s->b.data, 1, s->b.len, s->f) != s->b.len)
-			return hb_error_set(err, HB_EINVAL, "cannot write a temporary file: %s",
-			                    strerror(errno));
-		hb_buf_reset(&s->b);
-	}
-	return 0;
-}
-
-/* Writes everything spooled to standard output. */
-static int spool_copy(struct spool *s, struct hb_error *err)
-{
-	char chunk[1 << 16];
-	size_t n;
-	int rc = spool_flush(s, 1, err);
-
-	if (rc)
-		return rc;
-	if (fflush(s->f) || fseek(s->f, 0, SEEK_SET))
-		return hb_error_set(err, HB_EINVAL, "cannot read a temporary file: %s",
-		                    strerror(errno));
-	while (!rc && (n = fread(chunk, 1, sizeof(chunk), s->f)) > 0)
-		rc = cli_write_stdout(chunk, n);
-	if (!rc && ferror(s->f))
-		return hb_error_set(err, HB_EINVAL, "cannot read a temporary file: %s",
-		                    strerror(errno));
-	return rc; /* a write error was reported already */
-}
-
-static void spool_close(struct spool *s)
-{
-	if (s->f)
-		fclose(s->f);
-	s->f = NULL;
-	hb_buf_release(&s->b);
-}
-
 /*
  * Renders the rows of a planned split set. Region i starts where region i-1 ends, so each
  * bound is formatted once and kept for the next row; a share is formatted once per distinct
@@ -812,10 +755,10 @@ static int render_region(struct hb_buf *b, struct row_render *w, size_t i,
 	return rc ? HB_ENOMEM : 0;
 }
 
-/* Moves the findings of the region just decided into the spool, in the order finish() would
- * print them (by region, table-wide ones last: regions arrive in order, so no sort). */
-static int render_findings(struct spool *s, int json, struct hb_findings *f, size_t *count,
-                           long *last, struct hb_error *err)
+/* Writes the findings of the region just decided to out (streamed), in the order finish()
+ * would print them (by region, table-wide ones last: regions arrive in order, so no sort). */
+static int render_findings(struct hb_buf *out, int json, struct hb_findings *f, size_t *count,
+                           long *last)
 {
 	size_t i;
 	int rc = 0;
@@ -828,37 +771,39 @@ static int render_findings(struct spool *s, int json, struct hb_findings *f, siz
 			HB_BUG("streamed findings out of region order");
 		*last = x->region >= 0 ? x->region : -2;
 		if (json)
-			rc = hb_buf_adds(&s->b, *count ? ",{\"kind\":\"" : "{\"kind\":\"") ||
-			     hb_buf_adds(&s->b, x->kind) || hb_buf_adds(&s->b, "\",\"region\":") ||
-			     (x->region < 0
-			          ? hb_buf_adds(&s->b, "null")
-			          : hb_buf_add_uint(&s->b, (unsigned long long)x->region)) ||
-			     hb_buf_adds(&s->b, ",\"message\":") || json_strn(&s->b, x->message) ||
-			     hb_buf_addc(&s->b, '}');
+			rc =
+			    hb_buf_adds(out, *count ? ",{\"kind\":\"" : "{\"kind\":\"") ||
+			    hb_buf_adds(out, x->kind) || hb_buf_adds(out, "\",\"region\":") ||
+			    (x->region < 0 ? hb_buf_adds(out, "null")
+			                   : hb_buf_add_uint(out, (unsigned long long)x->region)) ||
+			    hb_buf_adds(out, ",\"message\":") || json_strn(out, x->message) ||
+			    hb_buf_addc(out, '}');
 		else
-			rc = hb_buf_adds(&s->b, cli_color(CLI_RED)) ||
-			     hb_buf_adds(&s->b, x->kind) ||
-			     hb_buf_adds(&s->b, cli_color(CLI_RESET)) ||
-			     hb_buf_add(&s->b, ": ", 2) || hb_buf_adds(&s->b, x->message) ||
-			     hb_buf_addc(&s->b, '\n');
+			rc = hb_buf_adds(out, cli_color(CLI_RED)) || hb_buf_adds(out, x->kind) ||
+			     hb_buf_adds(out, cli_color(CLI_RESET)) || hb_buf_add(out, ": ", 2) ||
+			     hb_buf_adds(out, x->message) || hb_buf_addc(out, '\n');
 		(*count)++;
 	}
 	hb_findings_release(f);
-	if (rc)
-		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	return spool_flush(s, 0, err);
+	return rc ? HB_ENOMEM : cli_stream_flush(out, 0);
 }
 
-/* A pass over a split set's regions: findings into finds (pass 1) or rows out (pass 2). */
+/* The passes over a split set's regions. */
+enum walk_pass {
+	WALK_COUNT,    /* count the findings, print nothing */
+	WALK_FINDINGS, /* write the findings */
+	WALK_ROWS,     /* write the rows */
+};
+
 struct walk {
 	const struct hb_keys *keys;
 	struct hb_keyspace *ks;
 	const char *ks_canon;
 	int json;
-	struct spool *finds; /* pass 1: rendered findings */
-	size_t nf;           /* pass 1: findings rendered */
-	char *total_keys;    /* pass 1: #K in decimal (owned) */
-	struct cli_table *t; /* pass 2: a terminal table, or NULL to stream into out */
+	size_t nf;           /* WALK_COUNT: findings counted */
+	size_t written;      /* WALK_FINDINGS: findings written */
+	char *total_keys;    /* WALK_COUNT: #K in decimal (owned) */
+	struct cli_table *t; /* WALK_ROWS: a terminal table, or NULL to stream into out */
 	struct hb_buf *out;
 };
 
@@ -885,7 +830,7 @@ static int emit_row(struct walk *w, struct row_render *rw, size_t i, const struc
 	return cli_table_add(w->t, cell) ? HB_ENOMEM : 0;
 }
 
-static int walk(struct walk *w, int rows, struct hb_error *err)
+static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 {
 	struct hb_reach_stream reach;
 	struct hb_chain_stream chain;
@@ -893,9 +838,15 @@ static int walk(struct walk *w, int rows, struct hb_error *err)
 	struct row_render rw;
 	struct hb_buf line = HB_BUF_INIT;
 	size_t i, n = w->keys->n + 1; /* regions [empty, k0) [k0, k1) ... [k(n-2), empty) */
+	/* only the findings pass makes findings; the count pass counts unreachable regions in
+	 * reach and takes the (few) chain findings as they come */
+	struct hb_findings *fp = pass == WALK_FINDINGS ? &f : NULL;
 	long last = -1;
 	int rc;
 
+	if (pass == WALK_COUNT)
+		w->nf = 0;
+	w->written = 0;
 	hb_findings_init(&f);
 	hb_chain_stream_init(&chain, 0);
 	row_render_init(&rw, w->json);
@@ -912,28 +863,32 @@ static int walk(struct walk *w, int rows, struct hb_error *err)
 		g.end = i < w->keys->n ? (unsigned char *)hb_keys_at(w->keys, i, &el) : NULL;
 		g.start_len = sl;
 		g.end_len = el;
-		if (!rows && !(i & 1023))
+		if (pass == WALK_COUNT && !(i & 1023))
 			cli_progress("auditing regions", i, n);
-		/* The rows pass wants no findings: they were rendered by the first. */
-		rc = hb_reach_stream_next(&reach, i, &g, &ar, rows ? NULL : &f, err);
+		rc = hb_reach_stream_next(&reach, i, &g, &ar, fp, err);
 		if (rc == HB_EINVAL)
 			hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
-		if (!rc && !rows && hb_chain_stream_next(&chain, &f, i, &g))
+		if (!rc && pass != WALK_ROWS && hb_chain_stream_next(&chain, &f, i, &g))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		if (!rc && rows)
+		if (!rc && pass == WALK_ROWS)
 			rc = emit_row(w, &rw, i, &g, &ar, &line);
+		if (!rc && f.n && pass == WALK_COUNT) {
+			w->nf += f.n;
+			hb_findings_release(&f);
+		}
 		if (!rc && f.n)
-			rc = render_findings(w->finds, w->json, &f, &w->nf, &last, err);
+			rc = render_findings(w->out, w->json, &f, &w->written, &last);
 	}
-	if (!rows)
+	if (pass == WALK_COUNT)
 		cli_progress_done();
-	if (!rc && !rows && hb_chain_stream_end(&chain, &f))
+	if (!rc && pass != WALK_ROWS && hb_chain_stream_end(&chain, &f))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (!rc && f.n)
-		rc = render_findings(w->finds, w->json, &f, &w->nf, &last, err);
-	if (!rc && !rows) {
+	if (!rc && pass == WALK_COUNT) {
+		w->nf += f.n + reach.unreachable;
 		w->total_keys = reach.total_keys;
 		reach.total_keys = NULL;
+	} else if (!rc && f.n) {
+		rc = render_findings(w->out, w->json, &f, &w->written, &last);
 	}
 	if (rc == HB_ENOMEM && !err->msg[0])
 		hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -945,12 +900,21 @@ static int walk(struct walk *w, int rows, struct hb_error *err)
 	return rc;
 }
 
+/* The findings pass: the same findings the count pass counted, written to standard output. */
+static int walk_findings(struct walk *w, struct hb_error *err)
+{
+	int rc = walk(w, WALK_FINDINGS, err);
+
+	if (!rc && w->written != w->nf)
+		HB_BUG("the findings pass disagrees with the count pass");
+	return rc;
+}
+
 static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 {
 	static const char *const hdr[] = {"INDEX", "START", "END", "REACHABLE", "SHARE", "KEYS"};
 	struct hb_error err = {0};
 	struct hb_keys keys;
-	struct spool finds = {NULL, HB_BUF_INIT};
 	struct hb_buf out = HB_BUF_INIT;
 	struct cli_table t;
 	struct walk w;
@@ -964,13 +928,10 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 	w.ks = r->ks;
 	w.ks_canon = hb_buf_str(&r->ks_canon);
 	w.json = json;
-	w.finds = &finds;
 	w.out = &out;
 	rc = cli_splitspec_compute(&keys, ss, &err);
 	if (!rc)
-		rc = spool_open(&finds, &err);
-	if (!rc)
-		rc = walk(&w, 0, &err);
+		rc = walk(&w, WALK_COUNT, &err);
 	if (rc) {
 		rc = cli_fail(&err);
 		goto done;
@@ -986,15 +947,16 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 		     hb_buf_adds(&out, ",\"total_keys\":") || json_strn(&out, w.total_keys) ||
 		     hb_buf_adds(&out, ",\"regions\":[");
 		if (!rc)
-			rc = walk(&w, 1, &err);
+			rc = walk(&w, WALK_ROWS, &err);
 		if (!rc)
-			rc = hb_buf_adds(&out, "],\"findings\":[") || cli_stream_flush(&out, 1);
-		if (!rc)
-			rc = spool_copy(&finds, &err);
+			rc = hb_buf_adds(&out, "],\"findings\":[");
+		if (!rc && nf)
+			rc = walk_findings(&w, &err);
 		if (!rc)
 			rc = hb_buf_adds(&out, "]}\n") || cli_stream_flush(&out, 1);
 	} else {
-		rc = spool_copy(&finds, &err);
+		if (nf)
+			rc = walk_findings(&w, &err);
 		if (!rc && !cli_g.quiet) {
 			rc = (nf && hb_buf_addc(&out, '\n')) ||
 			     hb_buf_addf(
@@ -1011,17 +973,17 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 				rc = cli_table_init(&t, 6, hdr) ? HB_ENOMEM : 0;
 				if (!rc) {
 					w.t = &t;
-					rc = walk(&w, 1, &err);
+					rc = walk(&w, WALK_ROWS, &err);
 					if (!rc)
 						rc = cli_table_print(&t, 0);
 					cli_table_release(&t);
 				}
 			} else if (!rc) {
-				rc = walk(&w, 1, &err);
-				if (!rc)
-					rc = cli_stream_flush(&out, 1);
+				rc = walk(&w, WALK_ROWS, &err);
 			}
 		}
+		if (!rc)
+			rc = cli_stream_flush(&out, 1);
 	}
 	if (rc) {
 		rc = err.msg[0] ? cli_fail(&err) : cli_exit(rc);
@@ -1029,7 +991,6 @@ static int audit_splits(struct audit_run *r, const struct cli_splitspec *ss)
 	}
 	rc = nf ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
 done:
-	spool_close(&finds);
 	free(w.total_keys);
 	hb_keys_release(&keys);
 	hb_buf_release(&out);

@@ -285,7 +285,10 @@ int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_re
 	out->reachable = reach;
 	if (reach_memo(s, out))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (reach || !f || !hb_region_is_live(r))
+	if (reach || !hb_region_is_live(r))
+		return 0;
+	s->unreachable++;
+	if (!f)
 		return 0;
 	hb_buf_reset(&s->msg);
 	rc = add_region(&s->msg, i, r);

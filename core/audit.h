@@ -108,7 +108,8 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
  * The same two checks one region at a time, for lists too long to hold (regions in sorted
  * order, i counting from 0; findings are appended to f / out as each region is decided).
  * hb_reach_stream_next sets out->keys to a string owned by s, valid until the next call;
- * with f NULL it decides the region without making its finding.
+ * with f NULL it decides the region without making its finding. s->unreachable counts the
+ * "unreachable" findings due so far, made or not.
  * hb_chain_stream keeps copies of the previous and covering regions' bounds only.
  */
 #define HB_REACH_MEMO 4
@@ -126,6 +127,7 @@ struct hb_reach_stream {
 		int used;
 	} memo[HB_REACH_MEMO];
 	unsigned memo_next;
+	size_t unreachable;
 	int inited;
 };
 
