@@ -137,8 +137,31 @@ static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
 	return rc;
 }
 
-/* Appends "region I ['start', 'end')". */
-static int add_region(struct hb_buf *b, size_t i, const struct hb_region *r)
+/* Appends key k as add_key would, from s's memo when it was quoted lately. */
+static int quote_key(struct hb_reach_stream *s, struct hb_buf *b, const void *k, size_t n)
+{
+	unsigned j;
+
+	for (j = 0; j < HB_REACH_MEMO; j++)
+		if (s->quoted[j].used && s->quoted[j].key.len == n &&
+		    (!n || !memcmp(s->quoted[j].key.data, k, n)))
+			break;
+	if (j == HB_REACH_MEMO) {
+		j = s->quoted_next;
+		s->quoted_next = (s->quoted_next + 1) % HB_REACH_MEMO;
+		s->quoted[j].used = 0;
+		hb_buf_reset(&s->quoted[j].key);
+		hb_buf_reset(&s->quoted[j].text);
+		if (hb_buf_add(&s->quoted[j].key, k, n) || add_key(&s->quoted[j].text, k, n))
+			return HB_ENOMEM;
+		s->quoted[j].used = 1;
+	}
+	return hb_buf_add(b, s->quoted[j].text.data, s->quoted[j].text.len);
+}
+
+/* Appends "region I ['start', 'end')", the keys through memo when given. */
+static int add_region_via(struct hb_buf *b, size_t i, const struct hb_region *r,
+                          struct hb_reach_stream *memo)
 {
 	int rc = hb_buf_adds(b, "region ");
 
@@ -146,16 +169,21 @@ static int add_region(struct hb_buf *b, size_t i, const struct hb_region *r)
 		rc = hb_buf_add_uint(b, i);
 	if (!rc)
 		rc = hb_buf_adds(b, " [");
-
 	if (!rc)
-		rc = add_key(b, r->start, r->start_len);
+		rc = memo ? quote_key(memo, b, r->start, r->start_len)
+		          : add_key(b, r->start, r->start_len);
 	if (!rc)
 		rc = hb_buf_adds(b, ", ");
 	if (!rc)
-		rc = add_key(b, r->end, r->end_len);
+		rc = memo ? quote_key(memo, b, r->end, r->end_len) : add_key(b, r->end, r->end_len);
 	if (!rc)
 		rc = hb_buf_addc(b, ')');
 	return rc;
+}
+
+static int add_region(struct hb_buf *b, size_t i, const struct hb_region *r)
+{
+	return add_region_via(b, i, r, NULL);
 }
 
 static int add_msg(struct hb_findings *f, const char *kind, long region, struct hb_buf *b)
@@ -235,6 +263,8 @@ void hb_reach_stream_release(struct hb_reach_stream *s)
 		for (j = 0; j < HB_REACH_MEMO; j++) {
 			mpz_clear(s->memo[j].keys);
 			hb_buf_release(&s->memo[j].num);
+			hb_buf_release(&s->quoted[j].key);
+			hb_buf_release(&s->quoted[j].text);
 		}
 	}
 	free(s->total_keys);
@@ -291,12 +321,12 @@ int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_re
 	if (!f)
 		return 0;
 	hb_buf_reset(&s->msg);
-	rc = add_region(&s->msg, i, r);
+	rc = add_region_via(&s->msg, i, r, s);
 	if (!rc && s->first.len) {
 		rc = hb_buf_adds(&s->msg, ": no key of the key space falls in it; the smallest "
 		                          "key at or after its start is ");
 		if (!rc)
-			rc = add_key(&s->msg, (const unsigned char *)s->first.data, s->first.len);
+			rc = quote_key(s, &s->msg, s->first.data, s->first.len);
 		if (!rc)
 			rc = hb_buf_adds(&s->msg, ", not below its end");
 	} else if (!rc) {

@@ -127,6 +127,14 @@ struct hb_reach_stream {
 		int used;
 	} memo[HB_REACH_MEMO];
 	unsigned memo_next;
+	/* The quoted message form of the last few keys: a region starts at the bound the one
+	 * before ended at and most regions' smallest key is one and the same, so most keys of a
+	 * message need no formatting. */
+	struct {
+		struct hb_buf key, text;
+		int used;
+	} quoted[HB_REACH_MEMO];
+	unsigned quoted_next;
 	size_t unreachable;
 	int inited;
 };
