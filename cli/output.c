@@ -302,15 +302,26 @@ static char *json_char(const unsigned char *p, size_t n, size_t *i, char *w)
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define JSON_WORDS 1
 #define ONES       0x0101010101010101ULL
+#define LOWS       0x7F7F7F7F7F7F7F7FULL
 #define HIGHS      0x8080808080808080ULL
-/* A mark in the high bit of each byte of v that JSON must escape or decode (controls, '"',
- * '\\', DEL and non-ASCII); the lowest mark is exact (borrows and carries only run upward). */
-static uint64_t json_marks(uint64_t v)
+/* A mark in the high bit of each byte of v that is zero (exact: no carry crosses a byte). */
+static uint64_t zero_marks(uint64_t v)
 {
-	uint64_t q = v ^ (ONES * '"'), b = v ^ (ONES * '\\');
+	return ~(((v & LOWS) + LOWS) | v | LOWS);
+}
 
-	return (((v - ONES * 0x20) & ~v) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | v | (v + ONES)) &
-	       HIGHS;
+/* Marks of the bytes of v JSON escapes with a backslash before them: '"' and '\\'. */
+static uint64_t pair_marks(uint64_t v)
+{
+	return zero_marks(v ^ (ONES * '"')) | zero_marks(v ^ (ONES * '\\'));
+}
+
+/* Marks of the other bytes that are not copied as they are: controls, DEL and non-ASCII. */
+static uint64_t other_marks(uint64_t v)
+{
+	uint64_t low = v & LOWS;
+
+	return (v | ~(low + ONES * (0x80 - 0x20)) | (low + ONES)) & HIGHS;
 }
 #endif
 
@@ -330,28 +341,36 @@ int cli_json_str(struct hb_buf *out, const char *s, size_t n)
 	w = out->data + out->len;
 	*w++ = '"';
 #ifdef JSON_WORDS
-	/* Eight bytes at a time while they need nothing; each one that does goes alone. */
+	/* Eight bytes at a time while they are printable ASCII. '"' and '\\' (dense in
+	 * toStringBinary text: one per \xHH) are escaped without a branch: both forms written,
+	 * the length picks one. A word with any other byte goes a character at a time. */
 	while (i + 8 <= n) {
 		uint64_t v, m;
+		int k;
 
 		memcpy(&v, p + i, 8);
-		m = json_marks(v);
-		memcpy(w, &v, 8);
+		if (other_marks(v)) {
+			size_t end = i + 8;
+
+			while (i < end) /* a character may run past the word */
+				w = json_char(p, n, &i, w);
+			continue;
+		}
+		m = pair_marks(v);
 		if (!m) {
+			memcpy(w, &v, 8);
 			w += 8;
 			i += 8;
 			continue;
 		}
-		m = (uint64_t)__builtin_ctzll(m) / 8;
-		w += m;
-		i += m;
-		if (p[i] == '\\' || p[i] == '"') { /* the usual one: toStringBinary's \xHH */
+		for (k = 0; k < 8; k++, m >>= 8, v >>= 8) {
+			unsigned e = (unsigned)(m >> 7) & 1;
+
 			w[0] = '\\';
-			w[1] = (char)p[i++];
-			w += 2;
-		} else {
-			w = json_char(p, n, &i, w);
+			w[e] = (char)(v & 0xFF);
+			w += 1 + e;
 		}
+		i += 8;
 	}
 #endif
 	while (i < n)
