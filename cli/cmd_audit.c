@@ -801,6 +801,7 @@ struct walk {
 	const char *ks_canon;
 	int json;
 	size_t nf;           /* WALK_COUNT: findings counted */
+	size_t chain_nf;     /* WALK_COUNT: how many of them the chain check made */
 	size_t written;      /* WALK_FINDINGS: findings written */
 	char *total_keys;    /* WALK_COUNT: #K in decimal (owned) */
 	struct cli_table *t; /* WALK_ROWS: a terminal table, or NULL to stream into out */
@@ -838,14 +839,17 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 	struct row_render rw;
 	struct hb_buf line = HB_BUF_INIT;
 	size_t i, n = w->keys->n + 1; /* regions [empty, k0) [k0, k1) ... [k(n-2), empty) */
-	/* only the findings pass makes findings; the count pass counts unreachable regions in
-	 * reach and takes the (few) chain findings as they come */
+	/* Only the findings pass makes findings; the count pass counts unreachable regions in
+	 * reach and takes the (few) chain findings as they come. The findings pass counts no keys
+	 * and, when the count pass had no chain finding, leaves out the chain check too: a pass
+	 * over the same list decides the same. */
 	struct hb_findings *fp = pass == WALK_FINDINGS ? &f : NULL;
+	int chain_check = pass == WALK_COUNT || (pass == WALK_FINDINGS && w->chain_nf);
 	long last = -1;
 	int rc;
 
 	if (pass == WALK_COUNT)
-		w->nf = 0;
+		w->nf = w->chain_nf = 0;
 	w->written = 0;
 	hb_findings_init(&f);
 	hb_chain_stream_init(&chain, 0);
@@ -853,6 +857,7 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 	rc = hb_reach_stream_begin(&reach, w->ks, err);
 	if (rc == HB_EINVAL)
 		hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
+	reach.decide_only = pass == WALK_FINDINGS;
 	for (i = 0; !rc && i < n; i++) {
 		struct hb_region g;
 		struct hb_audit_region ar;
@@ -868,12 +873,12 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 		rc = hb_reach_stream_next(&reach, i, &g, &ar, fp, err);
 		if (rc == HB_EINVAL)
 			hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
-		if (!rc && pass != WALK_ROWS && hb_chain_stream_next(&chain, &f, i, &g))
+		if (!rc && chain_check && hb_chain_stream_next(&chain, &f, i, &g))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		if (!rc && pass == WALK_ROWS)
 			rc = emit_row(w, &rw, i, &g, &ar, &line);
 		if (!rc && f.n && pass == WALK_COUNT) {
-			w->nf += f.n;
+			w->chain_nf += f.n;
 			hb_findings_release(&f);
 		}
 		if (!rc && f.n)
@@ -881,10 +886,11 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 	}
 	if (pass == WALK_COUNT)
 		cli_progress_done();
-	if (!rc && pass != WALK_ROWS && hb_chain_stream_end(&chain, &f))
+	if (!rc && chain_check && hb_chain_stream_end(&chain, &f))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc && pass == WALK_COUNT) {
-		w->nf += f.n + reach.unreachable;
+		w->chain_nf += f.n;
+		w->nf = w->chain_nf + reach.unreachable;
 		w->total_keys = reach.total_keys;
 		reach.total_keys = NULL;
 	} else if (!rc && f.n) {

@@ -308,12 +308,14 @@ int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_re
 	int reach, rc;
 
 	hb_buf_reset(&s->first);
-	rc = hb_keyspace_region(s->ks, &reach, s->keys, &s->first, r->start, r->start_len, r->end,
-	                        r->end_len, err);
+	rc = hb_keyspace_region(s->ks, &reach, s->decide_only ? NULL : s->keys, &s->first, r->start,
+	                        r->start_len, r->end, r->end_len, err);
 	if (rc)
 		return rc;
 	out->reachable = reach;
-	if (reach_memo(s, out))
+	out->keys = NULL;
+	out->share = 0;
+	if (!s->decide_only && reach_memo(s, out))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (reach || !hb_region_is_live(r))
 		return 0;

@@ -109,7 +109,8 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
  * order, i counting from 0; findings are appended to f / out as each region is decided).
  * hb_reach_stream_next sets out->keys to a string owned by s, valid until the next call;
  * with f NULL it decides the region without making its finding. s->unreachable counts the
- * "unreachable" findings due so far, made or not.
+ * "unreachable" findings due so far, made or not. With s->decide_only set (after begin) the
+ * keys are not counted: out->keys is NULL and out->share 0.
  * hb_chain_stream keeps copies of the previous and covering regions' bounds only.
  */
 #define HB_REACH_MEMO 4
@@ -136,6 +137,7 @@ struct hb_reach_stream {
 	} quoted[HB_REACH_MEMO];
 	unsigned quoted_next;
 	size_t unreachable;
+	int decide_only;
 	int inited;
 };
 

@@ -1423,6 +1423,8 @@ int hb_keyspace_region(struct hb_keyspace *ks, int *reachable, mpz_t keys, struc
 		*reachable = !end_len || hb_key_cmp(ks->kbuf.data, ks->kbuf.len, end, end_len) < 0;
 	if (found && first && hb_buf_add(first, ks->kbuf.data, ks->kbuf.len))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!keys)
+		return 0;
 	rc = ensure_counted(ks, err);
 	if (rc)
 		return rc;

@@ -61,9 +61,9 @@ int hb_keyspace_total(struct hb_keyspace *ks, mpz_t out, struct hb_error *err);
 
 /*
  * One region [start, end) (empty = unbounded): *reachable is 1 iff some key of K lies in it;
- * keys = the number of keys of K in it. first (may be NULL) receives the smallest key >= start
- * when one exists, whether or not it is below end. Consecutive regions reuse the shared
- * bound, so auditing a sorted chain costs one walk per boundary.
+ * keys = the number of keys of K in it (keys NULL: not counted). first (may be NULL) receives
+ * the smallest key >= start when one exists, whether or not it is below end. Consecutive
+ * regions reuse the shared bound, so auditing a sorted chain costs one walk per boundary.
  */
 int hb_keyspace_region(struct hb_keyspace *ks, int *reachable, mpz_t keys, struct hb_buf *first,
                        const void *start, size_t start_len, const void *end, size_t end_len,
