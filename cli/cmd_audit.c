@@ -756,9 +756,10 @@ static int render_region(struct hb_buf *b, struct row_render *w, size_t i,
 }
 
 /* Writes the findings of the region just decided to out (streamed), in the order finish()
- * would print them (by region, table-wide ones last: regions arrive in order, so no sort). */
-static int render_findings(struct hb_buf *out, int json, struct hb_findings *f, size_t *count,
-                           long *last)
+ * would print them (by region, table-wide ones last: regions arrive in order, so no sort).
+ * escaped: the messages are JSON string bodies already (hb_reach_stream escape_messages). */
+static int render_findings(struct hb_buf *out, int json, struct hb_findings *f, int escaped,
+                           size_t *count, long *last)
 {
 	size_t i;
 	int rc = 0;
@@ -776,8 +777,10 @@ static int render_findings(struct hb_buf *out, int json, struct hb_findings *f, 
 			    hb_buf_adds(out, x->kind) || hb_buf_adds(out, "\",\"region\":") ||
 			    (x->region < 0 ? hb_buf_adds(out, "null")
 			                   : hb_buf_add_uint(out, (unsigned long long)x->region)) ||
-			    hb_buf_adds(out, ",\"message\":") || json_strn(out, x->message) ||
-			    hb_buf_addc(out, '}');
+			    (escaped ? hb_buf_adds(out, ",\"message\":\"") ||
+			                   hb_buf_adds(out, x->message) || hb_buf_adds(out, "\"}")
+			             : hb_buf_adds(out, ",\"message\":") ||
+			                   json_strn(out, x->message) || hb_buf_addc(out, '}'));
 		else
 			rc = hb_buf_adds(out, cli_color(CLI_RED)) || hb_buf_adds(out, x->kind) ||
 			     hb_buf_adds(out, cli_color(CLI_RESET)) || hb_buf_add(out, ": ", 2) ||
@@ -835,14 +838,15 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 {
 	struct hb_reach_stream reach;
 	struct hb_chain_stream chain;
-	struct hb_findings f;
+	struct hb_findings f, fc; /* reach's findings, the chain's */
 	struct row_render rw;
 	struct hb_buf line = HB_BUF_INIT;
 	size_t i, n = w->keys->n + 1; /* regions [empty, k0) [k0, k1) ... [k(n-2), empty) */
-	/* Only the findings pass makes findings; the count pass counts unreachable regions in
-	 * reach and takes the (few) chain findings as they come. The findings pass counts no keys
-	 * and, when the count pass had no chain finding, leaves out the chain check too: a pass
-	 * over the same list decides the same. */
+	/* Only the findings pass makes findings (reach's with their messages escaped for JSON
+	 * already); the count pass counts unreachable regions in reach and takes the (few) chain
+	 * findings as they come. The findings pass counts no keys and, when the count pass had no
+	 * chain finding, leaves out the chain check too: a pass over the same list decides the
+	 * same. */
 	struct hb_findings *fp = pass == WALK_FINDINGS ? &f : NULL;
 	int chain_check = pass == WALK_COUNT || (pass == WALK_FINDINGS && w->chain_nf);
 	long last = -1;
@@ -852,12 +856,14 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 		w->nf = w->chain_nf = 0;
 	w->written = 0;
 	hb_findings_init(&f);
+	hb_findings_init(&fc);
 	hb_chain_stream_init(&chain, 0);
 	row_render_init(&rw, w->json);
 	rc = hb_reach_stream_begin(&reach, w->ks, err);
 	if (rc == HB_EINVAL)
 		hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
 	reach.decide_only = pass == WALK_FINDINGS;
+	reach.escape_messages = pass == WALK_FINDINGS && w->json;
 	for (i = 0; !rc && i < n; i++) {
 		struct hb_region g;
 		struct hb_audit_region ar;
@@ -873,34 +879,37 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 		rc = hb_reach_stream_next(&reach, i, &g, &ar, fp, err);
 		if (rc == HB_EINVAL)
 			hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
-		if (!rc && chain_check && hb_chain_stream_next(&chain, &f, i, &g))
+		if (!rc && chain_check && hb_chain_stream_next(&chain, &fc, i, &g))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		if (!rc && pass == WALK_ROWS)
 			rc = emit_row(w, &rw, i, &g, &ar, &line);
-		if (!rc && f.n && pass == WALK_COUNT) {
-			w->chain_nf += f.n;
-			hb_findings_release(&f);
+		if (!rc && fc.n && pass == WALK_COUNT) {
+			w->chain_nf += fc.n;
+			hb_findings_release(&fc);
 		}
 		if (!rc && f.n)
-			rc = render_findings(w->out, w->json, &f, &w->written, &last);
+			rc = render_findings(w->out, w->json, &f, w->json, &w->written, &last);
+		if (!rc && fc.n)
+			rc = render_findings(w->out, w->json, &fc, 0, &w->written, &last);
 	}
 	if (pass == WALK_COUNT)
 		cli_progress_done();
-	if (!rc && chain_check && hb_chain_stream_end(&chain, &f))
+	if (!rc && chain_check && hb_chain_stream_end(&chain, &fc))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc && pass == WALK_COUNT) {
-		w->chain_nf += f.n;
+		w->chain_nf += fc.n;
 		w->nf = w->chain_nf + reach.unreachable;
 		w->total_keys = reach.total_keys;
 		reach.total_keys = NULL;
-	} else if (!rc && f.n) {
-		rc = render_findings(w->out, w->json, &f, &w->written, &last);
+	} else if (!rc && fc.n) {
+		rc = render_findings(w->out, w->json, &fc, 0, &w->written, &last);
 	}
 	if (rc == HB_ENOMEM && !err->msg[0])
 		hb_error_set(err, HB_ENOMEM, "out of memory");
 	hb_reach_stream_release(&reach);
 	hb_chain_stream_release(&chain);
 	hb_findings_release(&f);
+	hb_findings_release(&fc);
 	row_render_release(&rw);
 	hb_buf_release(&line);
 	return rc;

@@ -137,7 +137,34 @@ static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
 	return rc;
 }
 
-/* Appends key k as add_key would, from s's memo when it was quoted lately. */
+/* Puts a backslash before each '"' and '\\' of b from offset from on. HB_ENOMEM. */
+static int escape_from(struct hb_buf *b, size_t from)
+{
+	size_t i, extra = 0, r, w;
+
+	for (i = from; i < b->len; i++)
+		extra += b->data[i] == '"' || b->data[i] == '\\';
+	if (!extra)
+		return 0;
+	if (hb_buf_grow(b, extra))
+		return HB_ENOMEM;
+	/* from the end backwards, so each byte moves once */
+	r = b->len;
+	w = b->len + extra;
+	b->data[w] = 0;
+	while (r > from) {
+		char c = b->data[--r];
+
+		b->data[--w] = c;
+		if (c == '"' || c == '\\')
+			b->data[--w] = '\\';
+	}
+	b->len += extra;
+	return 0;
+}
+
+/* Appends key k as add_key would (escaped with s->escape_messages), from s's memo when it
+ * was quoted lately. */
 static int quote_key(struct hb_reach_stream *s, struct hb_buf *b, const void *k, size_t n)
 {
 	unsigned j;
@@ -152,7 +179,8 @@ static int quote_key(struct hb_reach_stream *s, struct hb_buf *b, const void *k,
 		s->quoted[j].used = 0;
 		hb_buf_reset(&s->quoted[j].key);
 		hb_buf_reset(&s->quoted[j].text);
-		if (hb_buf_add(&s->quoted[j].key, k, n) || add_key(&s->quoted[j].text, k, n))
+		if (hb_buf_add(&s->quoted[j].key, k, n) || add_key(&s->quoted[j].text, k, n) ||
+		    (s->escape_messages && escape_from(&s->quoted[j].text, 0)))
 			return HB_ENOMEM;
 		s->quoted[j].used = 1;
 	}

@@ -110,7 +110,9 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
  * hb_reach_stream_next sets out->keys to a string owned by s, valid until the next call;
  * with f NULL it decides the region without making its finding. s->unreachable counts the
  * "unreachable" findings due so far, made or not. With s->decide_only set (after begin) the
- * keys are not counted: out->keys is NULL and out->share 0.
+ * keys are not counted: out->keys is NULL and out->share 0. With s->escape_messages set
+ * (after begin) messages are made with a backslash before each '"' and '\\', as the body of
+ * a JSON string: a message is printable ASCII and only its keys hold those two characters.
  * hb_chain_stream keeps copies of the previous and covering regions' bounds only.
  */
 #define HB_REACH_MEMO 4
@@ -137,7 +139,7 @@ struct hb_reach_stream {
 	} quoted[HB_REACH_MEMO];
 	unsigned quoted_next;
 	size_t unreachable;
-	int decide_only;
+	int decide_only, escape_messages;
 	int inited;
 };
 

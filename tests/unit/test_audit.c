@@ -358,6 +358,93 @@ static void test_audit__reach_flags_seed001_regions(void)
 	hb_keys_release(&k);
 }
 
+/* One pass of hb_reach_stream over rs: findings into f; reachable flags into reach. */
+static void reach_pass(struct hb_findings *f, int *reach, size_t *unreachable,
+                       struct hb_keyspace *ks, const struct hb_regions *rs, int decide_only,
+                       int escape)
+{
+	struct hb_reach_stream s;
+	size_t i;
+
+	CHECK_EQ_INT(hb_reach_stream_begin(&s, ks, &err), 0);
+	s.decide_only = decide_only;
+	s.escape_messages = escape;
+	for (i = 0; i < rs->n; i++) {
+		struct hb_audit_region ar;
+
+		CHECK_EQ_INT(hb_reach_stream_next(&s, i, &rs->v[i], &ar, f, &err), 0);
+		reach[i] = ar.reachable;
+		CHECK(decide_only ? ar.keys == NULL : ar.keys != NULL);
+	}
+	*unreachable = s.unreachable;
+	hb_reach_stream_release(&s);
+}
+
+static void test_audit__reach_stream_escapes_messages_and_decides_without_counting(void)
+{
+	/* keys with '"', a backslash (\x5C), a quote and more than the 48 bytes quoted */
+	static const struct rdef d[] = {
+	    {"", "\"q", NULL, 1, NULL},
+	    {"\"q", "\"r\\x5C\\x01", NULL, 2, NULL},
+	    {"\"r\\x5C\\x01", "'s\"", NULL, 3, NULL},
+	    {"'s\"", "0", NULL, 4, NULL},
+	    {"0", "a", NULL, 5, NULL},
+	    {"a", "a\\x01", NULL, 6, NULL},
+	    {"a\\x01",
+	     "b\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C"
+	     "\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C"
+	     "\"\\x5C\"",
+	     NULL, 7, NULL},
+	    {"b\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C"
+	     "\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C\"\\x5C"
+	     "\"\\x5C\"",
+	     "z", NULL, 8, NULL},
+	    {"z", "", NULL, 9, NULL},
+	};
+	struct hb_regions rs;
+	struct hb_keyspace *ks = NULL;
+	struct hb_findings plain, esc, none;
+	int reach[9], reach_esc[9], reach_none[9];
+	size_t i, un, un_esc, un_none;
+
+	build(&rs, d, 9);
+	CHECK_EQ_INT(hb_keyspace_parse(&ks, "[0-9a]{1,2}", &err), 0);
+	hb_findings_init(&plain);
+	hb_findings_init(&esc);
+	hb_findings_init(&none);
+	reach_pass(&plain, reach, &un, ks, &rs, 0, 0);
+	reach_pass(&esc, reach_esc, &un_esc, ks, &rs, 1, 1);
+	reach_pass(NULL, reach_none, &un_none, ks, &rs, 0, 0);
+	CHECK_EQ_STR(kinds(&plain), "unreachable@0 unreachable@1 unreachable@2 unreachable@3 "
+	                            "unreachable@7 unreachable@8");
+	CHECK_EQ_INT(un, plain.n);
+	CHECK_EQ_INT(un_esc, plain.n);
+	CHECK_EQ_INT(un_none, plain.n); /* counted without a findings list too */
+	CHECK(!memcmp(reach, reach_esc, sizeof(reach)) &&
+	      !memcmp(reach, reach_none, sizeof(reach)));
+	CHECK_EQ_INT(esc.n, plain.n);
+	CHECK(strstr(plain.v[2].message, "['\"r\\x5C\\x01', '\\x27s\"')") != NULL);
+	CHECK(strstr(plain.v[4].message, "\\x5C\"...', 'z')") != NULL);
+	for (i = 0; i < plain.n && i < esc.n; i++) {
+		struct hb_buf want = HB_BUF_INIT;
+		const char *m;
+
+		for (m = plain.v[i].message; *m; m++) {
+			if (*m == '"' || *m == '\\')
+				hb_buf_addc(&want, '\\');
+			hb_buf_addc(&want, *m);
+		}
+		CHECK_EQ_STR(esc.v[i].message, hb_buf_str(&want));
+		CHECK_EQ_INT(esc.v[i].region, plain.v[i].region);
+		hb_buf_release(&want);
+	}
+	hb_findings_release(&plain);
+	hb_findings_release(&esc);
+	hb_findings_release(&none);
+	hb_keyspace_free(ks);
+	hb_regions_release(&rs);
+}
+
 static void test_audit__audits_100k_regions_quickly(void)
 {
 	struct hb_keys k;
@@ -532,6 +619,7 @@ int main(void)
 	RUN(test_audit__drift_is_one_finding_per_boundary_event);
 	RUN(test_audit__drift_messages_name_the_event);
 	RUN(test_audit__reach_flags_seed001_regions);
+	RUN(test_audit__reach_stream_escapes_messages_and_decides_without_counting);
 	RUN(test_audit__audits_100k_regions_quickly);
 	RUN(test_audit__hotspots_name_sequential_keys_and_hot_regions);
 	RUN(test_audit__findings_sort_puts_table_wide_last);
