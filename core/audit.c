@@ -123,13 +123,15 @@ int hb_region_is_live(const struct hb_region *r)
 	return !r->offline && !r->split && r->replica_id == 0;
 }
 
-/* Appends 'key' in toStringBinary form, shortened for messages. */
-static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
+/* Appends 'key' in toStringBinary form, shortened for messages (escaped: with a backslash
+ * before each '"' and '\\', see hb_reach_stream). */
+static int add_key_as(struct hb_buf *b, const unsigned char *k, size_t n, int escaped)
 {
 	int rc = hb_buf_addc(b, '\'');
 
 	if (!rc)
-		rc = hb_tsb_append_quoted(b, k, n > KEY_SHOW_MAX ? KEY_SHOW_MAX : n);
+		rc = (escaped ? hb_tsb_append_quoted_escaped
+		              : hb_tsb_append_quoted)(b, k, n > KEY_SHOW_MAX ? KEY_SHOW_MAX : n);
 	if (!rc && n > KEY_SHOW_MAX)
 		rc = hb_buf_adds(b, "...");
 	if (!rc)
@@ -137,30 +139,9 @@ static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
 	return rc;
 }
 
-/* Puts a backslash before each '"' and '\\' of b from offset from on. HB_ENOMEM. */
-static int escape_from(struct hb_buf *b, size_t from)
+static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
 {
-	size_t i, extra = 0, r, w;
-
-	for (i = from; i < b->len; i++)
-		extra += b->data[i] == '"' || b->data[i] == '\\';
-	if (!extra)
-		return 0;
-	if (hb_buf_grow(b, extra))
-		return HB_ENOMEM;
-	/* from the end backwards, so each byte moves once */
-	r = b->len;
-	w = b->len + extra;
-	b->data[w] = 0;
-	while (r > from) {
-		char c = b->data[--r];
-
-		b->data[--w] = c;
-		if (c == '"' || c == '\\')
-			b->data[--w] = '\\';
-	}
-	b->len += extra;
-	return 0;
+	return add_key_as(b, k, n, 0);
 }
 
 /* Appends key k as add_key would (escaped with s->escape_messages), from s's memo when it
@@ -179,8 +160,8 @@ static int quote_key(struct hb_reach_stream *s, struct hb_buf *b, const void *k,
 		s->quoted[j].used = 0;
 		hb_buf_reset(&s->quoted[j].key);
 		hb_buf_reset(&s->quoted[j].text);
-		if (hb_buf_add(&s->quoted[j].key, k, n) || add_key(&s->quoted[j].text, k, n) ||
-		    (s->escape_messages && escape_from(&s->quoted[j].text, 0)))
+		if (hb_buf_add(&s->quoted[j].key, k, n) ||
+		    add_key_as(&s->quoted[j].text, k, n, s->escape_messages))
 			return HB_ENOMEM;
 		s->quoted[j].used = 1;
 	}

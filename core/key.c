@@ -58,6 +58,40 @@ static int tsb_append(struct hb_buf *out, const void *k, size_t n, int quote)
 	return 0;
 }
 
+int hb_tsb_append_quoted_escaped(struct hb_buf *out, const void *k, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = k;
+	size_t i;
+	char *w;
+
+	int rc;
+
+	if (n > SIZE_MAX / 8)
+		return HB_ENOMEM;
+	rc = hb_buf_grow(out, 5 * n); /* every byte as \\xHH at worst */
+	if (rc)
+		return rc;
+	w = out->data + out->len;
+	for (i = 0; i < n; i++) {
+		unsigned c = p[i], dq = c == '"';
+		unsigned plain = (c - 0x20u < 0x5Fu) & (c != '\\') & (c != '\'') & !dq;
+		unsigned keep = 0u - plain, q = 0u - dq;
+
+		/* All forms written (c, \" or \\xHH), the length picks one: no branch on the bytes.
+		 */
+		w[0] = (char)((c & keep) | ('\\' & ~keep));
+		w[1] = (char)(('"' & q) | ('\\' & ~q));
+		w[2] = 'x';
+		w[3] = hex[c >> 4];
+		w[4] = hex[c & 15];
+		w += 5 - 4 * plain - 3 * dq;
+	}
+	out->len = (size_t)(w - out->data);
+	out->data[out->len] = 0;
+	return 0;
+}
+
 int hb_tsb_append(struct hb_buf *out, const void *k, size_t n)
 {
 	return tsb_append(out, k, n, 0);

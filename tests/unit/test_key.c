@@ -126,12 +126,49 @@ static void test_key__list_sorts_and_searches(void)
 	hb_keys_release(&ks);
 }
 
+static void test_key__quoted_escaped_tsb_is_quoted_tsb_with_json_escapes(void)
+{
+	unsigned char all[256];
+	unsigned seed = 1;
+	int i, t;
+
+	for (i = 0; i < 256; i++)
+		all[i] = (unsigned char)i;
+	for (t = 0; t < 2000; t++) {
+		unsigned char k[40];
+		const unsigned char *key = t ? k : all;
+		size_t n = t ? (size_t)(seed % 40) : sizeof(all), j;
+		struct hb_buf q = HB_BUF_INIT, e = HB_BUF_INIT, want = HB_BUF_INIT;
+
+		for (j = 0; t && j < n; j++) {
+			seed = seed * 1103515245u + 12345u;
+			k[j] = "\"\\'a\x7f\x80 "[(seed >> 16) % 7] ^
+			       (unsigned char)((seed >> 8) & 0x80);
+		}
+		seed = seed * 1103515245u + 12345u;
+		CHECK_EQ_INT(hb_buf_adds(&e, "x"), 0);
+		CHECK_EQ_INT(hb_tsb_append_quoted(&q, key, n), 0);
+		CHECK_EQ_INT(hb_tsb_append_quoted_escaped(&e, key, n), 0);
+		hb_buf_addc(&want, 'x');
+		for (j = 0; j < q.len; j++) {
+			if (q.data[j] == '"' || q.data[j] == '\\')
+				hb_buf_addc(&want, '\\');
+			hb_buf_addc(&want, q.data[j]);
+		}
+		CHECK_EQ_STR(hb_buf_str(&e), hb_buf_str(&want));
+		hb_buf_release(&q);
+		hb_buf_release(&e);
+		hb_buf_release(&want);
+	}
+}
+
 int main(void)
 {
 	RUN(test_key__order_is_unsigned_then_shorter_first);
 	RUN(test_key__tsb_matches_bytestestbase);
 	RUN(test_key__tbb_follows_hbase_escape_rules);
 	RUN(test_key__tsb_tbb_round_trip_random_bytes);
+	RUN(test_key__quoted_escaped_tsb_is_quoted_tsb_with_json_escapes);
 	RUN(test_key__base64_round_trip_and_rejects_garbage);
 	RUN(test_key__list_sorts_and_searches);
 	return TEST_DONE();
