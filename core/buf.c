@@ -86,11 +86,6 @@ int hb_buf_add_uint(struct hb_buf *b, unsigned long long v)
 	return hb_buf_add(b, d + n, sizeof(d) - n);
 }
 
-int hb_buf_adds(struct hb_buf *b, const char *s)
-{
-	return hb_buf_add(b, s, strlen(s));
-}
-
 int hb_buf_vaddf(struct hb_buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;

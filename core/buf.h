@@ -54,8 +54,11 @@ static inline int hb_buf_addc(struct hb_buf *b, int c)
 }
 /* Appends the decimal digits of v. */
 int hb_buf_add_uint(struct hb_buf *b, unsigned long long v);
-/* Appends a NUL-terminated string. */
-int hb_buf_adds(struct hb_buf *b, const char *s);
+/* Appends a NUL-terminated string (inline: a literal's length is known when compiled). */
+static inline int hb_buf_adds(struct hb_buf *b, const char *s)
+{
+	return hb_buf_add(b, s, strlen(s));
+}
 /* Appends printf-formatted text. */
 int hb_buf_addf(struct hb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int hb_buf_vaddf(struct hb_buf *b, const char *fmt, va_list ap)
