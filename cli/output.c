@@ -403,35 +403,12 @@ cJSON *cli_json_add_tsb(cJSON *obj, const char *key, const void *k, size_t n)
 
 int cli_json_tsb(struct hb_buf *out, const void *k, size_t n, struct hb_buf *tmp)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *p = k;
-	size_t i;
-	char *w;
-
 	(void)tmp;
 	/* toStringBinary output is printable ASCII, so its JSON string only escapes '"' and the
-	 * backslash of each \xHH (at most 5 bytes out per key byte). */
-	if (hb_buf_grow(out, 5 * n + 2))
-		return HB_ENOMEM;
-	w = out->data + out->len;
-	*w++ = '"';
-	for (i = 0; i < n; i++) {
-		unsigned c = p[i];
-		unsigned quote = c == '"', plain = (c - 0x20u < 0x5Fu) & (c != '\\') & !quote;
-		unsigned keep = 0u - plain, q = 0u - quote;
-
-		/* All forms written, the length picks one: no branch on the (random) bytes. */
-		w[0] = (char)((c & keep) | ('\\' & ~keep));
-		w[1] = (char)(('"' & q) | ('\\' & ~q));
-		w[2] = 'x';
-		w[3] = hex[c >> 4];
-		w[4] = hex[c & 15];
-		w += 5 - 4 * plain - 3 * quote;
-	}
-	*w++ = '"';
-	*w = 0;
-	out->len = (size_t)(w - out->data);
-	return 0;
+	 * backslash of each \\xHH */
+	return hb_buf_addc(out, '"') || hb_tsb_append_escaped(out, k, n, 0) || hb_buf_addc(out, '"')
+	           ? HB_ENOMEM
+	           : 0;
 }
 
 int cli_stream_flush(struct hb_buf *b, int force)

@@ -130,8 +130,8 @@ static int add_key_as(struct hb_buf *b, const unsigned char *k, size_t n, int es
 	int rc = hb_buf_addc(b, '\'');
 
 	if (!rc)
-		rc = (escaped ? hb_tsb_append_quoted_escaped
-		              : hb_tsb_append_quoted)(b, k, n > KEY_SHOW_MAX ? KEY_SHOW_MAX : n);
+		rc = escaped ? hb_tsb_append_escaped(b, k, n > KEY_SHOW_MAX ? KEY_SHOW_MAX : n, 1)
+		             : hb_tsb_append_quoted(b, k, n > KEY_SHOW_MAX ? KEY_SHOW_MAX : n);
 	if (!rc && n > KEY_SHOW_MAX)
 		rc = hb_buf_adds(b, "...");
 	if (!rc)

@@ -58,34 +58,50 @@ static int tsb_append(struct hb_buf *out, const void *k, size_t n, int quote)
 	return 0;
 }
 
-int hb_tsb_append_quoted_escaped(struct hb_buf *out, const void *k, size_t n)
+/*
+ * Each byte's toStringBinary form with JSON's backslashes, eight bytes wide (one store): a
+ * printable ASCII byte other than '\' and '"' as itself, '"' as \", any other byte as \\xHH;
+ * tsb_esc_len holds the length (1, 2 or 5).
+ */
+#define ESC_PLAIN(c) ((c) >= 0x20 && (c) <= 0x7E && (c) != '\\' && (c) != '"')
+#define ESC_HEX(d)   ((char)((d) < 10 ? '0' + (d) : 'A' + (d)-10))
+#define ESC_FORM(c)                                                                                \
+	{                                                                                          \
+		ESC_PLAIN(c) ? (char)(c) : '\\', (c) == '"' ? '"' : '\\', 'x', ESC_HEX((c) >> 4),  \
+		    ESC_HEX((c)&15), 0, 0, 0                                                       \
+	}
+#define ESC_LEN(c)   (ESC_PLAIN(c) ? 1 : (c) == '"' ? 2 : 5)
+#define ESC_4(F, c)  F(c), F((c) + 1), F((c) + 2), F((c) + 3)
+#define ESC_16(F, c) ESC_4(F, c), ESC_4(F, (c) + 4), ESC_4(F, (c) + 8), ESC_4(F, (c) + 12)
+#define ESC_64(F, c) ESC_16(F, c), ESC_16(F, (c) + 16), ESC_16(F, (c) + 32), ESC_16(F, (c) + 48)
+#define ESC_256(F)   ESC_64(F, 0), ESC_64(F, 64), ESC_64(F, 128), ESC_64(F, 192)
+static const char tsb_esc[256][8] = {ESC_256(ESC_FORM)};
+static const unsigned char tsb_esc_len[256] = {ESC_256(ESC_LEN)};
+
+int hb_tsb_append_escaped(struct hb_buf *out, const void *k, size_t n, int quoted)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p = k;
+	unsigned q = quoted ? '\'' : 0x100; /* a byte to escape besides '\' and '"' */
 	size_t i;
 	char *w;
-
 	int rc;
 
 	if (n > SIZE_MAX / 8)
 		return HB_ENOMEM;
-	rc = hb_buf_grow(out, 5 * n); /* every byte as \\xHH at worst */
+	rc = hb_buf_grow(out, 5 * n + 3); /* every byte as \\xHH at worst, the last stored whole */
 	if (rc)
 		return rc;
 	w = out->data + out->len;
 	for (i = 0; i < n; i++) {
-		unsigned c = p[i], dq = c == '"';
-		unsigned plain = (c - 0x20u < 0x5Fu) & (c != '\\') & (c != '\'') & !dq;
-		unsigned keep = 0u - plain, q = 0u - dq;
+		unsigned c = p[i];
 
-		/* All forms written (c, \" or \\xHH), the length picks one: no branch on the bytes.
-		 */
-		w[0] = (char)((c & keep) | ('\\' & ~keep));
-		w[1] = (char)(('"' & q) | ('\\' & ~q));
-		w[2] = 'x';
-		w[3] = hex[c >> 4];
-		w[4] = hex[c & 15];
-		w += 5 - 4 * plain - 3 * dq;
+		if (c == q) { /* rare: no table for it */
+			memcpy(w, "\\\\x27", 5);
+			w += 5;
+			continue;
+		}
+		memcpy(w, tsb_esc[c], 8);
+		w += tsb_esc_len[c];
 	}
 	out->len = (size_t)(w - out->data);
 	out->data[out->len] = 0;

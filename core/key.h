@@ -19,10 +19,10 @@ int hb_tsb_append(struct hb_buf *out, const void *k, size_t n);
 /* The same for a key shown between single quotes in a message: the quote itself as \x27
  * too, so 'a\x27b' reads back (toBytesBinary) as the key, and the quotes stay unambiguous. */
 int hb_tsb_append_quoted(struct hb_buf *out, const void *k, size_t n);
-/* hb_tsb_append_quoted's text with a backslash before each '"' and '\\' in it: the same
- * characters as the body of a JSON string. Asks for room for 5 bytes a byte (HB_EINVAL
- * when that passes a capped buffer's cap), HB_ENOMEM. */
-int hb_tsb_append_quoted_escaped(struct hb_buf *out, const void *k, size_t n);
+/* hb_tsb_append's text (quoted: hb_tsb_append_quoted's) with a backslash before each '"' and
+ * '\\' in it: the same characters as the body of a JSON string. Asks for room for 5 bytes a
+ * byte (HB_EINVAL when that passes a capped buffer's cap), HB_ENOMEM. */
+int hb_tsb_append_escaped(struct hb_buf *out, const void *k, size_t n, int quoted);
 
 /* Appends Bytes.toBytesBinary(s) where s is UTF-8 text (docs/hbase-keys.md §2, the modern rule):
  * each UTF-16 code unit keeps its low 8 bits, only upper-case \xHH escapes, a bogus escape

@@ -148,7 +148,7 @@ static void test_key__quoted_escaped_tsb_is_quoted_tsb_with_json_escapes(void)
 		seed = seed * 1103515245u + 12345u;
 		CHECK_EQ_INT(hb_buf_adds(&e, "x"), 0);
 		CHECK_EQ_INT(hb_tsb_append_quoted(&q, key, n), 0);
-		CHECK_EQ_INT(hb_tsb_append_quoted_escaped(&e, key, n), 0);
+		CHECK_EQ_INT(hb_tsb_append_escaped(&e, key, n, 1), 0);
 		hb_buf_addc(&want, 'x');
 		for (j = 0; j < q.len; j++) {
 			if (q.data[j] == '"' || q.data[j] == '\\')
