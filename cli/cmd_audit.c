@@ -755,40 +755,47 @@ static int render_region(struct hb_buf *b, struct row_render *w, size_t i,
 	return rc ? HB_ENOMEM : 0;
 }
 
-/* Writes the findings of the region just decided to out (streamed), in the order finish()
- * would print them (by region, table-wide ones last: regions arrive in order, so no sort).
- * escaped: the messages are JSON string bodies already (hb_reach_stream escape_messages). */
-static int render_findings(struct hb_buf *out, int json, struct hb_findings *f, int escaped,
-                           size_t *count, long *last)
+/* Writes one finding to out, in the order finish() would print them (by region, table-wide
+ * ones last: regions arrive in order, so no sort). escaped: message (len bytes) is a JSON
+ * string body already (hb_reach_stream escape_messages). */
+static int render_finding(struct hb_buf *out, int json, const char *kind, long region,
+                          const char *message, size_t len, int escaped, size_t *count, long *last)
+{
+	int rc;
+
+	if ((region >= 0 && (*last < -1 || region < *last)) ||
+	    (region < 0 && *last >= -1 && region != -1))
+		HB_BUG("streamed findings out of region order");
+	*last = region >= 0 ? region : -2;
+	if (json)
+		rc = hb_buf_adds(out, *count ? ",{\"kind\":\"" : "{\"kind\":\"") ||
+		     hb_buf_adds(out, kind) || hb_buf_adds(out, "\",\"region\":") ||
+		     (region < 0 ? hb_buf_adds(out, "null")
+		                 : hb_buf_add_uint(out, (unsigned long long)region)) ||
+		     (escaped ? hb_buf_adds(out, ",\"message\":\"") ||
+		                    hb_buf_add(out, message, len) || hb_buf_adds(out, "\"}")
+		              : hb_buf_adds(out, ",\"message\":") ||
+		                    cli_json_str(out, message, len) || hb_buf_addc(out, '}'));
+	else
+		rc = hb_buf_adds(out, cli_color(CLI_RED)) || hb_buf_adds(out, kind) ||
+		     hb_buf_adds(out, cli_color(CLI_RESET)) || hb_buf_add(out, ": ", 2) ||
+		     hb_buf_add(out, message, len) || hb_buf_addc(out, '\n');
+	(*count)++;
+	return rc ? HB_ENOMEM : cli_stream_flush(out, 0);
+}
+
+/* render_finding for each of f (its messages not escaped), then empties f. */
+static int render_findings(struct hb_buf *out, int json, struct hb_findings *f, size_t *count,
+                           long *last)
 {
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; !rc && i < f->n; i++) {
-		const struct hb_finding *x = &f->v[i];
-
-		if ((x->region >= 0 && (*last < -1 || x->region < *last)) ||
-		    (x->region < 0 && *last >= -1 && x->region != -1))
-			HB_BUG("streamed findings out of region order");
-		*last = x->region >= 0 ? x->region : -2;
-		if (json)
-			rc =
-			    hb_buf_adds(out, *count ? ",{\"kind\":\"" : "{\"kind\":\"") ||
-			    hb_buf_adds(out, x->kind) || hb_buf_adds(out, "\",\"region\":") ||
-			    (x->region < 0 ? hb_buf_adds(out, "null")
-			                   : hb_buf_add_uint(out, (unsigned long long)x->region)) ||
-			    (escaped ? hb_buf_adds(out, ",\"message\":\"") ||
-			                   hb_buf_adds(out, x->message) || hb_buf_adds(out, "\"}")
-			             : hb_buf_adds(out, ",\"message\":") ||
-			                   json_strn(out, x->message) || hb_buf_addc(out, '}'));
-		else
-			rc = hb_buf_adds(out, cli_color(CLI_RED)) || hb_buf_adds(out, x->kind) ||
-			     hb_buf_adds(out, cli_color(CLI_RESET)) || hb_buf_add(out, ": ", 2) ||
-			     hb_buf_adds(out, x->message) || hb_buf_addc(out, '\n');
-		(*count)++;
-	}
+	for (i = 0; !rc && i < f->n; i++)
+		rc = render_finding(out, json, f->v[i].kind, f->v[i].region, f->v[i].message,
+		                    strlen(f->v[i].message), 0, count, last);
 	hb_findings_release(f);
-	return rc ? HB_ENOMEM : cli_stream_flush(out, 0);
+	return rc;
 }
 
 /* The passes over a split set's regions. */
@@ -838,16 +845,15 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 {
 	struct hb_reach_stream reach;
 	struct hb_chain_stream chain;
-	struct hb_findings f, fc; /* reach's findings, the chain's */
+	struct hb_findings fc; /* the chain's findings */
 	struct row_render rw;
 	struct hb_buf line = HB_BUF_INIT;
 	size_t i, n = w->keys->n + 1; /* regions [empty, k0) [k0, k1) ... [k(n-2), empty) */
-	/* Only the findings pass makes findings (reach's with their messages escaped for JSON
-	 * already); the count pass counts unreachable regions in reach and takes the (few) chain
-	 * findings as they come. The findings pass counts no keys and, when the count pass had no
-	 * chain finding, leaves out the chain check too: a pass over the same list decides the
-	 * same. */
-	struct hb_findings *fp = pass == WALK_FINDINGS ? &f : NULL;
+	/* Only the findings pass makes findings: reach leaves each message in reach.msg (escaped
+	 * for JSON already), written at once. The count pass counts unreachable regions in reach
+	 * and takes the (few) chain findings as they come. The findings pass counts no keys and,
+	 * when the count pass had no chain finding, leaves out the chain check too: a pass over
+	 * the same list decides the same. */
 	int chain_check = pass == WALK_COUNT || (pass == WALK_FINDINGS && w->chain_nf);
 	long last = -1;
 	int rc;
@@ -855,7 +861,6 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 	if (pass == WALK_COUNT)
 		w->nf = w->chain_nf = 0;
 	w->written = 0;
-	hb_findings_init(&f);
 	hb_findings_init(&fc);
 	hb_chain_stream_init(&chain, 0);
 	row_render_init(&rw, w->json);
@@ -864,6 +869,7 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 		hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
 	reach.decide_only = pass == WALK_FINDINGS;
 	reach.escape_messages = pass == WALK_FINDINGS && w->json;
+	reach.keep_message = pass == WALK_FINDINGS;
 	for (i = 0; !rc && i < n; i++) {
 		struct hb_region g;
 		struct hb_audit_region ar;
@@ -876,7 +882,7 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 		g.end_len = el;
 		if (pass == WALK_COUNT && !(i & 1023))
 			cli_progress("auditing regions", i, n);
-		rc = hb_reach_stream_next(&reach, i, &g, &ar, fp, err);
+		rc = hb_reach_stream_next(&reach, i, &g, &ar, NULL, err);
 		if (rc == HB_EINVAL)
 			hb_error_prefix(err, rc, "--keyspace '%s'", w->ks_canon);
 		if (!rc && chain_check && hb_chain_stream_next(&chain, &fc, i, &g))
@@ -887,10 +893,12 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 			w->chain_nf += fc.n;
 			hb_findings_release(&fc);
 		}
-		if (!rc && f.n)
-			rc = render_findings(w->out, w->json, &f, w->json, &w->written, &last);
+		if (!rc && reach.msg.len)
+			rc = render_finding(w->out, w->json, HB_FIND_UNREACHABLE, (long)i,
+			                    reach.msg.data, reach.msg.len, w->json, &w->written,
+			                    &last);
 		if (!rc && fc.n)
-			rc = render_findings(w->out, w->json, &fc, 0, &w->written, &last);
+			rc = render_findings(w->out, w->json, &fc, &w->written, &last);
 	}
 	if (pass == WALK_COUNT)
 		cli_progress_done();
@@ -902,13 +910,12 @@ static int walk(struct walk *w, enum walk_pass pass, struct hb_error *err)
 		w->total_keys = reach.total_keys;
 		reach.total_keys = NULL;
 	} else if (!rc && fc.n) {
-		rc = render_findings(w->out, w->json, &fc, 0, &w->written, &last);
+		rc = render_findings(w->out, w->json, &fc, &w->written, &last);
 	}
 	if (rc == HB_ENOMEM && !err->msg[0])
 		hb_error_set(err, HB_ENOMEM, "out of memory");
 	hb_reach_stream_release(&reach);
 	hb_chain_stream_release(&chain);
-	hb_findings_release(&f);
 	hb_findings_release(&fc);
 	row_render_release(&rw);
 	hb_buf_release(&line);

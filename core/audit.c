@@ -317,6 +317,7 @@ int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_re
 	int reach, rc;
 
 	hb_buf_reset(&s->first);
+	hb_buf_reset(&s->msg);
 	rc = hb_keyspace_region(s->ks, &reach, s->decide_only ? NULL : s->keys, &s->first, r->start,
 	                        r->start_len, r->end, r->end_len, err);
 	if (rc)
@@ -329,9 +330,8 @@ int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_re
 	if (reach || !hb_region_is_live(r))
 		return 0;
 	s->unreachable++;
-	if (!f)
+	if (!f && !s->keep_message)
 		return 0;
-	hb_buf_reset(&s->msg);
 	rc = add_region_via(&s->msg, i, r, s);
 	if (!rc && s->first.len) {
 		rc = hb_buf_adds(&s->msg, ": no key of the key space falls in it; the smallest "
@@ -344,7 +344,7 @@ int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_re
 		rc = hb_buf_adds(&s->msg, ": no key of the key space falls in it; every key "
 		                          "sorts before its start");
 	}
-	if (!rc)
+	if (!rc && f)
 		rc = add_msg(f, HB_FIND_UNREACHABLE, (long)i, &s->msg);
 	return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
 }

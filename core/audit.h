@@ -113,6 +113,8 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
  * keys are not counted: out->keys is NULL and out->share 0. With s->escape_messages set
  * (after begin) messages are made with a backslash before each '"' and '\\', as the body of
  * a JSON string: a message is printable ASCII and only its keys hold those two characters.
+ * With s->keep_message set (after begin) and f NULL, the message of the region's finding is
+ * left in s->msg, valid until the next call (empty when the region makes none).
  * hb_chain_stream keeps copies of the previous and covering regions' bounds only.
  */
 #define HB_REACH_MEMO 4
@@ -139,7 +141,7 @@ struct hb_reach_stream {
 	} quoted[HB_REACH_MEMO];
 	unsigned quoted_next;
 	size_t unreachable;
-	int decide_only, escape_messages;
+	int decide_only, escape_messages, keep_message;
 	int inited;
 };
 

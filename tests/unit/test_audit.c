@@ -438,6 +438,27 @@ static void test_audit__reach_stream_escapes_messages_and_decides_without_counti
 		CHECK_EQ_INT(esc.v[i].region, plain.v[i].region);
 		hb_buf_release(&want);
 	}
+	{
+		/* keep_message: each finding's message left in s.msg, none made */
+		struct hb_reach_stream s;
+		size_t k = 0;
+
+		CHECK_EQ_INT(hb_reach_stream_begin(&s, ks, &err), 0);
+		s.keep_message = 1;
+		for (i = 0; i < rs.n; i++) {
+			struct hb_audit_region ar;
+
+			CHECK_EQ_INT(hb_reach_stream_next(&s, i, &rs.v[i], &ar, NULL, &err), 0);
+			if (!s.msg.len)
+				continue;
+			CHECK(k < plain.n && plain.v[k].region == (long)i);
+			if (k < plain.n)
+				CHECK_EQ_STR(s.msg.data, plain.v[k].message);
+			k++;
+		}
+		CHECK_EQ_INT(k, plain.n);
+		hb_reach_stream_release(&s);
+	}
 	hb_findings_release(&plain);
 	hb_findings_release(&esc);
 	hb_findings_release(&none);
