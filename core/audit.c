@@ -148,23 +148,26 @@ static int add_key(struct hb_buf *b, const unsigned char *k, size_t n)
  * was quoted lately. */
 static int quote_key(struct hb_reach_stream *s, struct hb_buf *b, const void *k, size_t n)
 {
-	unsigned j;
+	unsigned j, lru = 0;
 
-	for (j = 0; j < HB_REACH_MEMO; j++)
+	for (j = 0; j < HB_REACH_MEMO; j++) {
 		if (s->quoted[j].used && s->quoted[j].key.len == n &&
 		    (!n || !memcmp(s->quoted[j].key.data, k, n)))
 			break;
+		if (s->quoted[j].used < s->quoted[lru].used)
+			lru = j;
+	}
 	if (j == HB_REACH_MEMO) {
-		j = s->quoted_next;
-		s->quoted_next = (s->quoted_next + 1) % HB_REACH_MEMO;
+		/* the least recently used goes: a smallest key shared by most regions stays */
+		j = lru;
 		s->quoted[j].used = 0;
 		hb_buf_reset(&s->quoted[j].key);
 		hb_buf_reset(&s->quoted[j].text);
 		if (hb_buf_add(&s->quoted[j].key, k, n) ||
 		    add_key_as(&s->quoted[j].text, k, n, s->escape_messages))
 			return HB_ENOMEM;
-		s->quoted[j].used = 1;
 	}
+	s->quoted[j].used = ++s->quoted_clock;
 	return hb_buf_add(b, s->quoted[j].text.data, s->quoted[j].text.len);
 }
 

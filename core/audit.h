@@ -137,9 +137,9 @@ struct hb_reach_stream {
 	 * message need no formatting. */
 	struct {
 		struct hb_buf key, text;
-		int used;
+		unsigned long used; /* when last used (0 = empty): the least recent goes first */
 	} quoted[HB_REACH_MEMO];
-	unsigned quoted_next;
+	unsigned long quoted_clock;
 	size_t unreachable;
 	int decide_only, escape_messages, keep_message;
 	int inited;
