@@ -5,17 +5,12 @@
 # --check exits 1 when an audit misses the targets (1 s wall, 128 MiB peak RSS).
 set -eu
 
-HBTAB=${1:-${HBTAB_BIN:-}}
-CHECK=${2:-}
-if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
-	echo "usage: $0 HBTAB_BINARY [--check]  (or set HBTAB_BIN)" >&2
-	exit 2
-fi
+. "$(dirname "$0")/lib.sh"
+bench_binary "$@"
 N=100000
 TARGET_S=1.0
 TARGET_KB=131072
 MEASURE_OK_RC=1 # exit status 1 (audit findings) counts as success
-. "$(dirname "$0")/lib.sh"
 
 fail=0
 report() { # name seconds kb base_s base_kb

@@ -7,12 +7,9 @@
 # --ten-million cases use ten times it); each figure is the best of BENCH_REPEAT runs (3).
 set -eu
 
-HBTAB=${1:-${HBTAB_BIN:-}}
-if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
-	echo "usage: $0 HBTAB_BINARY [--check] [--ten-million]  (or set HBTAB_BIN)" >&2
-	exit 2
-fi
-shift || true
+. "$(dirname "$0")/lib.sh"
+USAGE="HBTAB_BINARY [--check] [--ten-million]" bench_binary "${1:-}"
+[ $# -eq 0 ] || shift
 CHECK= TEN=
 for a in "$@"; do
 	case $a in
@@ -22,7 +19,6 @@ for a in "$@"; do
 	esac
 done
 MEASURE_OK_RC=1 # exit status 1 (audit findings) counts as success
-. "$(dirname "$0")/lib.sh"
 
 fail=0
 report() { # name seconds kb base_s base_kb

@@ -12,22 +12,14 @@
 # meta scan and /status/cluster); allow a quarter of an hour.
 set -eu
 
-HBTAB=${1:-${HBTAB_BIN:-}}
-CHECK=${2:-}
-if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
-	echo "usage: $0 HBTAB_BINARY [--check]  (or set HBTAB_BIN)" >&2
-	exit 2
-fi
-if [ ! -x /usr/bin/time ]; then
-	echo "$0: needs GNU time (/usr/bin/time, Debian package 'time')" >&2
-	exit 2
-fi
+. "$(dirname "$0")/lib.sh"
+bench_binary "$@"
+need_gnu_time
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 PY=${HBTAB_PYTHON:-/usr/bin/python3}
 REGIONS=${BENCH_REGIONS:-1000000}
 TARGET_KB=131072
 TABLE=bench
-. "$SRC/tests/bench/lib.sh"
 
 set -- "$PY" "$SRC/tests/emulator/hbemu.py" --servers 5
 [ -n "${HBEMU_GEN_DIR:-}" ] && set -- "$@" --gen-dir "$HBEMU_GEN_DIR"

@@ -7,19 +7,14 @@
 #   (hbtab accepts gzip like the real client should; the emulator then compresses in Python).
 set -eu
 
-HBTAB=${1:-${HBTAB_BIN:-}}
-CHECK=${2:-}
-if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
-	echo "usage: $0 HBTAB_BINARY [--check]  (or set HBTAB_BIN)" >&2
-	exit 2
-fi
+. "$(dirname "$0")/lib.sh"
+bench_binary "$@"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 PY=${HBTAB_PYTHON:-/usr/bin/python3}
 REGIONS=${BENCH_REGIONS:-100000}
 TABLE=bench
 TARGET_S=1.0
 TARGET_KB=102400
-. "$SRC/tests/bench/lib.sh"
 
 set -- "$PY" "$SRC/tests/emulator/hbemu.py" --servers 5
 [ -n "${HBEMU_GEN_DIR:-}" ] && set -- "$@" --gen-dir "$HBEMU_GEN_DIR"

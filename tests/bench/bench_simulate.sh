@@ -10,19 +10,14 @@
 # Needs javac/java (Debian: default-jdk-headless), a C compiler and libssl-dev.
 set -eu
 
-HBTAB=${1:-${HBTAB_BIN:-}}
-CHECK=${2:-}
-if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
-	echo "usage: $0 HBTAB_BINARY [--check]  (or set HBTAB_BIN)" >&2
-	exit 2
-fi
+. "$(dirname "$0")/lib.sh"
+bench_binary "$@"
 for tool in javac java cc /usr/bin/time; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "$0: needs $tool" >&2; exit 2; }
 done
 REGIONS=10
 WRITES=${BENCH_WRITES:-10000000}
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/lib.sh"
 
 javac -d "$TMP" "$HERE/SimulateBaseline.java"
 cc -O2 -o "$TMP/md5_rate" "$HERE/md5_rate.c" -lcrypto

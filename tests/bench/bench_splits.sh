@@ -4,15 +4,10 @@
 # --check exits 1 when a case misses the targets (0.5 s wall, 64 MiB peak RSS).
 set -eu
 
-HBTAB=${1:-${HBTAB_BIN:-}}
-CHECK=${2:-}
-if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
-	echo "usage: $0 HBTAB_BINARY [--check]  (or set HBTAB_BIN)" >&2
-	exit 2
-fi
+. "$(dirname "$0")/lib.sh"
+bench_binary "$@"
 TARGET_S=0.5
 TARGET_KB=65536
-. "$(dirname "$0")/lib.sh"
 
 fail=0
 report() { # name seconds kb base_s base_kb

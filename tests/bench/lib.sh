@@ -1,6 +1,27 @@
 # Shared by the tests/bench/*.sh scripts (sourced, POSIX sh): scratch directory, emulator
 # start-up and the wall-time / peak-RSS measurement. Scripts set PY to pick the Python.
 
+# bench_binary ARGS...: HBTAB from the first argument (or HBTAB_BIN) and CHECK from the
+# second ("--check" or empty); exits 2 with the usage line (the arguments as USAGE says, by
+# default "HBTAB_BINARY [--check]") when HBTAB names no executable.
+bench_binary() {
+	HBTAB=${1:-${HBTAB_BIN:-}}
+	# shellcheck disable=SC2034 # read by the scripts
+	CHECK=${2:-}
+	if [ -z "$HBTAB" ] || [ ! -x "$HBTAB" ]; then
+		echo "usage: $0 ${USAGE:-HBTAB_BINARY [--check]}  (or set HBTAB_BIN)" >&2
+		exit 2
+	fi
+}
+
+# need_gnu_time: exits 2 unless GNU time is installed (peak RSS of a command).
+need_gnu_time() {
+	if [ ! -x /usr/bin/time ]; then
+		echo "$0: needs GNU time (/usr/bin/time, Debian package 'time')" >&2
+		exit 2
+	fi
+}
+
 TMP=$(mktemp -d)
 EMU_PID=
 cleanup() {

@@ -199,6 +199,15 @@ def clean_env(home, extra=None):
     return env
 
 
+def wait_for(pred, what, guard=120):
+    """Polls pred until it holds; guard (seconds) only stops a hang, never bounds speed."""
+    deadline = time.monotonic() + guard
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError("gave up waiting for " + what)
+        time.sleep(0.05)
+
+
 def run(args, env=None, home=None, stdin=None, timeout=120):
     own_home = home is None
     if own_home:

@@ -43,14 +43,6 @@ def alive(pid):
     return state not in ("Z", "X")
 
 
-def wait_for(pred, what):
-    deadline = time.monotonic() + GUARD
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError("gave up waiting for " + what)
-        time.sleep(0.05)
-
-
 class Signals(EmulatorTest):
     def setUp(self):
         super().setUp()
@@ -110,7 +102,7 @@ class Signals(EmulatorTest):
         self.emu.fault(server="rest", method="GET", path="/scanner/", kind="delay",
                        seconds=60, count=-1)
         p = self.start(self.SAMPLE)
-        wait_for(lambda: self.scanners() or p.poll() is not None, "the sampling scanner")
+        hbtest.wait_for(lambda: self.scanners() or p.poll() is not None, "the sampling scanner")
         self.assertIsNone(p.poll(), "hbtab ended before the signal")
         time.sleep(0.3)  # into the delayed GET (the check before the GET is tested as well)
         p.send_signal(sig)
@@ -140,7 +132,7 @@ class Signals(EmulatorTest):
         self.emu.fault(server="rest", method="DELETE", path="/scanner/", kind="delay",
                        seconds=300, count=-1)
         p = self.start(["--timeout", "600", "--retries", "3"] + self.SAMPLE)
-        wait_for(lambda: self.scanners() or p.poll() is not None, "the sampling scanner")
+        hbtest.wait_for(lambda: self.scanners() or p.poll() is not None, "the sampling scanner")
         self.assertIsNone(p.poll(), "hbtab ended before the signal")
         p.send_signal(signal.SIGTERM)
         rc, out, err = self.finish(p)
@@ -158,13 +150,13 @@ class Signals(EmulatorTest):
                        seconds=3, count=1)
         p = self.start(self.SAMPLE)
         # A fault is dropped from the list when its last count fires: the POST is delayed.
-        wait_for(lambda: self.emu.control("GET", "/control/fault")[1] == []
+        hbtest.wait_for(lambda: self.emu.control("GET", "/control/fault")[1] == []
                  or p.poll() is not None, "the scanner POST")
         self.assertIsNone(p.poll())
         p.send_signal(signal.SIGINT)
         rc, out, err = self.finish(p)
         self.assertEqual(rc, 130, err)
-        wait_for(lambda: not self.scanners(), "the scanner to be deleted")
+        hbtest.wait_for(lambda: not self.scanners(), "the scanner to be deleted")
         self.assertEqual(len(self.deletes()), 1, self.emu.requests())
 
     def test_signals__closed_stdout_pipe_exits_141_quietly_no_scanner_left(self):
@@ -187,7 +179,7 @@ class Signals(EmulatorTest):
         self.emu.fault(server="rest", method="GET", path="^/$", kind="delay", seconds=60,
                        count=1)
         p = self.start(["tables"])
-        wait_for(lambda: self.emu.control("GET", "/control/fault")[1] == []
+        hbtest.wait_for(lambda: self.emu.control("GET", "/control/fault")[1] == []
                  or p.poll() is not None, "the delayed GET")
         self.assertIsNone(p.poll(), "hbtab ended before the signal")
         p.send_signal(signal.SIGINT)
@@ -208,7 +200,7 @@ class Signals(EmulatorTest):
                         "--timeout", "600"],
                        env={"HBTAB_SIGTEST_DIR": self.dir})
         pids_file = os.path.join(self.dir, "pids.json")
-        wait_for(lambda: os.path.exists(pids_file) or p.poll() is not None, "the shell")
+        hbtest.wait_for(lambda: os.path.exists(pids_file) or p.poll() is not None, "the shell")
         self.assertIsNone(p.poll(), "hbtab ended before the signal")
         with open(pids_file) as f:
             pids = json.load(f)
@@ -223,7 +215,7 @@ class Signals(EmulatorTest):
         # exited, and dies when the kernel next schedules it (a loaded machine may take a
         # moment).
         self.assertFalse(alive(pids["child"]), "the shell is still running")
-        wait_for(lambda: not alive(pids["grandchild"]), "the shell's child to end")
+        hbtest.wait_for(lambda: not alive(pids["grandchild"]), "the shell's child to end")
         self.assertTrue(err.endswith(MESSAGE[sig]), err)
         self.assertIsNone(self.emu.table("t1"))
 

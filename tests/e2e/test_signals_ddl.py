@@ -12,7 +12,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 
 import hbtest
 from hbtest import EmulatorTest
@@ -36,14 +35,6 @@ STANDIN = "ruby %s -n" % hbtest.SHELL_STANDIN
 # default disposition whatever started the test.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def wait_for(pred, what):
-    deadline = time.monotonic() + GUARD
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError("gave up waiting for " + what)
-        time.sleep(0.05)
 
 
 def children(pid):
@@ -108,7 +99,7 @@ class SignalSteps(EmulatorTest):
         p = subprocess.Popen(self.argv(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env=self.env())
         try:
-            wait_for(lambda: there() or p.poll() is not None, what)
+            hbtest.wait_for(lambda: there() or p.poll() is not None, what)
             if p.poll() is not None:
                 self.fail("hbtab ended before the signal: %r" % (p.communicate(),))
             kids = children(p.pid)
@@ -130,7 +121,7 @@ class SignalSteps(EmulatorTest):
         """Lets the held request run, as a server that finishes what it was asked, and waits
         until it has been answered (the log records a request once it is answered)."""
         self.emu.control("POST", "/control/release")
-        wait_for(lambda: self.logged(method, path), "the released %s %s" % (method, path))
+        hbtest.wait_for(lambda: self.logged(method, path), "the released %s %s" % (method, path))
 
     def polls(self, table, n=2):
         """True once the wait has polled table's regions n times."""
