@@ -1,6 +1,7 @@
 """End-to-end: status, tables, describe, regions, meta get/set and drop against the emulator."""
 import os
 import re
+import shutil
 import tempfile
 import urllib.request
 
@@ -279,6 +280,7 @@ class ConfigPrecedence(EmulatorTest):
     def setUp(self):
         super().setUp()
         self.home = tempfile.mkdtemp(prefix="hbtab-home-")
+        self.addCleanup(shutil.rmtree, self.home, True)
         os.makedirs(os.path.join(self.home, ".config", "hbtab"))
         self.emu.create("t1", [])
 
