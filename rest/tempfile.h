@@ -1,5 +1,5 @@
-/* Anonymous temporary files: the large bodies hbtab reads and the findings an audit holds
- * back live on disk, not in memory. */
+/* Anonymous temporary files: the large server answers hbtab reads (a table's region list, a
+ * scan of hbase:meta, the cluster status) live on disk, not in memory. */
 #ifndef HB_REST_TEMPFILE_H
 #define HB_REST_TEMPFILE_H
 
