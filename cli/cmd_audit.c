@@ -65,22 +65,24 @@ static int print_json(const struct audit_run *r)
 	                 : r->metadata ? "true"
 	                               : "false");
 	for (i = 0; !rc && i < r->rs.n; i++) {
-		const struct hb_region *g = &r->rs.v[i];
-		const struct hb_audit_region *ar = &r->a.r[i];
+		struct hb_region_view v;
+		const struct hb_region *g = hb_regions_at(&r->rs, i, &v);
+		struct hb_audit_region ar;
 
+		hb_audit_at(&r->a, i, &ar);
 		rc = hb_buf_addf(&b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
 		     cli_json_tsb(&b, g->start, g->start_len, &tmp) ||
 		     hb_buf_adds(&b, ",\"end\":") || cli_json_tsb(&b, g->end, g->end_len, &tmp);
 		if (!rc)
-			rc = ar->reachable < 0
+			rc = ar.reachable < 0
 			         ? hb_buf_adds(&b,
 			                       ",\"reachable\":null,\"share\":null,\"keys\":null")
 			     : r->any_key
 			         ? hb_buf_addf(&b, ",\"reachable\":%s,\"share\":null,\"keys\":null",
-			                       ar->reachable ? "true" : "false")
+			                       ar.reachable ? "true" : "false")
 			         : hb_buf_addf(&b, ",\"reachable\":%s,\"share\":%.17g,\"keys\":",
-			                       ar->reachable ? "true" : "false", ar->share) ||
-			               json_strn(&b, ar->keys);
+			                       ar.reachable ? "true" : "false", ar.share) ||
+			               json_strn(&b, ar.keys);
 		if (!rc && r->table) {
 			rc = hb_buf_addf(
 			    &b, ",\"live\":%s,\"name\":", hb_region_is_live(g) ? "true" : "false");
@@ -275,16 +277,18 @@ static int print_text(const struct audit_run *r)
 		k.t = &t;
 	}
 	for (i = 0; !rc && i < r->rs.n; i++) {
-		const struct hb_region *g = &r->rs.v[i];
-		const struct hb_audit_region *ar = &r->a.r[i];
+		struct hb_region_view v;
+		const struct hb_region *g = hb_regions_at(&r->rs, i, &v);
+		struct hb_audit_region ar;
 
+		hb_audit_at(&r->a, i, &ar);
 		rc = sink_addf(&k, "%zu", i) || sink_tsb(&k, g->start, g->start_len, &tmp) ||
 		     sink_tsb(&k, g->end, g->end_len, &tmp) ||
-		     sink_add(&k, ar->reachable < 0 ? NULL
-		                  : ar->reachable   ? "yes"
-		                                    : "no") ||
-		     sink_share(&k, ar->share, r->any_key ? -1 : ar->reachable) ||
-		     sink_add(&k, r->any_key ? NULL : ar->keys);
+		     sink_add(&k, ar.reachable < 0 ? NULL
+		                  : ar.reachable   ? "yes"
+		                                   : "no") ||
+		     sink_share(&k, ar.share, r->any_key ? -1 : ar.reachable) ||
+		     sink_add(&k, r->any_key ? NULL : ar.keys);
 		if (!rc && k.ncols > 6)
 			rc = sink_add(&k, g->server);
 		if (!rc && k.ncols > 7)
@@ -438,8 +442,12 @@ static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (i = 0; reach && i < r->rs.n; i++)
-		reach[i] = r->a.r[i].reachable;
+	for (i = 0; reach && i < r->rs.n; i++) {
+		struct hb_audit_region res;
+
+		hb_audit_at(&r->a, i, &res);
+		reach[i] = res.reachable;
+	}
 	if (hb_audit_match_loads(counts, &r->rs, table, l0, n0, l1, n1) ||
 	    hb_audit_hotspots(&r->hot, &r->a.findings, &r->rs, counts, reach, p)) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -551,16 +559,19 @@ static int check_table_opts(void)
 	return CLI_EXIT_OK;
 }
 
+static int compare_region(void *ctx, const struct hb_region *g, struct hb_error *err)
+{
+	return hb_compare_add(ctx, g) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+}
+
 static int audit_table(struct audit_run *r, struct hb_rest *c)
 {
 	struct hb_error err = {0};
-	struct hb_regions other;
 	struct meta_values md = {0};
 	struct hb_audit_meta am;
 	const struct table_opts *op = &o;
 	int meta = o.source && !strcmp(o.source, "meta"), state = -1, avail = -1, disabled, rc;
 
-	hb_regions_init(&other);
 	r->window = window;
 	r->source = meta ? "meta" : "rest";
 	rc = cli_rest_regions(c, r->table, meta, &r->rs, &state, &err);
@@ -616,14 +627,22 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 		goto fail;
 	if (meta) {
 		struct hb_error oerr = {0};
+		struct hb_compare cmp;
 
-		if (hb_rest_get_regions(c, r->table, &other, &oerr))
-			cli_warn("cannot compare with REST /regions: %s", oerr.msg);
-		else if (hb_audit_compare(&r->a.findings, &r->rs, "hbase:meta", &other,
-		                          "REST /regions")) {
-			rc = HB_ENOMEM;
-			goto fail;
+		/* REST's list is compared as it is read, never held beside meta's. */
+		rc = hb_compare_begin(&cmp, &r->rs);
+		if (!rc) {
+			rc = hb_rest_regions_scan(c, r->table, compare_region, &cmp, &oerr);
+			if (rc && rc != HB_ENOMEM)
+				cli_warn("cannot compare with REST /regions: %s", oerr.msg);
+			else if (!rc)
+				rc = hb_compare_end(&cmp, &r->a.findings, "hbase:meta",
+				                    "REST /regions");
+			rc = rc == HB_ENOMEM ? rc : 0;
 		}
+		hb_compare_release(&cmp);
+		if (rc)
+			goto fail;
 	}
 	r->metadata = md.present;
 	am.present = md.present;
@@ -647,7 +666,6 @@ fail:
 	rc = cli_fail(&err);
 done:
 	meta_values_release(&md);
-	hb_regions_release(&other);
 	return rc;
 }
 

@@ -224,7 +224,8 @@ static int name_not_online(struct hb_buf *m, const struct hb_regions *rs)
 	int rc = 0;
 
 	for (i = 0; !rc && i < rs->n; i++) {
-		const struct hb_region *r = &rs->v[i];
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(rs, i, &v);
 
 		if (!hb_region_is_live(r) ||
 		    (r->server && *r->server && (!r->state || !strcmp(r->state, "OPEN"))))

@@ -31,7 +31,8 @@ static int print_json(const char *table, int meta, int state, const struct hb_re
 	if (!rc)
 		rc = hb_buf_adds(&b, ",\"regions\":[");
 	for (i = 0; !rc && i < rs->n; i++) {
-		const struct hb_region *r = &rs->v[i];
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(rs, i, &v);
 
 		rc = hb_buf_adds(&b, i ? ",{\"start\":" : "{\"start\":") ||
 		     cli_json_tsb(&b, r->start, r->start_len, &tmp) ||
@@ -111,7 +112,8 @@ static int print_text(int meta, const struct hb_regions *rs)
 	if (!rc)
 		cli_table_stream(&t);
 	for (i = 0; !rc && i < rs->n; i++) {
-		const struct hb_region *r = &rs->v[i];
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(rs, i, &v);
 
 		rc = add_tsb_cell(&t, r->start, r->start_len, &tmp) ||
 		     add_tsb_cell(&t, r->end, r->end_len, &tmp);

@@ -510,8 +510,13 @@ static int design_for(struct rotate *r, struct design *d, const struct found *ex
 		rc = hb_rest_get_regions(r->rest, existing->name, &rs, err);
 		if (!rc) {
 			hb_regions_sort(&rs);
-			for (i = 0; i + 1 < rs.n && !rc; i++)
-				rc = hb_keys_push(keys, rs.v[i].end, rs.v[i].end_len);
+			for (i = 0; i + 1 < rs.n && !rc; i++) {
+				const unsigned char *rs_start, *e;
+				size_t sl, el;
+
+				hb_regions_bounds(&rs, i, &rs_start, &sl, &e, &el);
+				rc = hb_keys_push(keys, e, el);
+			}
 		}
 		hb_regions_release(&rs);
 		if (!rc && hb_buf_adds(text, "(boundaries of the existing table)"))

@@ -709,6 +709,7 @@ static int load_table(struct sim_result *res, struct hb_rest *c, const char *tab
                       struct hb_error *err)
 {
 	struct hb_regions rs;
+	struct hb_region_view first;
 	size_t i, j;
 	int rc;
 
@@ -734,9 +735,11 @@ static int load_table(struct sim_result *res, struct hb_rest *c, const char *tab
 		goto done;
 	}
 	for (i = 0; i < rs.n; i++) {
-		const char *sv = rs.v[i].server ? rs.v[i].server : "(no server)";
+		struct hb_region_view v;
+		const struct hb_region *g = hb_regions_at(&rs, i, &v);
+		const char *sv = g->server ? g->server : "(no server)";
 
-		if (i && hb_keys_push(&res->splits, rs.v[i].start, rs.v[i].start_len)) {
+		if (i && hb_keys_push(&res->splits, g->start, g->start_len)) {
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 			goto done;
 		}
@@ -767,7 +770,7 @@ static int load_table(struct sim_result *res, struct hb_rest *c, const char *tab
 			goto done;
 		}
 	}
-	if (rs.n && rs.v[0].start_len) {
+	if (rs.n && hb_regions_at(&rs, 0, &first)->start_len) {
 		rc = hb_error_set(err, HB_ESERVER,
 		                  "table '%s': the first region does not start at "
 		                  "the empty key; run 'hbtab audit %s'",

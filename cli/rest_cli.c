@@ -232,64 +232,58 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
 	return rc;
 }
 
-/* Orders region pointers by name bytes (shorter first on a common prefix). */
-static int name_cmp(const void *a, const void *b)
-{
-	const struct hb_region *x = *(const struct hb_region *const *)a;
-	const struct hb_region *y = *(const struct hb_region *const *)b;
-	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
-	int d = n ? memcmp(x->name, y->name, n) : 0;
-
-	return d ? d : (x->name_len > y->name_len) - (x->name_len < y->name_len);
-}
-
 /*
  * info:state of the meta rows, joined to the REST regions by name while hbase:meta is scanned
- * (no second region list is held): idx orders the REST regions by name, and each meta row's
- * state is noted for every REST region of that name; the notes are applied only once the
- * whole scan has succeeded. States are a handful of words, kept once each.
+ * (no second region list is held). A name holds its region's start key, so the REST regions
+ * of a meta row's name are among those with its start (the list is sorted by start); each
+ * meta row's state is noted for every REST region of that name, and the notes are applied
+ * only once the whole scan has succeeded. States are a handful of words, kept once each.
  */
 #define STATE_WORDS_SEARCHED 32
 struct state_join {
 	struct hb_regions *rs;
-	const struct hb_region **idx;
-	const char **note; /* per REST region: its state word, or NULL */
+	uint32_t *note; /* per REST region: its state word + 1, or 0 */
 	struct hb_names words;
 };
 
 static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err)
 {
 	struct state_join *j = ctx;
-	const char *word = NULL;
-	size_t lo = 0, hi = j->rs->n, i;
+	size_t lo = 0, hi = j->rs->n, i, w = 0;
+	int have_word = 0;
 
 	if (!m->state || !m->name)
 		return 0;
-	/* the first REST region whose name is not below m's */
+	/* the first REST region whose start is not below m's */
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct hb_region *key = m;
+		size_t mid = lo + (hi - lo) / 2, sl, el;
+		const unsigned char *s, *e;
 
-		if (name_cmp(&j->idx[mid], &key) < 0)
+		hb_regions_bounds(j->rs, mid, &s, &sl, &e, &el);
+		if (hb_key_cmp(s, sl, m->start, m->start_len) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (i = lo; i < j->rs->n; i++) {
-		const struct hb_region *key = m;
-		size_t w;
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(j->rs, i, &v);
 
-		if (name_cmp(&j->idx[i], &key))
+		if (hb_key_cmp(r->start, r->start_len, m->start, m->start_len))
 			break;
-		for (w = 0; !word && w < j->words.n && w < STATE_WORDS_SEARCHED; w++)
+		if (!r->name || r->name_len != m->name_len ||
+		    (m->name_len && memcmp(r->name, m->name, m->name_len)))
+			continue;
+		for (; !have_word && w < j->words.n && w < STATE_WORDS_SEARCHED; w++)
 			if (!strcmp(j->words.v[w], m->state))
-				word = j->words.v[w];
-		if (!word) {
+				have_word = 1;
+		if (!have_word) {
 			if (hb_names_push(&j->words, m->state))
 				return hb_error_set(err, HB_ENOMEM, "out of memory");
-			word = j->words.v[j->words.n - 1];
+			w = j->words.n;
+			have_word = 1;
 		}
-		j->note[j->idx[i] - j->rs->v] = word;
+		j->note[i] = (uint32_t)w;
 	}
 	return 0;
 }
@@ -299,17 +293,9 @@ static int apply_states(struct state_join *j)
 {
 	size_t i;
 
-	for (i = 0; i < j->rs->n; i++) {
-		struct hb_region *r = &j->rs->v[i], with = *r, nr;
-
-		if (!j->note[i])
-			continue;
-		with.state = (char *)j->note[i];
-		if (hb_region_copy(&nr, &with))
+	for (i = 0; i < j->rs->n; i++)
+		if (j->note[i] && hb_regions_set_state(j->rs, i, j->words.v[j->note[i] - 1]))
 			return HB_ENOMEM;
-		hb_region_release(r);
-		*r = nr;
-	}
 	return 0;
 }
 
@@ -320,28 +306,19 @@ int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
 	struct hb_error merr = {0}, terr = {0};
 	struct hb_thrift2 *t = NULL;
 	struct state_join j;
-	size_t i;
 	int rc, yes = 0;
 
 	*table_state = -1;
 	*available = -1;
 	j.rs = rs;
-	j.idx = calloc(rs->n ? rs->n : 1, sizeof(*j.idx));
 	j.note = calloc(rs->n ? rs->n : 1, sizeof(*j.note));
 	hb_names_init(&j.words);
-	if (!j.idx || !j.note) {
-		free(j.idx);
-		free(j.note);
+	if (!j.note)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	}
-	for (i = 0; i < rs->n; i++)
-		j.idx[i] = &rs->v[i];
-	qsort(j.idx, rs->n, sizeof(*j.idx), name_cmp);
 	rc = hb_rest_meta_scan(c, meta_name, note_state, &j, table_state, &merr);
 	cli_progress_done();
 	if (!rc && apply_states(&j))
 		rc = HB_ENOMEM;
-	free(j.idx);
 	free(j.note);
 	hb_names_release(&j.words);
 	if (!rc)

@@ -33,7 +33,8 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
 /*
  * Learns whether TABLE is enabled and which of rs's regions are OPEN (regions read from REST,
  * which shows the last server of a closed region as if it were online): hbase:meta's
- * table:state and info:state copied onto rs by region name; when meta cannot be read and
+ * table:state and info:state copied onto rs (sorted by start, as cli_rest_regions leaves a
+ * REST list) by region name; when meta cannot be read and
  * --thrift is configured, Thrift2 isTableEnabled / isTableAvailable (*available 1/0, else -1).
  * *table_state is HB_TABLE_* or -1 when nothing could tell (a warning is printed). HB_ENOMEM.
  */

@@ -227,9 +227,7 @@ int hb_audit_regions_from_splits(struct hb_regions *out, const struct hb_keys *s
 
 void hb_audit_init(struct hb_audit *a)
 {
-	a->r = NULL;
-	a->n = 0;
-	a->total_keys = NULL;
+	memset(a, 0, sizeof(*a));
 	hb_findings_init(&a->findings);
 }
 
@@ -237,8 +235,9 @@ void hb_audit_release(struct hb_audit *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->n; i++)
-		free(a->r[i].keys);
+	for (i = 0; i < a->ncounts; i++)
+		free(a->counts[i].keys);
+	free(a->counts);
 	free(a->r);
 	free(a->total_keys);
 	hb_findings_release(&a->findings);
@@ -352,6 +351,42 @@ int hb_reach_stream_next(struct hb_reach_stream *s, size_t i, const struct hb_re
 	return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
 }
 
+void hb_audit_at(const struct hb_audit *a, size_t i, struct hb_audit_region *out)
+{
+	uint32_t v = a->r[i];
+
+	memset(out, 0, sizeof(*out));
+	out->reachable = -1;
+	if (!(v & ~HB_AUDIT_REACHABLE))
+		return;
+	*out = a->counts[(v & ~HB_AUDIT_REACHABLE) - 1];
+	out->reachable = !!(v & HB_AUDIT_REACHABLE);
+}
+
+/* Region i's result as decided by the reach stream (keys owned by the stream): its count is
+ * looked up among the last few distinct ones and kept when new. */
+#define COUNTS_SEARCHED 8
+static int keep_result(struct hb_audit *a, size_t i, const struct hb_audit_region *ar)
+{
+	size_t k;
+
+	for (k = a->ncounts; k > 0 && k + COUNTS_SEARCHED > a->ncounts; k--)
+		if (!strcmp(a->counts[k - 1].keys, ar->keys))
+			break;
+	if (!k) {
+		if (a->ncounts >= (size_t)(HB_AUDIT_REACHABLE - 1) ||
+		    HB_VEC_GROW(a->counts, a->counts_cap, a->ncounts + 1, 16))
+			return HB_ENOMEM;
+		a->counts[a->ncounts] = *ar;
+		a->counts[a->ncounts].keys = strdup(ar->keys);
+		if (!a->counts[a->ncounts].keys)
+			return HB_ENOMEM;
+		k = ++a->ncounts;
+	}
+	a->r[i] = (uint32_t)k | (ar->reachable ? HB_AUDIT_REACHABLE : 0);
+	return 0;
+}
+
 int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_regions *rs,
                    struct hb_error *err)
 {
@@ -363,8 +398,6 @@ int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_r
 	if (!a->r)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	a->n = rs->n;
-	for (i = 0; i < rs->n; i++)
-		a->r[i].reachable = -1;
 	if (!ks)
 		return 0;
 	rc = hb_reach_stream_begin(&s, ks, err);
@@ -373,11 +406,13 @@ int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_r
 		s.total_keys = NULL;
 	}
 	for (i = 0; !rc && i < rs->n; i++) {
-		rc = hb_reach_stream_next(&s, i, &rs->v[i], &a->r[i], &a->findings, err);
+		struct hb_region_view v;
+		struct hb_audit_region ar;
+
+		rc = hb_reach_stream_next(&s, i, hb_regions_at(rs, i, &v), &ar, &a->findings, err);
 		if (rc)
 			break;
-		a->r[i].keys = strdup(a->r[i].keys);
-		if (!a->r[i].keys)
+		if (keep_result(a, i, &ar))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
 	hb_reach_stream_release(&s);
@@ -562,8 +597,11 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 	int rc = 0;
 
 	hb_chain_stream_init(&s, from_meta);
-	for (i = 0; !rc && i < rs->n; i++)
-		rc = hb_chain_stream_next(&s, out, i, &rs->v[i]);
+	for (i = 0; !rc && i < rs->n; i++) {
+		struct hb_region_view v;
+
+		rc = hb_chain_stream_next(&s, out, i, hb_regions_at(rs, i, &v));
+	}
 	if (!rc)
 		rc = hb_chain_stream_end(&s, out);
 	hb_chain_stream_release(&s);
@@ -579,9 +617,13 @@ size_t hb_regions_not_open(const struct hb_regions *rs)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < rs->n; i++)
-		if (hb_region_is_live(&rs->v[i]) && !state_is_open(&rs->v[i]))
+	for (i = 0; i < rs->n; i++) {
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(rs, i, &v);
+
+		if (hb_region_is_live(r) && !state_is_open(r))
 			n++;
+	}
 	return n;
 }
 
@@ -602,7 +644,8 @@ int hb_audit_states(struct hb_findings *out, const char *table, int table_state,
 		                     table, hb_tablestate_name(table_state));
 	/* Every region of a disabled table is closed: the one finding says it all. */
 	for (i = 0; !rc && table_state != HB_TABLE_DISABLED && i < rs->n; i++) {
-		const struct hb_region *r = &rs->v[i];
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(rs, i, &v);
 
 		if (!hb_region_is_live(r) || state_is_open(r))
 			continue;
@@ -620,21 +663,35 @@ int hb_audit_states(struct hb_findings *out, const char *table, int table_state,
 	return rc ? HB_ENOMEM : 0;
 }
 
-/* Orders live regions by (start, end) for the meta/REST comparison. */
-static int bounds_cmp(const struct hb_region *a, const struct hb_region *b)
+/* Orders regions by (start, end) for the meta/REST comparison. */
+static int bounds_cmp(const unsigned char *as, size_t asl, const unsigned char *ae, size_t ael,
+                      const unsigned char *bs, size_t bsl, const unsigned char *be, size_t bel)
 {
-	int d = hb_key_cmp(a->start, a->start_len, b->start, b->start_len);
+	int d = hb_key_cmp(as, asl, bs, bsl);
 
-	return d ? d : key_cmp_end(a->end, a->end_len, b->end, b->end_len);
+	return d ? d : key_cmp_end(ae, ael, be, bel);
+}
+
+/* Whether regions i and j of rs have the same bounds. */
+static int same_bounds(const struct hb_regions *rs, size_t i, size_t j)
+{
+	const unsigned char *as, *ae, *bs, *be;
+	size_t asl, ael, bsl, bel;
+
+	hb_regions_bounds(rs, i, &as, &asl, &ae, &ael);
+	hb_regions_bounds(rs, j, &bs, &bsl, &be, &bel);
+	return !bounds_cmp(as, asl, ae, ael, bs, bsl, be, bel);
 }
 
 /* Next live index at or after i whose bounds differ from the previous live one, or n. */
 static size_t next_live(const struct hb_regions *rs, size_t i, long *last)
 {
 	for (; i < rs->n; i++) {
-		if (!hb_region_is_live(&rs->v[i]))
+		struct hb_region_view v;
+
+		if (!hb_region_is_live(hb_regions_at(rs, i, &v)))
 			continue;
-		if (*last >= 0 && !bounds_cmp(&rs->v[*last], &rs->v[i]))
+		if (*last >= 0 && same_bounds(rs, (size_t)*last, i))
 			continue;
 		*last = (long)i;
 		return i;
@@ -642,59 +699,124 @@ static size_t next_live(const struct hb_regions *rs, size_t i, long *last)
 	return rs->n;
 }
 
+int hb_compare_begin(struct hb_compare *c, const struct hb_regions *primary)
+{
+	memset(c, 0, sizeof(*c));
+	c->primary = primary;
+	hb_regions_init(&c->extra);
+	c->seen = calloc(primary->n / 8 + 1, 1);
+	return c->seen ? 0 : HB_ENOMEM;
+}
+
+void hb_compare_release(struct hb_compare *c)
+{
+	free(c->seen);
+	hb_regions_release(&c->extra);
+	memset(c, 0, sizeof(*c));
+}
+
+int hb_compare_add(struct hb_compare *c, const struct hb_region *r)
+{
+	const struct hb_regions *p = c->primary;
+	size_t lo = 0, hi = p->n;
+	struct hb_region b;
+
+	if (!hb_region_is_live(r))
+		return 0;
+	/* the first primary region whose bounds are not below r's */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const unsigned char *s, *e;
+		size_t sl, el;
+
+		hb_regions_bounds(p, mid, &s, &sl, &e, &el);
+		if (bounds_cmp(s, sl, e, el, r->start, r->start_len, r->end, r->end_len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->n; lo++) {
+		struct hb_region_view v;
+		const struct hb_region *q = hb_regions_at(p, lo, &v);
+
+		if (bounds_cmp(q->start, q->start_len, q->end, q->end_len, r->start, r->start_len,
+		               r->end, r->end_len))
+			break;
+		if (hb_region_is_live(q)) {
+			c->seen[lo / 8] |= (unsigned char)(1u << (lo % 8));
+			return 0;
+		}
+	}
+	memset(&b, 0, sizeof(b));
+	b.start = r->start;
+	b.start_len = r->start_len;
+	b.end = r->end;
+	b.end_len = r->end_len;
+	return hb_regions_push(&c->extra, &b);
+}
+
+int hb_compare_end(struct hb_compare *c, struct hb_findings *out, const char *primary_name,
+                   const char *other_name)
+{
+	const struct hb_regions *p = c->primary;
+	struct hb_buf m = HB_BUF_INIT;
+	long last = -1;
+	size_t i;
+	int rc = 0;
+
+	/* A group of live regions with the same bounds was seen through its first one. */
+	for (i = next_live(p, 0, &last); !rc && i < p->n; i = next_live(p, i + 1, &last)) {
+		struct hb_region_view v;
+
+		if (c->seen[i / 8] & (1u << (i % 8)))
+			continue;
+		rc = add_region(&m, i, hb_regions_at(p, i, &v));
+		if (!rc)
+			rc = hb_buf_addf(&m, " is in %s but not in %s", primary_name, other_name);
+		if (!rc)
+			rc = add_msg(out, HB_FIND_META_REST_MISMATCH, (long)i, &m);
+	}
+	hb_regions_sort(&c->extra);
+	last = -1;
+	for (i = next_live(&c->extra, 0, &last); !rc && i < c->extra.n;
+	     i = next_live(&c->extra, i + 1, &last)) {
+		const unsigned char *s, *e;
+		size_t sl, el;
+
+		hb_regions_bounds(&c->extra, i, &s, &sl, &e, &el);
+		rc = hb_buf_adds(&m, "region [");
+		if (!rc)
+			rc = add_key(&m, s, sl);
+		if (!rc)
+			rc = hb_buf_adds(&m, ", ");
+		if (!rc)
+			rc = add_key(&m, e, el);
+		if (!rc)
+			rc = hb_buf_addf(&m, ") is in %s but not in %s", other_name, primary_name);
+		if (!rc)
+			rc = add_msg(out, HB_FIND_META_REST_MISMATCH, -1, &m);
+	}
+	hb_buf_release(&m);
+	return rc ? HB_ENOMEM : 0;
+}
+
 int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
                      const char *primary_name, const struct hb_regions *other,
                      const char *other_name)
 {
-	struct hb_buf m = HB_BUF_INIT;
-	long la = -1, lb = -1;
-	size_t a, b;
-	int rc = 0;
+	struct hb_compare c;
+	size_t i;
+	int rc = hb_compare_begin(&c, primary);
 
-	a = next_live(primary, 0, &la);
-	b = next_live(other, 0, &lb);
-	while (!rc && (a < primary->n || b < other->n)) {
-		int d;
+	for (i = 0; !rc && i < other->n; i++) {
+		struct hb_region_view v;
 
-		if (a >= primary->n)
-			d = 1;
-		else if (b >= other->n)
-			d = -1;
-		else
-			d = bounds_cmp(&primary->v[a], &other->v[b]);
-		if (d == 0) {
-			a = next_live(primary, a + 1, &la);
-			b = next_live(other, b + 1, &lb);
-			continue;
-		}
-		if (d < 0) {
-			rc = add_region(&m, a, &primary->v[a]);
-			if (!rc)
-				rc = hb_buf_addf(&m, " is in %s but not in %s", primary_name,
-				                 other_name);
-			if (!rc)
-				rc = add_msg(out, HB_FIND_META_REST_MISMATCH, (long)a, &m);
-			a = next_live(primary, a + 1, &la);
-		} else {
-			const struct hb_region *r = &other->v[b];
-
-			rc = hb_buf_adds(&m, "region [");
-			if (!rc)
-				rc = add_key(&m, r->start, r->start_len);
-			if (!rc)
-				rc = hb_buf_adds(&m, ", ");
-			if (!rc)
-				rc = add_key(&m, r->end, r->end_len);
-			if (!rc)
-				rc = hb_buf_addf(&m, ") is in %s but not in %s", other_name,
-				                 primary_name);
-			if (!rc)
-				rc = add_msg(out, HB_FIND_META_REST_MISMATCH, -1, &m);
-			b = next_live(other, b + 1, &lb);
-		}
+		rc = hb_compare_add(&c, hb_regions_at(other, i, &v));
 	}
-	hb_buf_release(&m);
-	return rc ? HB_ENOMEM : 0;
+	if (!rc)
+		rc = hb_compare_end(&c, out, primary_name, other_name);
+	hb_compare_release(&c);
+	return rc;
 }
 
 /* Parses a positive decimal count; 0 when s is not one. */
@@ -768,12 +890,13 @@ struct boundary_event {
 static int report_event(struct hb_findings *out, struct hb_buf *m, const struct hb_regions *rs,
                         const struct boundary_event *e, int width)
 {
+	struct hb_region_view v;
 	unsigned char want[8];
 	int rc;
 
 	partition_key(want, e->first_missing, width);
 	if (!e->extra) {
-		rc = add_region(m, e->before, &rs->v[e->before]);
+		rc = add_region(m, e->before, hb_regions_at(rs, e->before, &v));
 		if (!rc)
 			rc = hb_buf_addf(m,
 			                 " spans partitions %llu..%llu: they were merged (no "
@@ -791,7 +914,7 @@ static int report_event(struct hb_findings *out, struct hb_buf *m, const struct 
 			rc = hb_buf_addc(m, ')');
 		return rc ? rc : add_msg(out, HB_FIND_DRIFT, (long)e->before, m);
 	}
-	rc = add_region(m, e->first_extra, &rs->v[e->first_extra]);
+	rc = add_region(m, e->first_extra, hb_regions_at(rs, e->first_extra, &v));
 	if (!rc && !e->missing)
 		rc = hb_buf_addf(m, " starts inside partition %llu: it was split%s", e->partition,
 		                 e->extra > 1 ? "" : " there");
@@ -836,7 +959,8 @@ static int boundary_events(struct hb_findings *out, const struct hb_regions *rs,
 		return 0;
 	i = next_live(rs, e.before + 1, &last);
 	for (;;) {
-		const struct hb_region *r = i < rs->n ? &rs->v[i] : NULL;
+		struct hb_region_view v;
+		const struct hb_region *r = i < rs->n ? hb_regions_at(rs, i, &v) : NULL;
 		int d = 1; /* a region start past the last partition start is inside it */
 
 		if (!r && k < parts) { /* the last partition starts have no region */
@@ -1027,7 +1151,11 @@ static size_t regions_lower(const struct hb_regions *rs, const unsigned char *k,
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (hb_key_cmp(rs->v[mid].start, rs->v[mid].start_len, k, n) < 0)
+		const unsigned char *s, *e;
+		size_t sl, el;
+
+		hb_regions_bounds(rs, mid, &s, &sl, &e, &el);
+		if (hb_key_cmp(s, sl, k, n) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1052,7 +1180,8 @@ static void match_one(struct hb_region_counts *counts, const struct hb_regions *
 			continue;
 		for (j = regions_lower(rs, sp, sn); j < rs->n; j++) {
 			struct hb_region_counts *c = &counts[j];
-			const struct hb_region *r = &rs->v[j];
+			struct hb_region_view v;
+			const struct hb_region *r = hb_regions_at(rs, j, &v);
 
 			if (hb_key_cmp(r->start, r->start_len, sp, sn))
 				break;
@@ -1116,6 +1245,7 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
                       const struct hb_hot_params *p)
 {
 	struct hb_buf m = HB_BUF_INIT;
+	struct hb_region_view v;
 	size_t i, live = 0, scap = 0;
 	long last_live = -1, end_region = -1;
 	int rc = 0;
@@ -1126,7 +1256,7 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 		return HB_ENOMEM;
 	out->n = rs->n;
 	for (i = 0; i < rs->n; i++) {
-		const struct hb_region *r = &rs->v[i];
+		const struct hb_region *r = hb_regions_at(rs, i, &v);
 		const struct hb_region_counts *c = &counts[i];
 		struct hb_hot_region *h = &out->r[i];
 		const char *srv = c->server ? c->server : r->server;
@@ -1168,7 +1298,7 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 	if (!out->total_writes)
 		return 0;
 	for (i = 0; i < rs->n; i++)
-		if (hb_region_is_live(&rs->v[i]))
+		if (hb_region_is_live(hb_regions_at(rs, i, &v)))
 			out->r[i].write_share =
 			    (double)out->r[i].writes / (double)out->total_writes;
 	/* The sequential-key pattern: (nearly) all writes go to the region at the end. */
@@ -1176,7 +1306,7 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 	    out->r[end_region].write_share >= p->sequential) {
 		out->sequential_region = end_region;
 		out->r[end_region].flagged = 1;
-		rc = add_region(&m, (size_t)end_region, &rs->v[end_region]);
+		rc = add_region(&m, (size_t)end_region, hb_regions_at(rs, (size_t)end_region, &v));
 		if (!rc)
 			rc = hb_buf_addf(
 			    &m,
@@ -1193,12 +1323,12 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 	for (i = 0; !rc && i < rs->n; i++) {
 		struct hb_hot_region *h = &out->r[i];
 
-		if (!hb_region_is_live(&rs->v[i]) || (long)i == out->sequential_region ||
-		    live < 2 || h->writes < p->min_writes ||
+		if (!hb_region_is_live(hb_regions_at(rs, i, &v)) ||
+		    (long)i == out->sequential_region || live < 2 || h->writes < p->min_writes ||
 		    h->write_share <= p->factor * out->fair_share)
 			continue;
 		h->flagged = 1;
-		rc = add_region(&m, i, &rs->v[i]);
+		rc = add_region(&m, i, &v.r);
 		if (!rc)
 			rc = hb_buf_addf(&m,
 			                 " takes %.1f%% of the table's writes (%llu of %llu), %.1f "
@@ -1238,7 +1368,8 @@ int hb_audit_placement(struct hb_findings *out, const struct hb_regions *rs,
 	if (!count)
 		return HB_ENOMEM;
 	for (i = 0; i < rs->n; i++) {
-		const struct hb_region *r = &rs->v[i];
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(rs, i, &v);
 
 		if (!hb_region_is_live(r) || !r->server)
 			continue;

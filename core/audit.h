@@ -77,14 +77,23 @@ struct hb_audit_region {
 	char *keys;    /* the exact key count in decimal; NULL without a key space */
 };
 
+/* A million regions' results in 4 bytes each: a region's share is a function of its key count
+ * and evenly split tables repeat a handful of counts, so each distinct count is kept once. */
 struct hb_audit {
-	struct hb_audit_region *r; /* one per audited region, same indices */
+	uint32_t *r; /* one per audited region, same indices: HB_AUDIT_REACHABLE | count + 1 (0
+	              * when no key space was given); read with hb_audit_at */
 	size_t n;
+	struct hb_audit_region *counts; /* the distinct counts (keys owned, reachable unused) */
+	size_t ncounts, counts_cap;
 	char *total_keys; /* #K in decimal (prefixes for a '*' tail); NULL without a key space */
 	struct hb_findings findings;
 };
 
+#define HB_AUDIT_REACHABLE 0x80000000u
+
 void hb_audit_init(struct hb_audit *a);
+/* Region i's result (keys owned by a). */
+void hb_audit_at(const struct hb_audit *a, size_t i, struct hb_audit_region *out);
 void hb_audit_release(struct hb_audit *a);
 
 /*
@@ -169,6 +178,19 @@ void hb_chain_stream_release(struct hb_chain_stream *s);
 int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
                      const char *primary_name, const struct hb_regions *other,
                      const char *other_name);
+/* The same with the other list's regions given one at a time, in any order (so that list is
+ * never held): a bit per primary region, and copies of the bounds of other's regions that
+ * match none. The findings are those of hb_audit_compare once sorted (hb_findings_sort). */
+struct hb_compare {
+	const struct hb_regions *primary;
+	unsigned char *seen;
+	struct hb_regions extra;
+};
+int hb_compare_begin(struct hb_compare *c, const struct hb_regions *primary);
+int hb_compare_add(struct hb_compare *c, const struct hb_region *r);
+int hb_compare_end(struct hb_compare *c, struct hb_findings *out, const char *primary_name,
+                   const char *other_name);
+void hb_compare_release(struct hb_compare *c);
 
 /* The metadata row's qualifiers as read (NULL = absent). */
 struct hb_audit_meta {

@@ -8,30 +8,38 @@ void hb_bounds_dedupe_replicas(struct hb_regions *rs)
 	size_t i, o = 0;
 
 	for (i = 0; i < rs->n; i++) {
-		if (o &&
-		    !hb_key_cmp(rs->v[o - 1].start, rs->v[o - 1].start_len, rs->v[i].start,
-		                rs->v[i].start_len) &&
-		    !hb_key_cmp(rs->v[o - 1].end, rs->v[o - 1].end_len, rs->v[i].end,
-		                rs->v[i].end_len)) {
-			hb_region_release(&rs->v[i]);
-			continue;
+		const unsigned char *ps, *pe, *s, *e;
+		size_t psl, pel, sl, el;
+
+		hb_regions_bounds(rs, i, &s, &sl, &e, &el);
+		if (o) {
+			hb_regions_bounds(rs, o - 1, &ps, &psl, &pe, &pel);
+			if (!hb_key_cmp(ps, psl, s, sl) && !hb_key_cmp(pe, pel, e, el))
+				continue;
 		}
-		rs->v[o++] = rs->v[i];
+		hb_regions_move(rs, o++, i);
 	}
-	rs->n = o;
+	hb_regions_truncate(rs, o);
 }
 
 int hb_bounds_chain_complete(const struct hb_regions *rs)
 {
-	size_t i;
+	const unsigned char *s, *e, *ns, *ne;
+	size_t i, sl, el, nsl, nel;
 
-	if (!rs->n || rs->v[0].start_len || rs->v[rs->n - 1].end_len)
+	if (!rs->n)
 		return 0;
-	for (i = 0; i + 1 < rs->n; i++)
-		if (!rs->v[i].end_len || hb_key_cmp(rs->v[i].end, rs->v[i].end_len,
-		                                    rs->v[i + 1].start, rs->v[i + 1].start_len))
+	hb_regions_bounds(rs, 0, &s, &sl, &e, &el);
+	if (sl)
+		return 0;
+	for (i = 0; i + 1 < rs->n; i++) {
+		hb_regions_bounds(rs, i + 1, &ns, &nsl, &ne, &nel);
+		if (!el || hb_key_cmp(e, el, ns, nsl))
 			return 0;
-	return 1;
+		e = ne;
+		el = nel;
+	}
+	return !el;
 }
 
 int hb_bounds_equal(const struct hb_regions *rs, const struct hb_keys *splits)
@@ -41,21 +49,27 @@ int hb_bounds_equal(const struct hb_regions *rs, const struct hb_keys *splits)
 	if (rs->n != splits->n + 1 || !hb_bounds_chain_complete(rs))
 		return 0;
 	for (i = 0; i < splits->n; i++) {
-		size_t kl;
-		const unsigned char *k = hb_keys_at(splits, i, &kl);
+		size_t kl, sl, el;
+		const unsigned char *k = hb_keys_at(splits, i, &kl), *s, *e;
 
-		if (hb_key_cmp(rs->v[i].end, rs->v[i].end_len, k, kl))
+		hb_regions_bounds(rs, i, &s, &sl, &e, &el);
+		if (hb_key_cmp(e, el, k, kl))
 			return 0;
 	}
 	return 1;
 }
 
-static int cmp_end_ptr(const void *a, const void *b)
-{
-	const struct hb_region *ra = *(const struct hb_region *const *)a;
-	const struct hb_region *rb = *(const struct hb_region *const *)b;
+/* A region's end key, for sorting the ends. */
+struct end_key {
+	const unsigned char *k;
+	size_t n;
+};
 
-	return hb_key_cmp(ra->end, ra->end_len, rb->end, rb->end_len);
+static int cmp_end(const void *a, const void *b)
+{
+	const struct end_key *x = a, *y = b;
+
+	return hb_key_cmp(x->k, x->n, y->k, y->n);
 }
 
 /* Adds "WHAT 'K'" with K as toStringBinary. */
@@ -70,7 +84,7 @@ static int key_line(struct hb_diff *d, struct hb_buf *t, const char *what, const
 int hb_bounds_diff(struct hb_diff *d, const struct hb_regions *rs, const struct hb_keys *splits)
 {
 	struct hb_buf t = HB_BUF_INIT;
-	const struct hb_region **ends;
+	struct end_key *ends;
 	size_t i, j, ne = 0;
 	int rc;
 
@@ -79,14 +93,19 @@ int hb_bounds_diff(struct hb_diff *d, const struct hb_regions *rs, const struct 
 	ends = calloc(rs->n ? rs->n : 1, sizeof(*ends));
 	if (!ends)
 		return HB_ENOMEM;
-	for (i = 0; i < rs->n; i++)
-		if (rs->v[i].end_len)
-			ends[ne++] = &rs->v[i];
-	qsort(ends, ne, sizeof(*ends), cmp_end_ptr);
+	for (i = 0; i < rs->n; i++) {
+		const unsigned char *s;
+		size_t sl;
+
+		hb_regions_bounds(rs, i, &s, &sl, &ends[ne].k, &ends[ne].n);
+		if (ends[ne].n)
+			ne++;
+	}
+	qsort(ends, ne, sizeof(*ends), cmp_end);
 	for (i = 0, j = 0; !rc && (i < splits->n || j < ne);) {
 		size_t kl = 0;
 		const unsigned char *k = i < splits->n ? hb_keys_at(splits, i, &kl) : NULL;
-		int c = !k ? 1 : j >= ne ? -1 : hb_key_cmp(k, kl, ends[j]->end, ends[j]->end_len);
+		int c = !k ? 1 : j >= ne ? -1 : hb_key_cmp(k, kl, ends[j].k, ends[j].n);
 
 		if (c == 0) {
 			i++;
@@ -95,8 +114,7 @@ int hb_bounds_diff(struct hb_diff *d, const struct hb_regions *rs, const struct 
 			rc = key_line(d, &t, "- missing boundary", k, kl);
 			i++;
 		} else {
-			rc = key_line(d, &t, "+ unexpected boundary", ends[j]->end,
-			              ends[j]->end_len);
+			rc = key_line(d, &t, "+ unexpected boundary", ends[j].k, ends[j].n);
 			j++;
 		}
 	}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One region with its strings: as a decoder builds it, or as read from a list (a view). */
 struct hb_region {
 	unsigned char *start; /* raw start key; empty = unbounded below */
 	size_t start_len;
@@ -22,25 +23,64 @@ struct hb_region {
 	int replica_id;
 	int offline; /* meta flags; REST never reports these */
 	int split;
-	int packed; /* the strings share one allocation at start (hb_region_copy) */
+};
+
+/*
+ * A list of regions, compact because a table can have a million of them (about 60 bytes a
+ * region instead of 250): each region is a fixed record; keys, names that are not the
+ * canonical "table,start,id[_rep].encoded." and odd encoded names live in one byte arena;
+ * a region's start shares the bytes of the previous region's equal end; a canonical name is
+ * rebuilt when read and the encoded name is kept as 16 raw bytes; servers and states are
+ * kept once each. Read a region with hb_regions_at; the fields below are the list's own.
+ */
+struct hb_region_rec;
+struct hb_region_pool {
+	unsigned char **v; /* entries, each a length-prefixed byte string */
+	size_t n, cap;
+	uint32_t *slot; /* open addressing: entry index + 1, 0 = empty */
+	size_t nslot;
 };
 
 struct hb_regions {
-	struct hb_region *v;
+	struct hb_region_rec *rec;
 	size_t n, cap;
+	unsigned char *arena;
+	size_t arena_len, arena_cap;
+	struct hb_region_pool locs, states;
+	uint32_t prefix; /* arena offset of the table part of the first region name, 0 = none */
+};
+
+/* A region read from a list: r points into the list and into this view's own buffers, valid
+ * until the list changes or the view is used again. */
+#define HB_REGION_NAME_INLINE 384
+struct hb_region_view {
+	struct hb_region r;
+	char encoded[33];
+	unsigned char name[HB_REGION_NAME_INLINE];
 };
 
 void hb_regions_init(struct hb_regions *rs);
-/* Frees every region's strings and the array. */
+/* Frees everything the list holds. */
 void hb_regions_release(struct hb_regions *rs);
-/* Appends a deep copy of r (all pointers may be NULL). HB_ENOMEM. */
+/* Appends a copy of r (all pointers may be NULL). HB_ENOMEM (also when the list would pass
+ * 4 GiB of keys and names). */
 int hb_regions_push(struct hb_regions *rs, const struct hb_region *r);
-/* Sorts by start key, then end key (empty end last), then id. */
+/* Region i (< rs->n) as a struct hb_region in v; returns &v->r. */
+const struct hb_region *hb_regions_at(const struct hb_regions *rs, size_t i,
+                                      struct hb_region_view *v);
+/* Region i's bounds only (cheaper than hb_regions_at); the pointers are valid until the list
+ * changes. */
+void hb_regions_bounds(const struct hb_regions *rs, size_t i, const unsigned char **start,
+                       size_t *start_len, const unsigned char **end, size_t *end_len);
+/* Replaces region i's state (NULL = unknown). HB_ENOMEM. */
+int hb_regions_set_state(struct hb_regions *rs, size_t i, const char *state);
+/* Makes region dst a copy of region src (dst <= src; for compacting a list in place). */
+void hb_regions_move(struct hb_regions *rs, size_t dst, size_t src);
+/* Keeps the first n regions (n <= rs->n). */
+void hb_regions_truncate(struct hb_regions *rs, size_t n);
+/* Sorts by start key, then end key (empty end last), then id, in place. */
 void hb_regions_sort(struct hb_regions *rs);
-/* Frees the strings of one region (not the struct). */
+/* Frees the strings of a region a caller built with malloc'ed fields (not a view). */
 void hb_region_release(struct hb_region *r);
-/* Deep-copies r into *out with all its strings in one allocation (out->packed = 1; a field
- * of such a copy is replaced by making a new copy). HB_ENOMEM. */
-int hb_region_copy(struct hb_region *out, const struct hb_region *r);
 
 #endif

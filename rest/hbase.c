@@ -285,55 +285,56 @@ int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *
 /*
  * REST builds each region name with Bytes.toString(startKey), which mangles binary start keys
  * (U+FFFD, NUL). The name is a pure function of (table, start key, id) (docs/hbase-wire.md §3,
- * §6.2), so rebuild the exact bytes the way HBase does: "table,start,id.md5hex.".
+ * §6.2), so each region is handed on with the exact bytes HBase has: "table,start,id.md5hex.".
  */
-static int rebuild_names(const char *table, struct hb_regions *rs, struct hb_error *err)
+struct named_regions {
+	const char *table; /* as in region names; NULL: system tables keep the old format */
+	hb_region_fn fn;
+	void *ctx;
+	size_t n;
+	struct hb_buf name;
+};
+
+static int rebuild_name(void *ctx, const struct hb_region *r, struct hb_error *err)
 {
-	struct hb_buf b = HB_BUF_INIT;
+	struct named_regions *s = ctx;
+	struct hb_region with = *r;
 	char enc[33];
-	size_t i;
+	size_t prefix;
 
-	if (!strncmp(table, "hbase:", 6))
-		return 0; /* system tables keep the old format */
-	/* TableName.getName() omits the default namespace (docs/hbase-wire.md §3). */
-	if (!strncmp(table, "default:", 8))
-		table += 8;
-	for (i = 0; i < rs->n; i++) {
-		struct hb_region *r = &rs->v[i], with = *r, nr;
-		size_t prefix;
-
-		hb_buf_reset(&b);
-		if (hb_buf_adds(&b, table) || hb_buf_addc(&b, ',') ||
-		    hb_buf_add(&b, r->start, r->start_len) ||
-		    hb_buf_addf(&b, ",%llu", (unsigned long long)r->id))
-			goto nomem;
-		prefix = b.len;
-		hb_region_encoded_name(enc, b.data, prefix);
-		if (hb_buf_addf(&b, ".%s.", enc))
-			goto nomem;
-		with.name = (unsigned char *)b.data;
-		with.name_len = b.len;
-		with.encoded = enc;
-		if (hb_region_copy(&nr, &with))
-			goto nomem;
-		hb_region_release(r);
-		*r = nr;
-	}
-	hb_buf_release(&b);
-	return 0;
-nomem:
-	hb_buf_release(&b);
-	return hb_error_set(err, HB_ENOMEM, "out of memory");
+	s->n++;
+	if (!s->table)
+		return s->fn(s->ctx, r, err);
+	hb_buf_reset(&s->name);
+	if (hb_buf_adds(&s->name, s->table) || hb_buf_addc(&s->name, ',') ||
+	    hb_buf_add(&s->name, r->start, r->start_len) ||
+	    hb_buf_addf(&s->name, ",%llu", (unsigned long long)r->id))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	prefix = s->name.len;
+	hb_region_encoded_name(enc, s->name.data, prefix);
+	if (hb_buf_addf(&s->name, ".%s.", enc))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	with.name = (unsigned char *)s->name.data;
+	with.name_len = s->name.len;
+	with.encoded = enc;
+	return s->fn(s->ctx, &with, err);
 }
 
-int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
-                        struct hb_error *err)
+int hb_rest_regions_scan(struct hb_rest *c, const char *table, hb_region_fn fn, void *ctx,
+                         struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;
 	struct hb_rest_resp r;
+	struct named_regions s;
 	char what[600];
 	int rc;
 
+	memset(&s, 0, sizeof(s));
+	s.fn = fn;
+	s.ctx = ctx;
+	/* TableName.getName() omits the default namespace (docs/hbase-wire.md §3). */
+	if (strncmp(table, "hbase:", 6))
+		s.table = strncmp(table, "default:", 8) ? table : table + 8;
 	hb_rest_resp_init(&r);
 	r.spool = 1; /* about 200 bytes a region */
 	rc = table_path(&path, table, "/regions", err);
@@ -346,24 +347,37 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
 			err->code = rc;
 	}
 	if (!rc) {
-		/* The body can be large: free it as soon as it is decoded. */
 		size_t blen;
 		const char *body = hb_rest_resp_body(&r, &blen);
 
-		rc = r.map ? hb_rest_decode_table_regions_mapped(body, blen, what, table, out, err)
-		           : hb_rest_decode_table_regions(body, blen, what, table, out, err);
-		hb_rest_resp_release(&r);
+		rc = hb_rest_decode_table_regions_each(body, blen, what, table, r.map != NULL,
+		                                       rebuild_name, &s, err);
 		/* Every table has a region: branch-1 RegionsResource answers 200 with none for a
 		 * table that does not exist (no exists() check before the meta scan). */
-		if (!rc && !out->n)
+		if (!rc && !s.n)
 			rc = hb_error_set(err, HB_ENOTFOUND, "%s: no regions listed", what);
 	}
-	if (!rc)
-		rc = rebuild_names(table, out, err);
-	if (!rc)
-		hb_regions_sort(out);
 	hb_rest_resp_release(&r);
 	hb_buf_release(&path);
+	hb_buf_release(&s.name);
+	return rc;
+}
+
+static int push_region(void *ctx, const struct hb_region *r, struct hb_error *err)
+{
+	return hb_regions_push(ctx, r) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+}
+
+int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
+                        struct hb_error *err)
+{
+	size_t n0 = out->n;
+	int rc = hb_rest_regions_scan(c, table, push_region, out, err);
+
+	if (rc)
+		hb_regions_truncate(out, n0);
+	else
+		hb_regions_sort(out);
 	return rc;
 }
 
@@ -1154,11 +1168,6 @@ struct meta_state {
 	int *state;
 	struct hb_error *err;
 };
-
-static int push_region(void *ctx, const struct hb_region *r, struct hb_error *err)
-{
-	return hb_regions_push(ctx, r) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
-}
 
 static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 {

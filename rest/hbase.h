@@ -40,6 +40,10 @@ struct hb_cluster_status {
 	size_t ndead;
 };
 
+/* Called with each region of a listing (r and its strings valid during the call only); a
+ * non-zero return stops the listing with it. */
+typedef int (*hb_region_fn)(void *ctx, const struct hb_region *r, struct hb_error *err);
+
 /* A list of malloc'ed C strings (table names). */
 struct hb_names {
 	char **v;
@@ -127,6 +131,10 @@ int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *
  * HB_ENOLOCATION for HTTP 500 (a region that never opened has no location). */
 int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
                         struct hb_error *err);
+/* GET /T/regions handing each region to fn in the server's order, nothing kept (errors as
+ * hb_rest_get_regions; regions before an error have been handed over). */
+int hb_rest_regions_scan(struct hb_rest *c, const char *table, hb_region_fn fn, void *ctx,
+                         struct hb_error *err);
 /* Reads TABLE's table:state row in hbase:meta into *state (HB_TABLE_*), -1 when there is none
  * (a missing table, or 1.x meta where the state lives in ZooKeeper). */
 int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct hb_error *err);
@@ -140,7 +148,7 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
                          int *state_out, struct hb_error *err);
 /* Called with each region row of a meta scan, decoded (r and its strings are valid during the
  * call only), in meta's key order; a non-zero return stops the scan with it. */
-typedef int (*hb_meta_region_fn)(void *ctx, const struct hb_region *r, struct hb_error *err);
+typedef hb_region_fn hb_meta_region_fn;
 /* hb_rest_meta_regions one region at a time: nothing is kept. */
 int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
                       int *state_out, struct hb_error *err);

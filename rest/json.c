@@ -895,7 +895,7 @@ static int jr_open_object(struct jr *j, const char *json, size_t len, int mapped
 
 static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_buf *sk,
                          struct hb_buf *ek, struct hb_buf *loc, struct hb_buf *name,
-                         struct hb_regions *out, const char *json, const char *what,
+                         hb_region_fn fn, void *ctx, const char *json, const char *what,
                          struct hb_error *err)
 {
 	struct hb_region r;
@@ -1013,7 +1013,7 @@ static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_b
 	}
 	r.server = has_loc && loc->len ? loc->data : NULL;
 	r.id = (uint64_t)id;
-	return hb_regions_push(out, &r) ? oom(err) : 0;
+	return fn(ctx, &r, err);
 }
 
 /* "ns:t" as HBase names it: the default namespace is left out. */
@@ -1047,30 +1047,33 @@ int hb_rest_decode_regions(const char *json, size_t len, const char *what, struc
 	return hb_rest_decode_table_regions(json, len, what, NULL, out, err);
 }
 
-static int decode_table_regions(const char *json, size_t len, const char *what, const char *table,
-                                struct hb_regions *out, struct hb_error *err, int mapped);
+static int push_region(void *ctx, const struct hb_region *r, struct hb_error *err)
+{
+	return hb_regions_push(ctx, r) ? oom(err) : 0;
+}
 
 int hb_rest_decode_table_regions(const char *json, size_t len, const char *what, const char *table,
                                  struct hb_regions *out, struct hb_error *err)
 {
-	return decode_table_regions(json, len, what, table, out, err, 0);
+	size_t n0 = out->n;
+	int rc =
+	    hb_rest_decode_table_regions_each(json, len, what, table, 0, push_region, out, err);
+
+	/* A refused body adds nothing: drop the regions read before the error. */
+	if (rc)
+		hb_regions_truncate(out, n0);
+	return rc;
 }
 
-int hb_rest_decode_table_regions_mapped(const char *json, size_t len, const char *what,
-                                        const char *table, struct hb_regions *out,
-                                        struct hb_error *err)
-{
-	return decode_table_regions(json, len, what, table, out, err, 1);
-}
-
-static int decode_table_regions(const char *json, size_t len, const char *what, const char *table,
-                                struct hb_regions *out, struct hb_error *err, int mapped)
+int hb_rest_decode_table_regions_each(const char *json, size_t len, const char *what,
+                                      const char *table, int mapped, hb_region_fn fn, void *ctx,
+                                      struct hb_error *err)
 {
 	struct hb_buf key = HB_BUF_INIT, sk = HB_BUF_INIT, ek = HB_BUF_INIT, loc = HB_BUF_INIT,
 	              name = HB_BUF_INIT;
 	struct jr j;
 	int rc = 0, more;
-	size_t i = 0, n0 = out->n;
+	size_t i = 0;
 
 	if (!json || !len)
 		return BAD("empty body");
@@ -1124,8 +1127,8 @@ static int decode_table_regions(const char *json, size_t len, const char *what, 
 			j.p++;
 			m = jr_peek(&j) == ']' ? (j.p++, 0) : 1;
 			while (m == 1) {
-				rc = decode_region(&j, i++, &key, &sk, &ek, &loc, &name, out, json,
-				                   what, err);
+				rc = decode_region(&j, i++, &key, &sk, &ek, &loc, &name, fn, ctx,
+				                   json, what, err);
 				if (rc)
 					goto done;
 				m = jr_next(&j, ']');
@@ -1140,9 +1143,6 @@ static int decode_table_regions(const char *json, size_t len, const char *what, 
 	if (more < 0 || jr_peek(&j) != -1)
 		rc = jr_invalid(&j, json, what, err);
 done:
-	/* A refused body adds nothing: drop the regions read before the error. */
-	while (rc && out->n > n0)
-		hb_region_release(&out->v[--out->n]);
 	hb_buf_release(&key);
 	hb_buf_release(&sk);
 	hb_buf_release(&ek);

@@ -12,11 +12,14 @@ void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
 /* How many times a broken scan may be reopened (the --retries budget). */
 long hb_rest_retry_budget(const struct hb_rest *c);
 
-/* The decoders of rest/hbase.h for a body mapped from its spool file (hb_rest_resp_body with
- * spool set): the same results, with the pages read given back as the parser moves on. */
-int hb_rest_decode_table_regions_mapped(const char *json, size_t len, const char *what,
-                                        const char *table, struct hb_regions *out,
-                                        struct hb_error *err);
+/* hb_rest_decode_table_regions handing each region to fn (its strings valid during the call
+ * only; a non-zero return stops the decoding with it) instead of keeping it; regions before
+ * an error have been handed over. mapped: the body is mapped from its spool file
+ * (hb_rest_resp_body with spool set) and the pages read are given back as the parser moves
+ * on. The other decoders of rest/hbase.h for such a body follow. */
+int hb_rest_decode_table_regions_each(const char *json, size_t len, const char *what,
+                                      const char *table, int mapped, hb_region_fn fn, void *ctx,
+                                      struct hb_error *err);
 int hb_rest_decode_cellset_mapped(const char *json, size_t len, const char *what,
                                   int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
                                   void *ctx, struct hb_error *err);

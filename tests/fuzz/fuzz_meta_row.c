@@ -49,8 +49,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!rs.n);
 	}
 	for (i = 0; i < rs.n; i++) {
-		FUZZ_CHECK(rs.v[i].encoded && rs.v[i].name_len == klen);
-		FUZZ_CHECK(rs.v[i].name && !memcmp(rs.v[i].name, key, klen));
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(&rs, i, &v);
+
+		FUZZ_CHECK(r->encoded && r->name_len == klen);
+		FUZZ_CHECK(r->name && !memcmp(r->name, key, klen));
 	}
 	if (state != -2)
 		FUZZ_CHECK(state >= -1 && state <= 3 && !rs.n);

@@ -18,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!rs.n);
 	}
 	for (i = 0; i < rs.n; i++) {
-		const struct hb_region *r = &rs.v[i];
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(&rs, i, &v);
 
 		FUZZ_CHECK(r->start_len <= size && r->end_len <= size);
 		FUZZ_CHECK(!r->server || strlen(r->server) <= size);

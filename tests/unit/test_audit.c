@@ -5,6 +5,15 @@
 #include <math.h>
 #include <time.h>
 
+/* Region i of a list through one of a few views (each valid for the next seven calls). */
+static const struct hb_region *reg(const struct hb_regions *rs, size_t i)
+{
+	static struct hb_region_view v[8];
+	static unsigned k;
+
+	return hb_regions_at(rs, i, &v[k++ % 8]);
+}
+
 static struct hb_error err;
 
 /* Region spec "start|end" in toStringBinary; flags: o offline, s split parent, r replica. */
@@ -143,12 +152,63 @@ static void test_audit__compare_reports_regions_in_only_one_list(void)
 	build(&b, rest, 2);
 	hb_findings_init(&f);
 	CHECK_EQ_INT(hb_audit_compare(&f, &a, "hbase:meta", &b, "REST"), 0);
-	CHECK_EQ_STR(kinds(&f), "meta_rest_mismatch@2 meta_rest_mismatch@-1 meta_rest_mismatch@3");
+	hb_findings_sort(&f);
+	CHECK_EQ_STR(kinds(&f), "meta_rest_mismatch@2 meta_rest_mismatch@3 meta_rest_mismatch@-1");
 	hb_findings_release(&f);
 	hb_findings_init(&f);
 	CHECK_EQ_INT(hb_audit_compare(&f, &a, "hbase:meta", &a, "REST"), 0);
 	CHECK_EQ_INT(f.n, 0);
 	hb_findings_release(&f);
+	hb_regions_release(&a);
+	hb_regions_release(&b);
+}
+
+/* The other list streamed in any order, with repeats: the findings of the list form. */
+static void test_audit__streamed_compare_takes_the_other_list_in_any_order(void)
+{
+	static const struct rdef meta[] = {{"", "b", NULL, 1, "s"},
+	                                   {"b", "d", NULL, 1, "s"},
+	                                   {"d", "f", NULL, 1, "s"},
+	                                   {"f", "", NULL, 1, "s"}};
+	/* [d,e) and [e,f) instead of [d,f); [,b) twice (a replica); [f,) last of all */
+	static const struct rdef rest[] = {{"e", "f", NULL, 1, "s"}, {"", "b", NULL, 1, "s"},
+	                                   {"d", "e", NULL, 1, "s"}, {"b", "d", NULL, 1, "s"},
+	                                   {"", "b", NULL, 1, "s"},  {"e", "f", NULL, 2, "s"},
+	                                   {"f", "", NULL, 1, "s"}};
+	struct hb_regions a, b;
+	struct hb_findings f, g;
+	struct hb_compare c;
+	size_t i;
+
+	build(&a, meta, 4);
+	hb_regions_init(&b);
+	hb_findings_init(&f);
+	hb_findings_init(&g);
+	CHECK_EQ_INT(hb_compare_begin(&c, &a), 0);
+	for (i = 0; i < 7; i++) {
+		struct hb_regions one;
+
+		build(&one, &rest[i], 1);
+		CHECK_EQ_INT(hb_compare_add(&c, reg(&one, 0)), 0);
+		CHECK_EQ_INT(hb_regions_push(&b, reg(&one, 0)), 0);
+		hb_regions_release(&one);
+	}
+	CHECK_EQ_INT(hb_compare_end(&c, &f, "hbase:meta", "REST"), 0);
+	hb_compare_release(&c);
+	hb_findings_sort(&f);
+	CHECK_EQ_STR(kinds(&f), "meta_rest_mismatch@2 meta_rest_mismatch@-1 meta_rest_mismatch@-1");
+	CHECK_EQ_STR(f.v[0].message, "region 2 ['d', 'f') is in hbase:meta but not in REST");
+	CHECK_EQ_STR(f.v[1].message, "region ['d', 'e') is in REST but not in hbase:meta");
+	CHECK_EQ_STR(f.v[2].message, "region ['e', 'f') is in REST but not in hbase:meta");
+	/* the list form over the same regions, sorted */
+	hb_regions_sort(&b);
+	CHECK_EQ_INT(hb_audit_compare(&g, &a, "hbase:meta", &b, "REST"), 0);
+	hb_findings_sort(&g);
+	CHECK_EQ_INT(g.n, f.n);
+	for (i = 0; i < g.n && i < f.n; i++)
+		CHECK_EQ_STR(g.v[i].message, f.v[i].message);
+	hb_findings_release(&f);
+	hb_findings_release(&g);
 	hb_regions_release(&a);
 	hb_regions_release(&b);
 }
@@ -324,6 +384,7 @@ static void test_audit__reach_flags_seed001_regions(void)
 	struct hb_regions rs;
 	struct hb_keyspace *ks = NULL;
 	struct hb_audit a;
+	struct hb_audit_region res;
 	size_t i;
 
 	hb_keys_init(&k);
@@ -343,14 +404,21 @@ static void test_audit__reach_flags_seed001_regions(void)
 	CHECK_EQ_STR(kinds(&a.findings), "unreachable@0 unreachable@3 unreachable@4 "
 	                                 "unreachable@5 unreachable@6 unreachable@7");
 	CHECK_EQ_STR(a.total_keys, "18446744073709551616");
-	CHECK_EQ_STR(a.r[9].keys, "1");
-	CHECK(fabs(a.r[2].share - 3.0 / 16) < 1e-12);
+	hb_audit_at(&a, 9, &res);
+	CHECK_EQ_STR(res.keys, "1");
+	CHECK_EQ_INT(res.reachable, 1);
+	hb_audit_at(&a, 2, &res);
+	CHECK(fabs(res.share - 3.0 / 16) < 1e-12);
+	hb_audit_at(&a, 3, &res);
+	CHECK_EQ_INT(res.reachable, 0);
 	CHECK(a.findings.n && strstr(a.findings.v[1].message, "'a000000000000000'") != NULL);
 	hb_audit_release(&a);
 	/* Without a key space: no reachability, no findings. */
 	hb_audit_init(&a);
 	CHECK_EQ_INT(hb_audit_reach(&a, NULL, &rs, &err), 0);
-	CHECK_EQ_INT(a.r[0].reachable, -1);
+	hb_audit_at(&a, 0, &res);
+	CHECK_EQ_INT(res.reachable, -1);
+	CHECK(res.keys == NULL);
 	CHECK_EQ_INT(a.findings.n, 0);
 	hb_audit_release(&a);
 	hb_keyspace_free(ks);
@@ -372,7 +440,7 @@ static void reach_pass(struct hb_findings *f, int *reach, size_t *unreachable,
 	for (i = 0; i < rs->n; i++) {
 		struct hb_audit_region ar;
 
-		CHECK_EQ_INT(hb_reach_stream_next(&s, i, &rs->v[i], &ar, f, &err), 0);
+		CHECK_EQ_INT(hb_reach_stream_next(&s, i, reg(rs, i), &ar, f, &err), 0);
 		reach[i] = ar.reachable;
 		CHECK(decide_only ? ar.keys == NULL : ar.keys != NULL);
 	}
@@ -448,7 +516,7 @@ static void test_audit__reach_stream_escapes_messages_and_decides_without_counti
 		for (i = 0; i < rs.n; i++) {
 			struct hb_audit_region ar;
 
-			CHECK_EQ_INT(hb_reach_stream_next(&s, i, &rs.v[i], &ar, NULL, &err), 0);
+			CHECK_EQ_INT(hb_reach_stream_next(&s, i, reg(&rs, i), &ar, NULL, &err), 0);
 			if (!s.msg.len)
 				continue;
 			CHECK(k < plain.n && plain.v[k].region == (long)i);
@@ -530,7 +598,7 @@ static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 		region_name(&names[i], "t1", starts[i], 5);
 		l0[i].name = (const unsigned char *)names[i].data;
 		l0[i].name_len = names[i].len;
-		l0[i].server = rs.v[i].server;
+		l0[i].server = reg(&rs, i)->server;
 		l0[i].reads = 10;
 		l0[i].writes = 1000;
 		l1[i] = l0[i];
@@ -636,6 +704,7 @@ int main(void)
 	RUN(test_audit__meta_flags_regions_without_server);
 	RUN(test_audit__rest_replica_entries_are_not_duplicates);
 	RUN(test_audit__compare_reports_regions_in_only_one_list);
+	RUN(test_audit__streamed_compare_takes_the_other_list_in_any_order);
 	RUN(test_audit__drift_checks_n_keyspace_and_partition_boundaries);
 	RUN(test_audit__drift_is_one_finding_per_boundary_event);
 	RUN(test_audit__drift_messages_name_the_event);
