@@ -56,7 +56,7 @@ struct hb_regions {
 struct hb_region_view {
 	struct hb_region r;
 	char encoded[33];
-	unsigned char name[HB_REGION_NAME_INLINE];
+	unsigned char name[HB_REGION_NAME_INLINE + 1];
 };
 
 void hb_regions_init(struct hb_regions *rs);

@@ -16,39 +16,7 @@ PY=${HBTAB_PYTHON:-/usr/bin/python3}
 REGIONS=${BENCH_REGIONS:-100000}
 TABLE=bench
 
-set -- "$PY" "$SRC/tests/emulator/hbemu.py" --servers 5
-[ -n "${HBEMU_GEN_DIR:-}" ] && set -- "$@" --gen-dir "$HBEMU_GEN_DIR"
-emu_start 100 "emulator did not start:" "$@"
-REST=http://127.0.0.1:$(port rest)
-CONTROL=http://127.0.0.1:$(port control)
-
-# --hex-splits N keys, plus the metadata row hbtab create would write (N and key space).
-"$HBTAB" -o json splits --hex-splits "$REGIONS" |
-	"$PY" -c '
-import json, sys, base64
-t, n = sys.argv[1], sys.argv[2]
-keys = [k["base64"] for k in json.load(sys.stdin)["splits"]]
-print(json.dumps({"table": t, "families": [{"name": "cf", "attrs": {}}], "attrs": {},
-                  "splits": keys}))' "$TABLE" "$REGIONS" >"$TMP/create.json"
-curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$TMP/create.json" \
-	"$CONTROL/control/create" >/dev/null
-b64() { printf '%s' "$1" | base64 -w0; }
-curl -sf -X POST -H 'Content-Type: application/json' "$CONTROL/control/put" --data "{\"table\":
-	\"$TABLE\",\"rows\":[{\"key\":\"$(b64 totalPartition)\",\"cells\":[
-	{\"column\":\"$(b64 cf:N)\",\"value\":\"$(b64 "$REGIONS")\"},
-	{\"column\":\"$(b64 cf:keyspace)\",\"value\":\"$(b64 'hex{8} *')\"},
-	{\"column\":\"$(b64 cf:splits)\",\"value\":\"$(b64 "--hex-splits $REGIONS")\"}]}]}" >/dev/null
-
-# timed CMD...: prints "wall user+sys peak_kb" (wall in ns precision, CPU from GNU time).
-timed() {
-	t0=$(date +%s%N)
-	rc=0
-	/usr/bin/time -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null || rc=$?
-	t1=$(date +%s%N)
-	[ "$rc" -le 1 ] || { echo "$* exited $rc" >&2; exit 1; }
-	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f %d\n", (b - a) / 1e9, $1 + $2, $3 }' \
-		"$TMP/time"
-}
+emu_hex_table 100 "$TABLE" "$REGIONS"
 # The emulator's share: the same data fetched by curl, discarded.
 cat >"$TMP/meta.sh" <<EOF
 loc=\$(curl -s -D - -o /dev/null -X POST -H 'Content-Type: application/json' \
@@ -58,15 +26,15 @@ while [ "\$(curl -s -o /dev/null -w '%{http_code}' -H 'Accept: application/json'
 curl -s -X DELETE -H 'X-XSRF-HEADER: 1' "\$loc" >/dev/null
 EOF
 
-set -- $(timed curl -s --compressed -H 'Accept: application/json' "$REST/$TABLE/regions")
+set -- $(timed_cpu curl -s --compressed -H 'Accept: application/json' "$REST/$TABLE/regions")
 ER_W=$1
-set -- $(timed sh "$TMP/meta.sh")
+set -- $(timed_cpu sh "$TMP/meta.sh")
 EM_W=$1
-set -- $(timed "$HBTAB" --rest "$REST" --no-progress audit "$TABLE")
+set -- $(timed_cpu "$HBTAB" --rest "$REST" --no-progress audit "$TABLE")
 HR_W=$1 HR_C=$2 HR_K=$3
-set -- $(timed "$HBTAB" --rest "$REST" --no-progress -o json audit "$TABLE")
+set -- $(timed_cpu "$HBTAB" --rest "$REST" --no-progress -o json audit "$TABLE")
 HJ_W=$1 HJ_C=$2 HJ_K=$3
-set -- $(timed "$HBTAB" --rest "$REST" --no-progress audit "$TABLE" --source meta)
+set -- $(timed_cpu "$HBTAB" --rest "$REST" --no-progress audit "$TABLE" --source meta)
 HM_W=$1 HM_C=$2 HM_K=$3
 
 awk -v n="$REGIONS" -v erw="$ER_W" -v emw="$EM_W" \

@@ -21,65 +21,28 @@ REGIONS=${BENCH_REGIONS:-1000000}
 TARGET_KB=131072
 TABLE=bench
 
-set -- "$PY" "$SRC/tests/emulator/hbemu.py" --servers 5
-[ -n "${HBEMU_GEN_DIR:-}" ] && set -- "$@" --gen-dir "$HBEMU_GEN_DIR"
-emu_start 600 "emulator did not start:" "$@"
-REST=http://127.0.0.1:$(port rest)
-CONTROL=http://127.0.0.1:$(port control)
-
-# --hex-splits N keys, plus the metadata row hbtab create would write (N and key space).
-"$HBTAB" -o json splits --hex-splits "$REGIONS" |
-	"$PY" -c '
-import json, sys
-t = sys.argv[1]
-keys = [k["base64"] for k in json.load(sys.stdin)["splits"]]
-print(json.dumps({"table": t, "families": [{"name": "cf", "attrs": {}}], "attrs": {},
-                  "splits": keys}))' "$TABLE" >"$TMP/create.json"
-curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$TMP/create.json" \
-	"$CONTROL/control/create" >/dev/null
-rm -f "$TMP/create.json"
-b64() { printf '%s' "$1" | base64 -w0; }
-curl -sf -X POST -H 'Content-Type: application/json' "$CONTROL/control/put" --data "{\"table\":
-	\"$TABLE\",\"rows\":[{\"key\":\"$(b64 totalPartition)\",\"cells\":[
-	{\"column\":\"$(b64 cf:N)\",\"value\":\"$(b64 "$REGIONS")\"},
-	{\"column\":\"$(b64 cf:keyspace)\",\"value\":\"$(b64 'hex{8} *')\"},
-	{\"column\":\"$(b64 cf:splits)\",\"value\":\"$(b64 "--hex-splits $REGIONS")\"}]}]}" >/dev/null
-
-# timed CMD...: prints "wall user+sys peak_kb"; exit statuses 0 and 1 (findings) are fine.
-timed() {
-	t0=$(date +%s%N)
-	rc=0
-	/usr/bin/time -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/stderr" || rc=$?
-	t1=$(date +%s%N)
-	if [ "$rc" -gt 1 ]; then
-		echo "$* exited $rc:" >&2
-		cat "$TMP/stderr" >&2
-		exit 1
-	fi
-	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f %d\n", (b - a) / 1e9, $1 + $2, $3 }' \
-		"$TMP/time"
-}
+emu_hex_table 600 "$TABLE" "$REGIONS"
 META="$REST/hbase%3Ameta/*?startrow=$TABLE&endrow=$TABLE%20%2C%2C&maxversions=1"
 for c in regioninfo server serverstartcode state sn splitA splitB; do
 	META="$META&column=info%3A$c"
 done
 H="$HBTAB --rest $REST --timeout 3600 --no-progress"
 
-set -- $(timed "$HBTAB" splits --hex-splits "$REGIONS")
+set -- $(timed_cpu "$HBTAB" splits --hex-splits "$REGIONS")
 SP=$*
-set -- $(timed curl -s --compressed -H 'Accept: application/json' "$REST/$TABLE/regions")
+set -- $(timed_cpu curl -s --compressed -H 'Accept: application/json' "$REST/$TABLE/regions")
 CR=$*
-set -- $(timed curl -s --compressed -H 'Accept: application/json' "$META")
+set -- $(timed_cpu curl -s --compressed -H 'Accept: application/json' "$META")
 CM=$*
-set -- $(timed curl -s --compressed -H 'Accept: application/json' "$REST/status/cluster")
+set -- $(timed_cpu curl -s --compressed -H 'Accept: application/json' "$REST/status/cluster")
 CS=$*
-set -- $(timed $H regions "$TABLE")
+set -- $(timed_cpu $H regions "$TABLE")
 RR=$*
-set -- $(timed $H regions "$TABLE" --source meta)
+set -- $(timed_cpu $H regions "$TABLE" --source meta)
 RM=$*
-set -- $(timed $H audit "$TABLE")
+set -- $(timed_cpu $H audit "$TABLE")
 AR=$*
-set -- $(timed $H audit "$TABLE" --source meta)
+set -- $(timed_cpu $H audit "$TABLE" --source meta)
 AM=$*
 
 printf '%s\n' "$SP" "$CR" "$CM" "$CS" "$RR" "$RM" "$AR" "$AM" |

@@ -114,3 +114,51 @@ emu_start_servers() {
 	HBEMU_CONTROL="http://127.0.0.1:$(port control)"
 	export HBEMU_CONTROL
 }
+
+# emu_hex_table TRIES TABLE REGIONS: starts the emulator (SRC's tests/emulator with PY, the
+# generated modules of HBEMU_GEN_DIR when set) waiting up to TRIES tenths of a second, sets
+# REST and CONTROL, and makes TABLE with the REGIONS regions of 'hbtab splits --hex-splits
+# REGIONS' (HBTAB) and the metadata row hbtab create would write (N and key space).
+emu_hex_table() {
+	tries=$1 table=$2 regions=$3
+	set -- "$PY" "$SRC/tests/emulator/hbemu.py" --servers 5
+	[ -n "${HBEMU_GEN_DIR:-}" ] && set -- "$@" --gen-dir "$HBEMU_GEN_DIR"
+	emu_start "$tries" "emulator did not start:" "$@"
+	REST=http://127.0.0.1:$(port rest)
+	CONTROL=http://127.0.0.1:$(port control)
+	"$HBTAB" -o json splits --hex-splits "$regions" |
+		"$PY" -c '
+import json, sys
+t = sys.argv[1]
+keys = [k["base64"] for k in json.load(sys.stdin)["splits"]]
+print(json.dumps({"table": t, "families": [{"name": "cf", "attrs": {}}], "attrs": {},
+                  "splits": keys}))' "$table" >"$TMP/create.json"
+	curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$TMP/create.json" \
+		"$CONTROL/control/create" >/dev/null
+	rm -f "$TMP/create.json"
+	curl -sf -X POST -H 'Content-Type: application/json' "$CONTROL/control/put" --data "{\"table\":
+	\"$table\",\"rows\":[{\"key\":\"$(b64 totalPartition)\",\"cells\":[
+	{\"column\":\"$(b64 cf:N)\",\"value\":\"$(b64 "$regions")\"},
+	{\"column\":\"$(b64 cf:keyspace)\",\"value\":\"$(b64 'hex{8} *')\"},
+	{\"column\":\"$(b64 cf:splits)\",\"value\":\"$(b64 "--hex-splits $regions")\"}]}]}" >/dev/null
+}
+
+# b64 STRING: STRING in base64 on one line.
+b64() { printf '%s' "$1" | base64 -w0; }
+
+# timed_cpu CMD...: runs CMD with stdout to /dev/null; prints "wall user+sys peak_kb" (wall in
+# nanosecond steps, CPU and peak RSS from GNU time). Exit statuses 0 and 1 (findings) are
+# fine; another one prints CMD's stderr and ends the caller's subshell with 1.
+timed_cpu() {
+	t0=$(date +%s%N)
+	rc=0
+	/usr/bin/time -f "%U %S %M" -o "$TMP/time" "$@" >/dev/null 2>"$TMP/stderr" || rc=$?
+	t1=$(date +%s%N)
+	if [ "$rc" -gt 1 ]; then
+		echo "$* exited $rc:" >&2
+		cat "$TMP/stderr" >&2
+		exit 1
+	fi
+	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f %d\n", (b - a) / 1e9, $1 + $2, $3 }' \
+		"$TMP/time"
+}

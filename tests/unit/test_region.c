@@ -199,6 +199,48 @@ static void test_region__a_chain_keeps_each_key_once(void)
 	hb_regions_release(&rs);
 }
 
+/* Names around the length a view rebuilds in place: shorter ones are rebuilt, longer ones
+ * stored, and each reads back whole. */
+static void test_region__names_at_the_inline_limit_read_back(void)
+{
+	struct hb_regions rs;
+	struct hb_buf name = HB_BUF_INIT;
+	unsigned char key[HB_REGION_NAME_INLINE];
+	char enc[33];
+	size_t len, bad = 0, prefix = strlen("t,") + strlen(",1700000000000") + 34;
+
+	memset(key, 'k', sizeof(key));
+	hb_regions_init(&rs);
+	for (len = HB_REGION_NAME_INLINE - prefix - 3; len <= HB_REGION_NAME_INLINE - prefix + 3;
+	     len++) {
+		struct hb_region r;
+		struct hb_region_view v;
+		const struct hb_region *got;
+
+		memset(&r, 0, sizeof(r));
+		r.start = key;
+		r.start_len = len;
+		r.id = 1700000000000ull;
+		hb_buf_reset(&name);
+		hb_buf_adds(&name, "t,");
+		hb_buf_add(&name, key, len);
+		hb_buf_adds(&name, ",1700000000000");
+		hb_region_encoded_name(enc, name.data, name.len);
+		hb_buf_addf(&name, ".%s.", enc);
+		r.name = (unsigned char *)name.data;
+		r.name_len = name.len;
+		r.encoded = enc;
+		CHECK_EQ_INT(hb_regions_push(&rs, &r), 0);
+		got = hb_regions_at(&rs, rs.n - 1, &v);
+		if (!bytes_eq(got->name, got->name_len, name.data, name.len) ||
+		    got->name[got->name_len] != 0)
+			bad++;
+	}
+	CHECK_EQ_INT(bad, 0);
+	hb_buf_release(&name);
+	hb_regions_release(&rs);
+}
+
 static void test_region__states_change_and_lists_compact_in_place(void)
 {
 	struct hb_regions rs;
@@ -292,6 +334,7 @@ int main(void)
 {
 	RUN(test_region__every_field_reads_back_as_pushed);
 	RUN(test_region__a_chain_keeps_each_key_once);
+	RUN(test_region__names_at_the_inline_limit_read_back);
 	RUN(test_region__states_change_and_lists_compact_in_place);
 	RUN(test_region__sort_orders_bounds_then_id_and_is_stable);
 	return TEST_DONE();
