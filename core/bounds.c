@@ -59,19 +59,6 @@ int hb_bounds_equal(const struct hb_regions *rs, const struct hb_keys *splits)
 	return 1;
 }
 
-/* A region's end key, for sorting the ends. */
-struct end_key {
-	const unsigned char *k;
-	size_t n;
-};
-
-static int cmp_end(const void *a, const void *b)
-{
-	const struct end_key *x = a, *y = b;
-
-	return hb_key_cmp(x->k, x->n, y->k, y->n);
-}
-
 /* Adds "WHAT 'K'" with K as toStringBinary. */
 static int key_line(struct hb_diff *d, struct hb_buf *t, const char *what, const void *k, size_t kl)
 {
@@ -84,7 +71,7 @@ static int key_line(struct hb_diff *d, struct hb_buf *t, const char *what, const
 int hb_bounds_diff(struct hb_diff *d, const struct hb_regions *rs, const struct hb_keys *splits)
 {
 	struct hb_buf t = HB_BUF_INIT;
-	struct end_key *ends;
+	struct hb_key_ref *ends;
 	size_t i, j, ne = 0;
 	int rc;
 
@@ -97,15 +84,15 @@ int hb_bounds_diff(struct hb_diff *d, const struct hb_regions *rs, const struct 
 		const unsigned char *s;
 		size_t sl;
 
-		hb_regions_bounds(rs, i, &s, &sl, &ends[ne].k, &ends[ne].n);
-		if (ends[ne].n)
+		hb_regions_bounds(rs, i, &s, &sl, &ends[ne].p, &ends[ne].len);
+		if (ends[ne].len)
 			ne++;
 	}
-	qsort(ends, ne, sizeof(*ends), cmp_end);
+	qsort(ends, ne, sizeof(*ends), hb_key_ref_cmp);
 	for (i = 0, j = 0; !rc && (i < splits->n || j < ne);) {
 		size_t kl = 0;
 		const unsigned char *k = i < splits->n ? hb_keys_at(splits, i, &kl) : NULL;
-		int c = !k ? 1 : j >= ne ? -1 : hb_key_cmp(k, kl, ends[j].k, ends[j].n);
+		int c = !k ? 1 : j >= ne ? -1 : hb_key_cmp(k, kl, ends[j].p, ends[j].len);
 
 		if (c == 0) {
 			i++;
@@ -114,7 +101,7 @@ int hb_bounds_diff(struct hb_diff *d, const struct hb_regions *rs, const struct 
 			rc = key_line(d, &t, "- missing boundary", k, kl);
 			i++;
 		} else {
-			rc = key_line(d, &t, "+ unexpected boundary", ends[j].k, ends[j].n);
+			rc = key_line(d, &t, "+ unexpected boundary", ends[j].p, ends[j].len);
 			j++;
 		}
 	}

@@ -16,6 +16,13 @@ int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen)
 	return alen < blen ? -1 : alen > blen ? 1 : 0;
 }
 
+int hb_key_ref_cmp(const void *a, const void *b)
+{
+	const struct hb_key_ref *x = a, *y = b;
+
+	return hb_key_cmp(x->p, x->len, y->p, y->len);
+}
+
 static int tsb_append(struct hb_buf *out, const void *k, size_t n, int quote)
 {
 	static const char hex[] = "0123456789ABCDEF";

@@ -14,6 +14,14 @@
 /* Bytes.compareTo: unsigned bytes, then the shorter key first. Returns <0, 0, >0. */
 int hb_key_cmp(const void *a, size_t alen, const void *b, size_t blen);
 
+/* A key held elsewhere, for sorting keys without copying them. */
+struct hb_key_ref {
+	const unsigned char *p;
+	size_t len;
+};
+/* hb_key_cmp of two struct hb_key_ref, as qsort wants it. */
+int hb_key_ref_cmp(const void *a, const void *b);
+
 /* Appends Bytes.toStringBinary(k): printable ASCII except '\', everything else \xHH upper case. */
 int hb_tsb_append(struct hb_buf *out, const void *k, size_t n);
 /* The same for a key shown between single quotes in a message: the quote itself as \x27

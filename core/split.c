@@ -441,31 +441,17 @@ static int split_be_ints(struct hb_keys *out, long n, int width, struct hb_error
 	return 0;
 }
 
-struct key_ref {
-	const unsigned char *p;
-	size_t len;
-};
-
-static int cmp_key_ref(const void *a, const void *b)
-{
-	const struct key_ref *x = a, *y = b;
-
-	return hb_key_cmp(x->p, x->len, y->p, y->len);
-}
-
-/* Heapsort of the references in place: qsort may allocate a second array as large as the
- * first for a merge sort, which for a million-key sample costs more memory than the keys. */
-static void sift_down(struct key_ref *v, size_t i, size_t n)
+static void sift_down(struct hb_key_ref *v, size_t i, size_t n)
 {
 	for (;;) {
 		size_t c = 2 * i + 1;
-		struct key_ref t;
+		struct hb_key_ref t;
 
 		if (c >= n)
 			return;
-		if (c + 1 < n && cmp_key_ref(&v[c], &v[c + 1]) < 0)
+		if (c + 1 < n && hb_key_ref_cmp(&v[c], &v[c + 1]) < 0)
 			c++;
-		if (cmp_key_ref(&v[i], &v[c]) >= 0)
+		if (hb_key_ref_cmp(&v[i], &v[c]) >= 0)
 			return;
 		t = v[i];
 		v[i] = v[c];
@@ -474,14 +460,14 @@ static void sift_down(struct key_ref *v, size_t i, size_t n)
 	}
 }
 
-static void sort_refs(struct key_ref *v, size_t n)
+static void sort_refs(struct hb_key_ref *v, size_t n)
 {
 	size_t i;
 
 	for (i = n / 2; i-- > 0;)
 		sift_down(v, i, n);
 	for (i = n; i-- > 1;) {
-		struct key_ref t = v[0];
+		struct hb_key_ref t = v[0];
 
 		v[0] = v[i];
 		v[i] = t;
@@ -493,7 +479,7 @@ static void sort_refs(struct key_ref *v, size_t n)
 static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
                          struct hb_error *err)
 {
-	struct key_ref *refs;
+	struct hb_key_ref *refs;
 	size_t i, n, pos = 0, want, base;
 	long s = spec->sample_draws;
 	int rc = 0;
@@ -521,7 +507,7 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		refs[i].p = hb_keys_at(spec->sample, i, &refs[i].len);
 	sort_refs(refs, n);
 	for (i = 0; i < n && out->n < want; i++) {
-		if (i && !cmp_key_ref(&refs[i - 1], &refs[i]))
+		if (i && !hb_key_ref_cmp(&refs[i - 1], &refs[i]))
 			continue; /* the TreeSet keeps one of each */
 		if (pos != 0 && pos % base == 0 && hb_keys_push(out, refs[i].p, refs[i].len)) {
 			rc = nomem(err);
