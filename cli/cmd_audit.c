@@ -381,83 +381,83 @@ static int read_metadata(struct hb_rest *c, const char *table, const char *famil
 	return rc;
 }
 
-/* Flattens /status/cluster into load samples (borrowing names and servers from st). */
-static int status_loads(struct hb_audit_load **out, size_t *n, const struct hb_cluster_status *st)
+/* Matches each region load of a status read to the audited regions as it is read. */
+struct load_match {
+	struct hb_region_counts *counts;
+	const struct hb_regions *rs;
+	const char *table;
+	int t1;
+};
+
+static int match_load(void *ctx, const struct hb_node *node, const struct hb_region_load *rl,
+                      struct hb_error *err)
 {
-	size_t i, j, total = 0, k = 0;
+	struct load_match *m = ctx;
+	struct hb_audit_load l;
 
-	for (i = 0; i < st->nlive; i++)
-		total += st->live[i].nregions;
-	*out = calloc(total ? total : 1, sizeof(**out));
-	if (!*out)
-		return HB_ENOMEM;
-	for (i = 0; i < st->nlive; i++)
-		for (j = 0; j < st->live[i].nregions; j++) {
-			const struct hb_region_load *l = &st->live[i].regions[j];
-
-			(*out)[k].name = l->name;
-			(*out)[k].name_len = l->name_len;
-			(*out)[k].server = st->live[i].name;
-			(*out)[k].reads = l->read_requests > 0 ? (uint64_t)l->read_requests : 0;
-			(*out)[k].writes = l->write_requests > 0 ? (uint64_t)l->write_requests : 0;
-			k++;
-		}
-	*n = k;
+	(void)err;
+	l.name = rl->name;
+	l.name_len = rl->name_len;
+	l.server = node->name; /* kept by the status until the counts are used */
+	l.reads = rl->read_requests > 0 ? (uint64_t)rl->read_requests : 0;
+	l.writes = rl->write_requests > 0 ? (uint64_t)rl->write_requests : 0;
+	hb_audit_match_load(m->counts, m->rs, m->table, &l, m->t1);
 	return 0;
 }
 
+/* Write shares from two readings of /status/cluster (one with no window), each region's
+ * counters matched to the audited regions as the reading streams: a cluster's million
+ * region loads are never held. */
 static int hotspots(struct audit_run *r, struct hb_rest *c, const struct hb_hot_params *p,
                     struct hb_error *err)
 {
 	struct hb_cluster_status s0, s1;
-	struct hb_audit_load *l0 = NULL, *l1 = NULL;
-	struct hb_region_counts *counts = NULL;
-	size_t n0 = 0, n1 = 0, i;
-	const char *table = r->table;
+	struct load_match m;
 	int *reach = NULL;
 	double t0 = 0;
+	size_t i;
 	int rc;
 
 	memset(&s0, 0, sizeof(s0));
 	memset(&s1, 0, sizeof(s1));
-	if (!strncmp(table, "default:", 8))
-		table += 8; /* region names carry no namespace for the default one */
+	m.rs = &r->rs;
+	m.table = r->table;
+	if (!strncmp(m.table, "default:", 8))
+		m.table += 8; /* region names carry no namespace for the default one */
+	m.counts = calloc(r->rs.n ? r->rs.n : 1, sizeof(*m.counts));
+	if (r->ks)
+		reach = calloc(r->rs.n ? r->rs.n : 1, sizeof(*reach));
+	if (!m.counts || (r->ks && !reach)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
 	if (r->window > 0) {
-		rc = hb_rest_get_status(c, &s0, err);
+		m.t1 = 0;
+		rc = hb_rest_get_status_each(c, &s0, match_load, &m, err);
 		if (rc)
 			goto done;
 		t0 = hb_now();
 		hb_activity_sleep("measuring writes", r->window);
 	}
-	rc = hb_rest_get_status(c, &s1, err);
+	m.t1 = 1;
+	rc = hb_rest_get_status_each(c, &s1, match_load, &m, err);
 	if (rc)
 		goto done;
 	/* the writes counted are those between the two readings, however long they took */
 	r->elapsed = r->window > 0 ? hb_now() - t0 : 0;
-	counts = calloc(r->rs.n ? r->rs.n : 1, sizeof(*counts));
-	if (r->ks)
-		reach = calloc(r->rs.n ? r->rs.n : 1, sizeof(*reach));
-	if (!counts || (r->ks && !reach) || status_loads(&l0, &n0, &s0) ||
-	    status_loads(&l1, &n1, &s1)) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
 	for (i = 0; reach && i < r->rs.n; i++) {
 		struct hb_audit_region res;
 
 		hb_audit_at(&r->a, i, &res);
 		reach[i] = res.reachable;
 	}
-	if (hb_audit_match_loads(counts, &r->rs, table, l0, n0, l1, n1) ||
-	    hb_audit_hotspots(&r->hot, &r->a.findings, &r->rs, counts, reach, p)) {
+	if (hb_audit_hotspots(&r->hot, &r->a.findings, &r->rs, m.counts, reach, p)) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
 	}
 	r->have_hot = 1;
 done:
-	free(l0);
-	free(l1);
-	free(counts);
+	free(m.counts);
 	free(reach);
 	hb_cluster_status_release(&s0);
 	hb_cluster_status_release(&s1);

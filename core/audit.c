@@ -1163,44 +1163,40 @@ static size_t regions_lower(const struct hb_regions *rs, const unsigned char *k,
 	return lo;
 }
 
-static void match_one(struct hb_region_counts *counts, const struct hb_regions *rs,
-                      const char *table, const struct hb_audit_load *l, size_t nl, int t1)
+void hb_audit_match_load(struct hb_region_counts *counts, const struct hb_regions *rs,
+                         const char *table, const struct hb_audit_load *l, int t1)
 {
-	size_t tl = strlen(table), i, j;
+	size_t tl = strlen(table), j;
+	const unsigned char *tp, *sp;
+	size_t tn, sn;
+	uint64_t id;
+	int rep;
 
-	for (i = 0; i < nl; i++) {
-		const unsigned char *tp, *sp;
-		size_t tn, sn;
-		uint64_t id;
-		int rep;
+	if (!l->name || !parse_region_name(l->name, l->name_len, &tp, &tn, &sp, &sn, &id, &rep) ||
+	    rep || tn != tl || memcmp(tp, table, tl))
+		return;
+	for (j = regions_lower(rs, sp, sn); j < rs->n; j++) {
+		struct hb_region_counts *c = &counts[j];
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(rs, j, &v);
 
-		if (!l[i].name ||
-		    !parse_region_name(l[i].name, l[i].name_len, &tp, &tn, &sp, &sn, &id, &rep) ||
-		    rep || tn != tl || memcmp(tp, table, tl))
-			continue;
-		for (j = regions_lower(rs, sp, sn); j < rs->n; j++) {
-			struct hb_region_counts *c = &counts[j];
-			struct hb_region_view v;
-			const struct hb_region *r = hb_regions_at(rs, j, &v);
-
-			if (hb_key_cmp(r->start, r->start_len, sp, sn))
-				break;
-			if (r->replica_id > 0 || (r->id && id && r->id != id))
-				continue;
-			if (t1) {
-				c->have1 = 1;
-				c->reads1 = l[i].reads;
-				c->writes1 = l[i].writes;
-				c->server = l[i].server;
-			} else {
-				c->have0 = 1;
-				c->reads0 = l[i].reads;
-				c->writes0 = l[i].writes;
-				if (!c->server)
-					c->server = l[i].server;
-			}
+		if (hb_key_cmp(r->start, r->start_len, sp, sn))
 			break;
+		if (r->replica_id > 0 || (r->id && id && r->id != id))
+			continue;
+		if (t1) {
+			c->have1 = 1;
+			c->reads1 = l->reads;
+			c->writes1 = l->writes;
+			c->server = l->server;
+		} else {
+			c->have0 = 1;
+			c->reads0 = l->reads;
+			c->writes0 = l->writes;
+			if (!c->server)
+				c->server = l->server;
 		}
+		return;
 	}
 }
 
@@ -1208,9 +1204,13 @@ int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_region
                          const char *table, const struct hb_audit_load *l0, size_t n0,
                          const struct hb_audit_load *l1, size_t n1)
 {
+	size_t i;
+
 	memset(counts, 0, rs->n * sizeof(*counts));
-	match_one(counts, rs, table, l1, n1, 1);
-	match_one(counts, rs, table, l0, n0, 0);
+	for (i = 0; i < n0; i++)
+		hb_audit_match_load(counts, rs, table, &l0[i], 0);
+	for (i = 0; i < n1; i++)
+		hb_audit_match_load(counts, rs, table, &l1[i], 1);
 	return 0;
 }
 

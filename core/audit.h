@@ -245,6 +245,10 @@ struct hb_region_counts {
 int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
                          const char *table, const struct hb_audit_load *l0, size_t n0,
                          const struct hb_audit_load *l1, size_t n1);
+/* The same one load at a time, as a status read streams them (counts zeroed first; all the
+ * loads at t0 before those at t1): no load list is held. l->server must outlive counts. */
+void hb_audit_match_load(struct hb_region_counts *counts, const struct hb_regions *rs,
+                         const char *table, const struct hb_audit_load *l, int t1);
 
 struct hb_hot_params {
 	double factor;       /* flag a region above factor x its fair share (default 2.0) */

@@ -95,7 +95,7 @@ int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *
 }
 
 static int get_status(struct hb_rest *c, struct hb_cluster_status *out, int want_regions,
-                      struct hb_error *err)
+                      hb_region_load_fn fn, void *ctx, struct hb_error *err)
 {
 	struct hb_rest_resp r;
 	char what[64];
@@ -109,19 +109,8 @@ static int get_status(struct hb_rest *c, struct hb_cluster_status *out, int want
 		size_t blen;
 		const char *body = hb_rest_resp_body(&r, &blen);
 
-		rc = r.map ? hb_rest_decode_status_mapped(body, blen, what, out, want_regions, err)
-		           : hb_rest_decode_status(body, blen, what, out, err);
-		if (!rc && !want_regions && !r.map) {
-			size_t i, j;
-
-			for (i = 0; i < out->nlive; i++) {
-				for (j = 0; j < out->live[i].nregions; j++)
-					free(out->live[i].regions[j].name);
-				free(out->live[i].regions);
-				out->live[i].regions = NULL;
-				out->live[i].nregions = 0;
-			}
-		}
+		rc = hb_rest_decode_status_each(body, blen, what, out, want_regions, r.map != NULL,
+		                                fn, ctx, err);
 	}
 	hb_rest_resp_release(&r);
 	return rc;
@@ -129,12 +118,18 @@ static int get_status(struct hb_rest *c, struct hb_cluster_status *out, int want
 
 int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err)
 {
-	return get_status(c, out, 1, err);
+	return get_status(c, out, 1, NULL, NULL, err);
 }
 
 int hb_rest_get_status_nodes(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err)
 {
-	return get_status(c, out, 0, err);
+	return get_status(c, out, 0, NULL, NULL, err);
+}
+
+int hb_rest_get_status_each(struct hb_rest *c, struct hb_cluster_status *out, hb_region_load_fn fn,
+                            void *ctx, struct hb_error *err)
+{
+	return get_status(c, out, 0, fn, ctx, err);
 }
 
 int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err)

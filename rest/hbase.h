@@ -21,6 +21,12 @@ struct hb_region_load {
 	int64_t stores, storefiles, storefile_size_mb, memstore_size_mb;
 };
 
+struct hb_node;
+/* Called with each region load of a /status/cluster read and the node listing it (whose
+ * fields are set, its regions not kept); a non-zero return stops the read with it. */
+typedef int (*hb_region_load_fn)(void *ctx, const struct hb_node *node,
+                                 const struct hb_region_load *l, struct hb_error *err);
+
 /* A live region server with its regions. */
 struct hb_node {
 	char *name; /* "host:port" */
@@ -107,6 +113,9 @@ int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *
 int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err);
 /* The same without the regions' loads (every node's regions empty): the live and dead nodes
  * at no memory cost per region. */
+/* ... and with each region's load handed to fn as it is read (no region kept). */
+int hb_rest_get_status_each(struct hb_rest *c, struct hb_cluster_status *out, hb_region_load_fn fn,
+                            void *ctx, struct hb_error *err);
 int hb_rest_get_status_nodes(struct hb_rest *c, struct hb_cluster_status *out,
                              struct hb_error *err);
 /* GET /: user table names ("ns:t" outside default), sorted; out must be initialised. */

@@ -1594,7 +1594,8 @@ static int st_oom_or_bad(int rc, struct jr *j, const char *json, const char *wha
 }
 
 static int st_node(struct jr *j, struct st_scratch *s, struct hb_node *node, size_t idx,
-                   int want_regions, const char *json, const char *what, struct hb_error *err)
+                   int want_regions, hb_region_load_fn fn, void *fn_ctx, const char *json,
+                   const char *what, struct hb_error *err)
 {
 	static const char *const nn[] = {"name", "startCode", "requests", "heapSizeMB",
 	                                 "maxHeapSizeMB"};
@@ -1666,7 +1667,12 @@ static int st_node(struct jr *j, struct st_scratch *s, struct hb_node *node, siz
 					rl.memstore_size_mb = st_i64(&s->v[0]);
 				}
 			}
-			if (want_regions) {
+			if (fn) {
+				rl.name = (unsigned char *)(s->b.len ? s->b.data : "");
+				rl.name_len = s->b.len;
+				if ((rc = fn(fn_ctx, node, &rl, err)))
+					return rc;
+			} else if (want_regions) {
 				if (HB_VEC_GROW(node->regions, cap, k + 1, 16))
 					return oom(err);
 				rl.name_len = s->b.len;
@@ -1684,9 +1690,9 @@ static int st_node(struct jr *j, struct st_scratch *s, struct hb_node *node, siz
 	return 0;
 }
 
-static int decode_status(const char *json, size_t len, const char *what,
-                         struct hb_cluster_status *out, int want_regions, struct hb_error *err,
-                         int mapped)
+int hb_rest_decode_status_each(const char *json, size_t len, const char *what,
+                               struct hb_cluster_status *out, int want_regions, int mapped,
+                               hb_region_load_fn fn, void *ctx, struct hb_error *err)
 {
 	static const char *const tn[] = {"regions", "requests", "averageLoad"};
 	static const char *const tc[] = {"LiveNodes", "DeadNodes"};
@@ -1723,7 +1729,8 @@ static int decode_status(const char *json, size_t len, const char *what,
 			}
 			memset(&out->live[i], 0, sizeof(out->live[i]));
 			out->nlive = i + 1;
-			rc = st_node(&j, &s, &out->live[i], i, want_regions, json, what, err);
+			rc = st_node(&j, &s, &out->live[i], i, want_regions, fn, ctx, json, what,
+			             err);
 			if (rc)
 				goto done;
 			m = jr_next(&j, ']');
@@ -1765,12 +1772,5 @@ done:
 int hb_rest_decode_status(const char *json, size_t len, const char *what,
                           struct hb_cluster_status *out, struct hb_error *err)
 {
-	return decode_status(json, len, what, out, 1, err, 0);
-}
-
-int hb_rest_decode_status_mapped(const char *json, size_t len, const char *what,
-                                 struct hb_cluster_status *out, int want_regions,
-                                 struct hb_error *err)
-{
-	return decode_status(json, len, what, out, want_regions, err, 1);
+	return hb_rest_decode_status_each(json, len, what, out, 1, 0, NULL, NULL, err);
 }

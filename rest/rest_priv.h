@@ -23,9 +23,11 @@ int hb_rest_decode_table_regions_each(const char *json, size_t len, const char *
 int hb_rest_decode_cellset_mapped(const char *json, size_t len, const char *what,
                                   int (*fn)(void *ctx, struct hb_row *frag, struct hb_error *err),
                                   void *ctx, struct hb_error *err);
-/* ... and /status/cluster; without want_regions the nodes' regions are checked, not kept. */
-int hb_rest_decode_status_mapped(const char *json, size_t len, const char *what,
-                                 struct hb_cluster_status *out, int want_regions,
-                                 struct hb_error *err);
+/* ... and /status/cluster (mapped as above, or not); without want_regions the nodes' regions
+ * are checked, not kept; with fn each region's load is handed to fn instead (its name valid
+ * during the call only). */
+int hb_rest_decode_status_each(const char *json, size_t len, const char *what,
+                               struct hb_cluster_status *out, int want_regions, int mapped,
+                               hb_region_load_fn fn, void *ctx, struct hb_error *err);
 
 #endif

@@ -5,7 +5,7 @@
 # fetching the same bodies to /dev/null, and 'hbtab splits' printing the same split keys.
 # hbtab's own time is its CPU time (user + system); the rest of its wall time is spent
 # waiting for the emulator, which builds every body in Python. 'hbtab audit --hotspots
-# --window 0' is measured too, outside the target: it also reads every region's counters.
+# --window 0' is measured too, outside the target: it also keeps every region's counters.
 # Usage: tests/bench/bench_live_1m.sh [HBTAB_BINARY] [--check]
 #   HBEMU_GEN_DIR names the emulator's generated modules (BUILD/emu_gen).
 #   --check exits 1 when a command's peak RSS is 128 MiB or more.
@@ -67,8 +67,8 @@ printf '%s\n' "$SP" "$CR" "$CM" "$CS" "$RR" "$RM" "$AR" "$AM" "$AH" |
 				over = 1
 		printf "target: every hbtab listing and audit below %d MiB: %s\n", target / 1024,
 		       over ? "MISSED" : "met"
-		printf "(--hotspots, outside the target, also keeps two readings of every region'"'"'s\n"
-		printf "request counters from /status/cluster)\n"
+		printf "(--hotspots, outside the target, also keeps every region'"'"'s request counters\n"
+		printf "and write share)\n"
 		exit over
 	}' || { [ "$CHECK" = "--check" ] && exit 1; }
 exit 0

@@ -576,6 +576,44 @@ static void region_name(struct hb_buf *b, const char *table, const char *start_t
 	hb_buf_addf(b, ",%llu.0123456789abcdef0123456789abcdef.", (unsigned long long)id);
 }
 
+/* Loads matched one at a time, as a status read streams them (all of t0, then all of t1):
+ * a region's server is where t1 saw it, else where t0 first did; another id is not it. */
+static void test_audit__loads_match_one_at_a_time(void)
+{
+	static const struct rdef d[] = {{"", "1", NULL, 5, "rs1:1"}, {"1", "", NULL, 5, "rs1:1"}};
+	struct hb_buf n0 = HB_BUF_INIT, n1 = HB_BUF_INIT, other = HB_BUF_INIT;
+	struct hb_audit_load l;
+	struct hb_region_counts c[2];
+	struct hb_regions rs;
+
+	build(&rs, d, 2);
+	region_name(&n0, "t1", "", 5);
+	region_name(&n1, "t1", "1", 5);
+	region_name(&other, "t1", "1", 6); /* the same start, another region id */
+	memset(c, 0, sizeof(c));
+	memset(&l, 0, sizeof(l));
+#define LOAD(nm, srv, w, t1)                                                                       \
+	(l.name = (const unsigned char *)(nm).data, l.name_len = (nm).len, l.server = (srv),       \
+	 l.writes = (w), hb_audit_match_load(c, &rs, "t1", &l, (t1)))
+	LOAD(n0, "a:1", 10, 0);
+	LOAD(n0, "b:1", 11, 0); /* listed twice at t0: the first server stays */
+	LOAD(n1, "a:1", 20, 0);
+	LOAD(other, "z:1", 99, 0);
+	LOAD(n1, "c:1", 25, 1);
+#undef LOAD
+	CHECK(c[0].have0 && !c[0].have1);
+	CHECK_EQ_STR(c[0].server, "a:1");
+	CHECK_EQ_INT(c[0].writes0, 11);
+	CHECK(c[1].have0 && c[1].have1);
+	CHECK_EQ_STR(c[1].server, "c:1");
+	CHECK_EQ_INT(c[1].writes0, 20);
+	CHECK_EQ_INT(c[1].writes1, 25);
+	hb_buf_release(&n0);
+	hb_buf_release(&n1);
+	hb_buf_release(&other);
+	hb_regions_release(&rs);
+}
+
 static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 {
 	static const struct rdef d[] = {
@@ -711,6 +749,7 @@ int main(void)
 	RUN(test_audit__reach_flags_seed001_regions);
 	RUN(test_audit__reach_stream_escapes_messages_and_decides_without_counting);
 	RUN(test_audit__audits_100k_regions_quickly);
+	RUN(test_audit__loads_match_one_at_a_time);
 	RUN(test_audit__hotspots_name_sequential_keys_and_hot_regions);
 	RUN(test_audit__findings_sort_puts_table_wide_last);
 	return TEST_DONE();
