@@ -96,7 +96,7 @@ static int print_json(const struct audit_run *r)
 			rc = hb_buf_addf(
 			    &b, ",\"writes\":%llu,\"reads\":%llu,\"write_share\":%.17g",
 			    (unsigned long long)r->hot.r[i].writes,
-			    (unsigned long long)r->hot.r[i].reads, r->hot.r[i].write_share);
+			    (unsigned long long)r->hot.r[i].reads, hb_hotspots_share(&r->hot, i));
 		if (!rc)
 			rc = hb_buf_addc(&b, '}');
 		if (!rc)
@@ -293,7 +293,7 @@ static int print_text(const struct audit_run *r)
 			rc = sink_add(&k, g->server);
 		if (!rc && k.ncols > 7)
 			rc = sink_addf(&k, "%llu", (unsigned long long)r->hot.r[i].writes) ||
-			     sink_addf(&k, "%.2f%%", 100.0 * r->hot.r[i].write_share);
+			     sink_addf(&k, "%.2f%%", 100.0 * hb_hotspots_share(&r->hot, i));
 	}
 	if (k.t) {
 		if (!rc)

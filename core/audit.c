@@ -1220,6 +1220,11 @@ void hb_hotspots_init(struct hb_hotspots *h)
 	h->sequential_region = -1;
 }
 
+double hb_hotspots_share(const struct hb_hotspots *h, size_t i)
+{
+	return h->total_writes ? (double)h->r[i].writes / (double)h->total_writes : 0;
+}
+
 void hb_hotspots_release(struct hb_hotspots *h)
 {
 	size_t i;
@@ -1297,15 +1302,10 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 		    out->total_writes ? (double)out->s[i].writes / (double)out->total_writes : 0;
 	if (!out->total_writes)
 		return 0;
-	for (i = 0; i < rs->n; i++)
-		if (hb_region_is_live(hb_regions_at(rs, i, &v)))
-			out->r[i].write_share =
-			    (double)out->r[i].writes / (double)out->total_writes;
 	/* The sequential-key pattern: (nearly) all writes go to the region at the end. */
 	if (live >= 2 && end_region >= 0 && out->total_writes >= p->min_writes &&
-	    out->r[end_region].write_share >= p->sequential) {
+	    hb_hotspots_share(out, (size_t)end_region) >= p->sequential) {
 		out->sequential_region = end_region;
-		out->r[end_region].flagged = 1;
 		rc = add_region(&m, (size_t)end_region, hb_regions_at(rs, (size_t)end_region, &v));
 		if (!rc)
 			rc = hb_buf_addf(
@@ -1313,7 +1313,7 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 			    " takes %.1f%% of the table's writes (%llu of %llu) and is "
 			    "the %s region: sequential row keys (timestamps, counters, "
 			    "monotonically increasing ids); salt or hash the key prefix",
-			    100.0 * out->r[end_region].write_share,
+			    100.0 * hb_hotspots_share(out, (size_t)end_region),
 			    (unsigned long long)out->r[end_region].writes,
 			    (unsigned long long)out->total_writes,
 			    end_region == last_live ? "last" : "last reachable");
@@ -1321,21 +1321,21 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 			rc = add_msg(f, HB_FIND_HOTSPOT, end_region, &m);
 	}
 	for (i = 0; !rc && i < rs->n; i++) {
-		struct hb_hot_region *h = &out->r[i];
+		const struct hb_hot_region *h = &out->r[i];
+		double share = hb_hotspots_share(out, i);
 
 		if (!hb_region_is_live(hb_regions_at(rs, i, &v)) ||
 		    (long)i == out->sequential_region || live < 2 || h->writes < p->min_writes ||
-		    h->write_share <= p->factor * out->fair_share)
+		    share <= p->factor * out->fair_share)
 			continue;
-		h->flagged = 1;
 		rc = add_region(&m, i, &v.r);
 		if (!rc)
 			rc = hb_buf_addf(&m,
 			                 " takes %.1f%% of the table's writes (%llu of %llu), %.1f "
 			                 "times its fair share of %.1f%%",
-			                 100.0 * h->write_share, (unsigned long long)h->writes,
+			                 100.0 * share, (unsigned long long)h->writes,
 			                 (unsigned long long)out->total_writes,
-			                 h->write_share / out->fair_share, 100.0 * out->fair_share);
+			                 share / out->fair_share, 100.0 * out->fair_share);
 		if (!rc)
 			rc = add_msg(f, HB_FIND_HOTSPOT, (long)i, &m);
 	}

@@ -261,10 +261,10 @@ struct hb_hot_params {
 		2.0, 100, 0.9                                                                      \
 	}
 
+/* A region's requests in the window (counter resets: the value after reset); 0 for a region
+ * that is not live. Its share of the writes is hb_hotspots_share. */
 struct hb_hot_region {
-	uint64_t writes, reads; /* in the window (counter resets: the value after reset) */
-	double write_share;     /* of the live regions' writes, 0..1 */
-	int flagged;
+	uint64_t writes, reads;
 };
 
 struct hb_hot_server {
@@ -285,6 +285,8 @@ struct hb_hotspots {
 };
 
 void hb_hotspots_init(struct hb_hotspots *h);
+/* Region i's share of the live regions' writes, 0..1. */
+double hb_hotspots_share(const struct hb_hotspots *h, size_t i);
 void hb_hotspots_release(struct hb_hotspots *h);
 
 /*

@@ -92,7 +92,7 @@ static int all_ascii(const char *p, size_t n)
  * the file if touched later), so that a body of hundreds of MB never stays resident whole.
  * *next is the first byte not given back yet (page-aligned), NULL for a body in memory.
  */
-#define DROP_STEP ((size_t)8 << 20)
+#define DROP_STEP ((size_t)1 << 20)
 
 static void drop_to(const char **next, const char *upto)
 {

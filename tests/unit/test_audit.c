@@ -676,7 +676,8 @@ static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 	hb_findings_init(&f);
 	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, NULL, &p), 0);
 	CHECK_EQ_STR(kinds(&f), "hotspot@2");
-	CHECK(fabs(h.r[2].write_share - 60.0 / 115) < 1e-12);
+	CHECK(fabs(hb_hotspots_share(&h, 2) - 60.0 / 115) < 1e-12);
+	CHECK_EQ_INT(hb_hotspots_share(&h, 4) == 15.0 / 115, 1);
 	hb_hotspots_release(&h);
 	hb_findings_release(&f);
 
