@@ -2,9 +2,20 @@
 #ifndef HB_TEST_H
 #define HB_TEST_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* xorshift64: the next number of the pseudo-random sequence kept in *state, so a property
+ * test sees the same inputs on every run. */
+static inline uint64_t t_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
 
 static int t_failures, t_checks, t_case_failed;
 static const char *t_case;

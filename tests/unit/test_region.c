@@ -11,10 +11,7 @@ static uint64_t seed = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
 {
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return seed;
+	return t_xorshift(&seed);
 }
 
 /* A region with owned fields, varied the way servers vary them. */

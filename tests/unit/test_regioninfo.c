@@ -132,10 +132,7 @@ static void test_regioninfo__overlong_and_truncated_varints(void)
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return t_xorshift(&rng_state);
 }
 
 static void test_regioninfo__random_mutations_never_crash(void)

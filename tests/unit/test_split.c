@@ -652,10 +652,7 @@ static uint64_t rng_state = 88172645463325252ULL;
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	return t_xorshift(&rng_state);
 }
 
 /* Keys strictly increasing, every toStringBinary text parses back to the same bytes. */
