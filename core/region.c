@@ -1,6 +1,7 @@
 /* Region lists in compact records, read back as struct hb_region views, and their ordering. */
 #include "region.h"
 #include "key.h"
+#include "regioninfo.h"
 #include "vec.h"
 
 #include <stdio.h>
@@ -224,18 +225,6 @@ static int hexval(int c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-static void hex16(char out[33], const unsigned char enc[16])
-{
-	static const char digits[] = "0123456789abcdef";
-	int k;
-
-	for (k = 0; k < 16; k++) {
-		out[2 * k] = digits[enc[k] >> 4];
-		out[2 * k + 1] = digits[enc[k] & 15];
-	}
-	out[32] = 0;
-}
-
 /* The canonical name of rec (its start key k) into out (HB_REGION_NAME_INLINE bytes and a
  * NUL): its length, or 0 when the list has no table prefix or the name would not fit. */
 static size_t canonical(const struct hb_regions *rs, const struct hb_region_rec *rec,
@@ -249,7 +238,7 @@ static size_t canonical(const struct hb_regions *rs, const struct hb_region_rec 
 	if (!rs->prefix || (rec->state_flags >> RF_SHIFT) & (RF_ENC_NONE | RF_ENC_ARENA))
 		return 0;
 	t = entry(rs, rs->prefix, &tn);
-	hex16(enc, rec->enc);
+	hb_region_encoded_hex(enc, rec->enc);
 	m = rec->replica_id > 0
 	        ? snprintf(tail, sizeof(tail), ",%llu_%04X.%s.", (unsigned long long)rec->id,
 	                   (unsigned)rec->replica_id, enc)
@@ -379,7 +368,7 @@ const struct hb_region *hb_regions_at(const struct hb_regions *rs, size_t i,
 		memcpy(&off, rec->enc, sizeof(off));
 		r->encoded = (char *)entry(rs, off, &n);
 	} else if (!(flags & RF_ENC_NONE)) {
-		hex16(v->encoded, rec->enc);
+		hb_region_encoded_hex(v->encoded, rec->enc);
 		r->encoded = v->encoded;
 	}
 	if (flags & RF_NAME_CANON) {

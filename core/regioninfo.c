@@ -420,17 +420,24 @@ void hb_region_encoded_name_old(char out[12], const void *name, size_t n)
 		snprintf(out, 12, "%" PRId32, h < 0 ? -h : h);
 }
 
-void hb_region_encoded_name(char out[33], const void *prefix, size_t n)
+void hb_region_encoded_hex(char out[33], const unsigned char md[16])
 {
 	static const char hex[] = "0123456789abcdef";
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0, i;
+	int i;
 
-	if (!EVP_Digest(prefix, n, md, &mdlen, EVP_md5(), NULL) || mdlen != 16)
-		HB_BUG("MD5 digest failed");
 	for (i = 0; i < 16; i++) {
 		out[2 * i] = hex[md[i] >> 4];
 		out[2 * i + 1] = hex[md[i] & 15];
 	}
 	out[32] = '\0';
+}
+
+void hb_region_encoded_name(char out[33], const void *prefix, size_t n)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+
+	if (!EVP_Digest(prefix, n, md, &mdlen, EVP_md5(), NULL) || mdlen != 16)
+		HB_BUG("MD5 digest failed");
+	hb_region_encoded_hex(out, md);
 }

@@ -64,6 +64,8 @@ int hb_region_name_parse(struct hb_region_name *out, const void *row, size_t n,
 /* Writes the 32-char lower-case MD5 hex encoded name of a region name prefix
  * ("table,start,id[_rep]") into out (33 bytes with NUL). */
 void hb_region_encoded_name(char out[33], const void *prefix, size_t n);
+/* The 32-char lower-case hex form of a 16-byte encoded name (an MD5) into out (with NUL). */
+void hb_region_encoded_hex(char out[33], const unsigned char md[16]);
 
 /* hbase-common JenkinsHash.hash(data, initval) as an unsigned 32-bit value. */
 uint32_t hb_jenkins_hash(const void *data, size_t n, uint32_t initval);
