@@ -949,13 +949,17 @@ static int take_fragment(void *ctx, struct hb_row *frag, struct hb_error *err)
 
 /*
  * A row path RowSpec reads back as the same bytes: printable ASCII without '/' (an encoded
- * slash is refused by some Jetty builds) or '*' (a path ending in '*' is a scan).
+ * slash is refused by some Jetty builds) or '*' (a path ending in '*' is a scan), and not a
+ * dot segment: libcurl removes "/." and "/.." from a path (RFC 3986 §5.2.4), so a row '.'
+ * or '..' would be asked of another resource.
  */
 static int row_path_ok(const void *row, size_t n, const char *const *columns)
 {
 	const char *const *col;
 
 	if (!url_safe(row, n) || memchr(row, '/', n) || memchr(row, '*', n))
+		return 0;
+	if ((n == 1 && !memcmp(row, ".", 1)) || (n == 2 && !memcmp(row, "..", 2)))
 		return 0;
 	for (col = columns; col && *col; col++)
 		if (!**col || !url_safe(*col, strlen(*col)) || strpbrk(*col, "/*"))
