@@ -108,11 +108,14 @@ static int report(struct rotate *r, const char *name, const char *action, long r
 /* Selects the zone for localtime/mktime. HB_EINVAL for a zone the system does not know. */
 static int set_zone(const char *zone)
 {
-	const char *z = zone && *zone ? zone : "UTC";
+	const char *z = zone ? zone : "UTC";
 	const char *dir = getenv("TZDIR");
 	char path[4096];
 	int known;
 
+	if (!*z)
+		return cli_usage_error("rotate", "empty --tz (a name such as Europe/Berlin from "
+		                                 "the tz database, or UTC)");
 	if (*z == ':')
 		z++;
 	known = !strcmp(z, "UTC") || !strcmp(z, "GMT") || !strcmp(z, "Z");
@@ -233,6 +236,35 @@ static time_t hour_floor(time_t t)
 
 	localtime_r(&t, &tmv);
 	return t - tmv.tm_min * 60 - tmv.tm_sec;
+}
+
+/*
+ * The last period the run creates (now + --ahead) must have a four-digit year: %Y of year
+ * 10000 makes a name the template's four-digit pattern never matches again. Hourly: one
+ * hour more than --ahead, for the repeated hour of a DST change.
+ */
+static int check_years(const struct rotate *r, const char *now_s)
+{
+	struct hb_stamp s;
+	struct tm tmv;
+
+	stamp_at(r->now, &s, HB_PERIOD_DAY);
+	if (r->period == HB_PERIOD_DAY) {
+		hb_stamp_add_days(&s, r->ahead);
+	} else {
+		time_t t = hour_floor(r->now) + (time_t)(r->ahead + 1) * 3600;
+
+		if (!localtime_r(&t, &tmv))
+			s.year = 10000;
+		else
+			s.year = tmv.tm_year + 1900;
+	}
+	if (s.year <= 9999)
+		return 0;
+	return cli_usage_error("rotate",
+	                       "--now '%s' with --ahead %ld reaches the year %d: %%Y names "
+	                       "years up to 9999",
+	                       now_s ? now_s : "(now)", (long)r->ahead, s.year);
 }
 
 /*
@@ -1037,6 +1069,8 @@ static int check(struct cli_ctx *x)
 		return CLI_EXIT_USAGE;
 	rot.now = time(NULL);
 	if (now_s && parse_now(now_s, &rot.now))
+		return CLI_EXIT_USAGE;
+	if (check_years(&rot, now_s))
 		return CLI_EXIT_USAGE;
 	{
 		struct tm tmv;

@@ -244,6 +244,11 @@ static int run_command(const struct cli_command *c, int argc, char **argv)
 		cli_print_help(c);
 		return CLI_EXIT_OK;
 	}
+	/* Global options may follow the command word: -V there is what it is before it. */
+	if (cli_g.version) {
+		printf("hbtab %s\n", HB_VERSION);
+		return CLI_EXIT_OK;
+	}
 	if (!(c->flags & CLI_CMD_NOCONFIG) && cli_config_resolve(c->name))
 		return CLI_EXIT_USAGE;
 	if (c->subs && !(c = pick_sub(c, &x)))

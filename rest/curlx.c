@@ -169,6 +169,20 @@ const char *hb_curlx_reason(CURLcode e, const char *errbuf)
 	}
 }
 
+int hb_curlx_local_tls(CURLcode e)
+{
+	switch (e) {
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CRL_BADFILE:
+	case CURLE_SSL_ENGINE_NOTFOUND:
+	case CURLE_SSL_ENGINE_SETFAILED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* A TLS record where an HTTP status line was expected: the client spoke TLS to a plain port. */
 static int plain_port_reply(const char *errbuf)
 {
@@ -190,6 +204,8 @@ const char *hb_curlx_hint(const char *url, CURLcode e, const char *errbuf)
 {
 	int tls = !strncasecmp(url, "https://", 8);
 
+	if (hb_curlx_local_tls(e))
+		return " (bad local TLS material: check the files of --cacert, --cert and --key)";
 	if (tls && e == CURLE_SSL_CONNECT_ERROR && plain_port_reply(errbuf))
 		return " (the server does not speak TLS on this port: use an http:// URL)";
 	/* A TLS server sent an alert (HTTP/0.9 to libcurl), nothing, or a reset to plain HTTP. */

@@ -86,6 +86,9 @@ int hb_curlx_url_host(char *host, size_t cap, const char *url);
  * everything but A-Z a-z 0-9 - . _ ~; NUL bytes too), NUL-terminated. HB_ENOMEM. */
 int hb_curlx_escape(struct hb_buf *out, const void *p, size_t n);
 
+/* 1 when the transfer failed on the client's own TLS files (CA bundle, client certificate or
+ * key unreadable, not PEM, or a key that does not match): bad input, not a network failure. */
+int hb_curlx_local_tls(CURLcode e);
 /* A short reason for a failed transfer ("timed out", "connection refused", ...). */
 const char *hb_curlx_reason(CURLcode e, const char *errbuf);
 

@@ -604,13 +604,14 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 			continue;
 		}
 		if (attempt)
-			rc = hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s%s (%d attempts)",
-			                  method, c->base, SHOWN(path),
-			                  hb_curlx_reason(e, c->errbuf),
+			rc = hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
+			                  "cannot %s %s%.*s%s: %s%s (%d attempts)", method, c->base,
+			                  SHOWN(path), hb_curlx_reason(e, c->errbuf),
 			                  hb_curlx_hint(c->base, e, c->errbuf), attempt + 1);
 		else
-			rc = hb_error_set(err, HB_ENET, "cannot %s %s%.*s%s: %s%s", method, c->base,
-			                  SHOWN(path), hb_curlx_reason(e, c->errbuf),
+			rc = hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
+			                  "cannot %s %s%.*s%s: %s%s", method, c->base, SHOWN(path),
+			                  hb_curlx_reason(e, c->errbuf),
 			                  hb_curlx_hint(c->base, e, c->errbuf));
 		hb_rest_resp_release(resp);
 		goto done;

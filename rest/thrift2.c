@@ -189,7 +189,8 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 			hb_activity_sleep(label, wait);
 			continue;
 		}
-		rc = hb_error_set(err, HB_ENET, "thrift2 %s: cannot POST %s: %s%s", method, c->url,
+		rc = hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
+		                  "thrift2 %s: cannot POST %s: %s%s", method, c->url,
 		                  hb_curlx_reason(e, c->errbuf),
 		                  hb_curlx_hint(c->url, e, c->errbuf));
 		goto done;
