@@ -176,6 +176,9 @@ int cli_fail(const struct hb_error *err);
 int cli_exit(int rc);
 /* Prints a warning "hbtab: warning: ..." unless -q. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints a warning "hbtab: warning: ..." even under -q: something was left behind that the
+ * operator must act on (cron mails every line). */
+void cli_warn_always(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints to stderr when -v was given. */
 void cli_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -85,6 +85,15 @@ void cli_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_warn_always(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit("hbtab: warning: ", fmt, ap);
+	va_end(ap);
+}
+
 void cli_verbose(const char *fmt, ...)
 {
 	va_list ap;

@@ -160,6 +160,13 @@ done:
 	return rc;
 }
 
+/* A notice from the REST client (a scanner left open): shown even under -q. */
+static void on_notice(void *ctx, const char *msg)
+{
+	(void)ctx;
+	cli_warn_always("%s", msg);
+}
+
 /* A basic-auth password over plain http is readable on the wire: say so for every URL. */
 static void warn_plain_password(const struct cred *cr, const char *url)
 {
@@ -184,6 +191,7 @@ int cli_rest_open(struct hb_rest **out, struct hb_error *err)
 		return rc;
 	warn_plain_password(&cr, cli_g.rest_url);
 	hb_rest_set_progress(*out, on_progress, "reading");
+	hb_rest_set_notice(*out, on_notice, NULL);
 	return 0;
 }
 

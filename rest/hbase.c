@@ -42,10 +42,10 @@ static int expect_json(const char *method, const char *path, const struct hb_res
 	if (!strncmp(r->content_type, JSON, strlen(JSON)))
 		return 0;
 	rc = hb_error_set(err, HB_ESERVER,
-	                  "unexpected content type '%s' from %s %s (expected %s; is --rest "
+	                  "unexpected content type '%s' from %s %s%s (expected %s; is --rest "
 	                  "pointing at an HBase REST gateway?)",
 	                  r->content_type[0] ? shown_header(&b, r->content_type) : "none", method,
-	                  path, JSON);
+	                  r->prefix, path, JSON);
 	hb_buf_release(&b);
 	return rc;
 }
@@ -504,16 +504,40 @@ static int location_path(struct hb_buf *out, const char *loc, const char *scan_p
 	return 0;
 }
 
+/*
+ * Deletes a scanner. The request is idempotent, so transient failures (502/503/504, resets)
+ * are retried; a DELETE that still fails leaves the scanner open on the gateway, which the
+ * operator hears of as a notice (the data read is complete, so the run does not fail).
+ * HBase answers an empty 200; a 404 means the scanner is gone already.
+ */
 static void scanner_delete(struct hb_rest *c, const char *path)
 {
 	struct hb_rest_resp r;
-	struct hb_error ignore;
+	struct hb_error err;
+	char msg[HB_ERRMSG_MAX + 80];
+	int rc;
 
 	hb_rest_resp_init(&r);
+	memset(&err, 0, sizeof(err));
 	/* Runs even after SIGINT/SIGTERM/SIGPIPE: the scanner must not outlive hbtab. */
 	hb_interrupt_shield(1);
-	hb_rest_request(c, "DELETE", path, NULL, NULL, 0, 1, &r, &ignore);
+	rc = hb_rest_request(c, "DELETE", path, NULL, NULL, 0, 1, &r, &err);
 	hb_interrupt_shield(0);
+	if (!rc && (r.status == 200 || r.status == 204) && r.body.len)
+		hb_error_set(&err, HB_ESERVER,
+		             "unexpected answer to DELETE %s: HTTP %ld with a %zu-byte body (HBase "
+		             "answers an empty 200)",
+		             path, r.status, r.body.len);
+	else if (!rc && r.status != 200 && r.status != 204 && r.status != 404)
+		hb_rest_status_error("DELETE", path, &r, &err);
+	else if (!rc)
+		err.code = 0;
+	if (rc || err.code) {
+		snprintf(msg, sizeof(msg),
+		         "%s: the scanner may stay open on the gateway, holding server resources",
+		         err.msg);
+		hb_rest_report_notice(c, msg);
+	}
 	hb_rest_resp_release(&r);
 }
 

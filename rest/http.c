@@ -26,7 +26,8 @@
 
 struct hb_rest {
 	CURL *h;
-	char *base; /* without a trailing '/' */
+	char *base;            /* without a trailing '/' */
+	const char *base_path; /* its path part ("" without one), inside base */
 	struct hb_curlx_conf conf;
 	double max_retry_after;
 	long retries;
@@ -35,6 +36,8 @@ struct hb_rest {
 	void *trace_ctx;
 	hb_rest_progress_fn progress;
 	void *progress_ctx;
+	hb_rest_notice_fn notice;
+	void *notice_ctx;
 	unsigned long attempts;
 	unsigned int seed;
 	char errbuf[CURL_ERROR_SIZE];
@@ -102,6 +105,13 @@ int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_er
 	n = strlen(c->base);
 	while (n > 0 && c->base[n - 1] == '/')
 		c->base[--n] = '\0';
+	{
+		const char *h = strstr(c->base, "://");
+
+		h = h ? h + 3 : c->base;
+		h += strcspn(h, "/?#");
+		c->base_path = *h == '/' ? h : "";
+	}
 	c->conf.timeout = o->timeout > 0 ? o->timeout : 30;
 	c->retries = o->retries < 0 ? 0 : o->retries;
 	c->conf.insecure = o->insecure;
@@ -143,6 +153,18 @@ void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total)
 		c->progress(c->progress_ctx, done, total);
 }
 
+void hb_rest_set_notice(struct hb_rest *c, hb_rest_notice_fn fn, void *ctx)
+{
+	c->notice = fn;
+	c->notice_ctx = ctx;
+}
+
+void hb_rest_report_notice(struct hb_rest *c, const char *msg)
+{
+	if (c->notice)
+		c->notice(c->notice_ctx, msg);
+}
+
 long hb_rest_retry_budget(const struct hb_rest *c)
 {
 	return c->retries;
@@ -163,6 +185,7 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 	r->login[0] = '\0';
 	r->password_from[0] = '\0';
 	r->host[0] = '\0';
+	r->prefix[0] = '\0';
 }
 
 void hb_rest_resp_release(struct hb_rest_resp *r)
@@ -540,6 +563,7 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		c->resp = NULL;
 		c->sink.buf = NULL;
 		c->sink.f = NULL;
+		snprintf(resp->prefix, sizeof(resp->prefix), "%s", c->base_path);
 		if (c->conf.negotiate && hb_curlx_keep_auth_cookie(c->h))
 			tracef(c, "cannot keep the hadoop.auth cookie for later requests");
 		if (e == CURLE_OK) {
@@ -635,29 +659,29 @@ static int unauthorized(const char *method, const char *path, const struct hb_re
 
 	if (negotiate && !basic)
 		return hb_error_set(err, HB_ESERVER,
-		                    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway wants "
+		                    "%s %s%.*s%s: HTTP 401 Unauthorized: the REST gateway wants "
 		                    "Kerberos: get a ticket with kinit and add --negotiate",
-		                    method, SHOWN(path));
+		                    method, r->prefix, SHOWN(path));
 	if (!r->login[0])
 		return hb_error_set(
 		    err, HB_ESERVER,
-		    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway wants a "
+		    "%s %s%.*s%s: HTTP 401 Unauthorized: the REST gateway wants a "
 		    "login: add --user NAME, with the password in HBTAB_PASSWORD or "
 		    "~/.netrc%s",
-		    method, SHOWN(path),
+		    method, r->prefix, SHOWN(path),
 		    negotiate ? " (or kinit and --negotiate for Kerberos)" : "");
 	if (r->password_from[0])
 		return hb_error_set(
 		    err, HB_ESERVER,
-		    "%s %.*s%s: HTTP 401 Unauthorized: the REST gateway refused user "
+		    "%s %s%.*s%s: HTTP 401 Unauthorized: the REST gateway refused user "
 		    "'%s' with the password from %s",
-		    method, SHOWN(path), r->login, r->password_from);
+		    method, r->prefix, SHOWN(path), r->login, r->password_from);
 	return hb_error_set(err, HB_ESERVER,
-	                    "%s %.*s%s: HTTP 401 Unauthorized: no password for user '%s': "
+	                    "%s %s%.*s%s: HTTP 401 Unauthorized: no password for user '%s': "
 	                    "HBTAB_PASSWORD is not set and ~/.netrc has no accepted entry for %s; "
 	                    "set HBTAB_PASSWORD, or add 'machine %s login %s password ...' to "
 	                    "~/.netrc",
-	                    method, SHOWN(path), r->login, r->host, r->host, r->login);
+	                    method, r->prefix, SHOWN(path), r->login, r->host, r->host, r->login);
 }
 
 int hb_rest_status_error(const char *method, const char *path, const struct hb_rest_resp *r,
@@ -672,36 +696,36 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 		if (strcmp(r->auth_note, "-"))
 			return hb_error_set(
 			    err, code,
-			    "%s %.*s%s: HTTP %ld: Kerberos SPNEGO failed: %s (check "
+			    "%s %s%.*s%s: HTTP %ld: Kerberos SPNEGO failed: %s (check "
 			    "the ticket with klist; kinit gets one)",
-			    method, SHOWN(path), r->status, r->auth_note);
+			    method, r->prefix, SHOWN(path), r->status, r->auth_note);
 		if (r->status == 401)
 			return hb_error_set(
 			    err, code,
-			    "%s %.*s%s: HTTP 401: the server wants Kerberos SPNEGO and "
+			    "%s %s%.*s%s: HTTP 401: the server wants Kerberos SPNEGO and "
 			    "did not accept hbtab's attempt%s%s",
-			    method, SHOWN(path), n ? ": " : "", first);
+			    method, r->prefix, SHOWN(path), n ? ": " : "", first);
 		return hb_error_set(err, code,
-		                    "%s %.*s%s: HTTP 403: the server rejected the Kerberos ticket "
+		                    "%s %s%.*s%s: HTTP 403: the server rejected the Kerberos ticket "
 		                    "(is the server's principal HTTP/<host of the URL>?)%s%s",
-		                    method, SHOWN(path), n ? ": " : "", first);
+		                    method, r->prefix, SHOWN(path), n ? ": " : "", first);
 	}
 	if (r->status == 401)
 		return unauthorized(method, path, r, err);
 	if (r->status == 403 && strcmp(method, "GET"))
 		return hb_error_set(
 		    err, code,
-		    "%s %.*s%s: HTTP 403 %s (the REST gateway refuses writes; it may be "
+		    "%s %s%.*s%s: HTTP 403 %s (the REST gateway refuses writes; it may be "
 		    "read-only or you may lack permission)",
-		    method, SHOWN(path), n ? first : "Forbidden");
+		    method, r->prefix, SHOWN(path), n ? first : "Forbidden");
 	if (r->status == 403)
 		return hb_error_set(
 		    err, code,
-		    "%s %.*s%s: HTTP 403 %s (the REST gateway refuses this read: the identity it "
+		    "%s %s%.*s%s: HTTP 403 %s (the REST gateway refuses this read: the identity it "
 		    "reads as%s%s%s lacks READ permission on the table (HBase ACLs), or a proxy in "
 		    "front of it refused the request)",
-		    method, SHOWN(path), n ? first : "Forbidden", r->login[0] ? " (user '" : "",
+		    method, r->prefix, SHOWN(path), n ? first : "Forbidden", r->login[0] ? " (user '" : "",
 		    r->login, r->login[0] ? "')" : "");
-	return hb_error_set(err, code, "%s %.*s%s: HTTP %ld%s%s", method, SHOWN(path), r->status,
+	return hb_error_set(err, code, "%s %s%.*s%s: HTTP %ld%s%s", method, r->prefix, SHOWN(path), r->status,
 	                    n ? " " : "", first);
 }

@@ -16,6 +16,9 @@ struct hb_rest;
 typedef void (*hb_rest_trace_fn)(void *ctx, const char *line);
 /* Progress for long listings: items so far, total if known (0 = unknown). */
 typedef void (*hb_rest_progress_fn)(void *ctx, size_t done, size_t total);
+/* A problem that fails nothing hbtab was asked to do but leaves something behind on the
+ * server (a scanner that could not be deleted): the operator must hear of it. */
+typedef void (*hb_rest_notice_fn)(void *ctx, const char *msg);
 
 struct hb_rest_opts {
 	const char *base_url; /* e.g. http://localhost:8080 (no userinfo allowed) */
@@ -56,6 +59,9 @@ struct hb_rest_resp {
 	char login[64];
 	char password_from[32];
 	char host[256];
+	/* The path of the base URL (--rest https://host/prefix: "/prefix", else ""), so a
+	 * message names the whole path the request went to. */
+	char prefix[256];
 };
 
 /* Creates a client; *out is freed with hb_rest_free. HB_EINVAL (bad URL/options), HB_ENOMEM. */
@@ -87,6 +93,8 @@ unsigned long hb_rest_attempts(const struct hb_rest *c);
 
 /* Sets the progress callback used by long listings (meta scans); fn may be NULL. */
 void hb_rest_set_progress(struct hb_rest *c, hb_rest_progress_fn fn, void *ctx);
+/* Sets the callback for notices (hb_rest_notice_fn); fn may be NULL. */
+void hb_rest_set_notice(struct hb_rest *c, hb_rest_notice_fn fn, void *ctx);
 
 /* Appends n bytes percent-encoded for one URL path segment or query value (everything but
  * unreserved characters, NUL bytes included), NUL-terminated. HB_ENOMEM. */

@@ -9,6 +9,8 @@
 
 /* Passes scan progress to the callback set with hb_rest_set_progress, if any. */
 void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
+/* Passes a notice to the callback set with hb_rest_set_notice, if any. */
+void hb_rest_report_notice(struct hb_rest *c, const char *msg);
 /* How many times a broken scan may be reopened (the --retries budget). */
 long hb_rest_retry_budget(const struct hb_rest *c);
 

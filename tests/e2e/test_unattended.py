@@ -9,6 +9,59 @@ import hbtest
 from hbtest import b64, unb64
 
 
+def put_rows(emu, table, keys):
+    rows = [{"key": b64(k), "cells": [{"column": b64("cf:v"), "value": b64(b"x")}]} for k in keys]
+    for i in range(0, len(rows), 500):
+        st, body = emu.control("POST", "/control/put", {"table": table, "rows": rows[i:i + 500]})
+        assert st == 200, body
+
+
+class ScannerDelete(hbtest.EmulatorTest):
+    KEYS = [b"user%04d" % i for i in range(200)]
+
+    def setUp(self):
+        super().setUp()
+        self.emu.create("samp", [b"user0100"])
+        put_rows(self.emu, "samp", self.KEYS)
+
+    def open_scanners(self):
+        return self.emu.control("GET", "/control/scanners")[1]
+
+    def deletes(self):
+        return [(q["method"], q["status"]) for q in self.emu.requests()
+                if q["method"] == "DELETE" and "/scanner/" in q["path"]]
+
+    def test_failed_scanner_delete_is_reported_even_under_q_and_transient_ones_retried(self):
+        argv = ("-q", "splits", "--sampled-splits", "4", "--sample-table", "samp")
+        clean = self.hb(*argv)
+        self.assertOk(clean)
+        self.assertEqual(clean.err, "")
+        # a 503 is transient: the DELETE is sent again, the scanner is gone, nothing to say
+        self.emu.clear_requests()
+        self.emu.fault(method="DELETE", path="/scanner/", kind="503", count=1)
+        r = self.hb(*argv)
+        self.assertOk(r)
+        self.assertEqual(r.out, clean.out)
+        self.assertEqual(r.err, "")
+        self.assertEqual(self.deletes(), [("DELETE", 503), ("DELETE", 200)])
+        self.assertEqual(self.open_scanners(), [])
+        # a 500, a 403 or an answer that is not HBase's: the scanner may be left open, and
+        # cron hears of it (the keys read are complete, so the run itself succeeds)
+        for kind, said in (("500", r"HTTP 500"), ("403", r"HTTP 403"),
+                           ("wrong_ctype", r"HTTP 200 with a \d+-byte body")):
+            self.emu.clear_faults()
+            self.emu.clear_requests()
+            self.emu.fault(method="DELETE", path="/scanner/", kind=kind, count=1)
+            r = self.hb(*argv)
+            self.assertOk(r)
+            self.assertEqual(r.out, clean.out)
+            self.assertRegex(r.err, r"^hbtab: warning: (unexpected answer to )?DELETE "
+                                    r"/samp/scanner/\w+: .*%s.*the scanner may stay open on "
+                                    r"the gateway" % said)
+            self.assertEqual(len(r.err.splitlines()), 1, r)
+            self.assertEqual(len(self.deletes()), 1)
+
+
 class MetadataRowDotSegments(hbtest.EmulatorTest):
     def test_metadata_row_named_dot_or_dotdot_is_written_and_read_back_as_itself(self):
         # libcurl removes dot segments from a URL path: a row GET of '.' or '..' would read
