@@ -31,7 +31,8 @@
 
 #define USAGE                                                                                      \
 	"create TABLE SPLITSPEC [--family NAME[:ATTR=VAL,...]]... [--attr KEY=VAL]... "            \
-	"[--via auto|thrift2|shell|rest|print] [--keyspace SPEC [--strict]] [--no-metadata] "      \
+	"[--via auto|thrift2|shell|rest|print] [--keyspace SPEC [--allow-unreachable]] "           \
+	"[--no-metadata] "                                                                         \
 	"[--metadata-family F] [--metadata-row R] [--wait SEC]"
 
 /* Lines of a boundary diff shown on stderr / in JSON. */
@@ -599,9 +600,12 @@ static int print_summary(const struct create *c, const char *error)
 		cJSON_Delete(o);
 		return rc;
 	}
-	/* -q: a create that succeeded prints nothing; unreachable regions are findings */
+	/* -q: a create that succeeded prints nothing; unreachable regions are findings, and
+	 * they alone are printed */
 	if (error || (cli_g.quiet && !c->nunreachable))
 		return 0;
+	if (cli_g.quiet)
+		goto findings;
 	if (c->created)
 		printf("created table '%s' with %zu region%s via %s; every boundary verified\n",
 		       c->table, c->regions, c->regions == 1 ? "" : "s", cli_via_name(c->via));
@@ -619,6 +623,7 @@ static int print_summary(const struct create *c, const char *error)
 		printf("metadata row written: N=%zu\n", c->splits.n + 1);
 	else if (!strcmp(c->metadata, "present"))
 		printf("metadata row already present: N=%zu\n", c->splits.n + 1);
+findings:
 	if (c->reach_checked) {
 		if (!c->nunreachable) {
 			printf("every region is reachable by keyspace '%s'\n",
@@ -875,13 +880,16 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 static struct cli_splitspec ss;
 static struct cli_create_opts co;
 static const char *meta_family, *meta_row;
-static int no_metadata, strict;
+static int no_metadata, strict, allow_unreachable;
 static const struct cli_option opts[] = {
     CLI_SPLITSPEC_OPTIONS(&ss),
     CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell, rest (1 region only) or print",
                        "auto thrift2 shell rest print"),
-    CLI_FLAG(0, "strict", &strict,
-             "refuse, before creating anything, regions no key of --keyspace can reach"),
+    CLI_FLAG(0, "allow-unreachable", &allow_unreachable,
+             "create even when regions no key of --keyspace can reach (exit 1 after)"),
+    /* the opt-in to what is now the default, kept for scripts that pass it */
+    {CLI_OPT_FLAG, 0, "strict", &strict, NULL, "refuse an unreachable design (the default)", NULL,
+     CLI_OPT_HIDDEN},
     CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
     CLI_STRING(0, "metadata-family", &meta_family, "F",
                "family of the metadata row (default: the first family)"),
@@ -894,8 +902,10 @@ static struct create cr;
 static int validated;
 
 /*
- * --strict: the planned regions against the key space before anything is sent or created;
- * a region no key can reach refuses the whole design (exit 1), listing the regions.
+ * With --keyspace: the planned regions against the key space before anything is sent or
+ * created; a region no key can reach refuses the whole design (exit 1), listing the
+ * regions, unless --allow-unreachable asks for the table anyway. An unattended run must not
+ * create a table it already knows is broken.
  */
 static int strict_check(struct create *c)
 {
@@ -912,8 +922,8 @@ static int strict_check(struct create *c)
 	if (!c->nunreachable)
 		return CLI_EXIT_OK;
 	hb_error_set(&err, HB_EFINDING,
-	             "refusing to create '%s' (--strict): %zu of %zu region%s cannot hold any key "
-	             "of keyspace '%s'; nothing was sent",
+	             "refusing to create '%s': %zu of %zu region%s cannot hold any key of "
+	             "keyspace '%s'; nothing was sent (--allow-unreachable creates it anyway)",
 	             c->table, c->nunreachable, c->splits.n + 1, HB_PLURAL(c->splits.n + 1),
 	             hb_buf_str(&c->ks_canon));
 	cli_error("%s", err.msg);
@@ -945,7 +955,7 @@ static int check_spec(void)
 	}
 	if (rc)
 		return CLI_EXIT_USAGE;
-	return strict ? strict_check(&cr) : CLI_EXIT_OK;
+	return cr.ks && !allow_unreachable ? strict_check(&cr) : CLI_EXIT_OK;
 }
 
 /* Everything that can be checked offline; --via print needs no connection. */
@@ -954,9 +964,17 @@ static int check(struct cli_ctx *x)
 	int st;
 
 	create_init(&cr, x->table);
-	if (strict && !co.keyspace) {
-		cli_usage_error("create", "--strict needs --keyspace (the key space the regions "
-		                          "are checked against)");
+	/* --strict was the opt-in to what is now the default; it is still accepted */
+	if ((strict || allow_unreachable) && !co.keyspace) {
+		cli_usage_error("create",
+		                "%s needs --keyspace (the key space the regions are "
+		                "checked against)",
+		                strict ? "--strict" : "--allow-unreachable");
+		return CLI_EXIT_USAGE;
+	}
+	if (strict && allow_unreachable) {
+		cli_usage_error("create",
+		                "--strict and --allow-unreachable cannot be used together");
 		return CLI_EXIT_USAGE;
 	}
 	cr.ks_spec = co.keyspace;

@@ -209,7 +209,8 @@ class CreateThrift2Test(CreateTestBase):
         self.assertIsNone(self.emu.table("t1"))
 
     def test_create__keyspace_reports_unreachable_regions(self):
-        r = self.create("t1", "--hex-splits", "4", "--keyspace", "dec{8}", "-o", "json")
+        r = self.create("t1", "--hex-splits", "4", "--keyspace", "dec{8}", "--allow-unreachable",
+                        "-o", "json")
         self.assertEqual(r.rc, 1, r)
         j = r.json()
         self.assertTrue(j["verified"])

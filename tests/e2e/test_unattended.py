@@ -16,6 +16,27 @@ def put_rows(emu, table, keys):
         assert st == 200, body
 
 
+class CreateKeyspaceRefusal(hbtest.EmulatorTest):
+    def test_create_keyspace_refuses_an_unreachable_design_before_any_ddl_unless_allowed(self):
+        argv = ("create", "t1", "--hex-splits", "4", "--keyspace", "dec{8}")
+        r = self.hb(*argv)
+        self.assertFails(r, 1, r"^hbtab: refusing to create 't1': 1 of 4 regions cannot hold "
+                               r"any key of keyspace 'dec\{8\}'; nothing was sent "
+                               r"\(--allow-unreachable creates it anyway\)")
+        self.assertIn("region 3 starting at 'c0000000'", r.err)
+        self.assertEqual(r.out, "")
+        self.assertIsNone(self.emu.table("t1"))
+        self.assertEqual([q for q in self.emu.requests() if q["method"] != "GET"], [])
+        # the explicit flag creates it; under -q the findings alone are printed
+        r = self.hb("-q", *argv, "--allow-unreachable")
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual(r.out.splitlines(), ["1 region no key of 'dec{8}' can reach:",
+                                              "  region 3 starting at 'c0000000'"])
+        self.assertEqual(len(self.emu.live_regions("t1")), 4)
+        self.assertFails(self.hb("create", "t2", "--hex-splits", "4", "--allow-unreachable"), 2,
+                         "--allow-unreachable needs --keyspace")
+
+
 class ScannerDelete(hbtest.EmulatorTest):
     KEYS = [b"user%04d" % i for i in range(200)]
 
