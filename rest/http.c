@@ -705,10 +705,11 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 			    "%s %s%.*s%s: HTTP 401: the server wants Kerberos SPNEGO and "
 			    "did not accept hbtab's attempt%s%s",
 			    method, r->prefix, SHOWN(path), n ? ": " : "", first);
-		return hb_error_set(err, code,
-		                    "%s %s%.*s%s: HTTP 403: the server rejected the Kerberos ticket "
-		                    "(is the server's principal HTTP/<host of the URL>?)%s%s",
-		                    method, r->prefix, SHOWN(path), n ? ": " : "", first);
+		return hb_error_set(
+		    err, code,
+		    "%s %s%.*s%s: HTTP 403: the server rejected the Kerberos ticket "
+		    "(is the server's principal HTTP/<host of the URL>?)%s%s",
+		    method, r->prefix, SHOWN(path), n ? ": " : "", first);
 	}
 	if (r->status == 401)
 		return unauthorized(method, path, r, err);
@@ -724,8 +725,8 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 		    "%s %s%.*s%s: HTTP 403 %s (the REST gateway refuses this read: the identity it "
 		    "reads as%s%s%s lacks READ permission on the table (HBase ACLs), or a proxy in "
 		    "front of it refused the request)",
-		    method, r->prefix, SHOWN(path), n ? first : "Forbidden", r->login[0] ? " (user '" : "",
-		    r->login, r->login[0] ? "')" : "");
-	return hb_error_set(err, code, "%s %s%.*s%s: HTTP %ld%s%s", method, r->prefix, SHOWN(path), r->status,
-	                    n ? " " : "", first);
+		    method, r->prefix, SHOWN(path), n ? first : "Forbidden",
+		    r->login[0] ? " (user '" : "", r->login, r->login[0] ? "')" : "");
+	return hb_error_set(err, code, "%s %s%.*s%s: HTTP %ld%s%s", method, r->prefix, SHOWN(path),
+	                    r->status, n ? " " : "", first);
 }

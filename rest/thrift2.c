@@ -121,6 +121,8 @@ static int setup(struct hb_thrift2 *c, struct curl_slist *hdrs, const void *msg,
 	return e == CURLE_OK ? 0 : -1;
 }
 
+#define THRIFT_CTYPE "application/x-thrift"
+
 static int transient(CURLcode e)
 {
 	return e == CURLE_COULDNT_CONNECT || e == CURLE_OPERATION_TIMEDOUT ||
@@ -135,6 +137,7 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 	struct curl_slist *hdrs = NULL, *t;
 	long status = 0;
 	int attempt, rc = 0;
+	char *ctype = NULL;
 
 	t = curl_slist_append(NULL, "Content-Type: application/x-thrift");
 	hdrs = t;
@@ -226,8 +229,23 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 	}
 	rc = hb_thrift_reply_parse(r, reply_body->data ? reply_body->data : "", reply_body->len,
 	                           method, seqid, err);
-	if (rc)
+	if (rc && curl_easy_getinfo(c->h, CURLINFO_CONTENT_TYPE, &ctype) == CURLE_OK && ctype &&
+	    strncasecmp(ctype, THRIFT_CTYPE, strlen(THRIFT_CTYPE))) {
+		/* Not a Thrift reply at all (a proxy's or a web server's page): say what it is. */
+		char shown[128];
+		size_t i;
+
+		snprintf(shown, sizeof(shown), "%s", ctype);
+		for (i = 0; shown[i]; i++)
+			if ((unsigned char)shown[i] < 0x20 || (unsigned char)shown[i] >= 0x7f)
+				shown[i] = '?';
+		rc = hb_error_set(err, HB_ESERVER,
+		                  "thrift2 %s: unexpected content type '%s' from POST %s (expected "
+		                  "%s; is --thrift pointing at a Thrift2 server in HTTP mode?)",
+		                  method, shown, c->url, THRIFT_CTYPE);
+	} else if (rc) {
 		hb_error_prefix(err, rc, "thrift2 %s", method);
+	}
 done:
 	curl_slist_free_all(hdrs);
 	return rc;
