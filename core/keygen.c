@@ -1,6 +1,8 @@
 /* Seed row-key generators: java.util.Random, MD5 of 8 bytes, and the seeds' key designs. */
 #include "keygen.h"
 
+#include "md5.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,98 +69,14 @@ void hb_jrandom_skip(struct hb_jrandom *r, uint64_t n)
 	r->seed = (A * r->seed + C) & JR_MASK;
 }
 
-/*
- * MD5 (RFC 1321) of exactly 8 bytes: one 64-byte block whose padding is constant (0x80 after
- * the data, the bit length 64 in word 14), so only two message words vary and the zero
- * words fold away. Only the first digest word is needed; the compiler drops the last steps.
- */
-#define ROTL(x, n) (((x) << (n)) | ((x) >> (32 - (n))))
-#define F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
-#define H(x, y, z) ((x) ^ (y) ^ (z))
-#define I(x, y, z) ((y) ^ ((x) | ~(z)))
-#define MD5_STEP(f, a, b, c, d, t, s)                                                              \
-	do {                                                                                       \
-		(a) += f((b), (c), (d)) + (t);                                                     \
-		(a) = ROTL((a), (s)) + (b);                                                        \
-	} while (0)
-
 void hb_md5_8_prefix(const unsigned char in[8], unsigned char out[4])
 {
 	uint32_t m0 =
 	    (uint32_t)in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 | (uint32_t)in[3] << 24;
 	uint32_t m1 =
 	    (uint32_t)in[4] | (uint32_t)in[5] << 8 | (uint32_t)in[6] << 16 | (uint32_t)in[7] << 24;
-	uint32_t a = 0x67452301u, b = 0xefcdab89u, c = 0x98badcfeu, d = 0x10325476u;
+	uint32_t a = hb_md5_8_word(m0, m1);
 
-	MD5_STEP(F, a, b, c, d, 0xd76aa478u + m0, 7);
-	MD5_STEP(F, d, a, b, c, 0xe8c7b756u + m1, 12);
-	MD5_STEP(F, c, d, a, b, 0x242070dbu + 0x80u, 17);
-	MD5_STEP(F, b, c, d, a, 0xc1bdceeeu, 22);
-	MD5_STEP(F, a, b, c, d, 0xf57c0fafu, 7);
-	MD5_STEP(F, d, a, b, c, 0x4787c62au, 12);
-	MD5_STEP(F, c, d, a, b, 0xa8304613u, 17);
-	MD5_STEP(F, b, c, d, a, 0xfd469501u, 22);
-	MD5_STEP(F, a, b, c, d, 0x698098d8u, 7);
-	MD5_STEP(F, d, a, b, c, 0x8b44f7afu, 12);
-	MD5_STEP(F, c, d, a, b, 0xffff5bb1u, 17);
-	MD5_STEP(F, b, c, d, a, 0x895cd7beu, 22);
-	MD5_STEP(F, a, b, c, d, 0x6b901122u, 7);
-	MD5_STEP(F, d, a, b, c, 0xfd987193u, 12);
-	MD5_STEP(F, c, d, a, b, 0xa679438eu + 64u, 17);
-	MD5_STEP(F, b, c, d, a, 0x49b40821u, 22);
-	MD5_STEP(G, a, b, c, d, 0xf61e2562u + m1, 5);
-	MD5_STEP(G, d, a, b, c, 0xc040b340u, 9);
-	MD5_STEP(G, c, d, a, b, 0x265e5a51u, 14);
-	MD5_STEP(G, b, c, d, a, 0xe9b6c7aau + m0, 20);
-	MD5_STEP(G, a, b, c, d, 0xd62f105du, 5);
-	MD5_STEP(G, d, a, b, c, 0x02441453u, 9);
-	MD5_STEP(G, c, d, a, b, 0xd8a1e681u, 14);
-	MD5_STEP(G, b, c, d, a, 0xe7d3fbc8u, 20);
-	MD5_STEP(G, a, b, c, d, 0x21e1cde6u, 5);
-	MD5_STEP(G, d, a, b, c, 0xc33707d6u + 64u, 9);
-	MD5_STEP(G, c, d, a, b, 0xf4d50d87u, 14);
-	MD5_STEP(G, b, c, d, a, 0x455a14edu, 20);
-	MD5_STEP(G, a, b, c, d, 0xa9e3e905u, 5);
-	MD5_STEP(G, d, a, b, c, 0xfcefa3f8u + 0x80u, 9);
-	MD5_STEP(G, c, d, a, b, 0x676f02d9u, 14);
-	MD5_STEP(G, b, c, d, a, 0x8d2a4c8au, 20);
-	MD5_STEP(H, a, b, c, d, 0xfffa3942u, 4);
-	MD5_STEP(H, d, a, b, c, 0x8771f681u, 11);
-	MD5_STEP(H, c, d, a, b, 0x6d9d6122u, 16);
-	MD5_STEP(H, b, c, d, a, 0xfde5380cu + 64u, 23);
-	MD5_STEP(H, a, b, c, d, 0xa4beea44u + m1, 4);
-	MD5_STEP(H, d, a, b, c, 0x4bdecfa9u, 11);
-	MD5_STEP(H, c, d, a, b, 0xf6bb4b60u, 16);
-	MD5_STEP(H, b, c, d, a, 0xbebfbc70u, 23);
-	MD5_STEP(H, a, b, c, d, 0x289b7ec6u, 4);
-	MD5_STEP(H, d, a, b, c, 0xeaa127fau + m0, 11);
-	MD5_STEP(H, c, d, a, b, 0xd4ef3085u, 16);
-	MD5_STEP(H, b, c, d, a, 0x04881d05u, 23);
-	MD5_STEP(H, a, b, c, d, 0xd9d4d039u, 4);
-	MD5_STEP(H, d, a, b, c, 0xe6db99e5u, 11);
-	MD5_STEP(H, c, d, a, b, 0x1fa27cf8u, 16);
-	MD5_STEP(H, b, c, d, a, 0xc4ac5665u + 0x80u, 23);
-	MD5_STEP(I, a, b, c, d, 0xf4292244u + m0, 6);
-	MD5_STEP(I, d, a, b, c, 0x432aff97u, 10);
-	MD5_STEP(I, c, d, a, b, 0xab9423a7u + 64u, 15);
-	MD5_STEP(I, b, c, d, a, 0xfc93a039u, 21);
-	MD5_STEP(I, a, b, c, d, 0x655b59c3u, 6);
-	MD5_STEP(I, d, a, b, c, 0x8f0ccc92u, 10);
-	MD5_STEP(I, c, d, a, b, 0xffeff47du, 15);
-	MD5_STEP(I, b, c, d, a, 0x85845dd1u + m1, 21);
-	MD5_STEP(I, a, b, c, d, 0x6fa87e4fu, 6);
-	MD5_STEP(I, d, a, b, c, 0xfe2ce6e0u, 10);
-	MD5_STEP(I, c, d, a, b, 0xa3014314u, 15);
-	MD5_STEP(I, b, c, d, a, 0x4e0811a1u, 21);
-	MD5_STEP(I, a, b, c, d, 0xf7537e82u, 6);
-	MD5_STEP(I, d, a, b, c, 0xbd3af235u, 10);
-	MD5_STEP(I, c, d, a, b, 0x2ad7d2bbu + 0x80u, 15);
-	MD5_STEP(I, b, c, d, a, 0xeb86d391u, 21);
-	a += 0x67452301u;
-	(void)b;
-	(void)c;
-	(void)d;
 	out[0] = (unsigned char)a;
 	out[1] = (unsigned char)(a >> 8);
 	out[2] = (unsigned char)(a >> 16);
@@ -358,6 +276,97 @@ size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 	}
 	HB_BUG("unknown generator kind");
 	return 0;
+}
+
+size_t hb_keygen_width(const struct hb_keygen *g)
+{
+	switch (g->kind) {
+	case HB_KEYGEN_MD5:
+	case HB_KEYGEN_PARTITION:
+		return 16;
+	case HB_KEYGEN_SEQUENTIAL:
+	case HB_KEYGEN_HEX8:
+		return 8;
+	case HB_KEYGEN_SALT:
+	case HB_KEYGEN_ROUNDROBIN:
+		return (size_t)g->width + 8;
+	case HB_KEYGEN_TRANSACTION:
+	case HB_KEYGEN_STATISTICS:
+		return 6;
+	}
+	HB_BUG("unknown generator kind");
+	return 0;
+}
+
+/* Messages hashed together: a few vectors' worth, on the stack. */
+#define MD5_BATCH 64
+
+/* The 32-bit word whose little-endian bytes are v's big-endian bytes (Bytes.toBytes(int)). */
+static uint32_t be_word(uint32_t v)
+{
+	return v >> 24 | (v >> 8 & 0xFF00u) | (v << 8 & 0xFF0000u) | v << 24;
+}
+
+/* The 8 lower-case hex digits of digest bytes 0-3 (a's little-endian bytes), high nibble
+ * first: all eight at once in one 64-bit word, then stored byte by byte. */
+static void hex8_of(unsigned char *out, uint32_t a)
+{
+	uint64_t t = a, x;
+	int i;
+
+	t = (t | t << 16) & 0x0000FFFF0000FFFFULL;
+	t = (t | t << 8) & 0x00FF00FF00FF00FFULL; /* byte i in the low half of 16-bit slot i */
+	x = (t >> 4 & 0x000F000F000F000FULL) | (t & 0x000F000F000F000FULL) << 8;
+	/* each byte a nibble v: '0' + v, and 'a' - '0' - 10 more when v >= 10 */
+	x += 0x3030303030303030ULL +
+	     ((x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL) * 0x27;
+	for (i = 0; i < 8; i++)
+		out[i] = (unsigned char)(x >> (8 * i));
+}
+
+void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n)
+{
+	uint32_t m0[MD5_BATCH], m1[MD5_BATCH], h[MD5_BATCH];
+	size_t w = hb_keygen_width(g), i, m;
+	int64_t id0;
+
+	if (g->kind != HB_KEYGEN_MD5 && g->kind != HB_KEYGEN_SALT) {
+		for (i = 0; i < n; i++)
+			hb_keygen_next(g, out + i * w);
+		return;
+	}
+	for (; n; n -= m) {
+		m = n < MD5_BATCH ? n : MD5_BATCH;
+		id0 = g->id;
+		for (i = 0; i < m; i++) {
+			uint64_t id = (uint64_t)g->id;
+
+			g->id = (int64_t)(id + 1);
+			if (g->kind == HB_KEYGEN_MD5) {
+				/* MD5(toBytes((int)id) ++ toBytes((int)time)), the time ticked
+				 * first */
+				tick(g, 1000);
+				m0[i] = be_word((uint32_t)id);
+				m1[i] = be_word((uint32_t)(uint64_t)g->ts);
+			} else {
+				/* MD5(toBytes(id)) */
+				m0[i] = be_word((uint32_t)(id >> 32));
+				m1[i] = be_word((uint32_t)id);
+			}
+		}
+		hb_md5_8_words(h, m0, m1, m);
+		for (i = 0; i < m; i++, out += w) {
+			int64_t id = (int64_t)((uint64_t)id0 + i);
+
+			if (g->kind == HB_KEYGEN_MD5) {
+				hex8_of(out, h[i]);
+				put_be64(out + 8, id);
+			} else {
+				put_be(out, be_word(h[i]) % (uint32_t)g->partitions, g->width);
+				put_be64(out + g->width, id);
+			}
+		}
+	}
 }
 
 void hb_keygen_skip(struct hb_keygen *g, uint64_t n)

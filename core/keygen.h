@@ -63,6 +63,11 @@ int hb_keygen_init(struct hb_keygen *g, const char *spec, int64_t seed, int64_t 
 void hb_keygen_release(struct hb_keygen *g);
 /* Writes the next key into out (HB_KEYGEN_MAX_KEY bytes) and returns its length. */
 size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out);
+/* The length of every key g makes (a generator's keys all have one length). */
+size_t hb_keygen_width(const struct hb_keygen *g);
+/* Writes the next n keys back to back into out (n x hb_keygen_width bytes): the keys that n
+ * calls of hb_keygen_next make, with the MD5 inputs hashed many at a time (core/md5.h). */
+void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n);
 /* Moves past the next n keys without making them (no hashing): the state afterwards equals
  * that after n calls of hb_keygen_next. */
 void hb_keygen_skip(struct hb_keygen *g, uint64_t n);

@@ -348,6 +348,72 @@ static void test_keygen__skip_leaves_the_state_of_as_many_keys(void)
 	}
 }
 
+static void test_keygen__next_n_makes_the_keys_of_next_one_at_a_time(void)
+{
+	static const char *const names[] = {
+	    "md5",       "partition:7",    "sequential",  "hex8",         "salt:16",
+	    "salt:1000", "roundrobin:300", "transaction", "statistics:7", "salt:65536"};
+	static const int64_t seeds[] = {0, 42, -5};
+	static const size_t batches[] = {1, 3, 63, 64, 65, 200, 1000};
+	size_t i, s, b;
+
+	for (i = 0; i < HB_ARRAY_LEN(names); i++)
+		for (s = 0; s < HB_ARRAY_LEN(seeds); s++) {
+			struct hb_keygen a, g;
+			unsigned char one[HB_KEYGEN_MAX_KEY], many[1000 * HB_KEYGEN_MAX_KEY];
+			size_t w, k, bad = 0;
+
+			CHECK_EQ_INT(
+			    hb_keygen_init(&a, names[i], seeds[s], 1700000000000LL * s, NULL), 0);
+			CHECK_EQ_INT(
+			    hb_keygen_init(&g, names[i], seeds[s], 1700000000000LL * s, NULL), 0);
+			w = hb_keygen_width(&g);
+			for (b = 0; b < HB_ARRAY_LEN(batches); b++) {
+				hb_keygen_next_n(&g, many, batches[b]);
+				for (k = 0; k < batches[b]; k++) {
+					size_t len = hb_keygen_next(&a, one);
+
+					bad += len != w || memcmp(one, many + k * w, w);
+				}
+			}
+			CHECK_EQ_INT(bad, 0);
+			CHECK_EQ_INT(a.id, g.id);
+			CHECK_EQ_INT(a.ts, g.ts);
+			CHECK_EQ_INT(a.rnd.seed, g.rnd.seed);
+		}
+}
+
+static void test_keygen__next_n_matches_the_java_transcriptions(void)
+{
+	size_t i;
+
+	for (i = 0; i < HB_ARRAY_LEN(java_expected); i++) {
+		struct hb_keygen g;
+		unsigned char k[1000 * HB_KEYGEN_MAX_KEY], md[EVP_MAX_MD_SIZE];
+		char hex[33];
+		unsigned int mdlen = 0;
+		EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+		size_t w;
+		long j;
+
+		CHECK(ctx && EVP_DigestInit_ex(ctx, EVP_md5(), NULL));
+		CHECK_EQ_INT(hb_keygen_init(&g, java_expected[i].name, java_expected[i].seed,
+		                            java_expected[i].start, NULL),
+		             0);
+		w = hb_keygen_width(&g);
+		for (j = 0; j < 1000; j++) {
+			hb_keygen_next_n(&g, k, 1000);
+			EVP_DigestUpdate(ctx, k, 1000 * w);
+		}
+		EVP_DigestFinal_ex(ctx, md, &mdlen);
+		EVP_MD_CTX_free(ctx);
+		for (j = 0; j < 16; j++)
+			snprintf(hex + 2 * j, 3, "%02x", md[j]);
+		CHECK_EQ_STR(hex, java_expected[i].digest);
+		hb_keygen_release(&g);
+	}
+}
+
 static void test_keygen__md5_prefix_matches_openssl(void)
 {
 	struct hb_jrandom r;
@@ -393,6 +459,8 @@ int main(void)
 	RUN(test_keygen__bad_names_are_refused);
 	RUN(test_keygen__every_generator_matches_its_java_transcription);
 	RUN(test_keygen__skip_leaves_the_state_of_as_many_keys);
+	RUN(test_keygen__next_n_makes_the_keys_of_next_one_at_a_time);
+	RUN(test_keygen__next_n_matches_the_java_transcriptions);
 	RUN(test_keygen__md5_prefix_matches_openssl);
 	RUN(test_keygen__jrandom_skip_equals_stepping);
 	return TEST_DONE();
