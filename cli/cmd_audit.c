@@ -36,7 +36,7 @@ struct audit_run {
 	int have_hot;
 	double window;
 	double elapsed; /* measured between the two counter readings; 0 with one reading */
-	int metadata;   /* table form: 1 the metadata row exists, 0 it does not */
+	int metadata;   /* table form: 1 the metadata row exists, 0 it does not, -1 unknown */
 };
 
 /* ---------------------------------------------------------------- output */
@@ -61,9 +61,9 @@ static int print_json(const struct audit_run *r)
 	     hb_buf_adds(&b, ",\"total_keys\":") ||
 	     json_strn(&b, r->any_key ? NULL : r->a.total_keys) ||
 	     hb_buf_addf(&b, ",\"metadata_row\":%s,\"regions\":[",
-	                 !r->table     ? "null"
-	                 : r->metadata ? "true"
-	                               : "false");
+	                 !r->table || r->metadata < 0 ? "null"
+	                 : r->metadata                ? "true"
+	                                              : "false");
 	for (i = 0; !rc && i < r->rs.n; i++) {
 		struct hb_region_view v;
 		const struct hb_region *g = hb_regions_at(&r->rs, i, &v);
@@ -74,15 +74,16 @@ static int print_json(const struct audit_run *r)
 		     cli_json_tsb(&b, g->start, g->start_len, &tmp) ||
 		     hb_buf_adds(&b, ",\"end\":") || cli_json_tsb(&b, g->end, g->end_len, &tmp);
 		if (!rc)
-			rc = ar.reachable < 0
-			         ? hb_buf_adds(&b,
-			                       ",\"reachable\":null,\"share\":null,\"keys\":null")
-			     : r->any_key
-			         ? hb_buf_addf(&b, ",\"reachable\":%s,\"share\":null,\"keys\":null",
-			                       ar.reachable ? "true" : "false")
-			         : hb_buf_addf(&b, ",\"reachable\":%s,\"share\":%.17g,\"keys\":",
-			                       ar.reachable ? "true" : "false", ar.share) ||
-			               json_strn(&b, ar.keys);
+			rc =
+			    ar.reachable < 0
+			        ? hb_buf_adds(&b,
+			                      ",\"reachable\":null,\"share\":null,\"keys\":null")
+			    : r->any_key
+			        ? hb_buf_addf(&b, ",\"reachable\":%s,\"share\":null,\"keys\":null",
+			                      ar.reachable ? "true" : "false")
+			        : hb_buf_addf(&b, ",\"reachable\":%s,\"share\":%s,\"keys\":",
+			                      ar.reachable ? "true" : "false", CLI_NUM(ar.share)) ||
+			              json_strn(&b, ar.keys);
 		if (!rc && r->table) {
 			rc = hb_buf_addf(
 			    &b, ",\"live\":%s,\"name\":", hb_region_is_live(g) ? "true" : "false");
@@ -93,10 +94,10 @@ static int print_json(const struct audit_run *r)
 				rc = hb_buf_adds(&b, ",\"server\":") || json_strn(&b, g->server);
 		}
 		if (!rc && r->have_hot)
-			rc = hb_buf_addf(
-			    &b, ",\"writes\":%llu,\"reads\":%llu,\"write_share\":%.17g",
-			    (unsigned long long)r->hot.r[i].writes,
-			    (unsigned long long)r->hot.r[i].reads, hb_hotspots_share(&r->hot, i));
+			rc = hb_buf_addf(&b, ",\"writes\":%llu,\"reads\":%llu,\"write_share\":%s",
+			                 (unsigned long long)r->hot.r[i].writes,
+			                 (unsigned long long)r->hot.r[i].reads,
+			                 CLI_NUM(hb_hotspots_share(&r->hot, i)));
 		if (!rc)
 			rc = hb_buf_addc(&b, '}');
 		if (!rc)
@@ -116,12 +117,14 @@ static int print_json(const struct audit_run *r)
 	if (!rc)
 		rc = hb_buf_addc(&b, ']');
 	if (!rc && r->have_hot) {
-		rc = hb_buf_addf(&b,
-		                 ",\"hotspots\":{\"window\":%.17g,\"elapsed\":%.17g,"
-		                 "\"total_writes\":%llu,"
-		                 "\"total_reads\":%llu,\"fair_share\":%.17g,\"sequential_region\":",
-		                 r->window, r->elapsed, (unsigned long long)r->hot.total_writes,
-		                 (unsigned long long)r->hot.total_reads, r->hot.fair_share);
+		rc =
+		    hb_buf_addf(&b,
+		                ",\"hotspots\":{\"window\":%s,\"elapsed\":%s,"
+		                "\"total_writes\":%llu,"
+		                "\"total_reads\":%llu,\"fair_share\":%s,\"sequential_region\":",
+		                CLI_NUM(r->window), CLI_NUM(r->elapsed),
+		                (unsigned long long)r->hot.total_writes,
+		                (unsigned long long)r->hot.total_reads, CLI_NUM(r->hot.fair_share));
 		if (!rc)
 			rc = r->hot.sequential_region < 0
 			         ? hb_buf_adds(&b, "null")
@@ -135,9 +138,9 @@ static int print_json(const struct audit_run *r)
 			     json_strn(&b, s->name) ||
 			     hb_buf_addf(&b,
 			                 ",\"regions\":%zu,\"writes\":%llu,\"reads\":%llu,"
-			                 "\"write_share\":%.17g}",
+			                 "\"write_share\":%s}",
 			                 s->regions, (unsigned long long)s->writes,
-			                 (unsigned long long)s->reads, s->write_share);
+			                 (unsigned long long)s->reads, CLI_NUM(s->write_share));
 		}
 		if (!rc)
 			rc = hb_buf_adds(&b, "]}");
@@ -244,6 +247,8 @@ static int print_text(const struct audit_run *r)
 			                 f->n == 1 ? "" : "s");
 		if (!rc && r->table && !r->metadata)
 			rc = hb_buf_adds(&out, ", no metadata row (N and drift not checked)");
+		else if (!rc && r->table && r->metadata < 0)
+			rc = hb_buf_adds(&out, ", metadata row unknown (N and drift not checked)");
 		if (!rc && r->any_key)
 			rc = hb_buf_adds(&out, ", no key space known (regions checked against any "
 			                       "row key; give --keyspace for shares)");
@@ -571,6 +576,7 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 	struct hb_audit_meta am;
 	const struct table_opts *op = &o;
 	int meta = o.source && !strcmp(o.source, "meta"), state = -1, avail = -1, disabled, rc;
+	struct hb_error why = {0};
 
 	r->window = window;
 	r->source = meta ? "meta" : "rest";
@@ -579,7 +585,7 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 		goto done;
 	/* REST shows a closed region's last server: learn what is really online. */
 	if (!rc && !meta)
-		rc = cli_rest_states(c, r->table, &r->rs, &state, &avail, &err);
+		rc = cli_rest_states_why(c, r->table, &r->rs, &state, &avail, &why, &err);
 	if (rc)
 		goto fail;
 	hb_regions_sort(&r->rs);
@@ -623,6 +629,14 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 		                     "table '%s' is not available: some regions are not online "
 		                     "(Thrift2 isTableAvailable)",
 		                     r->table);
+	/* Unknown state is never health: REST lists a disabled table's regions with their last
+	 * servers, and answers its row reads with 404 as if the metadata row were missing. */
+	if (!rc && why.code)
+		rc = hb_findings_add(&r->a.findings, HB_FIND_STATE_UNKNOWN, -1, "%s%s", why.msg,
+		                     md.present
+		                         ? ""
+		                         : "; the table may be disabled, which would also hide "
+		                           "its metadata row and stored key space");
 	if (rc)
 		goto fail;
 	if (meta) {
@@ -644,13 +658,15 @@ static int audit_table(struct audit_run *r, struct hb_rest *c)
 		if (rc)
 			goto fail;
 	}
-	r->metadata = md.present;
+	r->metadata = md.present ? 1 : why.code ? -1 : 0;
 	am.present = md.present;
 	am.require = op->require_metadata;
 	am.n = md.n;
 	am.keyspace = md.keyspace && md.keyspace[0] ? md.keyspace : NULL;
 	am.splits = md.splits;
-	rc = disabled ? 0 : hb_audit_drift(&r->a.findings, &am, &r->rs, op->keyspace, &err);
+	rc = disabled || r->metadata < 0
+	         ? 0
+	         : hb_audit_drift(&r->a.findings, &am, &r->rs, op->keyspace, &err);
 	if (!rc && op->hotspots)
 		rc = hotspots(r, c, &hot_params, &err);
 	if (!rc && placement(r, c, placement_factor))
@@ -694,7 +710,7 @@ struct row_render {
 	struct {
 		double v;
 		int used;
-		char text[512]; /* JSON number (%.17g) or the SHARE cell */
+		char text[512]; /* JSON number (cli_num) or the SHARE cell */
 	} memo[SHARE_MEMO];
 	unsigned memo_next;
 };
@@ -723,7 +739,7 @@ static const char *share_text(struct row_render *w, double share)
 	w->memo[j].v = share;
 	w->memo[j].used = 1;
 	if (w->json)
-		snprintf(w->memo[j].text, sizeof(w->memo[j].text), "%.17g", share);
+		cli_num(w->memo[j].text, share);
 	else if (share > 0 && share < 0.0001)
 		snprintf(w->memo[j].text, sizeof(w->memo[j].text), "<0.01%%");
 	else

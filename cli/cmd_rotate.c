@@ -29,7 +29,7 @@
 	"rotate --template TEMPLATE SPLITSPEC [--family ...]... [--attr ...]... [--keyspace "      \
 	"SPEC] "                                                                                   \
 	"[--period day|hour] [--ahead K] [--retain K] [--max-drops M] [--yes] [--dry-run] "        \
-	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE]"
+	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE] [--sample-previous]"
 
 /* The row and qualifiers the create flow writes (create's defaults). */
 #define MAX_AHEAD  1000

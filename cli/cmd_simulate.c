@@ -436,9 +436,9 @@ static int print_json(const struct sim_result *res, const struct view *v,
 
 	if (!rc)
 		rc = hb_buf_addf(&b,
-		                 "{\"count\":%llu,\"skew\":%.17g,\"cv\":%.17g,\"min\":%llu,"
+		                 "{\"count\":%llu,\"skew\":%s,\"cv\":%s,\"min\":%llu,"
 		                 "\"max\":%llu,\"keys\":",
-		                 (unsigned long long)res->count, st->skew, st->cv,
+		                 (unsigned long long)res->count, CLI_NUM(st->skew), CLI_NUM(st->cv),
 		                 (unsigned long long)st->min, (unsigned long long)st->max) ||
 		     cli_json_str(&b, res->source, strlen(res->source)) ||
 		     hb_buf_adds(&b, ",\"regions\":[");
@@ -452,12 +452,13 @@ static int print_json(const struct sim_result *res, const struct view *v,
 		rc = hb_buf_addf(&b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
 		     cli_json_tsb(&b, s, sl, &tmp) || hb_buf_adds(&b, ",\"end\":") ||
 		     cli_json_tsb(&b, e, el, &tmp) ||
-		     hb_buf_addf(&b, ",\"writes\":%llu,\"share\":%.17g,\"ratio\":",
-		                 (unsigned long long)v->writes[i],
-		                 res->count ? (double)v->writes[i] / (double)res->count : 0.0);
+		     hb_buf_addf(
+		         &b, ",\"writes\":%llu,\"share\":%s,\"ratio\":",
+		         (unsigned long long)v->writes[i],
+		         CLI_NUM(res->count ? (double)v->writes[i] / (double)res->count : 0.0));
 		if (!rc)
 			rc = st->min
-			         ? hb_buf_addf(&b, "%.17g", (double)v->writes[i] / (double)st->min)
+			         ? hb_buf_adds(&b, CLI_NUM((double)v->writes[i] / (double)st->min))
 			         : hb_buf_adds(&b, "null");
 		if (!rc)
 			rc =
@@ -482,9 +483,10 @@ static int print_json(const struct sim_result *res, const struct view *v,
 
 		rc = hb_buf_adds(&b, i ? ",{\"name\":" : "{\"name\":") ||
 		     cli_json_str(&b, nm, strlen(nm)) ||
-		     hb_buf_addf(&b, ",\"regions\":%zu,\"writes\":%llu,\"share\":%.17g}",
-		                 sregions[i], (unsigned long long)swrites[i],
-		                 res->count ? (double)swrites[i] / (double)res->count : 0.0) ||
+		     hb_buf_addf(
+		         &b, ",\"regions\":%zu,\"writes\":%llu,\"share\":%s}", sregions[i],
+		         (unsigned long long)swrites[i],
+		         CLI_NUM(res->count ? (double)swrites[i] / (double)res->count : 0.0)) ||
 		     cli_stream_flush(&b, 0);
 	}
 	if (!rc)

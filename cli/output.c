@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "progress.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -324,6 +325,25 @@ static uint64_t other_marks(uint64_t v)
 	return (v | ~(low + ONES * (0x80 - 0x20)) | (low + ONES)) & HIGHS;
 }
 #endif
+
+const char *cli_num(char *out, double v)
+{
+	int prec;
+
+	if (!isfinite(v)) {
+		memcpy(out, "null", 5);
+		return out;
+	}
+	/* A shorter text that reads back as v would also be what 15 digits print (%g drops
+	 * trailing zeros), so the first precision that reads back is the shortest. */
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(out, CLI_NUM_MAX, "%.*g", prec, v);
+		if (strtod(out, NULL) == v)
+			return out;
+	}
+	snprintf(out, CLI_NUM_MAX, "%.17g", v);
+	return out;
+}
 
 int cli_json_str(struct hb_buf *out, const char *s, size_t n)
 {

@@ -46,6 +46,13 @@ int cli_json_print(const cJSON *root);
 /* Appends s (n bytes, UTF-8 or not: invalid bytes become U+FFFD) as a JSON string literal;
  * all controls (C0, DEL, C1) are escaped. */
 int cli_json_str(struct hb_buf *out, const char *s, size_t n);
+/* The shortest decimal text that reads back as v exactly (0.0996575, not
+ * 0.099657499999999996), written into out (at least CLI_NUM_MAX bytes), which it returns;
+ * "null" for an infinity or NaN, which JSON cannot hold. */
+#define CLI_NUM_MAX 32
+const char *cli_num(char *out, double v);
+/* cli_num into a buffer that lives until the end of the enclosing block. */
+#define CLI_NUM(v) cli_num((char[CLI_NUM_MAX]){0}, (v))
 /* cJSON helpers that tolerate NULL and report allocation failure through a NULL return. */
 cJSON *cli_json_add_str(cJSON *obj, const char *key, const char *s); /* NULL s → null */
 /* Adds a key as its toStringBinary string. */

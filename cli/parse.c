@@ -126,7 +126,7 @@ static void print_help(const struct cli_option *opts, const char *usage)
 
 				snprintf(lhs + l, sizeof(lhs) - l, " %s", o->argname);
 			}
-			if (strlen(lhs) > 26)
+			if (strlen(lhs) >= 26) /* at least one space before the help */
 				printf("    %s\n%30s%s\n", lhs, "", o->help);
 			else
 				printf("    %-26s%s\n", lhs, o->help);

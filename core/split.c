@@ -1,7 +1,9 @@
 /* Pre-split key algorithms computed exactly as HBase computes them, with GMP (docs/hbase-keys.md
  * §3-§7). */
 #include "split.h"
+
 #include "activity.h"
+#include "keysort.h"
 
 #include <gmp.h>
 #include <stdlib.h>
@@ -441,46 +443,13 @@ static int split_be_ints(struct hb_keys *out, long n, int width, struct hb_error
 	return 0;
 }
 
-static void sift_down(struct hb_key_ref *v, size_t i, size_t n)
-{
-	for (;;) {
-		size_t c = 2 * i + 1;
-		struct hb_key_ref t;
-
-		if (c >= n)
-			return;
-		if (c + 1 < n && hb_key_ref_cmp(&v[c], &v[c + 1]) < 0)
-			c++;
-		if (hb_key_ref_cmp(&v[i], &v[c]) >= 0)
-			return;
-		t = v[i];
-		v[i] = v[c];
-		v[c] = t;
-		i = c;
-	}
-}
-
-static void sort_refs(struct hb_key_ref *v, size_t n)
-{
-	size_t i;
-
-	for (i = n / 2; i-- > 0;)
-		sift_down(v, i, n);
-	for (i = n; i-- > 1;) {
-		struct hb_key_ref t = v[0];
-
-		v[0] = v[i];
-		v[i] = t;
-		sift_down(v, 0, i);
-	}
-}
-
 /* HashChoreWoker.calcSplitKeys (§7.2): sorted distinct sample, every base-th key. */
 static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
                          struct hb_error *err)
 {
-	struct hb_key_ref *refs;
-	size_t i, n, pos = 0, want, base;
+	uint32_t *ord;
+	const unsigned char *prev = NULL;
+	size_t i, n, pos = 0, want, base, prev_len = 0;
 	long s = spec->sample_draws;
 	int rc = 0;
 
@@ -498,18 +467,21 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		    "least %ld keys)",
 		    s, HB_PLURAL(s), spec->n, spec->n);
 	want = (size_t)(spec->n - 1);
-	/* Sort references, not copies: the sample may hold millions of keys. */
+	/* Sort indexes, not copies: the sample may hold millions of keys. */
 	n = spec->sample->n;
-	refs = malloc(n * sizeof(*refs));
-	if (!refs)
+	ord = malloc(n * sizeof(*ord));
+	if (!ord)
 		return nomem(err);
-	for (i = 0; i < n; i++)
-		refs[i].p = hb_keys_at(spec->sample, i, &refs[i].len);
-	sort_refs(refs, n);
-	for (i = 0; i < n && out->n < want; i++) {
-		if (i && !hb_key_ref_cmp(&refs[i - 1], &refs[i]))
+	rc = hb_keys_order(ord, spec->sample, err);
+	for (i = 0; !rc && i < n && out->n < want; i++) {
+		size_t len;
+		const unsigned char *k = hb_keys_at(spec->sample, ord[i], &len);
+
+		if (prev && !hb_key_cmp(prev, prev_len, k, len))
 			continue; /* the TreeSet keeps one of each */
-		if (pos != 0 && pos % base == 0 && hb_keys_push(out, refs[i].p, refs[i].len)) {
+		prev = k;
+		prev_len = len;
+		if (pos != 0 && pos % base == 0 && hb_keys_push(out, k, len)) {
 			rc = nomem(err);
 			break;
 		}
@@ -521,7 +493,7 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		    "the sample has only %zu distinct key%s; %ld regions with a step of "
 		    "%zu need at least %zu",
 		    pos, HB_PLURAL(pos), spec->n, base, base * want + 1);
-	free(refs);
+	free(ord);
 	return rc;
 }
 

@@ -166,7 +166,7 @@ class AuditOffline(OfflineTest):
             want.append("")
             total = 0
             for reg, lit in zip(doc["regions"], shares):
-                self.assertEqual(lit, "%.17g" % reg["share"])
+                self.assertEqual(float(lit), reg["share"])  # the same number, shortest text
                 share = reg["share"]
                 cell = "<0.01%" if 0 < share < 0.0001 else "%.2f%%" % (100.0 * share)
                 want.append("\t".join([str(reg["index"]), reg["start"], reg["end"],
