@@ -4,11 +4,13 @@
 #include "../core/clock.h"
 #include "cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static int progress_drawn;
+/* Read by the signal handler (cli_progress_erase_now): a sig_atomic_t it may look at. */
+static volatile sig_atomic_t progress_drawn;
 static double progress_last;
 static char progress_line[200];
 
@@ -63,4 +65,14 @@ void cli_progress_done(void)
 		fflush(stderr);
 		progress_drawn = 0;
 	}
+}
+
+void cli_progress_erase_now(void)
+{
+	static const char erase[] = "\r\033[K";
+
+	/* stderr's buffer may hold part of a line; the erase goes out after it, straight to the
+	 * descriptor (the handler cannot use stdio). */
+	if (progress_drawn && write(STDERR_FILENO, erase, sizeof(erase) - 1) >= 0)
+		progress_drawn = 0;
 }

@@ -13,4 +13,7 @@ void cli_progress(const char *label, size_t done, size_t total);
 /* Clears the progress line, if one was drawn. Called before anything else is written. */
 void cli_progress_done(void);
 
+/* Erases the progress line with write(2) alone: for the signal handler, before its message. */
+void cli_progress_erase_now(void);
+
 #endif

@@ -13,6 +13,7 @@
  */
 #include "cli.h"
 #include "exit.h"
+#include "progress.h"
 
 #include "core/interrupt.h"
 
@@ -84,6 +85,8 @@ static _Noreturn void finish(int sig)
 	for (i = 0; i < HB_INTERRUPT_FILES; i++)
 		if (*hb_interrupt_file(i))
 			unlink(hb_interrupt_file(i));
+	/* The progress line goes before the message, as before every other one (hbtab(1)). */
+	cli_progress_erase_now();
 	/* A closed pipe is the reader's choice (| head): no message, as other tools do. */
 	if (sig == SIGINT)
 		say("hbtab: interrupted (SIGINT)\n");
