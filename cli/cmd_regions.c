@@ -150,6 +150,7 @@ static int run(struct cli_ctx *x)
 	struct hb_regions rs;
 	struct hb_findings f;
 	int rc, meta = source && !strcmp(source, "meta"), state = -1, avail = -1;
+	struct hb_error why = {0};
 
 	hb_regions_init(&rs);
 	hb_findings_init(&f);
@@ -158,7 +159,7 @@ static int run(struct cli_ctx *x)
 		goto done;
 	/* REST shows a closed region's last server: learn what is really online. */
 	if (!rc && !meta)
-		rc = cli_rest_states(x->rest, x->table, &rs, &state, &avail, &err);
+		rc = cli_rest_states_why(x->rest, x->table, &rs, &state, &avail, &why, &err);
 	if (!rc && hb_audit_states(&f, x->table, state, &rs))
 		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
 	if (!rc && avail == 0 && state == HB_TABLE_ENABLED &&
@@ -166,6 +167,9 @@ static int run(struct cli_ctx *x)
 	                    "table '%s' is not available: some regions are not online "
 	                    "(Thrift2 isTableAvailable)",
 	                    x->table))
+		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
+	/* unknown state is never health: REST lists a disabled table's regions as if online */
+	if (!rc && why.code && hb_findings_add(&f, HB_FIND_STATE_UNKNOWN, -1, "%s", why.msg))
 		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
 	if (rc) {
 		rc = cli_fail(&err);

@@ -307,8 +307,9 @@ static int apply_states(struct state_join *j)
 	return 0;
 }
 
-int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
-                    int *available, struct hb_error *err)
+int cli_rest_states_why(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                        int *table_state, int *available, struct hb_error *why,
+                        struct hb_error *err)
 {
 	const char *meta_name = strncmp(table, "default:", 8) ? table : table + 8;
 	struct hb_error merr = {0}, terr = {0};
@@ -318,6 +319,8 @@ int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
 
 	*table_state = -1;
 	*available = -1;
+	why->code = 0;
+	why->msg[0] = 0;
 	j.rs = rs;
 	j.note = calloc(rs->n ? rs->n : 1, sizeof(*j.note));
 	hb_names_init(&j.words);
@@ -342,9 +345,22 @@ int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
 		hb_thrift2_free(t);
 	}
 	if (*table_state < 0)
-		cli_warn("cannot learn whether table '%s' is enabled and its regions open: %s%s%s",
-		         table, merr.msg, terr.msg[0] ? "; " : "", terr.msg);
+		hb_error_set(
+		    why, HB_EFINDING,
+		    "cannot learn whether table '%s' is enabled and its regions open: %s; %s",
+		    table, merr.msg, terr.msg[0] ? terr.msg : "no --thrift server to ask instead");
 	return 0;
+}
+
+int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
+                    int *available, struct hb_error *err)
+{
+	struct hb_error why = {0};
+	int rc = cli_rest_states_why(c, table, rs, table_state, available, &why, err);
+
+	if (!rc && why.code)
+		cli_warn("%s", why.msg);
+	return rc;
 }
 
 int cli_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *err)

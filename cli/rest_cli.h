@@ -40,6 +40,11 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
  */
 int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
                     int *available, struct hb_error *err);
+/* cli_rest_states that prints no warning: when nothing could tell the table's state, why
+ * says what was tried and how it failed (why->code is 0 otherwise). HB_ENOMEM. */
+int cli_rest_states_why(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                        int *table_state, int *available, struct hb_error *why,
+                        struct hb_error *err);
 
 /* After a read of TABLE failed with HB_ESERVER (a disabled table answers 503 to scans) or found
  * nothing (HB_EFINDING: its row GETs answer 404): when hbase:meta says TABLE is disabled, err

@@ -28,6 +28,7 @@
 #define HB_FIND_PLACEMENT          "placement"
 #define HB_FIND_DISABLED           "disabled"
 #define HB_FIND_NOT_OPEN           "not_open"
+#define HB_FIND_STATE_UNKNOWN      "state_unknown"
 
 struct hb_finding {
 	const char *kind; /* one of HB_FIND_* (static) */

@@ -16,6 +16,48 @@ def put_rows(emu, table, keys):
         assert st == 200, body
 
 
+class StateUnknown(hbtest.EmulatorTest):
+    def test_audit_and_regions_report_state_unknown_never_healthy_when_meta_and_thrift_fail(self):
+        self.assertOk(self.hb("create", "fx", "--hex-splits", "4", "--keyspace", "hex{8}", "-q"))
+        self.emu.control("POST", "/control/disable", {"table": "fx"})
+        # a user without READ on hbase:meta, and Thrift2 failing
+        self.emu.fault(server="rest", path="hbase%3Ameta", kind="403", count=-1)
+        self.emu.fault(server="thrift", kind="500", count=-1)
+        r = self.hb("-q", "audit", "fx")
+        self.assertEqual(r.rc, 1, r)
+        self.assertRegex(r.out, r"^state_unknown: cannot learn whether table 'fx' is enabled "
+                                r"and its regions open: .*HTTP 403.*thrift2 isTableEnabled.*"
+                                r"HTTP 500.*the table may be disabled")
+        self.assertEqual(len(r.out.splitlines()), 1, r)
+        j = self.hb("-o", "json", "audit", "fx")
+        self.assertEqual(j.rc, 1, j)
+        doc = j.json()
+        self.assertFalse(doc["healthy"])
+        self.assertIsNone(doc["metadata_row"])  # not "missing": a disabled table hides it
+        self.assertEqual([f["kind"] for f in doc["findings"]], ["state_unknown"])
+        t = self.hb("audit", "fx")
+        self.assertIn("unhealthy: 4 regions, 1 finding, metadata row unknown", t.out)
+        self.assertNotIn("no metadata row", t.out)
+        g = self.hb("-q", "regions", "fx")
+        self.assertEqual(g.rc, 1, g)
+        self.assertEqual(len(g.out.splitlines()), 4)
+        self.assertRegex(g.err, r"^hbtab: state_unknown: cannot learn whether table 'fx' is "
+                                r"enabled")
+        gj = self.hb("-o", "json", "regions", "fx")
+        self.assertEqual(gj.rc, 1, gj)
+        self.assertIsNone(gj.json()["table_state"])
+        self.assertEqual([f["kind"] for f in gj.json()["findings"]], ["state_unknown"])
+        # without --thrift the message says there was nothing else to ask
+        r = hbtest.run(["--rest", self.emu.rest, "-q", "audit", "fx"])
+        self.assertEqual(r.rc, 1, r)
+        self.assertIn("no --thrift server to ask instead", r.out)
+        # once meta is readable the state is known: the finding is the real one
+        self.emu.clear_faults()
+        r = self.hb("-q", "audit", "fx")
+        self.assertEqual(r.rc, 1, r)
+        self.assertRegex(r.out, r"^disabled: table 'fx' is disabled")
+
+
 class CreateKeyspaceRefusal(hbtest.EmulatorTest):
     def test_create_keyspace_refuses_an_unreachable_design_before_any_ddl_unless_allowed(self):
         argv = ("create", "t1", "--hex-splits", "4", "--keyspace", "dec{8}")
