@@ -22,13 +22,16 @@ int32_t hb_jrandom_next(struct hb_jrandom *r, int bits)
 	return (int32_t)(uint32_t)(r->seed >> (48 - bits));
 }
 
-int32_t hb_jrandom_next_int(struct hb_jrandom *r, int32_t bound)
+/* Random.nextInt(bound); static inline so that a constant bound's division becomes a
+ * multiplication in the key loops. */
+static inline int32_t next_int(struct hb_jrandom *r, int32_t bound)
 {
 	int32_t rv, m, u;
 
 	if (bound <= 0)
 		return -1;
-	rv = hb_jrandom_next(r, 31);
+	r->seed = (r->seed * JR_MULT + JR_ADD) & JR_MASK;
+	rv = (int32_t)(uint32_t)(r->seed >> 17);
 	m = bound - 1;
 	if ((bound & m) == 0)
 		return (int32_t)(((int64_t)bound * (int64_t)rv) >> 31);
@@ -39,6 +42,11 @@ int32_t hb_jrandom_next_int(struct hb_jrandom *r, int32_t bound)
 			break;
 	}
 	return rv;
+}
+
+int32_t hb_jrandom_next_int(struct hb_jrandom *r, int32_t bound)
+{
+	return next_int(r, bound);
 }
 
 float hb_jrandom_next_float(struct hb_jrandom *r)
@@ -198,9 +206,9 @@ static int64_t floor_mod(int64_t x, int64_t m)
 #define MS_PER_DAY 86400000LL
 
 /* currentTime += random.nextInt(bound): the time-based generators' clock. */
-static void tick(struct hb_keygen *g, int32_t bound)
+static inline void tick(struct hb_keygen *g, int32_t bound)
 {
-	g->ts = (int64_t)((uint64_t)g->ts + (uint64_t)hb_jrandom_next_int(&g->rnd, bound));
+	g->ts = (int64_t)((uint64_t)g->ts + (uint64_t)next_int(&g->rnd, bound));
 }
 
 size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
@@ -310,12 +318,36 @@ static uint32_t be_word(uint32_t v)
 	return v >> 24 | (v >> 8 & 0xFF00u) | (v << 8 & 0xFF0000u) | v << 24;
 }
 
+/* Stores v's bytes lowest first: one 8-byte store where the host is little-endian. */
+static void store_le64(unsigned char *out, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(out, &v, 8);
+#else
+	int i;
+
+	for (i = 0; i < 8; i++)
+		out[i] = (unsigned char)(v >> (8 * i));
+#endif
+}
+
+/* Bytes.toBytes(long) with one store: v's bytes highest first. */
+static void store_be64(unsigned char *out, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                        \
+    (defined(__GNUC__) || defined(__clang__))
+	v = __builtin_bswap64(v);
+	memcpy(out, &v, 8);
+#else
+	put_be(out, v, 8);
+#endif
+}
+
 /* The 8 lower-case hex digits of digest bytes 0-3 (a's little-endian bytes), high nibble
- * first: all eight at once in one 64-bit word, then stored byte by byte. */
+ * first: all eight computed at once in one 64-bit word. */
 static void hex8_of(unsigned char *out, uint32_t a)
 {
 	uint64_t t = a, x;
-	int i;
 
 	t = (t | t << 16) & 0x0000FFFF0000FFFFULL;
 	t = (t | t << 8) & 0x00FF00FF00FF00FFULL; /* byte i in the low half of 16-bit slot i */
@@ -323,8 +355,7 @@ static void hex8_of(unsigned char *out, uint32_t a)
 	/* each byte a nibble v: '0' + v, and 'a' - '0' - 10 more when v >= 10 */
 	x += 0x3030303030303030ULL +
 	     ((x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL) * 0x27;
-	for (i = 0; i < 8; i++)
-		out[i] = (unsigned char)(x >> (8 * i));
+	store_le64(out, x);
 }
 
 void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n)
@@ -363,10 +394,10 @@ void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n)
 
 			if (g->kind == HB_KEYGEN_MD5) {
 				hex8_of(out, h[i]);
-				put_be64(out + 8, id);
+				store_be64(out + 8, (uint64_t)id);
 			} else {
 				put_be(out, be_word(h[i]) % (uint32_t)g->partitions, g->width);
-				put_be64(out + g->width, id);
+				store_be64(out + g->width, (uint64_t)id);
 			}
 		}
 	}

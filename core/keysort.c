@@ -136,10 +136,11 @@ static void sort_level(struct ctx *c, size_t at, size_t n, size_t o)
 	}
 }
 
-int hb_keys_order(uint32_t *out, const struct hb_keys *ks, struct hb_error *err)
+/* Sorts into out; with nout, keeps one index of each distinct key and counts them there. */
+static int order(uint32_t *out, size_t *nout, const struct hb_keys *ks, struct hb_error *err)
 {
 	struct ctx *c;
-	size_t i, n = ks->n;
+	size_t i, j, n = ks->n;
 	int rc = 0;
 
 	if (n > UINT32_MAX)
@@ -148,6 +149,11 @@ int hb_keys_order(uint32_t *out, const struct hb_keys *ks, struct hb_error *err)
 		out[i] = (uint32_t)i;
 	if (n <= SMALL) {
 		insertion(ks, out, n);
+		for (i = j = 0; nout && i < n; i++)
+			if (!j || cmp_at(ks, out[j - 1], out[i]))
+				out[j++] = out[i];
+		if (nout)
+			*nout = j;
 		return 0;
 	}
 	c = malloc(sizeof(*c));
@@ -158,13 +164,34 @@ int hb_keys_order(uint32_t *out, const struct hb_keys *ks, struct hb_error *err)
 	c->tidx = malloc(n * sizeof(*c->tidx));
 	c->pfx = malloc(n * sizeof(*c->pfx));
 	c->tpfx = malloc(n * sizeof(*c->tpfx));
-	if (!c->tidx || !c->pfx || !c->tpfx)
+	if (!c->tidx || !c->pfx || !c->tpfx) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	else
-		sort_level(c, 0, n, 0);
+		goto done;
+	}
+	sort_level(c, 0, n, 0);
+	/* Equal keys went the same way at every level, so they end with equal windows in pfx
+	 * (the top one, or the one of the deepest level that sorted them by window): a window
+	 * differing from the previous one means a new key without reading either. */
+	for (i = j = 0; nout && i < n; i++)
+		if (!j || c->pfx[i] != c->pfx[i - 1] || cmp_at(ks, out[j - 1], out[i]))
+			out[j++] = out[i];
+	if (nout)
+		*nout = j;
+done:
 	free(c->tidx);
 	free(c->pfx);
 	free(c->tpfx);
 	free(c);
 	return rc;
+}
+
+int hb_keys_order(uint32_t *out, const struct hb_keys *ks, struct hb_error *err)
+{
+	return order(out, NULL, ks, err);
+}
+
+int hb_keys_order_distinct(uint32_t *out, size_t *nout, const struct hb_keys *ks,
+                           struct hb_error *err)
+{
+	return order(out, nout, ks, err);
 }

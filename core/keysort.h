@@ -11,5 +11,9 @@
  * windows, whole keys compared only in short runs. HB_ENOMEM; HB_EINVAL for 2^32 keys or
  * more. */
 int hb_keys_order(uint32_t *out, const struct hb_keys *ks, struct hb_error *err);
+/* The same with one index of each distinct key (a TreeSet's iteration order): *nout of them,
+ * out sized for ks->n. Duplicates are found mostly from the windows, not by reading keys. */
+int hb_keys_order_distinct(uint32_t *out, size_t *nout, const struct hb_keys *ks,
+                           struct hb_error *err);
 
 #endif

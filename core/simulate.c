@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t prefix8(const unsigned char *k, size_t len)
+static inline uint64_t prefix8(const unsigned char *k, size_t len)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -19,23 +19,35 @@ static uint64_t prefix8(const unsigned char *k, size_t len)
 	return v;
 }
 
+#define TOP_BITS 16
+
 int hb_sim_router_init(struct hb_sim_router *r, const struct hb_keys *splits, struct hb_error *err)
 {
-	size_t i;
+	size_t i, t;
 
 	memset(r, 0, sizeof(*r));
 	r->splits = splits;
 	r->n = splits->n;
 	if (!r->n)
 		return 0;
+	if (r->n >= UINT32_MAX)
+		return hb_error_set(err, HB_EINVAL, "too many split keys (%zu)", r->n);
 	r->pfx = malloc(r->n * sizeof(*r->pfx));
-	if (!r->pfx)
+	r->top = malloc(((1u << TOP_BITS) + 1) * sizeof(*r->top));
+	if (!r->pfx || !r->top) {
+		hb_sim_router_release(r);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
 	for (i = 0; i < r->n; i++) {
 		size_t len;
 		const unsigned char *k = hb_keys_at(splits, i, &len);
 
 		r->pfx[i] = prefix8(k, len);
+	}
+	for (t = i = 0; t <= 1u << TOP_BITS; t++) {
+		while (i < r->n && t < 1u << TOP_BITS && r->pfx[i] >> (64 - TOP_BITS) < t)
+			i++;
+		r->top[t] = (uint32_t)(t < 1u << TOP_BITS ? i : r->n);
 	}
 	return 0;
 }
@@ -43,21 +55,29 @@ int hb_sim_router_init(struct hb_sim_router *r, const struct hb_keys *splits, st
 void hb_sim_router_release(struct hb_sim_router *r)
 {
 	free(r->pfx);
+	free(r->top);
 	r->pfx = NULL;
+	r->top = NULL;
 }
 
-size_t hb_sim_route(const struct hb_sim_router *r, const void *k, size_t len)
+/* The region is the number of split keys <= k. The 8-byte prefixes order the keys as the keys
+ * themselves do, except that equal prefixes say nothing. The prefix's top 16 bits give the
+ * split keys that can be near k (usually none: the region is then known at once); among those,
+ * first the ones with a smaller prefix, found without a branch to mispredict, then the few
+ * with the same prefix, compared whole. */
+static inline size_t route(const struct hb_sim_router *r, const unsigned char *k, size_t len)
 {
-	/* The region is the number of split keys <= k. The 8-byte prefixes order the keys as
-	 * the keys themselves do, except that equal prefixes say nothing: first the split keys
-	 * with a smaller prefix, found without a branch to mispredict, then the few with the
-	 * same prefix, compared whole. */
 	uint64_t kp = prefix8(k, len);
-	const uint64_t *base = r->pfx;
-	size_t n = r->n, i;
+	size_t t = (size_t)(kp >> (64 - TOP_BITS)), lo, n, i;
+	const uint64_t *base;
 
-	if (!n)
+	if (!r->n)
 		return 0;
+	lo = r->top[t];
+	n = r->top[t + 1] - lo;
+	if (!n)
+		return lo;
+	base = r->pfx + lo;
 	while (n > 1) {
 		size_t half = n / 2;
 
@@ -75,6 +95,11 @@ size_t hb_sim_route(const struct hb_sim_router *r, const void *k, size_t len)
 	return i;
 }
 
+size_t hb_sim_route(const struct hb_sim_router *r, const void *k, size_t len)
+{
+	return route(r, k, len);
+}
+
 /* Keys made and routed together: a stack buffer of HB_KEYGEN_MAX_KEY-byte keys. */
 #define ROUTE_BATCH 256
 
@@ -88,7 +113,7 @@ void hb_sim_count_generated(uint64_t *counts, const struct hb_sim_router *r, str
 		m = n < ROUTE_BATCH ? (size_t)n : ROUTE_BATCH;
 		hb_keygen_next_n(g, k, m);
 		for (i = 0; i < m; i++)
-			counts[hb_sim_route(r, k + i * w, w)]++;
+			counts[route(r, k + i * w, w)]++;
 	}
 }
 

@@ -14,6 +14,7 @@
 struct hb_sim_router {
 	const struct hb_keys *splits; /* borrowed; sorted and distinct */
 	uint64_t *pfx;                /* each split key's first 8 bytes, big-endian, 0-padded */
+	uint32_t *top; /* [t]: split keys whose prefix is below t << 48 (t = 0 .. 65536) */
 	size_t n;
 };
 

@@ -448,8 +448,7 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
                          struct hb_error *err)
 {
 	uint32_t *ord;
-	const unsigned char *prev = NULL;
-	size_t i, n, pos = 0, want, base, prev_len = 0;
+	size_t i, n, pos = 0, want, base;
 	long s = spec->sample_draws;
 	int rc = 0;
 
@@ -472,20 +471,14 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 	ord = malloc(n * sizeof(*ord));
 	if (!ord)
 		return nomem(err);
-	rc = hb_keys_order(ord, spec->sample, err);
-	for (i = 0; !rc && i < n && out->n < want; i++) {
+	/* the TreeSet keeps one of each; every base-th of those after the first is a split */
+	rc = hb_keys_order_distinct(ord, &pos, spec->sample, err);
+	for (i = base; !rc && i < pos && out->n < want; i += base) {
 		size_t len;
 		const unsigned char *k = hb_keys_at(spec->sample, ord[i], &len);
 
-		if (prev && !hb_key_cmp(prev, prev_len, k, len))
-			continue; /* the TreeSet keeps one of each */
-		prev = k;
-		prev_len = len;
-		if (pos != 0 && pos % base == 0 && hb_keys_push(out, k, len)) {
+		if (hb_keys_push(out, k, len))
 			rc = nomem(err);
-			break;
-		}
-		pos++;
 	}
 	if (!rc && out->n < want)
 		rc = hb_error_set(

@@ -3,13 +3,14 @@
 #include "core/keysort.h"
 #include "test.h"
 
-/* Checks that ord is a permutation of ks's indexes that qsort's order agrees with. */
+/* Checks that the order is a permutation of ks's indexes that qsort's order agrees with, and
+ * that the distinct order is qsort's without repeats. */
 static void check_order(const struct hb_keys *ks)
 {
 	struct hb_key_ref *want = malloc((ks->n + 1) * sizeof(*want));
 	uint32_t *ord = malloc((ks->n + 1) * sizeof(*ord));
 	unsigned char *seen = calloc(ks->n + 1, 1);
-	size_t i, bad = 0;
+	size_t i, j, nd = 0, bad = 0;
 
 	CHECK(want && ord && seen);
 	if (!want || !ord || !seen)
@@ -30,6 +31,23 @@ static void check_order(const struct hb_keys *ks)
 		bad += hb_key_cmp(k, len, want[i].p, want[i].len) != 0;
 	}
 	CHECK_EQ_INT(bad, 0);
+	/* one of each: the qsort order without its repeats */
+	CHECK_EQ_INT(hb_keys_order_distinct(ord, &nd, ks, NULL), 0);
+	for (i = j = 0, bad = 0; i < ks->n; i++) {
+		size_t len;
+		const unsigned char *k;
+
+		if (i && !hb_key_ref_cmp(&want[i - 1], &want[i]))
+			continue;
+		if (j >= nd) {
+			bad++;
+			break;
+		}
+		k = hb_keys_at(ks, ord[j++], &len);
+		bad += hb_key_cmp(k, len, want[i].p, want[i].len) != 0;
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(j, nd);
 done:
 	free(want);
 	free(ord);
