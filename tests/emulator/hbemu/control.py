@@ -5,7 +5,7 @@ import base64
 import json
 
 from . import state as st
-from .httpbase import Fault, KINDS, Handler, Response
+from .httpbase import Fault, HOLD_GUARD, KINDS, Handler, Response
 
 
 def ok(obj, status=200):
@@ -21,6 +21,13 @@ def error(status, msg, **extra):
 def region_json(r):
     return {"start": st.b64(r.start), "end": st.b64(r.end), "id": r.rid,
             "name": st.b64(r.name), "encoded": r.encoded}
+
+
+def reopen(emu, servers=None):
+    """Reopens the ports a refuse fault closed until the control channel reopens them;
+    returns once they listen."""
+    for name in servers or ("rest", "thrift"):
+        emu.runners[name].reopen()
 
 
 class ControlHandler(Handler):
@@ -59,6 +66,7 @@ class ControlHandler(Handler):
             with emu.scanners_lock:
                 emu.scanners.clear()
             emu.faults.clear()
+            reopen(emu)
             emu.faults.clear_requests()
             return ok({"ok": True})
         if p == "/control/create" and method == "POST":
@@ -135,6 +143,7 @@ class ControlHandler(Handler):
         if p == "/control/fault":
             if method == "DELETE":
                 emu.faults.clear()
+                reopen(emu)
                 return ok({"ok": True})
             if method == "GET":
                 with emu.faults.lock:
@@ -148,11 +157,21 @@ class ControlHandler(Handler):
                     return error(400, "server must be rest or thrift")
                 f = Fault(req)
                 if kind == "refuse" and not req.get("at_request"):
+                    if f.until == "reopen":
+                        secs = float(req.get("seconds") or HOLD_GUARD)
+                        emu.runners[server].refuse(secs, until_reopen=True)
+                        return ok({"refused_until": "reopen", "guard": secs})
                     secs = float(req.get("seconds") or 1.0)
                     emu.runners[server].refuse(secs)
                     return ok({"refused_for": secs})
                 emu.faults.add(f)
                 return ok(f.to_json())
+        if p == "/control/reopen" and method == "POST":
+            server = req.get("server")
+            if server not in (None, "rest", "thrift"):
+                return error(400, "server must be rest or thrift")
+            reopen(emu, [server] if server else None)
+            return ok({"ok": True})
         if p == "/control/release" and method == "POST":
             emu.faults.release()
             return ok({"ok": True})

@@ -5,6 +5,7 @@ import gzip
 import http.server
 import random
 import re
+import select
 import socket
 import socketserver
 import ssl
@@ -42,6 +43,14 @@ class Fault(object):
         self.retry_after = spec.get("retry_after")
         # Matching requests to let through before the fault fires (the nth request: skip n-1).
         self.skip = int(spec.get("skip", 0))
+        # What ends a delay or a refusal instead of `seconds` (which is then only a guard):
+        # delay "release": the request waits for POST /control/release, then executes;
+        # delay "gone": the request executes at once and its answer waits until the client
+        # has closed the connection (given up); refuse "reopen": the port stays closed
+        # until POST /control/reopen.
+        self.until = spec.get("until")
+        if self.until is not None and (self.kind, self.until) not in UNTIL:
+            raise ValueError("until %r does not apply to %s" % (self.until, self.kind))
         self.fired = 0
         self.seen = 0
 
@@ -49,8 +58,11 @@ class Fault(object):
         return {"server": self.server, "method": self.method, "path": self.path,
                 "kind": self.kind, "count": self.count, "probability": self.probability,
                 "seconds": self.seconds, "retry_after": self.retry_after,
-                "skip": self.skip, "fired": self.fired, "seen": self.seen}
+                "skip": self.skip, "until": self.until, "fired": self.fired,
+                "seen": self.seen}
 
+
+UNTIL = {("delay", "release"), ("delay", "gone"), ("refuse", "reopen")}
 
 KINDS = {"refuse", "reset_headers", "reset_body", "delay", "hold", "403", "500", "503", "504",
          "truncated_json", "invalid_json", "wrong_ctype", "drip"}
@@ -211,12 +223,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         kind = fault.kind if fault else None
         if kind == "refuse":
             # A server that goes away at this request: the request is not executed, the
-            # connection is reset and the port refuses connections for `seconds`.
-            self.ctx.runners[self.server_kind].refuse(fault.seconds or 1.0)
+            # connection is reset and the port refuses connections for `seconds` (or until
+            # the control channel reopens it).
+            if fault.until == "reopen":
+                self.ctx.runners[self.server_kind].refuse(fault.seconds or HOLD_GUARD,
+                                                          until_reopen=True)
+            else:
+                self.ctx.runners[self.server_kind].refuse(fault.seconds or 1.0)
             faults.record(self.server_kind, method, path, 0, kind)
             self._rst()
             return
-        if kind == "delay":
+        if kind == "delay" and fault.until == "release":
+            faults.hold(fault.seconds)
+        elif kind == "delay" and fault.until is None:
             time.sleep(fault.seconds)
         elif kind == "hold":
             faults.hold(fault.seconds)
@@ -245,9 +264,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if kind == "truncated_json":
             full = resp.body if (resp.status == 200 and resp.body) else CANNED_JSON
             resp = Response(200, full[:len(full) // 2], "application/json")
+        if kind == "delay" and fault.until == "gone":
+            self._wait_gone(fault.seconds or HOLD_GUARD)
         if faults is not None:
             faults.record(self.server_kind, method, path, resp.status, kind)
         self._write(resp, fault)
+
+    def _wait_gone(self, guard):
+        """Waits until the client has closed the connection (it sends nothing more while
+        it waits for an answer, so readable means closed), or guard seconds."""
+        faults = self.ctx.faults
+        with faults.lock:
+            faults.held += 1
+        try:
+            select.select([self.connection], [], [], guard)
+        except (OSError, ValueError):
+            pass
+        finally:
+            with faults.lock:
+                faults.held -= 1
+        self.close_connection = True
 
     def _canned_error(self, status, fault):
         words = {500: "Internal Server Error", 503: "Unavailable", 504: "Gateway Timeout"}
@@ -368,24 +404,46 @@ class Runner(object):
         self.port = self.httpd.server_address[1]
         self.lock = threading.Lock()
         self.thread = None
+        # set while the port is closed until POST /control/reopen (refuse "until": "reopen")
+        self.reopen_gate = None
+        self.listening = threading.Event()
+        self.listening.set()
+
+    def reopen(self, guard=60.0):
+        """Ends a refusal that waits for the control channel; returns once the port
+        listens again (at once when it is not closed that way)."""
+        with self.lock:
+            gate = self.reopen_gate
+        if gate is None:
+            return
+        gate.set()
+        self.listening.wait(guard)
 
     def start(self):
         self.thread = threading.Thread(target=self.httpd.serve_forever,
                                        kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
 
-    def refuse(self, seconds):
+    def refuse(self, seconds, until_reopen=False):
         """Close the listening socket now; reopen it on the same port after
-        `seconds`. Runs in the background; returns at once."""
+        `seconds`, or with until_reopen when reopen() is called (seconds is then a
+        guard). Runs in the background; returns at once."""
         # stop accepting synchronously, so the caller can rely on it
         done = threading.Event()
+        gate = threading.Event() if until_reopen else None
 
         def run2():
             with self.lock:
                 self.httpd.shutdown()
                 self.httpd.socket.close()
+                self.listening.clear()
+                if gate is not None:
+                    self.reopen_gate = gate
             done.set()
-            time.sleep(seconds)
+            if gate is not None:
+                gate.wait(seconds)
+            else:
+                time.sleep(seconds)
             with self.lock:
                 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -397,6 +455,9 @@ class Runner(object):
                         time.sleep(0.05)
                 s.listen(128)
                 self.httpd.socket = s
+                if self.reopen_gate is gate:
+                    self.reopen_gate = None
                 self.start()
+                self.listening.set()
         threading.Thread(target=run2, daemon=True).start()
         done.wait(5)

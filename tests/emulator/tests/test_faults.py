@@ -174,6 +174,94 @@ class Faults(EmuTestCase):
                 time.sleep(0.1)
         self.assertEqual(self.emu.rest("GET", "/version")[0], 200)
 
+    def wait_held(self, n):
+        deadline = time.monotonic() + 60  # a guard against a hang
+        while self.emu.control("GET", "/control/held")[1]["held"] != n:
+            self.assertLess(time.monotonic(), deadline, "never %d held" % n)
+            time.sleep(0.02)
+
+    def puts_logged(self):
+        return [(r["method"], r["status"], r["fault"])
+                for r in self.emu.control("GET", "/control/requests")[1] if r["method"] == "PUT"]
+
+    def test_delay_until_release_executes_only_once_released(self):
+        self.fault(server="rest", method="PUT", path="/t1/", kind="delay", until="release")
+        s = socket.create_connection(("127.0.0.1", self.emu.rest_port), timeout=60)
+        body = json.dumps({"Row": [{"key": "cg==", "Cell": [{"column": "Y2Y6YQ==",
+                                                             "$": "dg=="}]}]}).encode()
+        s.sendall(b"PUT /t1/fakerow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.wait_held(1)
+        # the client gives up: the request is still not executed (a slow server)
+        s.close()
+        self.assertEqual(self.emu.rest("GET", "/t1/r")[0], 404)
+        self.assertEqual(self.puts_logged(), [])
+        st, _ = self.emu.control("POST", "/control/release")
+        self.assertEqual(st, 200)
+        deadline = time.monotonic() + 60
+        while not self.puts_logged():
+            self.assertLess(time.monotonic(), deadline, "the PUT never ran")
+            time.sleep(0.02)
+        self.assertEqual(self.puts_logged(), [("PUT", 200, "delay")])
+        self.assertEqual(self.emu.rest("GET", "/t1/r")[0], 200)
+
+    def test_delay_until_gone_executes_at_once_and_answers_nobody(self):
+        self.fault(server="rest", method="PUT", path="/t1/", kind="delay", until="gone")
+        s = socket.create_connection(("127.0.0.1", self.emu.rest_port), timeout=60)
+        body = json.dumps({"Row": [{"key": "cg==", "Cell": [{"column": "Y2Y6YQ==",
+                                                             "$": "dg=="}]}]}).encode()
+        s.sendall(b"PUT /t1/fakerow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.wait_held(1)
+        # executed, its answer waiting for the client to give up
+        self.assertEqual(self.emu.rest("GET", "/t1/r")[0], 200)
+        self.assertEqual(self.puts_logged(), [])
+        s.close()
+        self.wait_held(0)
+        deadline = time.monotonic() + 60
+        while not self.puts_logged():
+            self.assertLess(time.monotonic(), deadline, "the PUT was never logged")
+            time.sleep(0.02)
+        self.assertEqual(self.puts_logged(), [("PUT", 200, "delay")])
+
+    def test_until_applies_to_delay_and_refuse_only(self):
+        st, d = self.emu.control("POST", "/control/fault", {"kind": "500", "until": "release"})
+        self.assertEqual(st, 400, d)
+        st, d = self.emu.control("POST", "/control/fault", {"kind": "refuse", "until": "gone"})
+        self.assertEqual(st, 400, d)
+
+    def refused(self, port):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=30).close()
+            return False
+        except ConnectionRefusedError:
+            return True
+
+    def test_refuse_until_reopen_keeps_the_port_closed_until_the_control_channel_reopens_it(self):
+        self.fault(server="rest", kind="refuse", until="reopen")
+        self.assertTrue(self.refused(self.emu.rest_port))
+        self.assertEqual(self.emu.control("GET", "/control/state")[0], 200)
+        st, _ = self.emu.control("POST", "/control/reopen", {"server": "rest"})
+        self.assertEqual(st, 200)
+        # listening again when the reopen is answered
+        self.assertEqual(self.emu.rest("GET", "/version")[0], 200)
+
+    def test_refuse_until_reopen_at_request_and_clearing_the_faults_reopens(self):
+        self.fault(server="thrift", kind="refuse", until="reopen", at_request=True)
+        st, h, b = self.emu.http(self.emu.rest_port, "GET", "/version")
+        self.assertEqual(st, 200)  # the other server is not affected
+        with self.assertRaises(OSError):
+            self.emu.http(self.emu.thrift_port, "POST", "/", b"\x80\x01\x00\x01")
+        self.assertTrue(self.refused(self.emu.thrift_port))
+        log = self.emu.control("GET", "/control/requests")[1]
+        self.assertEqual((log[-1]["server"], log[-1]["status"], log[-1]["fault"]),
+                         ("thrift", 0, "refuse"))
+        st, _ = self.emu.control("DELETE", "/control/fault")
+        self.assertEqual(st, 200)
+        self.assertFalse(self.refused(self.emu.thrift_port))
+        # a reopen with nothing closed is answered at once
+        self.assertEqual(self.emu.control("POST", "/control/reopen", {})[0], 200)
+
     def test_thrift_server_faults(self):
         self.fault(server="thrift", path=".*", kind="503", retry_after=1)
         st, h, b = self.emu.http(self.emu.thrift_port, "POST", "/", b"\x80\x01\x00\x01")
