@@ -331,6 +331,16 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 				if (rc)
 					return rc;
 				c->table_state = state;
+				if (state == HB_TABLE_DISABLED || state == HB_TABLE_DISABLING) {
+					/* Its regions stay closed until someone enables it:
+					 * waiting out --wait would only delay this answer. */
+					cli_progress_done();
+					return hb_error_set(
+					    err, HB_ESERVER,
+					    "table '%s' is %s: its regions stay offline until it "
+					    "is enabled (hbase shell: enable '%s'); not waiting",
+					    c->table, hb_tablestate_name(state), c->table);
+				}
 				pending = (state >= 0 && state != HB_TABLE_ENABLED) || avail == 0 ||
 				          hb_regions_not_open(rs);
 				if (!pending)
