@@ -107,6 +107,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	    si->si_pid == getpid())
 		return;
 
+	/* A closed pipe raises SIGPIPE at every write: the writes of the clean-up itself (a -v
+	 * trace of the scanner DELETE to a closed stderr) must not cut it short. Only a second
+	 * SIGINT or SIGTERM, someone's decision, ends it at once. */
+	if (again && sig == SIGPIPE)
+		return;
 	if (!again)
 		hb_interrupted = sig;
 	if (again || !hb_interrupt_holds())

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import tempfile
 
 import hbtest
@@ -225,6 +226,52 @@ class DisabledTableIsNotWaitedFor(EmulatorTest):
                     "--now", "2026-01-01", "--ahead", "0", "--retain", "1")
         self.assertEqual(r.rc, 4, r)
         self.assertRegex(r.err, r"table 'd_20260101' is DISABLED: .*not waiting")
+
+
+class ClosedStderrDeletesTheScanner(EmulatorTest):
+    """Item: with stderr a closed pipe (hbtab -v ... 2>&1 | head -3) the open REST scanner is
+    still deleted: the clean-up's own trace writes must not end it."""
+
+    def setUp(self):
+        super().setUp()
+        self.emu.create("samp")
+        self.emu.control("POST", "/control/put", {"table": "samp", "rows": [
+            {"key": hbtest.b64(b"user%05d" % i),
+             "cells": [{"column": hbtest.b64(b"cf:a"), "value": hbtest.b64(b"x")}]}
+            for i in range(500)]})
+
+    def test_verbose_trace_into_a_closed_pipe_leaves_no_scanner_open(self):
+        # The first scanner GET is held: a scanner is open when the pipe closes.
+        self.emu.fault(server="rest", method="GET", path=r"/samp/scanner/", kind="hold")
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        try:
+            rd, wr = os.pipe()
+            p = subprocess.Popen([hbtest.HBTAB, "-v", "--rest", self.emu.rest, "splits",
+                                  "--sampled-splits", "4", "--sample-table", "samp"],
+                                 stdout=subprocess.DEVNULL, stderr=wr,
+                                 env=hbtest.clean_env(home))
+            os.close(wr)
+            try:
+                hbtest.wait_for(lambda: self.emu.control("GET", "/control/held")[1]["held"] == 1,
+                                "the scanner GET to be held")
+                self.assertEqual(len(self.emu.control("GET", "/control/scanners")[1]), 1)
+                os.close(rd)  # the reader goes away, as head does after its lines
+                rd = None
+                self.emu.control("POST", "/control/release")
+                rc = p.wait(120)
+            finally:
+                if rd is not None:
+                    os.close(rd)
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+        self.assertEqual(rc, 141)
+        self.assertEqual(self.emu.control("GET", "/control/scanners")[1], [])
+        deletes = [q for q in self.emu.requests()
+                   if q["method"] == "DELETE" and "/scanner/" in q["path"]]
+        self.assertEqual(len(deletes), 1, self.emu.requests())
 
 
 if __name__ == "__main__":
