@@ -28,7 +28,18 @@ KINDS = ["403", "500", "503", "504", "reset_headers", "reset_body", "delay", "dr
          "truncated_json", "invalid_json", "wrong_ctype", "refuse"]
 TIMEOUT = "2"        # per request; delay and drip are made to outlast it
 RETRIES = "1"
-FAULT_SECONDS = {"delay": 5.0, "drip": 1.5, "refuse": 4.0}
+# How long create and rotate wait for the regions of a table they made. The emulator opens
+# regions as it creates them, so this is spent only where a fault keeps the regions from
+# being read (a 500 on /regions, hbtab's sign of regions not yet assigned, is waited out).
+# The shell stand-in and a Thrift2 createTable get TIMEOUT + WAIT.
+WAIT = "10"
+# The slow kinds end on an event, not a timer (tests/emulator/README.md, "until"): a delayed
+# REST request is executed when the cell releases it, after the command ended; a delayed
+# Thrift2 call (its timeout is TIMEOUT + WAIT) is executed at once and answered when hbtab
+# has given up on it; a refused port stays closed until the cell reopens it after the
+# command. `seconds` is then only a guard. drip sends a byte every 1.5 s: past TIMEOUT
+# for any body of two bytes or more.
+FAULT_SECONDS = {"delay": 300.0, "drip": 1.5, "refuse": 300.0}
 
 OK, FINDINGS, NETWORK, SERVER = 0, 1, 3, 4
 
@@ -124,7 +135,9 @@ def expected(cls, kind, later_required, optional=False):
     return SERVER
 
 
-WORKERS = 4  # emulators side by side: the cells mostly wait (delays, timeouts, a closed port)
+# Emulators side by side: the cells mostly wait (hbtab's timeouts and backoff), so more
+# workers than cores pay.
+WORKERS = int(os.environ.get("HBTAB_MATRIX_WORKERS", "8"))
 
 
 class Worker:
@@ -145,10 +158,12 @@ class Worker:
                           home=self.home, env=env)
 
     def settle(self, kind):
-        """A delayed request is executed when its delay is over, after hbtab gave up on it:
-        wait for it, so it cannot land in the next cell's fresh state."""
+        """A delayed request is executed once released (REST) or once hbtab has closed its
+        connection (Thrift2): release it now that the command ended, and wait until it has
+        run, so it cannot land in the next cell's fresh state."""
         if kind != "delay":
             return
+        self.emu.control("POST", "/control/release")
         deadline = time.monotonic() + 120   # guard only
         while time.monotonic() < deadline:
             fired = sum(f["fired"] for f in self.emu.control("GET", "/control/fault")[1])
@@ -261,8 +276,11 @@ class FaultMatrix(unittest.TestCase):
                 "kind": kind, "count": -1, "skip": step["skip"]}
         if kind in FAULT_SECONDS:
             spec["seconds"] = self.fault_seconds(step, kind)
+        if kind == "delay":
+            spec["until"] = "gone" if step["server"] == "thrift" else "release"
         if kind == "refuse":
             spec["at_request"] = True
+            spec["until"] = "reopen"
         w.emu.fault(**spec)
         r = w.hbm(*self.command(w), env=self.env(w))
         want = expected(step["cls"], kind, step["later_required"], step["optional"])
@@ -272,7 +290,7 @@ class FaultMatrix(unittest.TestCase):
         elif r.rc and not r.err.startswith("hbtab: "):
             problems.append("%s: no hbtab message: %r" % (label, r.err[:300]))
         w.settle(kind)
-        w.emu.clear_faults()
+        w.emu.clear_faults()  # reopens a refused port
         if kind == "refuse":
             w.wait_listening()
         try:

@@ -4,7 +4,7 @@ step. The shell run itself is no HTTP request; the REST steps around it (the abs
 check, the wait for regions, the verification and the metadata row) get every kind. The
 cells, the expected exit codes and the workers are those of test_fault_matrix.py."""
 import hbtest
-from test_fault_matrix import HEX4, FaultMatrix
+from test_fault_matrix import HEX4, WAIT, FaultMatrix
 
 SHELL = "ruby %s -n" % hbtest.SHELL_STANDIN
 # the faults that still deliver the status line of the answer they hit
@@ -21,7 +21,7 @@ class CreateMatrixBase(FaultMatrix):
     schema_put = False  # the channel creates with PUT /t1/schema
 
     def command(self, w):
-        return ["create", "t1"] + self.spec + self.via
+        return ["create", "t1"] + self.spec + self.via + ["--wait", WAIT]
 
     def check_no_harm(self, w, requests):
         for q in requests:

@@ -5,7 +5,7 @@ of test_fault_matrix.py."""
 import os
 
 import hbtest
-from test_fault_matrix import HEX4, FaultMatrix
+from test_fault_matrix import HEX4, WAIT, FaultMatrix
 
 TEMPLATE = "ev_%Y%m%d"
 DROPPED = ("ev_20261101", "ev_20261102")  # managed and past retention on day 3
@@ -20,7 +20,8 @@ class RotateMatrix(FaultMatrix):
 
     def rotate(self, w, day, *extra):
         return ["rotate", "--template", TEMPLATE, "--hex-splits", "4", "--now",
-                "2026-11-%02d" % day, "--lock", os.path.join(w.tmp, "rotate.lock")] + list(extra)
+                "2026-11-%02d" % day, "--lock", os.path.join(w.tmp, "rotate.lock"),
+                "--wait", WAIT] + list(extra)
 
     def prepare(self, w):
         for day in (1, 2):

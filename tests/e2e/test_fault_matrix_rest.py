@@ -15,14 +15,6 @@ class CreateRestMatrix(CreateMatrixBase):
     via = ["--via", "rest"]
     schema_put = True
 
-    def fault_seconds(self, step, kind):
-        # A delayed PUT creates the table when its delay is over, after hbtab gave up on
-        # it and found the table still absent: that check must come first however slowly
-        # hbtab runs, so the delay is far longer than the one --timeout it waits.
-        if step["cls"] == "schema_put" and kind == "delay":
-            return 20.0
-        return CreateMatrixBase.fault_seconds(self, step, kind)
-
     def check_steps(self, steps):
         reqs = [(s["server"], s["method"], s["path"], s["status"]) for s in steps]
         self.assertEqual(reqs[:2], [("rest", "GET", "/t1/exists", 404),
