@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# hbtab's two set-up commands: "demo" (install, build, run the main job against the emulator)
+# hbtab's two set-up commands: "demo" (install, build, run the main job against the emulator;
+# "demo --real" against real HBase, tests/realhbase)
 # and "test" (install, build, run the whole suite, then again under ASan+UBSan, then replay the
 # libFuzzer corpora); "fuzz [SECONDS]" fuzzes every parser for SECONDS each (default 300).
 set -euo pipefail
@@ -11,6 +12,8 @@ asan_build=${HBTAB_ASAN_BUILD_DIR:-$top/build-asan}
 fuzz_build=${HBTAB_FUZZ_BUILD_DIR:-$top/build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# default-jdk-headless, maven: real HBase for the tests (tests/realhbase; Maven fetches HBase's
+# jars from Maven Central into ~/.m2 on first use).
 # python3-six: Debian 12's python3-thrift imports six without depending on it.
 # krb5-*, python3-gssapi: the Kerberos test runs a real KDC (kdb5_util, krb5kdc, kadmin.local,
 # kinit) and the emulator accepts SPNEGO through GSS-API.
@@ -18,7 +21,7 @@ packages=(build-essential cmake pkg-config libcurl4-openssl-dev libcjson-dev lib
           libssl-dev openssl ca-certificates python3 python3-thrift python3-six python3-protobuf
           thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish procps
           clang libfuzzer-14-dev clang-format krb5-kdc krb5-admin-server krb5-user
-          python3-gssapi)
+          python3-gssapi default-jdk-headless maven)
 
 say() { printf '==> %s\n' "$*" >&2; }
 
@@ -81,10 +84,41 @@ start_emulator() { # sets REST, THRIFT, CONTROL
     say "emulator: REST $REST, Thrift2 $THRIFT"
 }
 
+# start_real: sets REST, THRIFT, CONTROL, SHELL from real HBase (tests/realhbase), which ends
+# with this script.
+start_real() {
+    local ready=$build/realhbase.demo.ready i line
+    rm -f "$ready"
+    say "starting real HBase (a mini cluster, its REST gateway and Thrift2 server)"
+    "$top/tests/realhbase/run" --watch-pid $$ >"$ready" 2>"$build/realhbase.demo.log" &
+    emu_pid=$!
+    trap stop_emulator EXIT
+    for i in $(seq 1 6000); do
+        line=$(grep -m1 '^HBEMU-READY ' "$ready" 2>/dev/null || true)
+        [ -n "$line" ] && break
+        kill -0 "$emu_pid" 2>/dev/null || { tail -n 40 "$build/realhbase.demo.log" >&2; exit 1; }
+        sleep 0.1
+    done
+    [ -n "$line" ] || { say "real HBase did not start"; exit 1; }
+    port() { printf '%s' "$line" | sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p"; }
+    REST="http://127.0.0.1:$(port rest)"
+    THRIFT="http://127.0.0.1:$(port thrift)/"
+    CONTROL="http://127.0.0.1:$(port control)"
+    SHELL_CMD="$top/tests/realhbase/run --shell $(port zk) -n"
+    say "real HBase $(printf '%s' "$line" | sed -n 's/.*"version": *"\([^"]*\)".*/\1/p'): REST $REST, Thrift2 $THRIFT"
+}
+
 demo() {
     install_packages
     build_tree "$build"
-    start_emulator
+    if [ "${1:-}" = --real ]; then
+        start_real
+        say "hbtab create shelltab --hex-splits 10 --family info --via shell (HBase's own shell)"
+        "$build/hbtab" --rest "$REST" --hbase-shell "$SHELL_CMD" create shelltab --hex-splits 10 \
+            --family info --via shell
+    else
+        start_emulator
+    fi
     local hb=("$build/hbtab" --rest "$REST" --thrift "$THRIFT")
     local rc=0
     say "hbtab create user --hex-splits 10 --family info"
@@ -96,8 +130,14 @@ demo() {
     say "the same design checked offline against md5-prefixed keys (seed 000): hbtab audit --hex-splits 10 --keyspace 'hex{8} byte{8}'"
     "${hb[@]}" audit --hex-splits 10 --keyspace 'hex{8} byte{8}'
     say "the seed 001 mistake: createTable(\"0000000000000000\", \"ffffffffffffffff\", 10) for hex keys"
+    say "hbtab create seed001 ... --keyspace 'hex{16}' refuses it (exit 1, nothing sent)"
+    local crc=0
     "${hb[@]}" create seed001 --range-splits 10 --start 0000000000000000 --end ffffffffffffffff \
-        --family info --keyspace 'hex{16}' || true
+        --family info --keyspace 'hex{16}' || crc=$?
+    [ "$crc" -eq 1 ] || { say "expected create to refuse the seed 001 design"; exit 1; }
+    say "made anyway with --allow-unreachable, as a table made before hbtab would be"
+    "${hb[@]}" -q create seed001 --range-splits 10 --start 0000000000000000 --end ffffffffffffffff \
+        --family info --keyspace 'hex{16}' --allow-unreachable >/dev/null || true
     say "hbtab audit seed001 (exits 1: regions no hex key can reach)"
     "${hb[@]}" audit seed001 || rc=$?
     [ "$rc" -eq 1 ] || { say "expected the audit of seed001 to find unreachable regions"; exit 1; }
@@ -122,7 +162,7 @@ demo_rotate() {
                 --ahead 2 --retain 3 --yes --lock "$build/rotate-demo.lock")
     say "daily rotation: hbtab rotate --template 'events_%Y%m%d' --hex-splits auto --regions-per-server 2 --ahead 2 --retain 3 --yes"
     control /control/server '{"index": 2, "state": "stop"}'
-    say "one of the emulator's three region servers is down: N = 2 x 2 live servers"
+    say "one of the three region servers is down: N = 2 x 2 live servers"
     "${hb[@]}" status
     local day
     for day in 01 02 03 04 05; do
@@ -177,9 +217,9 @@ run_fuzz() {
 }
 
 case "${1:-}" in
-demo) demo ;;
+demo) demo "${2:-}" ;;
 test) run_tests ;;
 fuzz) run_fuzz "${2:-}" ;;
 build) install_packages; build_tree "$build" ;;
-*) echo "usage: scripts/dev.sh demo|test|build|fuzz [SECONDS]" >&2; exit 2 ;;
+*) echo "usage: scripts/dev.sh demo [--real]|test|build|fuzz [SECONDS]" >&2; exit 2 ;;
 esac

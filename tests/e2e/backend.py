@@ -1,0 +1,285 @@
+"""The cluster a behaviour test runs against: the emulator, or real HBase (tests/realhbase).
+
+HBTAB_BACKEND=real (with HBTAB_REAL_READY naming the file that holds the real cluster's ready
+line) selects real HBase: one JVM started once for the whole suite by the `real.start` test
+(`python3 backend.py start FILE`) and stopped by `real.stop`. Tests share it, so each names its
+tables after itself. Otherwise every test class starts its own emulator.
+
+Both backends offer the same verbs, so a test is written once: server(i, "stop"|"start"),
+disable/enable(table), unassign(table, i), readonly(on), create(table, families, splits),
+put(table, rows), boundaries(table) (read from the gateway's own /T/regions, not by hbtab),
+metadata_row(table), and `shell`, an --hbase-shell command line (the real JRuby shell, or the
+emulator's stand-in).
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import hbtest
+from hbtest import b64, unb64
+
+KIND = os.environ.get("HBTAB_BACKEND", "emulator")
+REAL_READY = os.environ.get("HBTAB_REAL_READY", "")
+REAL_RUN = os.path.join(hbtest.SRC, "tests", "realhbase", "run")
+
+
+def _ports(line):
+    if not line.startswith("HBEMU-READY "):
+        raise RuntimeError("not a ready line: %r" % line)
+    return json.loads(line[len("HBEMU-READY "):])
+
+
+def _call(url, method, body=None, guard=300):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=guard) as r:
+            text = r.read()
+            return r.status, (json.loads(text) if text.strip() else None)
+    except urllib.error.HTTPError as e:
+        text = e.read()
+        try:
+            return e.code, json.loads(text)
+        except ValueError:
+            return e.code, text.decode("utf-8", "replace")
+
+
+class _Common:
+    def rest_get(self, path):
+        """GETs path from the REST gateway as JSON: (status, body or None)."""
+        req = urllib.request.Request(self.rest + path, headers={"Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, None
+
+    def boundaries(self, table):
+        """The split keys of table as the gateway's /T/regions lists them (None: no table)."""
+        st, body = self.rest_get("/%s/regions" % urllib.parse.quote(table, safe=""))
+        if st != 200:
+            return None
+        starts = sorted(unb64(r.get("startKey", "")) for r in body["Region"])
+        return starts[1:]
+
+    def metadata_row(self, table, row="totalPartition"):
+        """The cells of a row as {"family:qualifier": value}, or None when it is absent."""
+        st, body = self.rest_get("/%s/%s" % (urllib.parse.quote(table, safe=""),
+                                             urllib.parse.quote(row, safe="")))
+        if st != 200:
+            return None
+        return {unb64(c["column"]).decode(): unb64(c["$"]).decode()
+                for c in body["Row"][0]["Cell"]}
+
+
+class RealBackend(_Common):
+    kind = "real"
+
+    def __init__(self, line):
+        p = _ports(line)
+        self.rest = "http://127.0.0.1:%d" % p["rest"]
+        self.thrift = "http://127.0.0.1:%d/" % p["thrift"]
+        self.control_url = "http://127.0.0.1:%d" % p["control"]
+        self.zk = p["zk"]
+        self.version = p.get("version", "")
+        self.shell = "%s --shell %d -n" % (REAL_RUN, self.zk)
+
+    def control(self, verb, body=None):
+        st, out = _call(self.control_url + "/control/" + verb, "POST", body or {})
+        if st != 200:
+            raise RuntimeError("control %s %s: %s %s" % (verb, body, st, out))
+        return out
+
+    def server(self, index, state):
+        self.control("server", {"index": index, "state": state})
+
+    def disable(self, table):
+        self.control("disable", {"table": table})
+
+    def enable(self, table):
+        self.control("enable", {"table": table})
+
+    def unassign(self, table, index):
+        self.control("unassign", {"table": table, "index": index})
+
+    def assign(self, table, index):
+        self.control("assign", {"table": table, "index": index})
+
+    def readonly(self, on):
+        out = self.control("readonly", {"on": bool(on)})
+        self.rest = "http://127.0.0.1:%d" % out["rest"]
+
+    def create(self, table, families=("cf",), splits=()):
+        self.control("create", {"table": table, "families": list(families),
+                                "splits": [b64(s) for s in splits]})
+
+    def put(self, table, rows):
+        """rows: [(key bytes, {"f:q": value bytes})]."""
+        self.control("put", {"table": table, "rows": [
+            {"key": b64(k), "cells": [{"column": b64(c), "value": b64(v)}
+                                      for c, v in cells.items()]} for k, cells in rows]})
+
+    def live_servers(self):
+        return _call(self.control_url + "/control/servers", "POST", {})[1]["live"]
+
+    def stop(self):
+        pass  # the suite's real.stop test ends the shared cluster
+
+
+class EmulatorBackend(_Common):
+    kind = "emulator"
+
+    def __init__(self):
+        self.emu = hbtest.Emulator(3)
+        self.rest, self.thrift = self.emu.rest, self.emu.thrift
+        self.version = "emulator"
+        self.shell = "ruby %s -n" % hbtest.SHELL_STANDIN
+        self.shell_env = {"HBEMU_CONTROL": self.emu.control_url}
+
+    def _ok(self, st, body, what):
+        if st not in (200, 201, 204):
+            raise RuntimeError("%s: %s %s" % (what, st, body))
+        return body
+
+    def _post(self, path, body):
+        return self._ok(*self.emu.control("POST", path, body), what=path)
+
+    def server(self, index, state):
+        self._post("/control/server", {"index": index, "state": state})
+
+    def disable(self, table):
+        self._post("/control/disable", {"table": table})
+
+    def enable(self, table):
+        self._post("/control/enable", {"table": table})
+
+    def unassign(self, table, index):
+        self._post("/control/unassign", {"table": table, "index": index})
+
+    def readonly(self, on):
+        self._post("/control/readonly", {"on": bool(on)})
+
+    def create(self, table, families=("cf",), splits=()):
+        self.emu.create(table, splits=splits, families=families)
+
+    def put(self, table, rows):
+        self._post("/control/put", {"table": table, "rows": [
+            {"key": b64(k), "cells": [{"column": b64(c), "value": b64(v)}
+                                      for c, v in cells.items()]} for k, cells in rows]})
+
+    def live_servers(self):
+        return sum(1 for s in self.emu.state()["servers"] if s["alive"])
+
+    def stop(self):
+        self.emu.stop()
+
+
+def connect():
+    if KIND == "real":
+        with open(REAL_READY) as f:
+            return RealBackend(f.readline().strip())
+    return EmulatorBackend()
+
+
+class BackendTest(hbtest.OfflineTest):
+    """A behaviour test that runs unchanged against the emulator and against real HBase."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.be = connect()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.be.stop()
+
+    def name(self, suffix=""):
+        """A table name of this test's own (the real cluster is shared by every test)."""
+        base = "%s_%s" % (type(self).__name__, self._testMethodName.replace("test_", "", 1))
+        return "%s%s_%x" % (base[:64], suffix, os.getpid())
+
+    def hb(self, *args, env=None, **kw):
+        e = dict(getattr(self.be, "shell_env", {}))
+        e.update(env or {})
+        return hbtest.run(["--rest", self.be.rest, "--thrift", self.be.thrift, "--no-progress",
+                           "--hbase-shell", self.be.shell] + list(args), env=e or None,
+                          timeout=kw.pop("timeout", 600), **kw)
+
+
+# The suite's fixture: `backend.py start FILE` starts real HBase once (its JVM ends with the
+# process that ran this, normally ctest, or at `backend.py stop FILE`); the ready line goes
+# to FILE.
+def _start(ready_file):
+    out = ready_file + ".out"
+    log = ready_file + ".log"
+    for f in (ready_file, out):
+        if os.path.exists(f):
+            os.unlink(f)
+    with open(out, "wb") as o, open(log, "wb") as e:
+        proc = subprocess.Popen([REAL_RUN, "--watch-pid", str(os.getppid())], stdout=o, stderr=e,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    line = ""
+    hbtest.wait_for(lambda: proc.poll() is not None or _first_line(out).endswith("\n"),
+                    "the real cluster's ready line", guard=1500)
+    line = _first_line(out)
+    if not line.startswith("HBEMU-READY "):
+        with open(log, "rb") as f:
+            sys.stderr.write(f.read()[-6000:].decode("utf-8", "replace"))
+        print("real HBase did not start (exit %s)" % proc.poll(), file=sys.stderr)
+        return 1
+    with open(ready_file, "w") as f:
+        f.write(line)
+    print("real HBase %s ready in %.1f s (JVM pid %d)" % (
+        _ports(line).get("version"), _ports(line).get("start_seconds", 0), _ports(line)["pid"]))
+    return 0
+
+
+def _first_line(path):
+    try:
+        with open(path) as f:
+            return f.readline()
+    except OSError:
+        return ""
+
+
+def _stop(ready_file):
+    try:
+        with open(ready_file) as f:
+            p = _ports(f.readline().strip())
+    except (OSError, RuntimeError):
+        return 0
+    _call("http://127.0.0.1:%d/control/shutdown" % p["control"], "POST", {}, guard=30)
+    pid = p["pid"]
+
+    def gone():
+        try:
+            os.kill(pid, 0)
+            return False
+        except ProcessLookupError:
+            return True
+    try:
+        hbtest.wait_for(gone, "the real cluster's exit", guard=60)
+    except AssertionError:
+        os.kill(pid, signal.SIGKILL)
+    os.unlink(ready_file)
+    return 0
+
+
+def main():
+    if sys.argv[1:2] == ["start"] and len(sys.argv) == 3:
+        sys.exit(_start(sys.argv[2]))
+    if sys.argv[1:2] == ["stop"] and len(sys.argv) == 3:
+        sys.exit(_stop(sys.argv[2]))
+    hbtest.main()
+
+
+if __name__ == "__main__":
+    main()

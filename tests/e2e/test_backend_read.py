@@ -1,0 +1,146 @@
+"""regions, audit, status, tables, describe and sampling against a cluster: the emulator, or
+real HBase (HBTAB_BACKEND=real)."""
+import backend
+import hbtest
+from hbtest import tsb, unb64
+
+BINARY_SPLITS = [b"\x00\x01", b"\x10\\", b"\x7f\xff", b"a,b", b"\xff\x00\xfe"]
+
+
+class ReadAgainstCluster(backend.BackendTest):
+    def made(self, table, spec=("--hex-splits", "6"), *extra):
+        r = self.hb("create", table, *spec, "--family", "info", *extra)
+        self.assertOk(r)
+
+    def regions(self, table, source):
+        r = self.hb("regions", table, "--source", source, "-o", "json")
+        self.assertOk(r)
+        return r.json()["regions"]
+
+    def audit(self, table, *args):
+        return self.hb("audit", table, *args, "-o", "json")
+
+    def test_regions_from_both_sources_agree_with_the_gateway(self):
+        t = self.name()
+        self.made(t)
+        want = [tsb(k) for k in self.be.boundaries(t)]
+        for source in ("rest", "meta"):
+            regs = self.regions(t, source)
+            self.assertEqual([r["start"] for r in regs], [""] + want, source)
+            self.assertEqual([r["end"] for r in regs], want + [""], source)
+            for r in regs:
+                self.assertTrue(r["name"].startswith(t + ","), r)
+                self.assertTrue(r["server"], r)
+
+    def test_audit_of_a_healthy_table_from_both_sources(self):
+        t = self.name()
+        self.made(t, ("--hex-splits", "6"), "--keyspace", "hex{8} byte{8}")
+        for source in ("rest", "meta"):
+            r = self.audit(t, "--source", source)
+            self.assertOk(r)
+            j = r.json()
+            self.assertTrue(j["healthy"], r)
+            self.assertEqual(len(j["regions"]), 6)
+            self.assertTrue(all(x["reachable"] for x in j["regions"]), r)
+
+    def test_audit_finds_the_regions_a_keyspace_cannot_reach(self):
+        t = self.name()
+        planned = self.hb("splits", "--range-splits", "10", "--start", "0000000000000000",
+                          "--end", "ffffffffffffffff", "--format", "json").json()["splits"]
+        self.be.create(t, families=["info"], splits=[unb64(k["base64"]) for k in planned])
+        for source in ("rest", "meta"):
+            r = self.audit(t, "--source", source, "--keyspace", "hex{16}")
+            self.assertEqual(r.rc, 1, r)
+            j = r.json()
+            unreachable = [x["index"] for x in j["regions"] if not x["reachable"]]
+            self.assertEqual(unreachable, [0, 3, 4, 5, 6, 7], source)
+            self.assertIn("unreachable", {f["kind"] for f in j["findings"]})
+
+    def test_disabled_table_is_a_finding_not_health(self):
+        t = self.name()
+        self.made(t)
+        self.be.disable(t)
+        for source in ("rest", "meta"):
+            r = self.audit(t, "--source", source)
+            self.assertEqual(r.rc, 1, r)
+            self.assertFalse(r.json()["healthy"], r)
+            self.assertRegex(r.out + r.err, "disabled", source)
+        self.be.enable(t)
+        self.assertOk(self.audit(t))
+
+    def test_closed_region_is_a_finding(self):
+        t = self.name()
+        self.made(t)
+        self.be.unassign(t, 2)
+        r = self.audit(t, "--source", "meta")
+        self.assertEqual(r.rc, 1, r)
+        j = r.json()
+        self.assertFalse(j["healthy"], r)
+        self.assertIn((2, "not_open"), [(f["region"], f["kind"]) for f in j["findings"]], r)
+        r = self.hb("regions", t, "--source", "meta", "-o", "json")
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual([x["state"] for x in r.json()["regions"]],
+                         ["OPEN", "OPEN", "CLOSED", "OPEN", "OPEN", "OPEN"], r)
+
+    def test_a_table_hbtab_did_not_create_has_no_metadata_row(self):
+        t = self.name()
+        self.be.create(t, families=["cf"], splits=[b"g", b"p"])
+        for source in ("rest", "meta"):
+            regs = self.regions(t, source)
+            self.assertEqual([r["start"] for r in regs], ["", "g", "p"])
+        r = self.audit(t)
+        self.assertOk(r)
+        self.assertTrue(r.json()["healthy"], r)
+        self.assertEqual((r.json()["metadata_row"], r.json()["keyspace"]), (False, None), r)
+        self.assertFails(self.hb("meta", "get", t), 1)
+
+    def test_binary_boundaries_read_back_byte_for_byte(self):
+        t = self.name()
+        self.be.create(t, families=["cf"], splits=BINARY_SPLITS)
+        self.assertEqual(self.be.boundaries(t), sorted(BINARY_SPLITS))
+        want = [tsb(k) for k in sorted(BINARY_SPLITS)]
+        for source in ("rest", "meta"):
+            regs = self.regions(t, source)
+            self.assertEqual([r["start"] for r in regs], [""] + want, source)
+            self.assertEqual([r["end"] for r in regs], want + [""], source)
+        r = self.hb("regions", t)
+        self.assertOk(r)
+        self.assertIn("\\xFF\\x00\\xFE", r.out)
+
+    def test_status_tables_and_describe(self):
+        t = self.name()
+        self.made(t, ("--hex-splits", "3"))
+        r = self.hb("status", "-o", "json")
+        self.assertOk(r)
+        j = r.json()
+        self.assertEqual(len(j["live"]), self.be.live_servers(), r)
+        # Servers stopped earlier stay listed as dead (host,port,startcode) on real HBase.
+        for d in j["dead"]:
+            self.assertRegex(d, r"^[^,]+,\d+,\d+$")
+        if self.be.kind == "real":
+            self.assertEqual(j["cluster_version"], self.be.version, r)
+        r = self.hb("tables")
+        self.assertOk(r)
+        self.assertIn(t, r.out.split())
+        r = self.hb("describe", t)
+        self.assertOk(r)
+        self.assertRegex(r.out, r"(?m)^info\tVERSIONS\t")
+
+    def test_sample_of_a_live_tables_keys(self):
+        t = self.name()
+        self.made(t, ("--hex-splits", "2"))
+        rows = [(b"%04d" % i, {"info:q": b"v"}) for i in range(0, 1000, 5)]
+        self.be.put(t, rows)
+        r = self.hb("splits", "--sampled-splits", "4", "--sample-table", t,
+                    "--sample-rows", "1000", "--format", "json")
+        self.assertOk(r)
+        keys = [unb64(k["base64"]) for k in r.json()["splits"]]
+        self.assertEqual(len(keys), 3, r)
+        self.assertEqual(keys, sorted(keys))
+        written = {k for k, _ in rows}
+        self.assertTrue(set(keys) <= written, keys)
+        self.assertNotIn(b"totalPartition", keys)
+
+
+if __name__ == "__main__":
+    hbtest.main()

@@ -1,0 +1,427 @@
+package org.hbtab.realhbase;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.Executors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.rest.RESTServer;
+import org.apache.hadoop.hbase.rest.RESTServlet;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread;
+import org.apache.hadoop.hbase.util.VersionInfo;
+import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
+import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
+
+/**
+ * One JVM holding real HBase for hbtab's tests: ZooKeeper and a mini HBase cluster (master and
+ * region servers, data on the local filesystem, no HDFS), HBase's REST gateway and its Thrift2
+ * server in HTTP mode, each on a free loopback port, and a control channel.
+ *
+ * <p>stdout carries exactly one line, once everything listens: {@code HBEMU-READY {"rest": P,
+ * "thrift": P, "control": P, "zk": P, "pid": N, "version": "2.6.1"}}, the shape of the
+ * emulator's ready line. Everything else (HBase's logs, WARN and up unless HBTAB_REAL_LOG names
+ * another level) goes to stderr. The process ends when stdin closes (or, with {@code
+ * --watch-pid PID}, when that process ends), on SIGTERM/SIGINT, or on {@code POST
+ * /control/shutdown}.
+ *
+ * <p>Control channel (JSON over HTTP on the control port; errors answer 4xx/5xx with
+ * {"error": text}):
+ *
+ * <ul>
+ *   <li>{@code POST /control/server {"index": i, "state": "stop"|"start"}}: stop region server
+ *       i (0-based, the order they started in) and wait until its regions are open elsewhere,
+ *       or start a new one in its slot and wait until the master counts it.
+ *   <li>{@code POST /control/disable {"table"}}, {@code /control/enable {"table"}}.
+ *   <li>{@code POST /control/unassign {"table", "index": i}}: close region i (in key order).
+ *   <li>{@code POST /control/assign {"table", "index": i}}.
+ *   <li>{@code POST /control/create {"table", "families": ["f", ...], "splits": ["b64", ...]}}:
+ *       Admin.createTable, the way a table hbtab did not create comes to be.
+ *   <li>{@code POST /control/put {"table", "rows": [{"key": b64, "cells": [{"column": b64
+ *       "f:q", "value": b64}]}]}}: bulk write through the Java client.
+ *   <li>{@code POST /control/readonly {"on": bool}}: restart the REST gateway (same port) with
+ *       {@code hbase.rest.readonly} set as asked.
+ *   <li>{@code GET /control/servers}: {"live": n, "slots": [server name or null, ...]}.
+ * </ul>
+ */
+public final class RealHBase {
+  private static final long WAIT_MS = 120_000;
+
+  private final HBaseTestingUtility util;
+  private final Configuration conf;
+  private MiniHBaseCluster cluster;
+  private final List<ServerName> slots = new ArrayList<>();
+  private RESTServer rest;
+  private int restPort;
+  private org.apache.hadoop.hbase.thrift2.ThriftServer thrift;
+  private int thriftPort;
+  private HttpServer control;
+
+  private RealHBase(int servers) {
+    conf = org.apache.hadoop.hbase.HBaseConfiguration.create();
+    // Quiet and small: no web UIs, few handlers, quick retries for the tests' clients.
+    conf.setInt("hbase.master.info.port", -1);
+    conf.setInt("hbase.regionserver.info.port", -1);
+    conf.setInt("hbase.regionserver.handler.count", 8);
+    conf.setInt("hbase.master.handler.count", 8);
+    conf.setInt("hbase.client.retries.number", 6);
+    conf.setInt("hbase.client.pause", 100);
+    conf.setBoolean("hbase.table.sanity.checks", true);
+    // A stopped region server's regions move at once (the tests stop servers on purpose).
+    conf.setInt("zookeeper.session.timeout", 20_000);
+    util = new HBaseTestingUtility(conf);
+    this.servers = servers;
+  }
+
+  private final int servers;
+
+  private void start() throws Exception {
+    util.startMiniZKCluster();
+    cluster =
+        util.startMiniHBaseCluster(
+            StartMiniClusterOption.builder().numMasters(1).numRegionServers(servers).build());
+    for (RegionServerThread t : cluster.getRegionServerThreads()) {
+      slots.add(t.getRegionServer().getServerName());
+    }
+    util.waitUntilNoRegionsInTransition(WAIT_MS);
+    restPort = freePort();
+    startRest(false);
+    thriftPort = freePort();
+    startThrift();
+    startControl();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private void startRest(boolean readOnly) throws Exception {
+    Configuration c = new Configuration(util.getConfiguration());
+    c.setInt("hbase.rest.port", restPort);
+    c.set("hbase.rest.host", "127.0.0.1");
+    c.setInt("hbase.rest.info.port", -1);
+    c.setBoolean(RESTServer.SKIP_LOGIN_KEY, true);
+    c.setBoolean("hbase.rest.readonly", readOnly);
+    rest = new RESTServer(c);
+    rest.run();
+    restPort = rest.getPort();
+  }
+
+  private synchronized void restartRest(boolean readOnly) throws Exception {
+    rest.stop();
+    RESTServlet.stop();
+    Exception last = null;
+    for (int i = 0; i < 50; i++) {
+      try {
+        startRest(readOnly);
+        return;
+      } catch (Exception e) { // the port may linger a moment after the stop
+        last = e;
+        Thread.sleep(100);
+      }
+    }
+    throw last;
+  }
+
+  private void startThrift() throws Exception {
+    Configuration c = new Configuration(util.getConfiguration());
+    c.setBoolean("hbase.regionserver.thrift.http", true);
+    c.setInt("hbase.regionserver.thrift.port", thriftPort);
+    c.set("hbase.regionserver.thrift.ipaddress", "127.0.0.1");
+    c.setInt("hbase.thrift.info.port", -1);
+    thrift = new org.apache.hadoop.hbase.thrift2.ThriftServer(c);
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                thrift.run(); // blocks while Jetty serves; run() keeps the conf's settings
+              } catch (Exception e) {
+                e.printStackTrace();
+              }
+            },
+            "thrift2");
+    t.setDaemon(true);
+    t.start();
+    long until = System.currentTimeMillis() + WAIT_MS;
+    while (System.currentTimeMillis() < until) {
+      try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), thriftPort)) {
+        return;
+      } catch (IOException e) {
+        Thread.sleep(50);
+      }
+    }
+    throw new IOException("the Thrift2 server did not listen on " + thriftPort);
+  }
+
+  private void startControl() throws IOException {
+    control = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+    control.setExecutor(Executors.newFixedThreadPool(4));
+    control.createContext("/control/", this::handle);
+    control.start();
+  }
+
+  private void handle(HttpExchange ex) throws IOException {
+    String path = ex.getRequestURI().getPath();
+    int status = 200;
+    String answer;
+    try {
+      JsonObject in = new JsonObject();
+      try (InputStream body = ex.getRequestBody()) {
+        String text = new String(body.readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!text.isEmpty()) {
+          in = JsonParser.parseString(text).getAsJsonObject();
+        }
+      }
+      answer = dispatch(path.substring("/control/".length()), in).toString();
+    } catch (IllegalArgumentException e) {
+      status = 400;
+      answer = error(e);
+    } catch (Exception e) {
+      status = 500;
+      answer = error(e);
+      e.printStackTrace();
+    }
+    byte[] out = answer.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", "application/json");
+    ex.sendResponseHeaders(status, out.length);
+    try (OutputStream os = ex.getResponseBody()) {
+      os.write(out);
+    }
+  }
+
+  private static String error(Exception e) {
+    JsonObject o = new JsonObject();
+    o.addProperty("error", e.getClass().getSimpleName() + ": " + e.getMessage());
+    return o.toString();
+  }
+
+  private JsonObject dispatch(String verb, JsonObject in) throws Exception {
+    JsonObject out = new JsonObject();
+    switch (verb) {
+      case "server":
+        server(in.get("index").getAsInt(), in.get("state").getAsString());
+        break;
+      case "servers":
+        out.addProperty("live", cluster.getLiveRegionServerThreads().size());
+        JsonArray a = new JsonArray();
+        for (ServerName sn : slots) {
+          a.add(sn == null ? null : sn.toString());
+        }
+        out.add("slots", a);
+        break;
+      case "disable":
+        admin().disableTable(table(in));
+        break;
+      case "enable":
+        admin().enableTable(table(in));
+        break;
+      case "unassign":
+        admin().unassign(region(in).getRegionName());
+        util.waitUntilNoRegionsInTransition(WAIT_MS);
+        break;
+      case "assign":
+        admin().assign(region(in).getRegionName());
+        util.waitUntilNoRegionsInTransition(WAIT_MS);
+        break;
+      case "create":
+        create(in);
+        break;
+      case "put":
+        put(in);
+        break;
+      case "readonly":
+        restartRest(in.get("on").getAsBoolean());
+        out.addProperty("rest", restPort);
+        break;
+      case "shutdown":
+        new Thread(() -> System.exit(0)).start();
+        break;
+      default:
+        throw new IllegalArgumentException("unknown control verb " + verb);
+    }
+    return out;
+  }
+
+  private Admin admin() throws IOException {
+    return util.getAdmin();
+  }
+
+  private static TableName table(JsonObject in) {
+    if (!in.has("table")) {
+      throw new IllegalArgumentException("no table");
+    }
+    return TableName.valueOf(in.get("table").getAsString());
+  }
+
+  private RegionInfo region(JsonObject in) throws IOException {
+    List<RegionInfo> regions = new ArrayList<>(admin().getRegions(table(in)));
+    regions.sort(RegionInfo.COMPARATOR);
+    int i = in.get("index").getAsInt();
+    if (i < 0 || i >= regions.size()) {
+      throw new IllegalArgumentException("no region " + i + " (" + regions.size() + " regions)");
+    }
+    return regions.get(i);
+  }
+
+  private synchronized void server(int index, String state) throws Exception {
+    if (index < 0 || index >= slots.size()) {
+      throw new IllegalArgumentException("no region server slot " + index);
+    }
+    if (state.equals("stop")) {
+      ServerName sn = slots.get(index);
+      if (sn == null) {
+        return;
+      }
+      cluster.stopRegionServer(sn);
+      cluster.waitForRegionServerToStop(sn, WAIT_MS);
+      slots.set(index, null);
+      // The master has expired the server and reassigned its regions.
+      long until = System.currentTimeMillis() + WAIT_MS;
+      while (admin().getClusterMetrics().getLiveServerMetrics().containsKey(sn)
+          && System.currentTimeMillis() < until) {
+        Thread.sleep(50);
+      }
+      util.waitUntilNoRegionsInTransition(WAIT_MS);
+    } else if (state.equals("start")) {
+      if (slots.get(index) != null) {
+        return;
+      }
+      RegionServerThread t = cluster.startRegionServerAndWait(WAIT_MS);
+      ServerName sn = t.getRegionServer().getServerName();
+      slots.set(index, sn);
+      long until = System.currentTimeMillis() + WAIT_MS;
+      while (!admin().getClusterMetrics().getLiveServerMetrics().containsKey(sn)
+          && System.currentTimeMillis() < until) {
+        Thread.sleep(50);
+      }
+      util.waitUntilNoRegionsInTransition(WAIT_MS);
+    } else {
+      throw new IllegalArgumentException("state must be stop or start");
+    }
+  }
+
+  private void create(JsonObject in) throws IOException {
+    TableName name = table(in);
+    String ns = name.getNamespaceAsString();
+    if (!ns.equals("default") && !ns.equals("hbase")) {
+      try {
+        admin().getNamespaceDescriptor(ns);
+      } catch (org.apache.hadoop.hbase.NamespaceNotFoundException e) {
+        admin().createNamespace(NamespaceDescriptor.create(ns).build());
+      }
+    }
+    TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(name);
+    for (JsonElement f : in.getAsJsonArray("families")) {
+      b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f.getAsString()));
+    }
+    byte[][] splits = null;
+    if (in.has("splits")) {
+      JsonArray a = in.getAsJsonArray("splits");
+      splits = new byte[a.size()][];
+      for (int i = 0; i < a.size(); i++) {
+        splits[i] = Base64.getDecoder().decode(a.get(i).getAsString());
+      }
+    }
+    if (splits == null || splits.length == 0) {
+      admin().createTable(b.build());
+    } else {
+      admin().createTable(b.build(), splits);
+    }
+  }
+
+  private void put(JsonObject in) throws IOException {
+    List<Put> puts = new ArrayList<>();
+    for (JsonElement r : in.getAsJsonArray("rows")) {
+      JsonObject row = r.getAsJsonObject();
+      Put p = new Put(Base64.getDecoder().decode(row.get("key").getAsString()));
+      for (JsonElement c : row.getAsJsonArray("cells")) {
+        JsonObject cell = c.getAsJsonObject();
+        byte[] column = Base64.getDecoder().decode(cell.get("column").getAsString());
+        int colon = Bytes.indexOf(column, (byte) ':');
+        if (colon < 0) {
+          throw new IllegalArgumentException("column without ':'");
+        }
+        p.addColumn(
+            Bytes.copy(column, 0, colon),
+            Bytes.copy(column, colon + 1, column.length - colon - 1),
+            Base64.getDecoder().decode(cell.get("value").getAsString()));
+      }
+      puts.add(p);
+    }
+    try (Table t = util.getConnection().getTable(table(in))) {
+      t.put(puts);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    PrintStream ready = System.out;
+    System.setOut(System.err); // HBase's logging must never reach the ready line's stream
+    org.apache.logging.log4j.core.config.Configurator.setRootLevel(
+        org.apache.logging.log4j.Level.toLevel(System.getenv().getOrDefault("HBTAB_REAL_LOG", "WARN")));
+    int servers = 3;
+    long watch = -1;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--servers") && i + 1 < args.length) {
+        servers = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--watch-pid") && i + 1 < args.length) {
+        watch = Long.parseLong(args[++i]);
+      } else {
+        System.err.println("usage: RealHBase [--servers N] [--watch-pid PID]");
+        System.exit(2);
+      }
+    }
+    if (watch > 0) {
+      // The process that owns this cluster going away ends it too.
+      ProcessHandle owner =
+          ProcessHandle.of(watch).orElseThrow(() -> new IllegalArgumentException("no such pid"));
+      owner.onExit().thenRun(() -> System.exit(0));
+    }
+    RealHBase h = new RealHBase(servers);
+    long t0 = System.nanoTime();
+    h.start();
+    JsonObject line = new JsonObject();
+    line.addProperty("rest", h.restPort);
+    line.addProperty("thrift", h.thriftPort);
+    line.addProperty("control", h.control.getAddress().getPort());
+    line.addProperty("zk", h.util.getZkCluster().getClientPort());
+    line.addProperty("pid", ProcessHandle.current().pid());
+    line.addProperty("version", VersionInfo.getVersion());
+    line.addProperty("start_seconds", (System.nanoTime() - t0) / 1e9);
+    ready.println("HBEMU-READY " + line);
+    ready.flush();
+    if (watch > 0) {
+      Thread.currentThread().join(); // until the owner ends, a signal or /control/shutdown
+    }
+    // Otherwise the parent going away (stdin closed) ends the cluster, so no JVM outlives it.
+    while (System.in.read() >= 0) {
+      // nothing to read; only end of file matters
+    }
+    System.exit(0);
+  }
+}
