@@ -75,22 +75,28 @@ class CreateFaultTest(CreateTestBase):
                 self.assert_next_run_completes()
 
     def test_create__thrift_server_down_exit3_nothing_created(self):
-        self.emu.fault(server="thrift", kind="refuse", seconds=5)
+        # closed until the faults are cleared (which reopens it)
+        self.emu.fault(server="thrift", kind="refuse", until="reopen")
         r = self.run_create()
         self.assertFails(r, 3, "thrift2 createTable: cannot POST")
         self.assertIsNone(self.emu.table("t1"))
         self.emu.clear_faults()
 
     def test_create__thrift_timeout_exit3_then_resume(self):
-        self.emu.fault(server="thrift", method="POST", path=".*", kind="delay", seconds=8,
-                       count=1)
+        # createTable runs only when the emulator releases it, after the client gave up
+        self.emu.fault(server="thrift", method="POST", path=".*", kind="delay",
+                       until="release", count=1)
         r = self.create("t1", "--splits-file", self.splits_path, "--timeout", "1", "--wait",
                         "1", "--retries", "0")
-        # the delayed createTable may still land after the client gave up
-        self.assertIn(r.rc, (0, 3), r)
+        self.assertFails(r, 3, "thrift2 createTable: .*timed out")
+        self.assertIsNone(self.emu.table("t1"))
         self.assert_no_harm()
-        import time
-        time.sleep(8)
+        # the delayed createTable lands after the client gave up; the next run completes
+        self.emu.control("POST", "/control/release")
+        hbtest.wait_for(lambda: [q for q in self.emu.requests()
+                                 if q["server"] == "thrift" and q["fault"] == "delay"],
+                        "the delayed createTable")
+        self.assertIsNotNone(self.emu.table("t1"))
         self.assert_next_run_completes()
 
     def test_create__thrift_application_exception_is_reported(self):
