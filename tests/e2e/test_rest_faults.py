@@ -20,18 +20,19 @@ class Faults(EmulatorTest):
                 if q["method"] == method and q["path"].endswith(path_suffix)]
 
     def test_refuse__exit_3_without_retries(self):
-        self.emu.fault(kind="refuse", seconds=4)  # long enough for a slow start on a loaded host
+        # closed until the faults are cleared, however slowly hbtab starts
+        self.emu.fault(kind="refuse", until="reopen")
         r = self.hb("--retries", "0", "tables", timeout=HANG_GUARD)
         self.assertFails(r, 3, r"cannot GET http://127\.0\.0\.1:\d+/: connection refused")
         self.assertNotIn("attempts", r.err)  # one attempt: no retry was made
-        time.sleep(4.5)  # let the gateway come back for the next test
+        self.emu.clear_faults()  # the gateway comes back (answered once it listens)
+        self.assertOk(self.hb("--retries", "0", "tables"))
 
     def test_refuse__retries_reconnect_when_the_gateway_comes_back(self):
         self.emu.fault(kind="refuse", seconds=0.4)
         r = self.hb("--retries", "6", "tables")
         self.assertOk(r)
         self.assertEqual(r.out, "t1\n")
-        time.sleep(0.5)
 
     def test_reset_headers__retried_once_then_ok(self):
         self.emu.fault(kind="reset_headers", path="^/t1/regions", count=1)
@@ -58,10 +59,14 @@ class Faults(EmulatorTest):
         self.assertEqual(len(self.attempts("/t1/regions")), 2)
 
     def test_delay__past_timeout_is_exit_3_and_does_not_hang(self):
-        self.emu.fault(kind="delay", path="^/t1/regions", seconds=3, count=-1)
+        # held until released after hbtab ended: slower than any timeout
+        self.emu.fault(kind="delay", path="^/t1/regions", until="release", count=-1)
         r = self.hb("--timeout", "0.5", "--retries", "1", "regions", "t1", timeout=HANG_GUARD)
         self.assertFails(r, 3, "timed out")
-        time.sleep(3.5)  # the emulator logs a request once its delay is over
+        # the emulator logs a request once it ran: both attempts, released now
+        self.emu.control("POST", "/control/release")
+        hbtest.wait_for(lambda: len(self.attempts("/t1/regions")) >= 2, "both attempts")
+        self.assertEqual(self.emu.control("GET", "/control/held")[1]["held"], 0)
         self.assertEqual(len(self.attempts("/t1/regions")), 2)
 
     def test_delay__shorter_than_timeout_is_fine(self):

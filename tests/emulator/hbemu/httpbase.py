@@ -81,6 +81,9 @@ class Faults(object):
         # opens it (release); each release replaces it, so later holds wait again.
         self.gate = threading.Event()
         self.held = 0
+        # the gate that was current when this thread's request matched its fault: a release
+        # that comes between the match and the wait still lets that request go
+        self.local = threading.local()
 
     def add(self, f):
         with self.lock:
@@ -99,7 +102,8 @@ class Faults(object):
 
     def hold(self, seconds):
         with self.lock:
-            gate = self.gate
+            gate = getattr(self.local, "gate", None) or self.gate
+            self.local.gate = None
             self.held += 1
         try:
             gate.wait(seconds or HOLD_GUARD)
@@ -129,6 +133,7 @@ class Faults(object):
                     f.count -= 1
                 f.fired += 1
                 self.faults = [x for x in self.faults if x.count != 0]
+                self.local.gate = self.gate
                 return f
         return None
 
