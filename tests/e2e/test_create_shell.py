@@ -116,18 +116,40 @@ class CreateShellTest(CreateTestBase):
         self.assertIn("reported no error, so the read-back decides", r.err)
         self.assertEqual(len(self.emu.boundaries("t1")), 3)
 
+    def until_done(self, marker, run):
+        """run(timeout) with the shell's --timeout doubled until the shell got through its
+        script before it was killed (it made marker): a loaded machine needs a longer
+        timeout, an idle one does not wait out a long one. Returns (result, timeout)."""
+        timeout = 2
+        while True:
+            if os.path.exists(marker):
+                os.unlink(marker)
+            self.emu.clear_faults()
+            self.emu.reset()
+            self.emu.clear_requests()
+            r = run(timeout)
+            if os.path.exists(marker):
+                return r, timeout
+            self.assertLess(timeout, 256, "the shell never got through its script: %r" % r)
+            timeout *= 2
+
     def test_create__shell_that_hangs_after_the_create_is_killed_and_read_back(self):
-        # the timeout must leave the stand-in (ruby) time to run the script on a loaded machine
-        r = self.shell("t1", "--hex-splits", "4", "--timeout", "12", "--wait", "1", "-o", "json",
-                       env={"HBEMU_SHELL_HANG": "1"})
+        done = os.path.join(self.tmp, "done")
+        r, timeout = self.until_done(done, lambda t: self.shell(
+            "t1", "--hex-splits", "4", "--timeout", str(t), "--wait", "1", "-o", "json",
+            env={"HBEMU_SHELL_HANG": "1", "HBEMU_SHELL_DONE": done}))
         self.assertOk(r)
         self.assertTrue(r.json()["created"])
         self.assertTrue(r.json()["verified"])
-        self.assertIn("timed out after 13 s and was killed (some hbase shells hang", r.err)
+        self.assertIn("timed out after %d s and was killed (some hbase shells hang"
+                      % (timeout + 1), r.err)
 
     def test_create__shell_that_hangs_after_an_error_reports_the_error(self):
-        r = self.shell("nons:t1", "--hex-splits", "4", "--timeout", "12", "--wait", "1",
-                       env={"HBEMU_SHELL_HANG": "1", "HBEMU_SHELL_MODERN_ERRORS": "1"})
+        done = os.path.join(self.tmp, "done")
+        r, _ = self.until_done(done, lambda t: self.shell(
+            "nons:t1", "--hex-splits", "4", "--timeout", str(t), "--wait", "1",
+            env={"HBEMU_SHELL_HANG": "1", "HBEMU_SHELL_MODERN_ERRORS": "1",
+                 "HBEMU_SHELL_DONE": done}))
         self.assertFails(r, 4, r"failed \(RuntimeError, signal \d+\): Unknown namespace nons!")
 
     def test_create__shell_race_is_not_harmful(self):
@@ -161,9 +183,10 @@ class CreateShellTest(CreateTestBase):
                     "g = subprocess.Popen(['sleep', '600'])\n"
                     "open(%r, 'w').write(str(g.pid))\n"
                     "time.sleep(600)\n" % pidfile)
-        # the shell gets --timeout + --wait = 6 s: time enough to start the grandchild
-        r = self.shell("t1", "--hex-splits", "4", "--wait", "1", "--timeout", "5",
-                       shell_cmd="%s '%s'" % (sys.executable, script))
+        # the shell gets --timeout + --wait: long enough once it has written the pid file
+        r, _ = self.until_done(pidfile, lambda t: self.shell(
+            "t1", "--hex-splits", "4", "--wait", "1", "--timeout", str(t),
+            shell_cmd="%s '%s'" % (sys.executable, script)))
         self.assertEqual(r.rc, 3, r)
         self.assertIn("timed out", r.err)
         with open(pidfile) as f:

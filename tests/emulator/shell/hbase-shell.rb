@@ -17,6 +17,7 @@
 #                       non-interactive shells (default "ERROR: <message>")
 #   HBEMU_SHELL_EXIT1=1 exit status 1 even after a clean run (HBase 2.4.8)
 #   HBEMU_SHELL_HANG=1  never exit once the script has run (some builds of that time)
+#   HBEMU_SHELL_DONE=F  make file F once the script has run (before the exit or the hang)
 
 require 'json'
 require 'net/http'
@@ -298,7 +299,11 @@ def hbemu_clean_end(status)
 end
 
 # A shell that does not exit after the script (the JVM stays up): sleep until killed.
+# HBEMU_SHELL_DONE=FILE: FILE is made once the script has run (clean or failed), before the
+# exit or the hang, so that a test knows the script was not cut short.
 def hbemu_hang
+  done = ENV['HBEMU_SHELL_DONE']
+  File.write(done, "done\n") if done && !done.empty?
   sleep while ENV['HBEMU_SHELL_HANG'] == '1'
 end
 

@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 
 from emu_harness import SHELL, EmuTestCase, unb64
@@ -82,6 +83,36 @@ class Shell(EmuTestCase):
         self.assertIn(b"Created table t2", p.stdout)
         p = self.run_script(script, env={"HBEMU_SHELL_MODERN_ERRORS": "1"})
         self.assertIn(b"ERROR Java::JavaLang::IllegalArgumentException: All split keys must be unique", p.stdout)
+
+    def test_done_marker_made_once_the_script_has_run_clean_or_failed(self):
+        done = os.path.join(self.dir, "done")
+        p = self.run_script("create 't1', 'cf'\n", env={"HBEMU_SHELL_DONE": done})
+        self.assertEqual(p.returncode, 0)
+        self.assertTrue(os.path.exists(done))
+        os.unlink(done)
+        p = self.run_script("create 't1', 'cf'\n", env={"HBEMU_SHELL_DONE": done})
+        self.assertEqual(p.returncode, 1)
+        self.assertTrue(os.path.exists(done))
+        os.unlink(done)
+        # a hanging shell makes it before it hangs
+        path = os.path.join(self.dir, "script.rb")
+        with open(path, "w") as f:
+            f.write("create 't2', 'cf'\n")
+        e = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HBEMU_SHELL_HANG": "1",
+             "HBEMU_SHELL_DONE": done,
+             "HBEMU_CONTROL": "http://127.0.0.1:%d" % self.emu.control_port}
+        proc = subprocess.Popen([SHELL, "-n", path], env=e, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 120  # a guard against a hang
+            while not os.path.exists(done):
+                self.assertLess(time.monotonic(), deadline, "no done marker")
+                self.assertIsNone(proc.poll(), "the hanging shell exited")
+                time.sleep(0.05)
+            self.assertEqual(len(self.starts("t2")), 0)  # the create ran first
+            self.assertIsNone(proc.poll())
+        finally:
+            proc.kill()
+            proc.wait()
 
     def test_table_exists_error(self):
         self.emu.create("t1")
