@@ -32,7 +32,7 @@
 #define USAGE                                                                                      \
 	"create TABLE SPLITSPEC [--family NAME[:ATTR=VAL,...]]... [--attr KEY=VAL]... "            \
 	"[--via auto|thrift2|shell|rest|print] [--keyspace SPEC [--allow-unreachable]] "           \
-	"[--no-metadata] "                                                                         \
+	"[--create-namespace] [--no-metadata] "                                                    \
 	"[--metadata-family F] [--metadata-row R] [--wait SEC]"
 
 /* Lines of a boundary diff shown on stderr / in JSON. */
@@ -64,10 +64,14 @@ struct create {
 	long live_servers;  /* N = auto: the live region servers it was computed from */
 	const struct hb_keys *pre_splits; /* computed by the caller, or NULL */
 	const char *pre_spec_text;
+	int dry_run;          /* read only: verify an existing table, create and write nothing */
+	int adopt;            /* mark an unmarked verified table with rotate (rotate --adopt) */
+	int create_namespace; /* create a missing namespace before the table */
 	/* results */
 	int created, verified, existed, families_ok;
+	int ns_created; /* the namespace was missing and created (--create-namespace) */
 	size_t regions;
-	const char *metadata; /* "written", "present", "skipped" */
+	const char *metadata; /* "written", "present", "skipped", "adopted", "would write" */
 	struct hb_diff diff;
 	size_t *unreachable;
 	size_t nunreachable;
@@ -419,6 +423,40 @@ static int write_metadata(struct create *c, struct hb_error *err)
 			goto done;
 		}
 		c->metadata = "present";
+		if (c->adopt && c->rotate && !hb_row_cell(&row, colp[5])) {
+			/* the design was verified: the table becomes managed by this template.
+			 * The put is checked on N, so a row changed meanwhile is not touched. */
+			if (c->dry_run) {
+				c->metadata = "would adopt";
+				goto done;
+			}
+			/* RowResource's check=put checks a column it also puts: N is put again
+			 * with the value it must still have */
+			cells[0].column = (unsigned char *)cols[0].data;
+			cells[0].column_len = cols[0].len;
+			cells[0].value = (unsigned char *)nbuf;
+			cells[0].value_len = strlen(nbuf);
+			cells[0].timestamp = 0;
+			cells[1].column = (unsigned char *)cols[5].data;
+			cells[1].column_len = cols[5].len;
+			cells[1].value = (unsigned char *)c->rotate;
+			cells[1].value_len = strlen(c->rotate);
+			cells[1].timestamp = 0;
+			rc = hb_rest_check_and_put(c->rest, c->table, c->meta_row.data,
+			                           c->meta_row.len, cells, 2, colp[0], nbuf,
+			                           strlen(nbuf), &applied, err);
+			if (rc)
+				goto done;
+			if (!applied) {
+				rc = hb_error_set(
+				    err, HB_ESAFETY,
+				    "the metadata row of '%s' changed while it was being "
+				    "adopted; left unchanged",
+				    c->table);
+				goto done;
+			}
+			c->metadata = "adopted";
+		}
 		if (c->ks) {
 			const struct hb_cell *k = hb_row_cell(&row, colp[1]);
 
@@ -428,6 +466,10 @@ static int write_metadata(struct create *c, struct hb_error *err)
 				         "unchanged",
 				         hb_buf_str(&c->ks_canon));
 		}
+		goto done;
+	}
+	if (c->dry_run) {
+		c->metadata = "would write";
 		goto done;
 	}
 	/*
@@ -616,6 +658,9 @@ static int print_summary(const struct create *c, const char *error)
 		return 0;
 	if (cli_g.quiet)
 		goto findings;
+	if (c->ns_created)
+		printf("created namespace '%.*s'\n", (int)(strchr(c->table, ':') - c->table),
+		       c->table);
 	if (c->created)
 		printf("created table '%s' with %zu region%s via %s; every boundary verified\n",
 		       c->table, c->regions, c->regions == 1 ? "" : "s", cli_via_name(c->via));
@@ -688,6 +733,83 @@ static int fail_mismatch(struct create *c, const struct hb_error *err)
 	return c->exit_status;
 }
 
+/* The namespace of c->table as a new string; NULL for the default namespace (or no memory). */
+static char *table_namespace(const struct create *c)
+{
+	struct hb_tname tn;
+
+	if (hb_tname_parse(&tn, c->table, NULL) || !tn.has_ns ||
+	    (tn.ns_len == 7 && !memcmp(tn.ns, "default", 7)))
+		return NULL;
+	return strndup(tn.ns, tn.ns_len);
+}
+
+/* err for a table whose namespace ns is missing: what is missing and how to make it, then
+ * what the channel said (Thrift2's bare TIOError names only the namespace), if anything. */
+static void missing_namespace(struct create *c, const char *ns, struct hb_error *err)
+{
+	char said[HB_ERRMSG_MAX];
+
+	snprintf(said, sizeof(said), "%s", err->code ? err->msg : "");
+	hb_error_set(err, HB_ENOTFOUND,
+	             "namespace '%s' does not exist, so table '%s' cannot be created in it; add "
+	             "--create-namespace to create it, or create it in the hbase shell: "
+	             "create_namespace '%s'%s%s%s",
+	             ns, c->table, ns, said[0] ? " (" : "", said, said[0] ? ")" : "");
+}
+
+/* After a failed DDL: when the table's namespace is missing, err says so plainly. */
+static void explain_namespace(struct create *c, struct hb_error *err)
+{
+	struct hb_error e2 = {0};
+	char *ns = table_namespace(c);
+	int exists = 1;
+
+	if (ns && !hb_rest_namespace_exists(c->rest, ns, &exists, &e2) && !exists)
+		missing_namespace(c, ns, err);
+	free(ns);
+}
+
+/*
+ * A table in a namespace that does not exist cannot be created (Thrift2 and the shell fail
+ * with a bare NamespaceNotFoundException). With --create-namespace the namespace is created
+ * first (POST /namespaces/NS); a dry run checks it, as the real run's failure would show.
+ * Otherwise a failed DDL is explained afterwards (explain_namespace), at no cost to a
+ * create that succeeds.
+ */
+static int ensure_namespace(struct create *c)
+{
+	struct hb_error err = {0};
+	char *ns;
+	int exists = 0, st = 0;
+
+	if (!c->create_namespace && !c->dry_run)
+		return 0;
+	ns = table_namespace(c);
+	if (!ns)
+		return 0;
+	if (hb_rest_namespace_exists(c->rest, ns, &exists, &err)) {
+		st = fail_with(c, &err);
+	} else if (!exists && !c->create_namespace) {
+		missing_namespace(c, ns, &err);
+		st = fail_with(c, &err);
+	} else if (!exists && !c->dry_run) {
+		if (hb_rest_create_namespace(c->rest, ns, &err)) {
+			struct hb_error e2 = {0};
+
+			/* another run may have created it meanwhile */
+			if (hb_rest_namespace_exists(c->rest, ns, &exists, &e2) || !exists) {
+				hb_error_prefix(&err, err.code, "cannot create namespace '%s'", ns);
+				st = fail_with(c, &err);
+			}
+		} else {
+			c->ns_created = 1;
+		}
+	}
+	free(ns);
+	return st;
+}
+
 static int run(struct create *c)
 {
 	struct hb_error err = {0};
@@ -706,6 +828,9 @@ static int run(struct create *c)
 	}
 	c->existed = exists;
 	if (!exists) {
+		st = ensure_namespace(c);
+		if (st || c->dry_run)
+			goto done;
 		rc = cli_ddl_create(c->via, c->rest, &c->schema, &c->splits, c->wait, &race, &err);
 		phase_end(c, PH_DDL);
 		if (rc && rc != HB_EINVAL && rc != HB_ENOMEM) {
@@ -733,6 +858,8 @@ static int run(struct create *c)
 			}
 		}
 		if (rc) {
+			if (rc != HB_EINVAL && rc != HB_ENOMEM)
+				explain_namespace(c, &err);
 			st = fail_with(c, &err);
 			goto done;
 		}
@@ -863,6 +990,9 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 	c.wait = req->wait;
 	c.pre_splits = req->splits;
 	c.pre_spec_text = req->spec_text;
+	c.dry_run = req->dry_run;
+	c.adopt = req->adopt;
+	c.create_namespace = req->create_namespace;
 	st = validate(&c, NULL, req->families, req->attrs, req->via, NULL);
 	phase_end(&c, PH_VALIDATE);
 	if (st)
@@ -876,6 +1006,7 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 	out->created = c.created;
 	out->existed = c.existed;
 	out->verified = c.verified;
+	out->ns_created = c.ns_created;
 	out->regions = c.regions;
 	out->planned = c.splits.n + 1;
 	snprintf(out->metadata, sizeof(out->metadata), "%s", c.metadata);
@@ -890,7 +1021,7 @@ int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,
 static struct cli_splitspec ss;
 static struct cli_create_opts co;
 static const char *meta_family, *meta_row;
-static int no_metadata, strict, allow_unreachable;
+static int no_metadata, strict, allow_unreachable, create_namespace;
 static const struct cli_option opts[] = {
     CLI_SPLITSPEC_OPTIONS(&ss),
     CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell, rest (1 region only) or print",
@@ -900,6 +1031,8 @@ static const struct cli_option opts[] = {
     /* the opt-in to what is now the default, kept for scripts that pass it */
     {CLI_OPT_FLAG, 0, "strict", &strict, NULL, "refuse an unreachable design (the default)", NULL,
      CLI_OPT_HIDDEN},
+    CLI_FLAG(0, "create-namespace", &create_namespace,
+             "create the table's namespace when it does not exist"),
     CLI_FLAG(0, "no-metadata", &no_metadata, "do not write the metadata row"),
     CLI_STRING(0, "metadata-family", &meta_family, "F",
                "family of the metadata row (default: the first family)"),
@@ -989,6 +1122,7 @@ static int check(struct cli_ctx *x)
 	}
 	cr.ks_spec = co.keyspace;
 	cr.no_metadata = no_metadata;
+	cr.create_namespace = create_namespace;
 	cr.meta_family = meta_family;
 	cr.metadata = no_metadata ? "skipped" : "none";
 	if (cli_create_parse_wait("create", co.wait, &cr.wait))

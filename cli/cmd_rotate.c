@@ -29,7 +29,8 @@
 	"rotate --template TEMPLATE SPLITSPEC [--family ...]... [--attr ...]... [--keyspace "      \
 	"SPEC] "                                                                                   \
 	"[--period day|hour] [--ahead K] [--retain K] [--max-drops M] [--yes] [--dry-run] "        \
-	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE] [--sample-previous]"
+	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE] [--sample-previous] "      \
+	"[--adopt] [--create-namespace]"
 
 /* The row and qualifiers the create flow writes (create's defaults). */
 #define MAX_AHEAD  1000
@@ -62,7 +63,7 @@ struct rotate {
 	const char *match_tmpl; /* tmpl without a "default:" prefix */
 	enum hb_period period;
 	long ahead, retain, max_drops;
-	int yes, dry_run, sample_previous;
+	int yes, dry_run, sample_previous, adopt, create_namespace;
 	time_t now;
 	char now_text[40];
 	struct hb_rest *rest;
@@ -95,6 +96,8 @@ static int report(struct rotate *r, const char *name, const char *action, long r
 			printf(" (%ld region%s, N=%ld)", regions, regions == 1 ? "" : "s", n);
 		else if (n >= 0)
 			printf(" (N=%ld)", n);
+		else if (regions >= 0)
+			printf(" (%ld region%s)", regions, regions == 1 ? "" : "s");
 		if (note)
 			printf(": %s", note);
 		putchar('\n');
@@ -643,6 +646,7 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 		struct cli_create_req req;
 		struct cli_create_out out;
 		long live = 0;
+		size_t keys_n;
 		int gone = 0, one;
 		double t0 = hb_now();
 
@@ -664,15 +668,6 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 			                     : cli_fail(&err);
 			break;
 		}
-		if (r->dry_run) {
-			rc = report(r, p[i].name, f ? "exists" : "would create",
-			            f ? -1 : (long)keys.n + 1, f ? f->n : (long)keys.n + 1, NULL);
-			hb_keys_release(&keys);
-			hb_buf_release(&text);
-			if (rc)
-				break;
-			continue;
-		}
 		memset(&req, 0, sizeof(req));
 		req.table = p[i].name;
 		req.splits = &keys;
@@ -683,18 +678,41 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 		req.keyspace = o->keyspace;
 		req.wait = o->wait;
 		req.rotate = r->tmpl;
+		/* A dry run takes the same steps read-only: an existing table is verified (or
+		 * found to differ) exactly as the real run would, an absent one is reported. */
+		req.dry_run = r->dry_run;
+		req.adopt = r->adopt;
+		req.create_namespace = r->create_namespace;
 		one = cli_create_table(r->rest, &req, &out);
 		r->t_create += hb_now() - t0;
+		keys_n = keys.n + 1;
 		hb_keys_release(&keys);
 		hb_buf_release(&text);
+		if (one == CLI_EXIT_REFUSED && out.existed) {
+			/* create refuses (5) an existing table that differs (the diff is on
+			 * stderr); for rotate that is a finding: it is left as it is, no drop
+			 * is made, but the tables still missing are created with this run's
+			 * design, so the next period does not start without its table. The
+			 * line shows the existing table's own regions and recorded N. */
+			rc = report(r, p[i].name, "differs", (long)out.regions,
+			            f && f->managed > 0 ? f->n : -1,
+			            "not this run's design; left as it is");
+			st = CLI_EXIT_FINDINGS;
+			if (rc)
+				break;
+			continue;
+		}
 		if (one) {
-			/* create explained it on stderr; a table that differs stops the run */
-			/* create refuses (5) an existing table that differs; for rotate that is a
-			 * finding: the diff is shown, nothing is touched, nothing is dropped */
-			report(r, p[i].name, one == CLI_EXIT_REFUSED ? "differs" : "failed",
-			       (long)out.regions, (long)out.planned, NULL);
-			st = one == CLI_EXIT_REFUSED ? CLI_EXIT_FINDINGS : one;
+			/* create explained it on stderr */
+			report(r, p[i].name, "failed", -1, (long)out.planned, NULL);
+			st = one;
 			break;
+		}
+		if (r->dry_run && !out.existed) {
+			rc = report(r, p[i].name, "would create", (long)keys_n, (long)keys_n, NULL);
+			if (rc)
+				break;
+			continue;
 		}
 		{
 			const char *note = NULL;
@@ -716,6 +734,13 @@ static int ensure_tables(struct rotate *r, const struct rotate_opts *o)
 					note =
 					    "not managed: its metadata row has no rotate mark for "
 					    "this template";
+			} else if (!strcmp(out.metadata, "adopted")) {
+				note = "adopted: it has this run's design and now carries the "
+				       "rotate mark";
+				if (f)
+					f->managed = 1;
+			} else if (!strcmp(out.metadata, "would adopt")) {
+				note = "would adopt: it has this run's design but no rotate mark";
 			}
 			if (live && out.created)
 				cli_verbose("'%s': N = %zu from %ld live region servers", p[i].name,
@@ -744,7 +769,8 @@ static int drop_old(struct rotate *r)
 	struct period *keep = calloc((size_t)r->retain, sizeof(*keep));
 	struct hb_error err = {0};
 	const struct hb_stamp *cutoff;
-	size_t i, dropped = 0;
+	struct hb_buf lookalikes = HB_BUF_INIT; /* unmarked tables past retention */
+	size_t i, dropped = 0, nlookalikes = 0;
 	int rc = 0, st = 0;
 	double t0 = hb_now();
 
@@ -786,6 +812,9 @@ static int drop_old(struct rotate *r)
 			continue;
 		}
 		if (!f->managed) {
+			if (nlookalikes++ < 20)
+				hb_buf_addf(&lookalikes, "%s'%s'", nlookalikes > 1 ? ", " : "",
+				            f->name);
 			rc = report(r, f->name, "skipped", -1, f->n,
 			            "matches the template but carries no rotate mark for it; left "
 			            "alone");
@@ -793,11 +822,19 @@ static int drop_old(struct rotate *r)
 				break;
 			continue;
 		}
-		if (!r->yes || r->dry_run || dropped >= (size_t)r->max_drops) {
+		if (!r->yes || dropped >= (size_t)r->max_drops) {
 			r->pending++;
 			f->pending = 1;
-			if (!r->yes || r->dry_run)
+			if (!r->yes)
 				rc = report(r, f->name, "would drop", -1, f->n, NULL);
+			if (rc)
+				break;
+			continue;
+		}
+		if (r->dry_run) {
+			/* the real run would drop it (its mark is read again just before) */
+			rc = report(r, f->name, "would drop", -1, f->n, NULL);
+			dropped++;
 			if (rc)
 				break;
 			continue;
@@ -841,7 +878,19 @@ static int drop_old(struct rotate *r)
 		if (rc)
 			break;
 	}
-	if (!st && r->pending && r->yes && !r->dry_run) {
+	if (nlookalikes)
+		/* Never dropped, so never gone: said once per run, even under -q, so that
+		 * cron's mail shows them. */
+		cli_warn_always(
+		    "%zu table%s past retention match%s the template '%s' but carr%s no "
+		    "rotate mark, so rotate never drops %s: %s%s (drop %s with 'hbtab "
+		    "drop TABLE --yes' when no longer needed)",
+		    nlookalikes, nlookalikes == 1 ? "" : "s", nlookalikes == 1 ? "es" : "", r->tmpl,
+		    nlookalikes == 1 ? "ies" : "y", nlookalikes == 1 ? "it" : "them",
+		    hb_buf_str(&lookalikes), nlookalikes > 20 ? ", ..." : "",
+		    nlookalikes == 1 ? "it" : "them");
+	hb_buf_release(&lookalikes);
+	if (!st && r->pending && r->yes) {
 		struct hb_buf names = HB_BUF_INIT;
 		size_t shown = 0;
 
@@ -967,7 +1016,7 @@ static int parse_count(const char *s, const char *flag, long min, long max, long
 static struct cli_splitspec ss;
 static struct cli_create_opts co;
 static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *lock;
-static int yes, dry_run, opt_sample_previous;
+static int yes, dry_run, opt_sample_previous, adopt, create_namespace;
 static const struct cli_option opts[] = {
     CLI_GROUP("Rotation"),
     CLI_STRING(0, "template", &tmpl, "TEMPLATE",
@@ -986,6 +1035,10 @@ static const struct cli_option opts[] = {
                "/tmp)"),
     CLI_FLAG(0, "sample-previous", &opt_sample_previous,
              "--sampled-splits from the newest managed table (falls back to the spec)"),
+    CLI_FLAG(0, "adopt", &adopt,
+             "mark unmarked tables in the window that have exactly this design as managed"),
+    CLI_FLAG(0, "create-namespace", &create_namespace,
+             "create the template's namespace when it does not exist"),
     CLI_SPLITSPEC_OPTIONS(&ss),
     CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell or rest", "auto thrift2 shell rest"),
     CLI_END,
@@ -1106,6 +1159,8 @@ static int check(struct cli_ctx *x)
 	rot.yes = yes;
 	rot.dry_run = dry_run;
 	rot.sample_previous = opt_sample_previous;
+	rot.adopt = adopt;
+	rot.create_namespace = create_namespace;
 	ropts.ss = &ss;
 	ropts.families = &co.families;
 	ropts.attrs = &co.attrs;

@@ -54,13 +54,18 @@ struct cli_create_req {
 	const char *keyspace; /* NULL = none */
 	double wait;          /* seconds for regions to come online */
 	const char *rotate;   /* recorded as <first family>:rotate in the metadata row, or NULL */
+	int dry_run;          /* change nothing: an absent table is only reported (existed 0) */
+	int adopt;            /* a verified table whose row lacks the rotate mark receives it */
+	int create_namespace; /* create the table's namespace when it is missing */
 };
 
 /* What happened. */
 struct cli_create_out {
 	int created, existed, verified;
 	size_t regions, planned;
-	char metadata[16]; /* "written", "present", "none" */
+	/* "written", "present", "adopted", "none"; in a dry run "would write", "would adopt" */
+	char metadata[16];
+	int ns_created; /* the namespace was created */
 	double ddl_s, wait_s, verify_s, metadata_s;
 };
 

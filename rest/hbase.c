@@ -146,6 +146,55 @@ int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error
 	return rc;
 }
 
+int hb_rest_namespace_exists(struct hb_rest *c, const char *ns, int *exists, struct hb_error *err)
+{
+	struct hb_rest_resp r;
+	cJSON *doc = NULL, *list, *it;
+	char what[64];
+	int rc;
+
+	*exists = 0;
+	hb_rest_resp_init(&r);
+	rc = get_json(c, "/namespaces", &r, what, sizeof(what), err);
+	if (!rc) {
+		/* {"Namespace": ["default", "hbase", ...]} (NamespacesModel) */
+		doc = cJSON_ParseWithLength(r.body.data, r.body.len);
+		list = doc ? cJSON_GetObjectItemCaseSensitive(doc, "Namespace") : NULL;
+		if (!cJSON_IsArray(list)) {
+			rc = hb_error_set(
+			    err, HB_ESERVER,
+			    "malformed response from GET /namespaces: no Namespace list");
+		} else {
+			cJSON_ArrayForEach(it, list)
+			{
+				if (cJSON_IsString(it) && !strcmp(it->valuestring, ns))
+					*exists = 1;
+			}
+		}
+	}
+	cJSON_Delete(doc);
+	hb_rest_resp_release(&r);
+	return rc;
+}
+
+int hb_rest_create_namespace(struct hb_rest *c, const char *ns, struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_rest_resp r;
+	int rc = 0;
+
+	hb_rest_resp_init(&r);
+	if (hb_buf_adds(&path, "/namespaces/") || hb_rest_path_escape(&path, ns, strlen(ns)))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc)
+		rc = hb_rest_request(c, "POST", path.data, JSON, "{}", 2, 0, &r, err);
+	if (!rc && r.status != 201 && r.status != 200)
+		rc = hb_rest_status_error("POST", path.data, &r, err);
+	hb_rest_resp_release(&r);
+	hb_buf_release(&path);
+	return rc;
+}
+
 int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists, struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;

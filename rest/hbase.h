@@ -120,6 +120,12 @@ int hb_rest_get_status_nodes(struct hb_rest *c, struct hb_cluster_status *out,
                              struct hb_error *err);
 /* GET /: user table names ("ns:t" outside default), sorted; out must be initialised. */
 int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err);
+/* GET /namespaces: *exists = 1 when namespace ns is listed, 0 when not. HB_ESERVER for an
+ * answer that is not the list. */
+int hb_rest_namespace_exists(struct hb_rest *c, const char *ns, int *exists, struct hb_error *err);
+/* POST /namespaces/NS (NamespacesInstanceResource): creates namespace ns. Not retried (not
+ * idempotent: a lost 201 would read as 403 "already exists" the second time). */
+int hb_rest_create_namespace(struct hb_rest *c, const char *ns, struct hb_error *err);
 /* GET /T/exists: *exists = 1/0 (404 is not an error here). A 200 with a body is not
  * HBase's answer (it sends an empty 200): HB_ESERVER. */
 int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists, struct hb_error *err);

@@ -14,13 +14,14 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # default-jdk-headless, maven: real HBase for the tests (tests/realhbase; Maven fetches HBase's
 # jars from Maven Central into ~/.m2 on first use).
+# libclang-rt-14-dev: the libFuzzer and ASan runtimes clang links the fuzz harnesses with.
 # python3-six: Debian 12's python3-thrift imports six without depending on it.
 # krb5-*, python3-gssapi: the Kerberos test runs a real KDC (kdb5_util, krb5kdc, kadmin.local,
 # kinit) and the emulator accepts SPNEGO through GSS-API.
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libcjson-dev libgmp-dev
           libssl-dev openssl ca-certificates python3 python3-thrift python3-six python3-protobuf
           thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish procps
-          clang libfuzzer-14-dev clang-format krb5-kdc krb5-admin-server krb5-user
+          clang libfuzzer-14-dev libclang-rt-14-dev clang-format krb5-kdc krb5-admin-server krb5-user
           python3-gssapi default-jdk-headless maven)
 
 say() { printf '==> %s\n' "$*" >&2; }
@@ -178,18 +179,76 @@ demo_rotate() {
     "${hb[@]}" tables
 }
 
+# Passes that run in the background: their names, process ids and logs.
+pass_names=() pass_pids=() pass_logs=()
+stop_passes() {
+    local pid
+    for pid in "${pass_pids[@]}"; do
+        kill -0 "$pid" 2>/dev/null && kill -- -"$pid" 2>/dev/null || true
+    done
+}
+
+# start_pass NAME LOG COMMAND...: runs COMMAND in the background (its own process group, so
+# that it can be stopped whole), its output in LOG; finish_passes reports it.
+start_pass() {
+    local name=$1 log=$2
+    shift 2
+    say "$name: started (log: $log)"
+    set -m
+    ( started=$SECONDS; rc=0; "$@" >"$log" 2>&1 || rc=$?
+      printf '%s\n' "$((SECONDS - started))" >"$log.seconds"; exit "$rc" ) &
+    set +m
+    pass_names+=("$name") pass_pids+=("$!") pass_logs+=("$log")
+    trap 'stop_passes; stop_emulator' EXIT
+}
+
+# finish_passes: waits for every pass; prints the log of one that failed, the summary line and
+# time of one that passed. Fails when one failed.
+finish_passes() {
+    local i rc failed=0
+    for i in "${!pass_pids[@]}"; do
+        rc=0
+        wait "${pass_pids[$i]}" || rc=$?
+        if [ "$rc" -ne 0 ]; then
+            cat "${pass_logs[$i]}" >&2
+            say "${pass_names[$i]}: FAILED (exit $rc) after $(cat "${pass_logs[$i]}.seconds" 2>/dev/null || echo '?') s"
+            failed=1
+        else
+            grep -E 'tests passed|Total Test time' "${pass_logs[$i]}" >&2 || true
+            say "${pass_names[$i]}: passed in $(cat "${pass_logs[$i]}.seconds") s"
+        fi
+    done
+    pass_names=() pass_pids=() pass_logs=()
+    return "$failed"
+}
+
+timed() { # timed NAME COMMAND...: runs COMMAND and says how long it took
+    local name=$1 started=$SECONDS
+    shift
+    "$@"
+    say "$name: $((SECONDS - started)) s"
+}
+
+# The suite, then the suite under ASan+UBSan, then the fuzz corpora replayed. The two passes
+# mostly wait (emulators, timeouts, subprocesses), so they run side by side, each with its own
+# log, and the sanitizer and fuzz trees are built while the first pass runs. A further pass
+# that waits more than it computes belongs with start_pass too.
 run_tests() {
+    local started=$SECONDS
     install_packages
-    build_tree "$build"
-    say "running the test suite"
-    ctest --test-dir "$build" --output-on-failure -j "$jobs"
-    build_tree "$asan_build" -DHBTAB_SANITIZE=ON
-    say "running the test suite under ASan+UBSan"
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    timed "build" build_tree "$build"
+    start_pass "test suite" "$build/ctest-pass.log" \
+        ctest --test-dir "$build" --output-on-failure -j "$jobs"
+    timed "build (ASan+UBSan)" build_tree "$asan_build" -DHBTAB_SANITIZE=ON
+    start_pass "test suite under ASan+UBSan" "$asan_build/ctest-pass.log" \
+        env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         ctest --test-dir "$asan_build" --output-on-failure -j "$jobs"
-    build_fuzz
+    timed "build (fuzz)" build_fuzz
     say "replaying the fuzz corpora (tests/fuzz)"
-    ctest --test-dir "$fuzz_build" --output-on-failure -j "$jobs"
+    timed "fuzz corpora" ctest --test-dir "$fuzz_build" --output-on-failure -j "$jobs"
+    finish_passes
+    say "test: $((SECONDS - started)) s in all"
 }
 
 build_fuzz() {

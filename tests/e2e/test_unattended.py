@@ -2,8 +2,10 @@
 refusals before DDL, leaked scanners, idempotent reruns, dry runs that predict, rotation that
 keeps its promise, and plain messages for missing namespaces."""
 import os
+import re
 import subprocess
 import tempfile
+import urllib.request
 
 import hbtest
 from hbtest import b64, unb64
@@ -123,6 +125,144 @@ class ScannerDelete(hbtest.EmulatorTest):
                                     r"the gateway" % said)
             self.assertEqual(len(r.err.splitlines()), 1, r)
             self.assertEqual(len(self.deletes()), 1)
+
+
+class Rotation(hbtest.EmulatorTest):
+    def setUp(self):
+        super().setUp()
+        self.tmp = tempfile.mkdtemp(prefix="hbtab-unattended-")
+
+    def tearDown(self):
+        subprocess.run(["rm", "-rf", self.tmp])
+
+    def rotate(self, template, now, *extra):
+        return self.hb("rotate", "--template", template, "--now", now,
+                       "--lock", os.path.join(self.tmp, "lock"), *extra)
+
+    def tables(self, prefix):
+        return sorted(t["name"] for t in self.emu.state()["tables"] if t["name"].startswith(prefix))
+
+    def test_rotate_dry_run_predicts_the_real_runs_lines_and_status(self):
+        real_word = {"would create": "created", "would drop": "dropped"}
+
+        def predicted(dry, yes):
+            out = []
+            for line in dry.out.splitlines():
+                action, rest = re.match(r"^(would create|would drop|\S+) +(.*)$", line).groups()
+                if action in real_word and (action != "would drop" or yes):
+                    action = real_word[action]
+                out.append("%-11s %s" % (action, rest))
+            return out
+
+        scenarios = [
+            # (now, spec, extra): a fresh window, a rerun, a design change on the cron line
+            # with a drop due, drops within and beyond --max-drops, without --yes
+            ("2026-12-20", ("--hex-splits", "16"), ("--ahead", "1", "--retain", "9")),
+            ("2026-12-21", ("--hex-splits", "16"), ("--ahead", "1", "--retain", "9")),
+            ("2026-12-23", ("--hex-splits", "8"), ("--ahead", "1", "--retain", "2", "--yes")),
+            ("2026-12-25", ("--hex-splits", "16"), ("--ahead", "0", "--retain", "5")),
+            ("2026-12-26", ("--hex-splits", "16"), ("--ahead", "0", "--retain", "5", "--yes",
+                                                    "--max-drops", "1")),
+            ("2026-12-26", ("--hex-splits", "16"), ("--ahead", "0", "--retain", "3", "--yes",
+                                                    "--max-drops", "5")),
+        ]
+        self.assertOk(self.rotate("cc_%Y%m%d", "2026-12-22", "--hex-splits", "16", "--ahead", "1"))
+        drys = []
+        for now, spec, extra in scenarios:
+            with self.subTest(now=now, spec=spec, extra=extra):
+                before = self.tables("cc_")
+                dry = self.rotate("cc_%Y%m%d", now, *spec, *extra, "--dry-run")
+                self.assertEqual(self.tables("cc_"), before, "a dry run changed something")
+                drys.append(dry.out)
+                real = self.rotate("cc_%Y%m%d", now, *spec, *extra)
+                self.assertEqual((dry.rc, predicted(dry, "--yes" in extra), dry.err),
+                                 (real.rc, real.out.splitlines(), real.err), (dry, real))
+        # the design change was seen by the dry run as "differs", not as "exists"
+        self.assertIn("differs     cc_20261223 (16 regions, N=16)", drys[2])
+        self.assertNotIn("exists", "".join(drys))
+
+    def test_rotate_still_creates_the_tables_ahead_when_the_design_changed(self):
+        self.assertOk(self.rotate("cc_%Y%m%d", "2026-12-25", "--hex-splits", "16", "--ahead", "1"))
+        r = self.rotate("cc_%Y%m%d", "2026-12-26", "--hex-splits", "8", "--ahead", "1",
+                        "--retain", "1", "--yes")
+        self.assertEqual(r.rc, 1, r)
+        # the existing table keeps its own 16 regions and N; the new one gets the new design
+        self.assertEqual(r.out.splitlines(), [
+            "differs     cc_20261226 (16 regions, N=16): not this run's design; left as it is",
+            "created     cc_20261227 (8 regions, N=8)"])
+        self.assertRegex(r.err, r"table 'cc_20261226' already exists with other region boundaries")
+        self.assertEqual(len(self.emu.live_regions("cc_20261227")), 8)
+        self.assertEqual(len(self.emu.live_regions("cc_20261226")), 16)
+        # drops are withheld while a table differs: cc_20261225 is past retention but stays
+        self.assertEqual(self.tables("cc_"), ["cc_20261225", "cc_20261226", "cc_20261227"])
+        q = self.rotate("cc_%Y%m%d", "2026-12-26", "--hex-splits", "8", "--ahead", "1", "-q")
+        self.assertEqual(q.rc, 1, q)
+        self.assertEqual(q.out, "")
+
+    def test_rotate_adopt_marks_look_alikes_with_the_design_and_names_the_rest_under_q(self):
+        tmpl = "ev_%Y%m%d"
+        # made by 'hbtab create' with exactly the design, inside the window
+        self.assertOk(self.hb("create", "ev_20261120", "--hex-splits", "4", "-q"))
+        # the same, but another design
+        self.assertOk(self.hb("create", "ev_20261121", "--hex-splits", "2", "-q"))
+        # past retention, unmarked: never dropped
+        self.assertOk(self.hb("create", "ev_20261101", "--hex-splits", "4", "-q"))
+        r = self.rotate(tmpl, "2026-11-20", "--hex-splits", "4", "--ahead", "0")
+        self.assertIn("verified    ev_20261120 (4 regions, N=4): not managed", r.out)
+        self.assertNotIn("cf:rotate", self.emu.metadata_row("ev_20261120"))
+        dry = self.rotate(tmpl, "2026-11-20", "--hex-splits", "4", "--ahead", "0", "--adopt",
+                          "--dry-run")
+        self.assertIn("verified    ev_20261120 (4 regions, N=4): would adopt", dry.out)
+        self.assertNotIn("cf:rotate", self.emu.metadata_row("ev_20261120"))
+        r = self.rotate(tmpl, "2026-11-20", "--hex-splits", "4", "--ahead", "1", "--adopt",
+                        "--retain", "5", "--yes")
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual(r.out.splitlines()[:2], [
+            "verified    ev_20261120 (4 regions, N=4): adopted: it has this run's design and "
+            "now carries the rotate mark",
+            "differs     ev_20261121 (2 regions): not this run's design; left as it is"])
+        self.assertEqual(self.emu.metadata_row("ev_20261120")["cf:rotate"], tmpl)
+        self.assertNotIn("cf:rotate", self.emu.metadata_row("ev_20261121"))
+        # adopted, it is retired like any managed table; the unmarked one never is, and is
+        # named once per run even under -q
+        req = urllib.request.Request(self.emu.rest + "/ev_20261121/schema", method="DELETE")
+        urllib.request.urlopen(req, timeout=60).close()
+        q = self.rotate(tmpl, "2026-11-30", "--hex-splits", "4", "--ahead", "0", "--adopt",
+                        "--retain", "2", "--yes", "--max-drops", "5", "-q")
+        self.assertOk(q)
+        self.assertEqual(q.out, "")
+        self.assertEqual(q.err.splitlines(), [
+            "hbtab: warning: 1 table past retention matches the template 'ev_%Y%m%d' but "
+            "carries no rotate mark, so rotate never drops it: 'ev_20261101' (drop it with "
+            "'hbtab drop TABLE --yes' when no longer needed)"])
+        self.assertEqual(self.tables("ev_"), ["ev_20261101", "ev_20261130"])
+
+    def test_missing_namespace_is_named_plainly_and_created_with_create_namespace(self):
+        tmpl = "clicks:h_%Y%m%d%H"
+        r = self.rotate(tmpl, "2026-11-20T08:00Z", "--hex-splits", "4", "--ahead", "1")
+        self.assertFails(r, 4, r"^hbtab: namespace 'clicks' does not exist, so table "
+                               r"'clicks:h_2026112008' cannot be created in it; add "
+                               r"--create-namespace to create it, or create it in the hbase "
+                               r"shell: create_namespace 'clicks'")
+        self.assertEqual(self.tables("clicks:"), [])
+        self.assertEqual(r.out, "failed      clicks:h_2026112008 (N=4)\n")
+        c = self.hb("create", "clicks:t1", "--hex-splits", "4")
+        self.assertFails(c, 4, r"namespace 'clicks' does not exist.*--create-namespace")
+        d = self.rotate(tmpl, "2026-11-20T08:00Z", "--hex-splits", "4", "--ahead", "1",
+                        "--create-namespace", "--dry-run")
+        self.assertOk(d)
+        self.assertEqual(d.out.splitlines(), ["would create clicks:h_2026112008 (4 regions, N=4)",
+                                              "would create clicks:h_2026112009 (4 regions, N=4)"])
+        self.assertNotIn("clicks", self.emu.rest_get("/namespaces")[1]["Namespace"])
+        r = self.rotate(tmpl, "2026-11-20T08:00Z", "--hex-splits", "4", "--ahead", "1",
+                        "--create-namespace")
+        self.assertOk(r)
+        self.assertEqual(r.out.splitlines(), ["created     clicks:h_2026112008 (4 regions, N=4)",
+                                              "created     clicks:h_2026112009 (4 regions, N=4)"])
+        self.assertEqual(self.tables("clicks:"), ["clicks:h_2026112008", "clicks:h_2026112009"])
+        c = self.hb("create", "other:t1", "--hex-splits", "2", "--create-namespace")
+        self.assertOk(c)
+        self.assertIn("created namespace 'other'", c.out)
 
 
 class MetadataRowDotSegments(hbtest.EmulatorTest):
