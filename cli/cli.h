@@ -21,6 +21,8 @@ struct cli_global {
 	double timeout; /* seconds */
 	const char *retries_str;
 	long retries;
+	const char *deadline_str;
+	double deadline; /* seconds for the whole run, 0 = none */
 	const char *cacert;
 	const char *cert;
 	const char *key;
@@ -198,6 +200,12 @@ int cli_finish_stdout(int status);
 /* Installs the SIGINT/SIGTERM/SIGPIPE handlers (cli/signals.c); signals ignored at start
  * stay ignored. */
 void cli_signals_install(void);
+/* The whole run's deadline (--deadline, default CLI_DEFAULT_DEADLINE): once seconds have
+ * passed, SIGALRM stops hbtab as SIGINT would (the open scanner deleted, temporary files and
+ * child processes removed, locks released by the exit) with exit status 4 and a message.
+ * 0 arms nothing. Returns 0 or -1 (setitimer failed). */
+int cli_deadline_arm(double seconds);
+#define CLI_DEFAULT_DEADLINE 3600.0
 /* Set once a write to stdout failed and was reported. */
 extern int cli_stdout_failed;
 /* Set when standard output was a closed descriptor at start (main.c). */

@@ -23,6 +23,7 @@ static const struct setting settings[] = {
     {"output", "HBTAB_OUTPUT", &cli_g.output_str, NULL},
     {"timeout", "HBTAB_TIMEOUT", &cli_g.timeout_str, NULL},
     {"retries", "HBTAB_RETRIES", &cli_g.retries_str, NULL},
+    {"deadline", "HBTAB_DEADLINE", &cli_g.deadline_str, NULL},
     {"cacert", "HBTAB_CACERT", &cli_g.cacert, NULL},
     {"cert", "HBTAB_CERT", &cli_g.cert, NULL},
     {"key", "HBTAB_KEY", &cli_g.key, NULL},
@@ -361,6 +362,18 @@ int cli_config_resolve(const char *cmd)
 			return bad_value(cmd, "retries", cli_g.retries_str,
 			                 "a whole number, 0 to 100");
 		cli_g.retries = v;
+	}
+	cli_g.deadline = CLI_DEFAULT_DEADLINE;
+	if (cli_g.deadline_str) {
+		char *end;
+		double t;
+
+		errno = 0;
+		t = strtod(cli_g.deadline_str, &end);
+		if (*end || end == cli_g.deadline_str || errno || !(t >= 0) || t > 31536000)
+			return bad_value(cmd, "deadline", cli_g.deadline_str,
+			                 "seconds, 0 (none) to 31536000");
+		cli_g.deadline = t;
 	}
 	if ((cli_g.cert != NULL) != (cli_g.key != NULL))
 		return cli_usage_error(cmd, "--cert and --key must be given together");

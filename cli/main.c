@@ -251,6 +251,10 @@ static int run_command(const struct cli_command *c, int argc, char **argv)
 	}
 	if (!(c->flags & CLI_CMD_NOCONFIG) && cli_config_resolve(c->name))
 		return CLI_EXIT_USAGE;
+	if (!(c->flags & CLI_CMD_NOCONFIG) && cli_deadline_arm(cli_g.deadline)) {
+		cli_error("cannot arm the --deadline timer: %s", strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
 	if (c->subs && !(c = pick_sub(c, &x)))
 		return CLI_EXIT_USAGE;
 	st = check_args(c, &x);

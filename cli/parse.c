@@ -13,6 +13,8 @@ static const struct cli_option global_opts[] = {
     CLI_CHOICE('o', "output", &cli_g.output_str, "FORMAT", "text or json", "text json"),
     CLI_STRING(0, "timeout", &cli_g.timeout_str, "SEC", "per-request timeout in seconds"),
     CLI_STRING(0, "retries", &cli_g.retries_str, "N", "retries for idempotent requests"),
+    CLI_STRING(0, "deadline", &cli_g.deadline_str, "SEC",
+               "the whole run ends by then, cleaned up, exit 4 (3600; 0 = none)"),
     CLI_STRING(0, "cacert", &cli_g.cacert, "FILE", "CA certificates to verify the server"),
     CLI_STRING(0, "cert", &cli_g.cert, "FILE", "client certificate"),
     CLI_STRING(0, "key", &cli_g.key, "FILE", "client private key"),

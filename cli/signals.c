@@ -1,9 +1,10 @@
 /*
  * SIGINT, SIGTERM and SIGPIPE: hbtab stops without leaving anything behind and exits with
- * 130, 143 or 141. Local resources (temporary files, child process groups) are removed from
- * the handler itself; while a server-side resource is held (an open REST scanner) the handler
- * only records the signal, transfers stop, the scanner is deleted, and the last release of the
- * hold ends the process here. A second signal during that clean-up ends it at once.
+ * 130, 143 or 141; SIGALRM, the --deadline timer, stops it the same way with exit 4. Local
+ * resources (temporary files, child process groups) are removed from the handler itself; while a
+ * server-side resource is held (an open REST scanner) the handler only records the signal,
+ * transfers stop, the scanner is deleted, and the last release of the hold ends the process here. A
+ * second signal during that clean-up ends it at once.
  *
  * These are handlers, not SIG_IGN, so the hbase shell channel's children start with the
  * default dispositions (exec resets handled signals, not ignored ones). A closed stdout ends
@@ -19,7 +20,9 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,10 +34,15 @@ static int exit_status(int sig)
 		return CLI_EXIT_SIGINT;
 	case SIGPIPE:
 		return CLI_EXIT_SIGPIPE;
+	case SIGALRM:
+		return CLI_EXIT_SERVER;
 	default:
 		return CLI_EXIT_SIGTERM;
 	}
 }
+
+/* Made when the timer is armed: the handler cannot format. */
+static char deadline_msg[256];
 
 static void say(const char *s)
 {
@@ -88,7 +96,9 @@ static _Noreturn void finish(int sig)
 	/* The progress line goes before the message, as before every other one (hbtab(1)). */
 	cli_progress_erase_now();
 	/* A closed pipe is the reader's choice (| head): no message, as other tools do. */
-	if (sig == SIGINT)
+	if (sig == SIGALRM)
+		say(deadline_msg);
+	else if (sig == SIGINT)
 		say("hbtab: interrupted (SIGINT)\n");
 	else if (sig == SIGTERM)
 		say("hbtab: terminated (SIGTERM)\n");
@@ -133,6 +143,7 @@ static void install(int sig)
 	sigaddset(&sa.sa_mask, SIGINT);
 	sigaddset(&sa.sa_mask, SIGTERM);
 	sigaddset(&sa.sa_mask, SIGPIPE);
+	sigaddset(&sa.sa_mask, SIGALRM);
 	sa.sa_flags = SA_RESTART | SA_SIGINFO;
 	sigaction(sig, &sa, NULL);
 }
@@ -143,4 +154,23 @@ void cli_signals_install(void)
 	install(SIGINT);
 	install(SIGTERM);
 	install(SIGPIPE);
+}
+
+int cli_deadline_arm(double seconds)
+{
+	struct itimerval it;
+
+	if (!(seconds > 0))
+		return 0;
+	snprintf(deadline_msg, sizeof(deadline_msg),
+	         "hbtab: deadline of %g s passed (--deadline): stopped; open scanners deleted, "
+	         "temporary files removed, locks released\n",
+	         seconds);
+	install(SIGALRM);
+	memset(&it, 0, sizeof(it));
+	it.it_value.tv_sec = (time_t)seconds;
+	it.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
+	if (!it.it_value.tv_sec && !it.it_value.tv_usec)
+		it.it_value.tv_usec = 1;
+	return setitimer(ITIMER_REAL, &it, NULL);
 }

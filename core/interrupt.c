@@ -72,6 +72,7 @@ void hb_interrupt_block(int on)
 		sigaddset(&s, SIGINT);
 		sigaddset(&s, SIGTERM);
 		sigaddset(&s, SIGPIPE);
+		sigaddset(&s, SIGALRM); /* the --deadline timer */
 		sigprocmask(SIG_BLOCK, &s, &saved);
 	} else {
 		sigprocmask(SIG_SETMASK, &saved, NULL);

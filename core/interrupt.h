@@ -52,8 +52,8 @@ void hb_interrupt_remove_file(const char *path);
 int hb_interrupt_add_group(pid_t pgid);
 void hb_interrupt_remove_group(pid_t pgid);
 
-/* Blocks (on = 1) or restores (on = 0) SIGINT, SIGTERM and SIGPIPE around a registration, so
- * a resource never exists unregistered. Not nested. */
+/* Blocks (on = 1) or restores (on = 0) SIGINT, SIGTERM, SIGPIPE and SIGALRM around a registration,
+ * so a resource never exists unregistered. Not nested. */
 void hb_interrupt_block(int on);
 
 /* For the handler: the registered entries (empty slots are "" / 0). */

@@ -4,9 +4,13 @@ import json
 import os
 import re
 import shutil
+import base64
+import http.server
 import signal
+import socketserver
 import subprocess
 import tempfile
+import threading
 
 import hbtest
 from hbtest import EmulatorTest, OfflineTest
@@ -272,6 +276,111 @@ class ClosedStderrDeletesTheScanner(EmulatorTest):
         deletes = [q for q in self.emu.requests()
                    if q["method"] == "DELETE" and "/scanner/" in q["path"]]
         self.assertEqual(len(deletes), 1, self.emu.requests())
+
+
+class EndlessScanner(http.server.BaseHTTPRequestHandler):
+    """A gateway whose scanner never ends: every GET returns the same row, never a 204."""
+    protocol_version = "HTTP/1.1"
+    seen = []
+
+    def log_message(self, *a):
+        pass
+
+    def answer(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        if n:
+            self.rfile.read(n)
+        EndlessScanner.seen.append(self.command + " " + self.path)
+        path, extra = self.path.split("?")[0], {}
+        if self.command == "POST" and path == "/t/scanner":
+            st, body = 201, b""
+            extra["Location"] = "http://%s/t/scanner/s1" % self.headers["Host"]
+        elif self.command == "GET" and path == "/t/scanner/s1":
+            cell = {"column": hbtest.b64(b"cf:a"), "timestamp": 1, "$": hbtest.b64(b"x")}
+            st, body = 200, json.dumps({"Row": [{"key": hbtest.b64(b"row1"),
+                                                 "Cell": [cell]}]}).encode()
+        elif self.command == "DELETE" and path == "/t/scanner/s1":
+            st, body = 200, b""
+        else:
+            st, body = 404, b"not found"
+        self.send_response(st)
+        self.send_header("Content-Type", "application/json")
+        for k, v in extra.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = do_PUT = do_DELETE = answer
+
+
+class ThreadedServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+class DeadlineEndsAHungScan(OfflineTest):
+    """Item: --deadline SEC (global, also HBTAB_DEADLINE and the config file) ends a run that
+    would never end: the scanner is deleted and the exit status is 4."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.srv = ThreadedServer(("127.0.0.1", 0), EndlessScanner)
+        threading.Thread(target=cls.srv.serve_forever, daemon=True).start()
+        cls.url = "http://127.0.0.1:%d" % cls.srv.server_address[1]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.srv.shutdown()
+        cls.srv.server_close()
+
+    def setUp(self):
+        EndlessScanner.seen = []
+
+    def check_stopped(self, r):
+        self.assertFails(r, 4, r"deadline of 3 s passed")
+        self.assertIn("DELETE /t/scanner/s1", EndlessScanner.seen)
+        self.assertGreater(len([s for s in EndlessScanner.seen if s.startswith("GET")]), 1)
+
+    # 3 s: far more than reaching the scanner takes, even under a sanitizer on a busy machine
+    def test_deadline_flag_stops_an_endless_scanner_and_deletes_it(self):
+        self.check_stopped(self.hb("--rest", self.url, "--deadline", "3", "splits",
+                                   "--sampled-splits", "2", "--sample-table", "t",
+                                   "--sample-rows", "100"))
+
+    def test_deadline_from_the_environment_and_the_config_file(self):
+        self.check_stopped(self.hb("--rest", self.url, "splits", "--sampled-splits", "2",
+                                   "--sample-table", "t", env={"HBTAB_DEADLINE": "3"}))
+        EndlessScanner.seen = []
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        try:
+            os.makedirs(os.path.join(home, ".config", "hbtab"))
+            with open(os.path.join(home, ".config", "hbtab", "config"), "w") as f:
+                f.write("[default]\ndeadline = 3\n")
+            self.check_stopped(self.hb("--rest", self.url, "splits", "--sampled-splits", "2",
+                                       "--sample-table", "t", home=home))
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+
+    def test_a_bad_deadline_is_bad_input(self):
+        for v in ("x", "-1", "1e99", ""):
+            self.assertFails(self.hb("--deadline", v, "status"), 2, r"--deadline")
+
+
+class DeadlineReleasesTheRotateLock(EmulatorTest):
+    """Item: a rotate run stopped by --deadline releases its lock: the next run is not
+    refused (exit 5) but does its work."""
+
+    def test_rotate_stopped_by_the_deadline_does_not_hold_the_lock(self):
+        lock = os.path.join(self.emu.tmp, "rotate.lock")
+        self.emu.control("POST", "/control/open-delay", {"seconds": 3600})
+        line = ["rotate", "--template", "ev_%Y%m%d", "--hex-splits", "2", "--now", "2026-11-01",
+                "--ahead", "0", "--retain", "1", "--lock", lock, "--wait", "3600"]
+        r = self.hb("--deadline", "1", *line)
+        self.assertFails(r, 4, r"deadline of 1 s passed")
+        self.emu.control("POST", "/control/open-delay", {"seconds": 0})
+        self.emu.control("POST", "/control/open", {"table": "ev_20261101"})
+        r = self.hb(*line)
+        self.assertOk(r)
 
 
 if __name__ == "__main__":
