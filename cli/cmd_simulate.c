@@ -123,8 +123,17 @@ static int parse_size(const char *s, const char *what, uint64_t min, uint64_t ma
 
 /* ---------------------------------------------------------------- generated keys, threads */
 
+/* Workers say when they finish, so the main thread wakes at once rather than at its next
+ * progress tick (a run of 10^7 md5 keys takes a few progress ticks in all). */
+struct finish {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t finished;
+};
+
 struct worker {
 	pthread_t th;
+	struct finish *fin;
 	const struct hb_sim_router *router;
 	struct hb_keygen g; /* a copy of the generator at key 0 */
 	uint64_t count;
@@ -152,6 +161,10 @@ static void *worker_run(void *arg)
 		left -= n;
 		c++;
 	}
+	pthread_mutex_lock(&w->fin->mu);
+	w->fin->finished++;
+	pthread_cond_signal(&w->fin->cv);
+	pthread_mutex_unlock(&w->fin->mu);
 	return NULL;
 }
 
@@ -159,6 +172,7 @@ static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint
                          size_t nthreads, struct hb_error *err)
 {
 	struct hb_sim_router router;
+	struct finish fin = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
 	struct worker *w;
 	size_t nreg = res->splits.n + 1, i, j, started = 0;
 	int rc;
@@ -172,6 +186,7 @@ static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
 	for (i = 0; i < nthreads; i++) {
+		w[i].fin = &fin;
 		w[i].router = &router;
 		w[i].g = *g;
 		w[i].count = count;
@@ -193,16 +208,23 @@ static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint
 	}
 	if (!rc) {
 		/* the main thread only reports progress until the workers are done */
-		for (;;) {
+		pthread_mutex_lock(&fin.mu);
+		while (fin.finished < started) {
 			uint64_t done = 0;
+			struct timespec until;
 
 			for (i = 0; i < nthreads; i++)
 				done += atomic_load_explicit(&w[i].done, memory_order_relaxed);
-			if (done >= count)
-				break;
 			progress(done, count);
-			hb_sleep(0.05);
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += 50000000L;
+			if (until.tv_nsec >= 1000000000L) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&fin.cv, &fin.mu, &until);
 		}
+		pthread_mutex_unlock(&fin.mu);
 	}
 	for (i = 0; i < started; i++)
 		pthread_join(w[i].th, NULL);
@@ -216,6 +238,57 @@ done:
 	free(w);
 	hb_sim_router_release(&router);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- the sample, in parallel */
+
+static size_t sample_threads = 1; /* --threads, for the --sampled-splits sample */
+
+struct filler {
+	pthread_t th;
+	struct hb_keygen g; /* a copy of the generator at the sample's key 0 */
+	unsigned char *dst;
+	uint64_t first, count;
+};
+
+static void *fill_run(void *arg)
+{
+	struct filler *f = arg;
+
+	hb_keygen_skip(&f->g, f->first);
+	hb_keygen_next_n(&f->g, f->dst, (size_t)f->count);
+	return NULL;
+}
+
+/* cli_splitspec's sample maker: each of --threads threads (this one included) makes one
+ * contiguous part of the sample in place; the keys are those of hb_keygen_fill. */
+static int fill_sample(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err)
+{
+	struct filler f[MAX_THREADS];
+	size_t k = sample_threads, w = hb_keygen_width(g), i, started = 0;
+	unsigned char *dst;
+
+	if (k <= 1 || count < CHUNK)
+		return hb_keygen_fill(out, g, count, err);
+	dst = hb_keys_push_fixed(out, (size_t)count, w);
+	if (!dst)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	for (i = 0; i < k; i++) {
+		f[i].g = *g;
+		f[i].first = (uint64_t)count * i / k;
+		f[i].count = (uint64_t)count * (i + 1) / k - f[i].first;
+		f[i].dst = dst + f[i].first * w;
+	}
+	for (i = 1; i < k && !pthread_create(&f[i].th, NULL, fill_run, &f[i]); i++)
+		started++;
+	/* a thread that would not start leaves its part, and those after it, to this one */
+	for (i = 1 + started; i < k; i++)
+		fill_run(&f[i]);
+	fill_run(&f[0]);
+	for (i = 1; i <= started; i++)
+		pthread_join(f[i].th, NULL);
+	*g = f[k - 1].g;
+	return 0;
 }
 
 static int run_generated_policy(struct sim_result *res, struct hb_keygen *g, uint64_t count,
@@ -942,6 +1015,8 @@ static int run(struct cli_ctx *x)
 		}
 		if (!rc && o.servers)
 			spec.live_servers = servers;
+		sample_threads = (size_t)threads;
+		spec.fill = fill_sample;
 		if (!rc)
 			rc = cli_splitspec_compute(&res.splits, &spec, &err);
 		cli_splitspec_release(&spec);

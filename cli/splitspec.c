@@ -444,7 +444,8 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s, st
 			if (!rc)
 				rc = hb_keygen_init(&g, s->generator, seed, t0, err);
 			if (!rc) {
-				rc = hb_keygen_fill(&sample, &g, m, err);
+				rc = s->fill ? s->fill(&sample, &g, m, err)
+				             : hb_keygen_fill(&sample, &g, m, err);
 				hb_keygen_release(&g);
 			}
 			spec.sample_draws = m;

@@ -7,6 +7,8 @@
 #include "../rest/rest.h"
 #include "cli.h"
 
+struct hb_keygen;
+
 /* The raw flag values; a command keeps one static instance and splices the options. */
 struct cli_splitspec {
 	const char *hex, *decimal, *uniform, *range, *book_hex, *partition, *salt, *sampled;
@@ -17,6 +19,9 @@ struct cli_splitspec {
 	/* filled by cli_splitspec_prepare, not by flags */
 	long live_servers;          /* live region servers, for N = auto */
 	struct hb_keys *table_keys; /* keys sampled from --sample-table */
+	/* set by a command that makes a generated sample its own way (threads); NULL: in this
+	 * thread with hb_keygen_fill */
+	int (*fill)(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err);
 };
 
 /* Default rows sampled from a live table by --sample-table. */
@@ -57,7 +62,7 @@ struct cli_splitspec {
 	    CLI_INFILE(0, "sample-file", &(s)->sample_file,                                        \
 	               "sample keys, one toStringBinary key per line ('-' = stdin)"),              \
 	    CLI_STRING(0, "generator", &(s)->generator, "G",                                       \
-	               "key generator: md5, partition[:N], sequential, hex8, salt[:B], "          \
+	               "key generator: md5, partition[:N], sequential, hex8, salt[:B], "           \
 	               "roundrobin[:N], transaction, statistics[:D]"),                             \
 	    CLI_STRING(0, "sample-size", &(s)->sample_size, "M",                                   \
 	               "keys drawn by --generator (1000000)"),                                     \

@@ -387,6 +387,25 @@ int hb_keys_push(struct hb_keys *ks, const void *k, size_t n)
 	return 0;
 }
 
+unsigned char *hb_keys_push_fixed(struct hb_keys *ks, size_t n, size_t w)
+{
+	unsigned char *p;
+	size_t i, at;
+
+	if (w && n > SIZE_MAX / w)
+		return NULL;
+	if (hb_keys_reserve(ks, n, n * w) || !ks->bytes.data)
+		return NULL;
+	at = ks->off[ks->n];
+	p = (unsigned char *)ks->bytes.data + ks->bytes.len;
+	for (i = 1; i <= n; i++)
+		ks->off[ks->n + i] = at + i * w;
+	ks->n += n;
+	ks->bytes.len += n * w;
+	ks->bytes.data[ks->bytes.len] = '\0';
+	return p;
+}
+
 const unsigned char *hb_keys_at(const struct hb_keys *ks, size_t i, size_t *len_out)
 {
 	if (i >= ks->n)

@@ -64,6 +64,9 @@ void hb_keys_clear(struct hb_keys *ks);
 int hb_keys_reserve(struct hb_keys *ks, size_t n, size_t bytes);
 /* Appends a copy of k. HB_ENOMEM. */
 int hb_keys_push(struct hb_keys *ks, const void *k, size_t n);
+/* Appends n keys of w bytes each and returns where their n x w bytes go, for the caller to
+ * write before reading them (threads may write disjoint parts). NULL when out of memory. */
+unsigned char *hb_keys_push_fixed(struct hb_keys *ks, size_t n, size_t w);
 /* Key i's bytes (not NUL-terminated) and length. i must be < n. */
 const unsigned char *hb_keys_at(const struct hb_keys *ks, size_t i, size_t *len_out);
 /* Sorts in HBase order (stable relayout). HB_ENOMEM. */

@@ -306,9 +306,6 @@ size_t hb_keygen_width(const struct hb_keygen *g)
 	return 0;
 }
 
-/* Keys made together by hb_keygen_fill. */
-#define FILL_BATCH 256
-
 /* Messages hashed together: a few vectors' worth, on the stack. */
 #define MD5_BATCH 64
 
@@ -431,17 +428,13 @@ void hb_keygen_skip(struct hb_keygen *g, uint64_t n)
 
 int hb_keygen_fill(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err)
 {
-	unsigned char k[FILL_BATCH * HB_KEYGEN_MAX_KEY];
-	size_t w = hb_keygen_width(g), i, m;
+	unsigned char *dst;
 
-	if (count > 0 && hb_keys_reserve(out, (size_t)count, (size_t)count * w))
+	if (count <= 0)
+		return 0;
+	dst = hb_keys_push_fixed(out, (size_t)count, hb_keygen_width(g));
+	if (!dst)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	for (; count > 0; count -= (long)m) {
-		m = count < FILL_BATCH ? (size_t)count : FILL_BATCH;
-		hb_keygen_next_n(g, k, m);
-		for (i = 0; i < m; i++)
-			if (hb_keys_push(out, k + i * w, w))
-				return hb_error_set(err, HB_ENOMEM, "out of memory");
-	}
+	hb_keygen_next_n(g, dst, (size_t)count);
 	return 0;
 }
