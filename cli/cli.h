@@ -206,6 +206,10 @@ void cli_signals_install(void);
  * 0 arms nothing. Returns 0 or -1 (setitimer failed). */
 int cli_deadline_arm(double seconds);
 #define CLI_DEFAULT_DEADLINE 3600.0
+/* Retries of an idempotent request (--retries): with the back-off of rest/http.c (0.5 s
+ * doubling to 5 s, half of it jittered) 8 retries wait at least 13.75 s in all, so a
+ * gateway restart of about 10 s is ridden out; a cron run has nobody to rerun it. */
+#define CLI_DEFAULT_RETRIES 8
 /* Set once a write to stdout failed and was reported. */
 extern int cli_stdout_failed;
 /* Set when standard output was a closed descriptor at start (main.c). */

@@ -7,6 +7,7 @@
 #include "../core/tname.h"
 #include "../core/vec.h"
 #include "../rest/hbase.h"
+#include "../rest/tempfile.h"
 #include "cli.h"
 #include "commands.h"
 #include "create.h"
@@ -966,7 +967,9 @@ static int take_lock(const char *path, const char *tmpl, int *fd_out)
 		const char *dir = getenv("XDG_RUNTIME_DIR");
 		uint64_t h = fnv1a(fnv1a(0xCBF29CE484222325ull, tmpl), cli_g.rest_url);
 
-		if (dir && *dir)
+		/* an XDG_RUNTIME_DIR that is gone or not writable (a cron job's leftover
+		 * environment) falls back to /tmp like an unset one */
+		if (hb_dir_usable(dir))
 			snprintf(def, sizeof(def), "%s/hbtab-rotate-%016llx.lock", dir,
 			         (unsigned long long)h);
 		else

@@ -356,7 +356,7 @@ int cli_config_resolve(const char *cmd)
 			                 "seconds, > 0, <= 86400");
 		cli_g.timeout = t;
 	}
-	cli_g.retries = 2;
+	cli_g.retries = CLI_DEFAULT_RETRIES;
 	if (cli_g.retries_str) {
 		if (cli_parse_long(cli_g.retries_str, 0, 100, "retries", &v, &err))
 			return bad_value(cmd, "retries", cli_g.retries_str,

@@ -21,8 +21,10 @@
 
 #define DEFAULT_MAX_BODY        ((size_t)256 << 20)
 #define DEFAULT_RETRY_AFTER_CAP 30.0
-#define BACKOFF_BASE            0.2
-#define BACKOFF_MAX             5.0
+/* With hbtab's default of 8 retries: at least 13.75 s and at most 27.5 s of back-off in all
+ * (cli/cli.h, CLI_DEFAULT_RETRIES). */
+#define BACKOFF_BASE 0.5
+#define BACKOFF_MAX  5.0
 
 struct hb_rest {
 	CURL *h;

@@ -4,13 +4,23 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+int hb_dir_usable(const char *d)
+{
+	struct stat st;
+
+	return d && *d && !stat(d, &st) && S_ISDIR(st.st_mode) && !access(d, W_OK | X_OK);
+}
 
 const char *hb_temp_dir(void)
 {
 	const char *d = getenv("TMPDIR");
 
-	return d && *d ? d : "/tmp";
+	/* A TMPDIR left over in a cron environment (removed, read-only, someone else's) is no
+	 * reason to fail a run that /tmp can serve. */
+	return hb_dir_usable(d) ? d : "/tmp";
 }
 
 FILE *hb_temp_file(void)

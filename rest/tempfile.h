@@ -5,7 +5,9 @@
 
 #include <stdio.h>
 
-/* Where temporary files go: $TMPDIR when it is set and not empty, else /tmp. */
+/* 1 when d names a directory this process can create files in. */
+int hb_dir_usable(const char *d);
+/* Where temporary files go: $TMPDIR when it names a directory hbtab can write, else /tmp. */
 const char *hb_temp_dir(void);
 
 /* A new temporary file in hb_temp_dir(), open for reading and writing, mode 0600, and

@@ -102,11 +102,11 @@ class ReadCommands(EmulatorTest):
                 self.assertOk(r)
                 self.assertEqual(len(r.out.splitlines()), 4)
                 self.assertEqual(os.listdir(d), [])  # nothing left behind
+                # a TMPDIR that is gone (a cron job's leftover) falls back to /tmp
                 gone = os.path.join(d, "missing")
                 r = self.hb("regions", "t1", "--source", source, env={"TMPDIR": gone})
-                self.assertFails(r, 2, r"^hbtab: cannot create a temporary file in '%s' for "
-                                 r"the response to GET .*: No such file or directory "
-                                 r"\(TMPDIR names the directory\)\n$" % re.escape(gone))
+                self.assertOk(r)
+                self.assertEqual(len(r.out.splitlines()), 4)
 
     def test_regions__rest_and_meta_agree_on_a_healthy_table(self):
         rest = self.hb("-o", "json", "regions", "t1").json()["regions"]
