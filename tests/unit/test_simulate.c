@@ -1,6 +1,7 @@
 /* Routing, statistics and split-policy growth of hbtab simulate. */
 #include "core/keygen.h"
 #include "core/simulate.h"
+#include "core/split.h"
 #include "test.h"
 
 #define MiB (1ULL << 20)
@@ -330,6 +331,181 @@ static void test_simulate__draws_follow_probabilities_and_skip_empty_regions(voi
 	CHECK(c[2] > 24000 && c[2] < 26000);
 }
 
+/* Sampled splits and the writes routed over them, through the batched key generation, radix
+ * sort and prefix routing, for several designs: the split keys and counts are the ones hbtab
+ * printed for the same designs (hbtab simulate --sampled-splits N --generator G --seed S
+ * --sample-size M --count C) before those paths existed. */
+static const struct {
+	const char *gen;
+	int64_t seed;
+	long sample, regions;
+	uint64_t count;
+	size_t nregions;
+	uint64_t writes[16];
+	const char *splits[16];
+} designs[] = {
+    {"md5",
+     0,
+     100000,
+     10,
+     300000,
+     10,
+     {30042, 30340, 30036, 29850, 30263, 29898, 30124, 29925, 29753, 29769},
+     {"19a28c73\\x00\\x00\\x00\\x00\\x00\\x00\\x04\\xB6",
+      "33a91f57\\x00\\x00\\x00\\x00\\x00\\x00:\\x0A",
+      "4d579692\\x00\\x00\\x00\\x00\\x00\\x01*\\xC7",
+      "6699df9e\\x00\\x00\\x00\\x00\\x00\\x01r\\xE6", "807aae0f\\x00\\x00\\x00\\x00\\x00\\x00vL",
+      "99eba4ef\\x00\\x00\\x00\\x00\\x00\\x00\\xDD\\x9D",
+      "b3c5bfa1\\x00\\x00\\x00\\x00\\x00\\x00\\xF5\\x90",
+      "cd6d0da2\\x00\\x00\\x00\\x00\\x00\\x00Qz", "e6a6afa2\\x00\\x00\\x00\\x00\\x00\\x01ma"}},
+    {"partition:20",
+     0,
+     40000,
+     8,
+     150000,
+     8,
+     {16000, 21500, 16000, 21500, 16000, 21500, 16000, 21500},
+     {"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x00\\x00\\x00N\"",
+      "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x05\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x05",
+      "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x07\\x00\\x00\\x00\\x00\\x00\\x00N'",
+      "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x0A\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x0A",
+      "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x0C\\x00\\x00\\x00\\x00\\x00\\x00N,",
+      "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x0F\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x0F",
+      "\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x11\\x00\\x00\\x00\\x00\\x00\\x00N1"}},
+    {"hex8",
+     7,
+     60000,
+     12,
+     200000,
+     12,
+     {16970, 16803, 16645, 16437, 16611, 16544, 16737, 16616, 16927, 16764, 16562, 16384},
+     {"15c4fe0a", "2b7514e1", "40bba400", "5573a288", "6a925a80", "7fdedf8d", "952f80b0",
+      "aa7e8f2a", "c0663e5d", "d5ed0c6f", "eafdf067"}},
+    {"transaction",
+     3,
+     50000,
+     10,
+     150000,
+     10,
+     {14843, 15067, 14987, 14936, 15222, 15119, 15003, 14835, 15031, 14957},
+     {"\\x19u\\x00\\x00\\xD29", "3\\x06\\x00\\x00\\xE5\\x83", "L\\x9D\\x00\\x01#2",
+      "e\\xB5\\x00\\x000\\xC4", "\\x7F\\xBD\\x00\\x00\\xE7\\x01", "\\x99\\x99\\x00\\x00i:",
+      "\\xB37\\x00\\x00\\x89\\xA4", "\\xCCP\\x00\\x00z\\xFF", "\\xE5\\xF0\\x00\\x00\\x0E5"}},
+    {"statistics:700",
+     0,
+     20000,
+     5,
+     100000,
+     5,
+     {19618, 19732, 19860, 20445, 20345},
+     {"\\x00\\x00\\x00\\x89\\x00\\x1B", "\\x00\\x00\\x01\\x13\\x00\\x19",
+      "\\x00\\x00\\x01\\x9E\\x00\\x08", "\\x00\\x00\\x02-\\x00\\x04"}},
+    {"roundrobin:300",
+     0,
+     20000,
+     6,
+     100000,
+     6,
+     {16416, 16683, 16634, 16367, 16948, 16952},
+     {"\\x001\\x00\\x00\\x00\\x00\\x00\\x00:\\xCA", "\\x00c\\x00\\x00\\x00\\x00\\x00\\x00'\\x10",
+      "\\x00\\x95\\x00\\x00\\x00\\x00\\x00\\x00\\x13V",
+      "\\x00\\xC6\\x00\\x00\\x00\\x00\\x00\\x00N\\x1F",
+      "\\x00\\xF9\\x00\\x00\\x00\\x00\\x00\\x00%N"}},
+};
+
+/* The same computed one key at a time: keys from hb_keygen_next, the sample sorted by qsort
+ * with Bytes.compareTo and deduplicated, every base-th distinct key a split, each write routed
+ * by comparing it with every split key. */
+static void reference(struct hb_keys *splits, uint64_t *writes, const char *gen, int64_t seed,
+                      long m, long regions, uint64_t count)
+{
+	struct hb_keys sample;
+	struct hb_key_ref *refs;
+	struct hb_keygen g;
+	unsigned char k[HB_KEYGEN_MAX_KEY];
+	size_t i, pos = 0, base = (size_t)(m / regions);
+	uint64_t j;
+
+	hb_keys_init(&sample);
+	CHECK_EQ_INT(hb_keygen_init(&g, gen, seed, 0, NULL), 0);
+	for (i = 0; i < (size_t)m; i++) {
+		size_t len = hb_keygen_next(&g, k);
+
+		CHECK_EQ_INT(hb_keys_push(&sample, k, len), 0);
+	}
+	refs = malloc(sample.n * sizeof(*refs));
+	CHECK(refs != NULL);
+	if (!refs)
+		return;
+	for (i = 0; i < sample.n; i++)
+		refs[i].p = hb_keys_at(&sample, i, &refs[i].len);
+	qsort(refs, sample.n, sizeof(*refs), hb_key_ref_cmp);
+	for (i = 0; i < sample.n && splits->n < (size_t)regions - 1; i++) {
+		if (i && !hb_key_ref_cmp(&refs[i - 1], &refs[i]))
+			continue;
+		if (pos && pos % base == 0)
+			CHECK_EQ_INT(hb_keys_push(splits, refs[i].p, refs[i].len), 0);
+		pos++;
+	}
+	free(refs);
+	hb_keys_release(&sample);
+	CHECK_EQ_INT(hb_keygen_init(&g, gen, seed, 0, NULL), 0);
+	for (j = 0; j < count; j++) {
+		size_t len = hb_keygen_next(&g, k);
+
+		writes[brute_route(splits, k, len)]++;
+	}
+}
+
+static void test_simulate__sampled_designs_give_the_splits_and_counts_of_before(void)
+{
+	size_t d, i;
+
+	for (d = 0; d < HB_ARRAY_LEN(designs); d++) {
+		struct hb_keys sample, splits, ref;
+		struct hb_split_spec spec;
+		struct hb_sim_router r;
+		struct hb_keygen g;
+		uint64_t writes[16] = {0}, ref_writes[16] = {0};
+
+		hb_keys_init(&sample);
+		hb_keys_init(&splits);
+		hb_keys_init(&ref);
+		CHECK_EQ_INT(hb_keygen_init(&g, designs[d].gen, designs[d].seed, 0, NULL), 0);
+		CHECK_EQ_INT(hb_keygen_fill(&sample, &g, designs[d].sample, NULL), 0);
+		memset(&spec, 0, sizeof(spec));
+		spec.algo = HB_SPLIT_SAMPLED;
+		spec.n = designs[d].regions;
+		spec.sample = &sample;
+		spec.sample_draws = designs[d].sample;
+		CHECK_EQ_INT(hb_split_compute(&splits, &spec, NULL), 0);
+		CHECK_EQ_INT(splits.n + 1, designs[d].nregions);
+		for (i = 0; i < splits.n && i < 15; i++) {
+			struct hb_buf t = HB_BUF_INIT;
+			size_t len;
+			const unsigned char *k = hb_keys_at(&splits, i, &len);
+
+			CHECK_EQ_INT(hb_tsb_append(&t, k, len), 0);
+			CHECK_EQ_STR(hb_buf_str(&t), designs[d].splits[i]);
+			hb_buf_release(&t);
+		}
+		CHECK_EQ_INT(hb_keygen_init(&g, designs[d].gen, designs[d].seed, 0, NULL), 0);
+		CHECK_EQ_INT(hb_sim_router_init(&r, &splits, NULL), 0);
+		hb_sim_count_generated(writes, &r, &g, designs[d].count);
+		hb_sim_router_release(&r);
+		for (i = 0; i < designs[d].nregions; i++)
+			CHECK_EQ_INT(writes[i], designs[d].writes[i]);
+		reference(&ref, ref_writes, designs[d].gen, designs[d].seed, designs[d].sample,
+		          designs[d].regions, designs[d].count);
+		CHECK_EQ_INT(ref.n, splits.n);
+		for (i = 0; i < designs[d].nregions; i++)
+			CHECK_EQ_INT(ref_writes[i], writes[i]);
+		hb_keys_release(&sample);
+		hb_keys_release(&splits);
+		hb_keys_release(&ref);
+	}
+}
+
 int main(void)
 {
 	RUN(test_simulate__routing_matches_brute_force);
@@ -342,5 +518,6 @@ int main(void)
 	RUN(test_simulate__key_prefix_never_splits_a_prefix);
 	RUN(test_simulate__partition_hotspot_returns_after_splits);
 	RUN(test_simulate__draws_follow_probabilities_and_skip_empty_regions);
+	RUN(test_simulate__sampled_designs_give_the_splits_and_counts_of_before);
 	return TEST_DONE();
 }
