@@ -330,10 +330,11 @@ static const struct hb_cell *row_qual(const struct hb_row *row, const char *q)
 }
 
 /* Reads the table's metadata row: *managed when its rotate mark is our template, *n its N.
- * *gone = 1 when the table no longer exists. *disabled (may be NULL) = 1 when no row was
- * found because the table is disabled: the REST gateway answers every row GET of a disabled
- * table 404 (its RowResultGenerator swallows TableNotEnabledException), so the mark is
- * unknown, not absent. A drop stopped between its disable and its delete leaves that. */
+ * *gone = 1 when the table no longer exists (a 404 row GET, then a 404 /T/exists). *disabled (may
+ * be NULL) = 1 when no row was found because the table is disabled: the REST gateway answers every
+ * row GET of a disabled table 404 (its RowResultGenerator swallows TableNotEnabledException), so
+ * the mark is unknown, not absent. A drop stopped between its disable and its delete leaves that.
+ */
 static int read_mark(struct rotate *r, const char *table, int *managed, long *n, int *gone,
                      int *disabled, struct hb_error *err)
 {
@@ -360,6 +361,14 @@ static int read_mark(struct rotate *r, const char *table, int *managed, long *n,
 		c = row_qual(&row, HB_METAROW_N);
 		if (c && hb_metarow_parse_n(c->value, c->value_len, n))
 			*n = -1;
+	}
+	if (!rc && !found && !*gone) {
+		/* HBase's row GET answers a plain 404 for a missing table too (RowResultGenerator
+		 * swallows TableNotFoundException): only /T/exists tells it from a missing row. */
+		int exists = 1;
+
+		rc = hb_rest_table_exists(r->rest, table, &exists, err);
+		*gone = !rc && !exists;
 	}
 	if (!rc && !found && !*gone && disabled) {
 		int state = -1;

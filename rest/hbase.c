@@ -660,6 +660,23 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 		}
 		if (r.status == 204)
 			break;
+		/* HBase opens a scanner lazily: the POST succeeds for any table, and the first
+		 * GET says what was wrong. 410: the table is not enabled (ScannerInstanceResource
+		 * has removed the scanner itself); 404: there is no such table. */
+		if (r.status == 410) {
+			open = 0;
+			rc = hb_error_set(err, HB_ESERVER,
+			                  "table '%s' is disabled: its scanner ended at once "
+			                  "(GET %s: HTTP 410)",
+			                  table, spath.data);
+			goto done;
+		}
+		if (r.status == 404 && !st->rows) {
+			rc = hb_error_set(err, HB_ENOTFOUND,
+			                  "table '%s' not found (GET %s: HTTP 404)", table,
+			                  spath.data);
+			goto done;
+		}
 		if (r.status != 200) {
 			rc = hb_rest_status_error("GET", spath.data, &r, err);
 			*resumable = r.status == 502 || r.status == 503 || r.status == 504;

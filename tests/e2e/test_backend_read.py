@@ -68,6 +68,16 @@ class ReadAgainstCluster(backend.BackendTest):
         self.be.enable(t)
         self.assertOk(self.audit(t))
 
+    def test_sampling_a_disabled_or_missing_table_says_so(self):
+        t = self.name()
+        self.made(t, ("--hex-splits", "2"))
+        self.be.disable(t)
+        r = self.hb("splits", "--sampled-splits", "3", "--sample-table", t)
+        self.assertFails(r, 4, "table '%s' is disabled" % t)
+        self.be.enable(t)
+        r = self.hb("splits", "--sampled-splits", "3", "--sample-table", t + "_none")
+        self.assertFails(r, 4, "not found")
+
     def test_closed_region_is_a_finding(self):
         t = self.name()
         self.made(t)

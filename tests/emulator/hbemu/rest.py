@@ -38,6 +38,17 @@ def err(status, word, exc=None):
     return Response(status, body.encode("utf-8"), PLAIN)
 
 
+def jersey_failure(path):
+    """What a client gets when a streamed answer fails before its first byte: the
+    container's own error page (Jetty's JSON form), 500, and the connection closed."""
+    body = ('{\n"servlet":"org.apache.hbase.thirdparty.org.glassfish.jersey.servlet.'
+            'ServletContainer-1b2c3d4e",\n"message":"Request failed.",\n"url":%s,\n'
+            '"status":"500"\n}' % json.dumps(path.split("?", 1)[0]))
+    return Response(500, body.encode("utf-8"), "application/json",
+                    [("Cache-Control", "must-revalidate,no-cache,no-store"),
+                     ("Connection", "close")])
+
+
 def not_found(exc=None):
     return err(404, "Not found", exc)
 
@@ -189,6 +200,8 @@ class Scanner(object):
         self.pending = None           # (key, [cells]) left over from a split row
         self.done = False
         self.lock = threading.Lock()
+        self.fail = None              # "missing" (table), "empty" (family): the first GET fails
+        self.table = None             # the table scanned, checked again at every GET
 
     def next_row(self):
         while True:
@@ -772,6 +785,12 @@ class RestHandler(Handler):
         s = self.state
         try:
             kind, t = self.lookup(tname)
+        except st.TableNotFound as e:
+            if method in ("GET", "HEAD"):
+                # RowResultGenerator swallows TableNotFoundException (a
+                # DoNotRetryIOException): a plain 404, no exception named
+                return not_found()
+            return process_exception(e)
         except st.HBaseError as e:
             return process_exception(e)
         try:
@@ -783,9 +802,9 @@ class RestHandler(Handler):
                 # the Get fails with TableNotEnabledException, a DoNotRetryIOException
                 # that RowResultGenerator swallows: an empty result, so 404
                 return not_found()
-            bad = meta_family_error(s.major, kind, [c[0] for c in spec.cols])
-            if bad is not None:
-                return process_exception(bad)
+            if meta_family_error(s.major, kind, [c[0] for c in spec.cols]) is not None:
+                # NoSuchColumnFamilyException is swallowed the same way
+                return not_found()
             return self.row_get(kind, t, spec)
         if method in ("PUT", "POST"):
             if s.read_only or kind == "meta":
@@ -1010,16 +1029,15 @@ class RestHandler(Handler):
             return Response(405, b"", None)
         if s.read_only:
             return forbidden()
+        # The client's scanner opens nothing until its first next() (ClientScanner since
+        # HBase 2.0), so ScannerResource answers 201 for a missing or disabled table and a
+        # missing family alike; the first GET fails (r_scanner).
         try:
             kind, t = self.lookup(tname)
         except st.TableNotFound:
-            return not_found()
+            kind, t = "missing", None
         except st.HBaseError as e:
             return process_exception(e)
-        if t is not None and not t.enabled:
-            # ScannerResultGenerator opens the first region at once; the client refuses a
-            # disabled table (TableNotEnabledException, an IOException): ScannerResource 503
-            return Response(503, b"Unavailable\r\n", PLAIN)
         try:
             d = json.loads(self.body.decode("utf-8")) if self.body.strip() else {}
             if not isinstance(d, dict):
@@ -1041,13 +1059,22 @@ class RestHandler(Handler):
             filt = filters.parse_model(d.get("filter"))
         except (ValueError, TypeError, UnicodeDecodeError, KeyError):
             return bad_request()
-        bad = meta_family_error(s.major, kind, [f for f, _ in cols])
-        if bad is not None:
-            # ScannerResource.update: an IOException other than TableNotFound is a 503
-            return unavailable(bad)
-        src = self.iter_source(kind, t, start, end)
-        sc = Scanner(src, cols or None, maxv, tmin, tmax, batch if batch > 0 else INT_MAX, filt,
-                     self.count_fn(kind, t), self.region_fn(kind, t))
+        if kind == "missing":
+            sc = Scanner(iter(()), None, maxv, tmin, tmax, 1, None, None)
+            sc.fail = "missing"
+        else:
+            src = self.iter_source(kind, t, start, end)
+            sc = Scanner(src, cols or None, maxv, tmin, tmax, batch if batch > 0 else INT_MAX,
+                         filt, self.count_fn(kind, t), self.region_fn(kind, t))
+            sc.table = t
+            bad = meta_family_error(s.major, kind, [f for f, _ in cols])
+            if bad is not None and s.major == 1:
+                # kept from before the 2.x facts were settled; 1.x is not run for real here
+                return unavailable(bad)
+            if bad is not None:
+                # NoSuchColumnFamilyException at the first next(): ScannerResultGenerator
+                # logs it and ends the scan, so the first GET is a 204
+                sc.fail = "empty"
         sid = "%d%x" % (st.now_ms(), random.getrandbits(31))
         with self.emu.scanners_lock:
             self.emu.scanners[sid] = sc
@@ -1059,14 +1086,26 @@ class RestHandler(Handler):
             if self.state.read_only:
                 return forbidden()
             with emu.scanners_lock:
-                emu.scanners.pop(sid, None)
-            return Response(200, b"", None)
+                gone = emu.scanners.pop(sid, None) is None
+            return not_found() if gone else Response(200, b"", None)
         if method not in ("GET", "HEAD"):
             return Response(405, b"", None)
         with emu.scanners_lock:
             sc = emu.scanners.get(sid)
         if sc is None:
             return not_found()
+        if sc.fail == "missing" or (sc.table is not None and
+                                    self.state.tables.get(sc.table.name) is not sc.table):
+            # TableNotFoundException → IllegalArgumentException → 404; the scanner stays
+            return not_found()
+        if sc.table is not None and not sc.table.enabled:
+            # TableNotEnabledException → IllegalStateException: ScannerInstanceResource
+            # answers 410 and removes the scanner itself (a later DELETE is a 404)
+            with emu.scanners_lock:
+                emu.scanners.pop(sid, None)
+            return Response(410, b"Gone\r\n", PLAIN)
+        if sc.fail == "empty":
+            return Response(204, b"", None, [NO_CACHE])
         a = self.accept(plain_first=False, default="json")
         with sc.lock:
             if a == "octet":
@@ -1094,14 +1133,18 @@ class RestHandler(Handler):
     def r_table_scan(self, tname, scanspec_raw):
         """TableResource.getScanResource (2.x, with `reversed`): the text
         before the first '*' is the start row when startrow is absent; the
-        PrefixFilter is only added when a `filter` parameter is present."""
+        PrefixFilter is added only when a `filter` parameter is present up to
+        2.5.8, always from 2.5.9 and 2.6.0 on."""
         try:
             kind, t = self.lookup(tname)
-            if t is not None and not t.enabled:
-                # table.getScanner fails at once: processException → 503
-                raise st.TableNotEnabled(t.name)
+        except st.TableNotFound:
+            return jersey_failure(self.path)
         except st.HBaseError as e:
             return process_exception(e)
+        if t is not None and not t.enabled:
+            # getScanner opens nothing; the first region RPC fails inside the streamed
+            # body's iterator, before a byte was written: the container's 500
+            return jersey_failure(self.path)
         a = self.accept(plain_first=False, default="json")
         if a != "json":
             return self.not_acceptable()
@@ -1119,6 +1162,9 @@ class RestHandler(Handler):
             reversed_ = q.get("reversed", ["false"])[0].lower() == "true"
             filt = None
             fstr = q.get("filter", [""])[0]
+            if prefix and not fstr and self.state.prefix_filter_always():
+                def filt():
+                    return filters.PrefixFilter(prefix)
             if fstr:
                 # TableResource: FilterList(MUST_PASS_ALL) of the parsed filter and, only
                 # when a filter parameter is present, the scan spec's PrefixFilter
@@ -1134,14 +1180,16 @@ class RestHandler(Handler):
             return bad_request()
         cols = []
         for c in q.get("column", []):
-            parts = c.strip().split(":")
-            if len(parts) == 2 and parts[1]:
-                cols.append((parts[0].encode("utf-8"), parts[1].encode("utf-8")))
-            elif parts[0]:
-                cols.append((parts[0].encode("utf-8"), None))
+            # CellUtil.parseColumn: `f` the whole family, `f:` the empty qualifier only,
+            # `f:q:r` qualifier `q:r`
+            f, colon, qual = c.strip().partition(":")
+            if f:
+                cols.append((f.encode("utf-8"), qual.encode("utf-8") if colon else None))
         bad = meta_family_error(self.state.major, kind, [f for f, _ in cols])
+        if bad is not None and self.state.major == 1:
+            return process_exception(bad)   # as before: 1.x is not run for real here
         if bad is not None:
-            return process_exception(bad)
+            return jersey_failure(self.path)
         sc = Scanner(self.iter_source(kind, t, start, end), cols or None, maxv, tmin, tmax, INT_MAX,
                      filt, self.count_fn(kind, t), self.region_fn(kind, t))
         rows = []

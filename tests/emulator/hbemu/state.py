@@ -566,6 +566,16 @@ class State(object):
             out.append(int(digits) if digits else 0)
         return tuple(out + [0] * (2 - len(out)))
 
+    def prefix_filter_always(self):
+        """A stateless scan's PrefixFilter without a `filter` parameter: HBASE-28518, in
+        2.4.18, 2.5.9 and 2.6.0 (and 3.x)."""
+        parts = []
+        for part in str(self.cluster_version).split(".")[:3]:
+            digits = "".join(ch for ch in part if ch.isdigit())
+            parts.append(int(digits) if digits else 0)
+        v = tuple(parts + [0] * (3 - len(parts)))
+        return v >= (2, 6, 0) or (2, 5, 9) <= v < (2, 6, 0) or (2, 4, 18) <= v < (2, 5, 0)
+
     def check_compression(self, name):
         """Compression.Algorithm.valueOf(name.toUpperCase()) as the master's descriptor
         check does: LZMA and BROTLI exist from 2.5 (NOTES.md, "Compression names")."""

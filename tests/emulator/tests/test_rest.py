@@ -357,17 +357,29 @@ class Regions(EmuTestCase):
         self.assertEqual([r["state"] for r in state["regions"]], ["OPEN"] * 2)
         self.assertEqual(self.emu.control("POST", "/control/open", {"table": "t9"})[0], 404)
 
-    def test_scans_of_a_disabled_table_are_unavailable(self):
+    def test_scans_of_a_disabled_table_fail_at_the_first_read(self):
         self.emu.create("t1", [b"g"])
         self.emu.put("t1", b"a", b"cf:q", b"v")
         self.emu.control("POST", "/control/disable", {"table": "t1"})
+        # the scanner opens lazily: 201, then its first GET is 410 and it is gone
         st, h, b = self.emu.rest("POST", "/t1/scanner", {"batch": 10})
-        self.assertEqual((st, b), (503, b"Unavailable\r\n"))
+        self.assertEqual(st, 201)
+        path = h["location"].split(str(self.emu.rest_port), 1)[1]
+        self.assertEqual(self.emu.rest("GET", path)[:3:2], (410, b"Gone\r\n"))
+        self.assertEqual(self.emu.rest("DELETE", path)[0], 404)
+        # a stateless scan fails inside its streamed body: the container's 500 page
         st, h, b = self.emu.rest("GET", "/t1/*")
-        self.assertEqual(st, 503)
-        self.assertTrue(b.startswith(b"Unavailable\r\n"), b)
+        self.assertEqual(st, 500)
+        self.assertEqual(json.loads(b)["message"], "Request failed.")
         self.emu.control("POST", "/control/enable", {"table": "t1"})
         self.assertEqual(self.emu.rest("POST", "/t1/scanner", {"batch": 10})[0], 201)
+        self.assertEqual(self.emu.rest("GET", "/t1/*")[0], 200)
+
+    def test_row_get_of_a_missing_table_or_family_is_a_plain_404(self):
+        self.emu.create("t1", [b"g"])
+        self.assertEqual(self.emu.rest("GET", "/nope/r1")[:3:2], (404, b"Not found\r\n"))
+        st, _, b = self.emu.rest("GET", "/hbase:meta/t1/nofam:q")
+        self.assertEqual((st, b), (404, b"Not found\r\n"))
 
     def test_region_names_omit_the_default_namespace(self):
         self.emu.create("t1", [b"g"])
@@ -558,7 +570,7 @@ class Scanners(EmuTestCase):
         self.assertEqual((st, b), (204, b""))
         self.assertEqual(self.emu.rest("DELETE", path)[0], 200)
         self.assertEqual(self.emu.rest("GET", path)[0], 404)
-        self.assertEqual(self.emu.rest("DELETE", path)[0], 200)
+        self.assertEqual(self.emu.rest("DELETE", path)[0], 404)
 
     def test_scanner_range_and_columns(self):
         rows, _ = self.emu.scan_all("t1", {"startRow": b64(b"b"), "endRow": b64(b"z"),
@@ -573,9 +585,13 @@ class Scanners(EmuTestCase):
                  for n in m["LiveNodes"] for r in n["Region"] if unb64(r["name"]).startswith(b"t1,")}
         self.assertEqual(reads, {b"": 2, b"m": 2})
 
-    def test_scanner_unknown_id_404_and_missing_table_404(self):
+    def test_scanner_unknown_id_404_and_missing_table_404_at_the_first_read(self):
         self.assertEqual(self.emu.rest("GET", "/t1/scanner/12345")[0], 404)
-        self.assertEqual(self.emu.rest("POST", "/nope/scanner", {})[0], 404)
+        st, h, _ = self.emu.rest("POST", "/nope/scanner", {})
+        self.assertEqual(st, 201)
+        path = h["location"].split(str(self.emu.rest_port), 1)[1]
+        self.assertEqual(self.emu.rest("GET", path)[0], 404)
+        self.assertEqual(self.emu.rest("DELETE", path)[0], 200)
 
     def test_scanner_bad_filter_400_and_prefix_filter_works(self):
         self.assertEqual(self.emu.rest("POST", "/t1/scanner", {"filter": "{not json"})[0], 400)
