@@ -64,9 +64,10 @@ struct create {
 	long live_servers;  /* N = auto: the live region servers it was computed from */
 	const struct hb_keys *pre_splits; /* computed by the caller, or NULL */
 	const char *pre_spec_text;
-	int dry_run;          /* read only: verify an existing table, create and write nothing */
-	int adopt;            /* mark an unmarked verified table with rotate (rotate --adopt) */
-	int create_namespace; /* create a missing namespace before the table */
+	int dry_run;           /* read only: verify an existing table, create and write nothing */
+	int adopt;             /* mark an unmarked verified table with rotate (rotate --adopt) */
+	int create_namespace;  /* create a missing namespace before the table */
+	int from_table_sample; /* the splits are a sample of a live table (--sample-table) */
 	/* results */
 	int created, verified, existed, families_ok;
 	int ns_created; /* the namespace was missing and created (--create-namespace) */
@@ -172,6 +173,7 @@ static int validate(struct create *c, const struct cli_splitspec *ss,
 		rc = cli_splitspec_compute(&c->splits, ss, &err);
 		if (!rc)
 			rc = cli_splitspec_describe(&c->spec_text, ss, &err);
+		c->from_table_sample = ss->sampled && ss->sample_table;
 		if (rc) {
 			cli_fail(&err);
 			return rc;
@@ -733,6 +735,59 @@ static int fail_mismatch(struct create *c, const struct hb_error *err)
 	return c->exit_status;
 }
 
+/*
+ * A table made from a sample of a live table: the server's random row filter draws another
+ * sample on every run, so a rerun cannot compare against a fresh one. When the table's
+ * metadata row records exactly this run's split spec (the options in force), the table is
+ * verified against its own boundaries instead (as rotate does), which must still number N:
+ * families, attributes and the metadata row are checked as for any table. Anything else
+ * keeps the fresh sample, and the difference is reported.
+ */
+static int own_sampled_bounds(struct create *c, const struct hb_regions *rs, struct hb_error *err)
+{
+	struct hb_buf col = HB_BUF_INIT;
+	struct hb_row row;
+	struct hb_keys own;
+	const struct hb_cell *sp;
+	const char *colp[2];
+	size_t i;
+	int found = 0, rc;
+
+	hb_row_init(&row);
+	hb_keys_init(&own);
+	if (!c->meta_family || col_name(&col, c->meta_family, HB_METAROW_SPLITS))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	colp[0] = hb_buf_str(&col);
+	colp[1] = NULL;
+	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
+	                     &found, err);
+	sp = !rc && found ? hb_row_cell(&row, colp[0]) : NULL;
+	if (sp && sp->value_len == c->spec_text.len &&
+	    !memcmp(sp->value, c->spec_text.data, sp->value_len) && rs->n == c->splits.n + 1) {
+		for (i = 0; i + 1 < rs->n && !rc; i++) {
+			const unsigned char *s, *e;
+			size_t sl, el;
+
+			hb_regions_bounds(rs, i, &s, &sl, &e, &el);
+			if (hb_keys_push(&own, e, el))
+				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		}
+		if (!rc) {
+			cli_verbose("table '%s' was made from a sample (%s): verified against its "
+			            "own boundaries",
+			            c->table, hb_buf_str(&c->spec_text));
+			hb_keys_release(&c->splits);
+			c->splits = own;
+			hb_keys_init(&own);
+			c->reach_checked = 0;
+		}
+	}
+	hb_keys_release(&own);
+	hb_row_release(&row);
+	hb_buf_release(&col);
+	return rc;
+}
+
 /* The namespace of c->table as a new string; NULL for the default namespace (or no memory). */
 static char *table_namespace(const struct create *c)
 {
@@ -881,6 +936,13 @@ static int run(struct create *c)
 		goto done;
 	}
 	c->regions = rs.n;
+	if (c->existed && c->from_table_sample && !hb_bounds_equal(&rs, &c->splits)) {
+		rc = own_sampled_bounds(c, &rs, &err);
+		if (rc) {
+			st = fail_with(c, &err);
+			goto done;
+		}
+	}
 	if (!hb_bounds_equal(&rs, &c->splits)) {
 		/* the mismatch is reported even when memory cuts the listing short */
 		(void)hb_bounds_diff(&c->diff, &rs, &c->splits);

@@ -503,24 +503,6 @@ static int sample_previous(struct rotate *r, struct design *d, const struct hb_s
 			hb_keys_release(&keys);
 			return rc;
 		}
-		/* the metadata row itself is not data */
-		if (keys.n) {
-			struct hb_keys clean;
-			size_t kl, j;
-
-			hb_keys_init(&clean);
-			for (j = 0; j < keys.n && !rc; j++) {
-				const unsigned char *k = hb_keys_at(&keys, j, &kl);
-
-				if (!(kl == strlen(HB_METAROW_ROW) &&
-				      !memcmp(k, HB_METAROW_ROW, kl)))
-					rc = hb_keys_push(&clean, k, kl);
-			}
-			hb_keys_release(&keys);
-			keys = clean;
-			if (rc)
-				return hb_error_set(err, HB_ENOMEM, "out of memory");
-		}
 		if (keys.n) {
 			d->sampled = keys;
 			d->have_sampled = 1;
@@ -582,6 +564,7 @@ static int design_for(struct rotate *r, struct design *d, const struct found *ex
 		s.generator = NULL;
 		s.sample_size = s.seed = s.start_time = NULL;
 		s.table_keys = &d->sampled;
+		s.sample_rows = d->sample_rows; /* recorded as the option in force */
 	}
 	if (existing && existing->managed > 0 && existing->n > 0 && s.regions_per_server) {
 		/* the table keeps the N it was made with */

@@ -532,9 +532,16 @@ int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s, st
 		break;
 	case HB_SPLIT_SAMPLED:
 		if (s->sample_table) {
+			long m = CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
+
+			/* the option in force (not the keys it kept): replayed, with the sampler's
+			 * fixed seed, on the same rows it draws the same keys */
 			if (!rc)
 				rc = add_flag(&t, "sample-table", s->sample_table);
-			snprintf(num, sizeof(num), "%zu", s->table_keys ? s->table_keys->n : 0);
+			if (!rc && s->sample_rows)
+				rc = cli_parse_long(s->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE,
+				                    "--sample-rows", &m, err);
+			snprintf(num, sizeof(num), "%ld", m);
 			if (!rc)
 				rc = add_flag(&t, "sample-rows", num);
 			break;

@@ -2,6 +2,7 @@
 #include "rest/hbase.h"
 #include "core/interrupt.h"
 #include "core/key.h"
+#include "core/metarow.h"
 #include "core/regioninfo.h"
 #include "rest/rest_priv.h"
 
@@ -920,10 +921,15 @@ static int sample_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	struct sampler *s = ctx;
 
 	hb_buf_reset(&s->last);
-	if (hb_buf_add(&s->last, row->key, row->key_len) ||
-	    hb_keys_push(s->keys, row->key, row->key_len))
+	if (hb_buf_add(&s->last, row->key, row->key_len))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	s->have_last = 1;
+	/* hbtab's own metadata row is not data: every sampling command leaves it out */
+	if (row->key_len == strlen(HB_METAROW_ROW) &&
+	    !memcmp(row->key, HB_METAROW_ROW, row->key_len))
+		return 0;
+	if (hb_keys_push(s->keys, row->key, row->key_len))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (s->keys->n < 2 * s->max_rows)
 		return 0;
 	/* Too many: halve the chance for the rest of the table and thin what we hold, so

@@ -177,6 +177,7 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
  * one empty cell per chosen row travels. The chance starts at 1 and halves (the keys kept so
  * far thinned to match) whenever 2 * max_rows keys are held. *rows_seen gets the number of
  * rows the final chance let through before the last thinning. seed makes it repeatable.
+ * hbtab's metadata row (HB_METAROW_ROW) is never part of the sample.
  */
 int hb_rest_sample_keys(struct hb_rest *c, const char *table, size_t max_rows, uint64_t seed,
                         struct hb_keys *out, struct hb_error *err);

@@ -419,7 +419,7 @@ class RotateSampling(RotateBase):
         self.assertNotEqual(learned, gen)
         self.assertEqual(learned, self.expected_splits(4, self.KEYS))
         self.assertEqual(self.emu.metadata_row("ev_20261102")["cf:splits"],
-                         "--sampled-splits 4 --sample-table ev_20261101 --sample-rows 400")
+                         "--sampled-splits 4 --sample-table ev_20261101 --sample-rows 10000")  # the option in force
         # the next run verifies both (each against its own boundaries) and changes nothing
         r = self.rotate("2026-11-02", "--ahead", "0", "--retain", "5", "--sample-previous", spec=spec)
         self.assertOk(r)

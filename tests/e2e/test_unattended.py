@@ -18,6 +18,59 @@ def put_rows(emu, table, keys):
         assert st == 200, body
 
 
+class SampledSplits(hbtest.EmulatorTest):
+    def test_sampled_create_reruns_verified_against_its_own_boundaries_and_metadata_row_not_sampled(self):
+        # the sampled table is made by hbtab, so it carries hbtab's metadata row
+        self.assertOk(self.hb("create", "samp", "--hex-splits", "2", "-q"))
+        keys = [b"user%05d" % i for i in range(3000)]
+        put_rows(self.emu, "samp", keys)
+        # a small sample takes every row but the metadata row: the same keys as a file of
+        # the data rows gives
+        tmp = tempfile.mkdtemp(prefix="hbtab-sample-")
+        try:
+            path = os.path.join(tmp, "keys.txt")
+            with open(path, "w") as f:
+                f.write("".join(k.decode() + "\n" for k in keys[:150]))
+            self.emu.reset()
+            self.assertOk(self.hb("create", "small", "--hex-splits", "2", "-q"))
+            put_rows(self.emu, "small", keys[:150])
+            want = self.hb("splits", "--sampled-splits", "4", "--sample-file", path)
+        finally:
+            subprocess.run(["rm", "-rf", tmp])
+        got = self.hb("splits", "--sampled-splits", "4", "--sample-table", "small")
+        self.assertOk(got)
+        self.assertEqual(got.out, want.out)
+        r = self.hb("-o", "json", "create", "s2", "--sampled-splits", "4", "--sample-table",
+                    "small")
+        self.assertOk(r)
+        self.assertEqual(self.emu.boundaries("s2"), [k.encode() for k in want.out.split()])
+        # the row records the options in force (the default --sample-rows, not the keys kept)
+        self.assertEqual(self.emu.metadata_row("s2")["cf:splits"],
+                         "--sampled-splits 4 --sample-table small --sample-rows 10000")
+        # a sample thinned by the server's random filter differs on every run: a rerun
+        # verifies the table against the boundaries recorded for it, changing nothing
+        self.emu.reset()
+        self.assertOk(self.hb("create", "samp", "--hex-splits", "2", "-q"))
+        put_rows(self.emu, "samp", keys)
+        argv = ("create", "fromsample", "--sampled-splits", "4", "--sample-table", "samp",
+                "--sample-rows", "300")
+        self.assertOk(self.hb(*argv, "-q"))
+        made = self.emu.boundaries("fromsample")
+        for _ in range(3):
+            self.emu.clear_requests()
+            r = self.hb("-o", "json", *argv)
+            self.assertOk(r)
+            self.assertEqual((r.json()["created"], r.json()["verified"]), (False, True))
+            self.assertEqual(self.emu.boundaries("fromsample"), made)
+            writes = [q for q in self.emu.requests() if q["method"] in ("PUT", "POST", "DELETE")
+                      and "/scanner" not in q["path"]]
+            self.assertEqual(writes, [])
+        # another spec than the recorded one is compared with its fresh sample as before
+        r = self.hb("create", "fromsample", "--sampled-splits", "4", "--sample-table", "samp",
+                    "--sample-rows", "200")
+        self.assertFails(r, 5, r"already exists with other region boundaries")
+
+
 class StateUnknown(hbtest.EmulatorTest):
     def test_audit_and_regions_report_state_unknown_never_healthy_when_meta_and_thrift_fail(self):
         self.assertOk(self.hb("create", "fx", "--hex-splits", "4", "--keyspace", "hex{8}", "-q"))
