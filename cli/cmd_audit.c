@@ -507,6 +507,7 @@ static int placement(struct audit_run *r, struct hb_rest *c, double factor)
 }
 
 static struct table_opts o;
+static const char *servers; /* --servers S: N = auto of a split set, offline */
 static struct hb_hot_params hot_params = HB_HOT_PARAMS_DEFAULT;
 static double window = DEFAULT_WINDOW;
 static double placement_factor = HB_PLACEMENT_FACTOR_DEFAULT;
@@ -1077,6 +1078,8 @@ static const struct cli_option opts[] = {
     CLI_FLAG(0, "require-metadata", &o.require_metadata,
              "a table without a metadata row is a finding"),
     CLI_SPLITSPEC_OPTIONS(&ss),
+    CLI_STRING(0, "servers", &servers, "S",
+               "with N = auto: region servers to count, no server asked (split set only)"),
     CLI_END,
 };
 
@@ -1096,9 +1099,14 @@ static int check(struct cli_ctx *x)
 			return cli_usage_exit(
 			    "audit", "--source, --hotspots, --window, --hot-*, --placement-factor, "
 			             "--metadata-* and --require-metadata need a TABLE");
-		x->offline = 1;
+		/* N = auto: K x --servers, offline; without --servers the cluster counts */
+		if (cli_splitspec_check_servers("audit", &ss, servers))
+			return CLI_EXIT_USAGE;
+		x->offline = !cli_splitspec_needs_cluster(&ss);
 		return CLI_EXIT_OK;
 	}
+	if (servers)
+		return cli_usage_exit("audit", "--servers goes with a split set (N = auto)");
 	return check_table_opts();
 }
 
@@ -1129,6 +1137,8 @@ static int run(struct cli_ctx *x)
 	if (x->table) {
 		r.table = x->table;
 		rc = audit_table(&r, x->rest);
+	} else if (!x->offline && cli_splitspec_prepare(&ss, x->rest, &err)) {
+		rc = cli_fail(&err);
 	} else {
 		rc = audit_splits(&r, &ss);
 	}

@@ -115,8 +115,11 @@ static int print_keys(const struct hb_keys *keys, enum splits_format fmt)
 static struct cli_splitspec ss;
 static const char *format;
 static int describe;
+static const char *servers;
 static const struct cli_option opts[] = {
     CLI_SPLITSPEC_OPTIONS(&ss),
+    CLI_STRING(0, "servers", &servers, "S",
+               "with N = auto: region servers to count, so no server is asked"),
     CLI_GROUP("Output"),
     CLI_CHOICE(0, "format", &format, "FORMAT",
                "lines (default), json, shell (SPLITS => [...]) or splits-file",
@@ -126,9 +129,11 @@ static const struct cli_option opts[] = {
     CLI_END,
 };
 
-/* Offline unless the spec takes N from the cluster (auto). */
+/* Offline unless the spec reads the cluster: N = auto without --servers, --sample-table. */
 static int check(struct cli_ctx *x)
 {
+	if (cli_splitspec_check_servers("splits", &ss, servers))
+		return CLI_EXIT_USAGE;
 	x->offline = !cli_splitspec_needs_cluster(&ss);
 	return CLI_EXIT_OK;
 }

@@ -183,7 +183,41 @@ static int is_auto(const struct cli_splitspec *s)
 
 int cli_splitspec_needs_cluster(const struct cli_splitspec *s)
 {
-	return is_auto(s) || s->sample_table;
+	return (is_auto(s) && s->live_servers <= 0) || s->sample_table;
+}
+
+int cli_splitspec_check_servers(const char *cmd, struct cli_splitspec *s, const char *servers)
+{
+	struct hb_error err = {0};
+
+	if (!servers)
+		return 0;
+	if (!is_auto(s))
+		return cli_usage_error(cmd, "--servers goes with N = auto (such as --hex-splits "
+		                            "auto --regions-per-server K)");
+	if (cli_splitspec_set_servers(s, servers, &err))
+		return cli_usage_error(cmd, "%s", err.msg);
+	return 0;
+}
+
+int cli_splitspec_set_servers(struct cli_splitspec *s, const char *servers, struct hb_error *err)
+{
+	long n, k = 0;
+	int rc;
+
+	if (!servers || !is_auto(s))
+		return 0;
+	rc = cli_parse_long(servers, 1, HB_SPLIT_MAX_REGIONS, "--servers", &n, err);
+	if (!rc && s->regions_per_server)
+		rc = cli_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS,
+		                    "--regions-per-server", &k, err);
+	if (!rc && k > HB_SPLIT_MAX_REGIONS / n)
+		rc = hb_error_set(err, HB_EINVAL,
+		                  "N = auto: %ld x %ld servers is more than %ld regions", k, n,
+		                  HB_SPLIT_MAX_REGIONS);
+	if (!rc)
+		s->live_servers = n;
+	return rc;
 }
 
 int cli_splitspec_prepare(struct cli_splitspec *s, struct hb_rest *rest, struct hb_error *err)
@@ -194,7 +228,7 @@ int cli_splitspec_prepare(struct cli_splitspec *s, struct hb_rest *rest, struct 
 
 	if (rc)
 		return rc;
-	if (is_auto(s)) {
+	if (is_auto(s) && s->live_servers <= 0) {
 		struct hb_cluster_status st;
 
 		rc = cli_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS,
@@ -453,7 +487,8 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s, st
 		spec.sample = &sample;
 		break;
 	case HB_SPLIT_FILE:
-		rc = read_keys(&sample, s->splits_file, HB_SPLITSFILE_SORTED, err);
+		rc = read_keys(&sample, s->splits_file, HB_SPLITSFILE_SORTED | HB_SPLITSFILE_SPLITS,
+		               err);
 		spec.sample = &sample;
 		break;
 	default:

@@ -76,8 +76,20 @@ struct cli_splitspec {
 	    CLI_STRING(0, "sample-rows", &(s)->sample_rows, "M",                                   \
 	               "rows sampled from --sample-table (10000)")
 
-/* 1 when the spec needs the cluster: N = auto or --sample-table. */
+/* 1 when the spec needs the cluster: --sample-table, or N = auto without a region-server
+ * count already set (cli_splitspec_set_servers). */
 int cli_splitspec_needs_cluster(const struct cli_splitspec *s);
+
+/*
+ * The one rule of N = auto: N = K x region servers, the count from --servers S where the
+ * command takes it (splits, audit SPLITSPEC, simulate; then no server is asked), else the
+ * live region servers of /status/cluster. servers NULL changes nothing; HB_EINVAL for a bad
+ * count, or K x S over the region cap.
+ */
+int cli_splitspec_set_servers(struct cli_splitspec *s, const char *servers, struct hb_error *err);
+/* cli_splitspec_set_servers for a command's --servers that means only that (splits, audit):
+ * without N = auto it is a usage error. Prints the error; returns 0 or HB_EINVAL. */
+int cli_splitspec_check_servers(const char *cmd, struct cli_splitspec *s, const char *servers);
 
 /*
  * Reads what the spec needs from the cluster through rest: the live region-server count for

@@ -1,6 +1,7 @@
 /* Parses key-per-line toStringBinary text (split files and key samples) with line-numbered errors.
  */
 #include "splitsfile.h"
+#include "split.h"
 
 #include <string.h>
 
@@ -52,6 +53,15 @@ int hb_splitsfile_parse(struct hb_keys *out, const char *text, size_t len, const
 			    "%s:%zu: key is %zu bytes long, more than HBase's maximum row "
 			    "length %d",
 			    name, line, key.len, (int)HB_MAX_ROW_LENGTH);
+			break;
+		}
+		if ((flags & HB_SPLITSFILE_SPLITS) &&
+		    out->n - first >= (size_t)HB_SPLIT_MAX_REGIONS - 1) {
+			rc = hb_error_set(
+			    err, HB_EINVAL,
+			    "%s:%zu: more than %ld split keys: at most %ld regions are "
+			    "supported, as for every split source",
+			    name, line, HB_SPLIT_MAX_REGIONS - 1, HB_SPLIT_MAX_REGIONS);
 			break;
 		}
 		if ((flags & HB_SPLITSFILE_SORTED) && out->n > first) {
