@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const bloom_values[] = {"NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH", NULL};
+/* ROWPREFIX_FIXED_LENGTH (3) is refused in hb_cfattr_value: HBase's descriptor check needs
+ * the family configuration RowPrefixBloomFilter.prefix_length with it. */
+static const char *const bloom_values[] = {"NONE", "ROW", "ROWCOL", NULL};
 /* Compression.Algorithm names; LZMA and BROTLI exist from HBase 2.5. */
 static const char *const compression_values[] = {"LZO",   "GZ",   "NONE", "SNAPPY", "LZ4",
                                                  "BZIP2", "ZSTD", "LZMA", "BROTLI", NULL};
@@ -137,6 +139,16 @@ int hb_cfattr_value(const struct hb_cfattr *r, const char *val, const char *fami
 		                    "invalid %s '%s' for family '%s': true or false expected",
 		                    r->name, val, family);
 	case HB_CFATTR_ENUM:
+		if (r->values == bloom_values && ascii_upper_eq(val, "ROWPREFIX_FIXED_LENGTH"))
+			return hb_error_set(err, HB_EINVAL,
+			                    "BLOOMFILTER ROWPREFIX_FIXED_LENGTH for family '%s' "
+			                    "would be refused by "
+			                    "HBase: it needs the family configuration "
+			                    "RowPrefixBloomFilter.prefix_length, "
+			                    "which hbtab does not set (use ROW or ROWCOL, or "
+			                    "create the table in the "
+			                    "hbase shell with that configuration)",
+			                    family);
 		for (i = 0; r->values[i]; i++)
 			if (ascii_upper_eq(val, r->values[i])) {
 				*num = (int32_t)i;

@@ -764,21 +764,23 @@ const char *hb_thrift_app_type_name(int32_t type)
 int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method, struct hb_error *err)
 {
 	const char *msg = r->message && r->message[0] ? r->message : "(no message)";
+	/* HBase's Thrift2 handler puts the Java stack trace after the message's first line */
+	int len = (int)strcspn(msg, "\r\n");
 
 	switch (r->outcome) {
 	case HB_TR_VOID:
 	case HB_TR_SUCCESS:
 		return 0;
 	case HB_TR_IOERROR:
-		return hb_error_set(err, HB_ESERVER, "thrift2 %s: server error (TIOError%s): %s",
+		return hb_error_set(err, HB_ESERVER, "thrift2 %s: server error (TIOError%s): %.*s",
 		                    method,
 		                    r->can_retry == 1   ? ", retryable"
 		                    : r->can_retry == 0 ? ", not retryable"
 		                                        : "",
-		                    msg);
+		                    len, msg);
 	case HB_TR_ILLEGAL_ARG:
-		return hb_error_set(err, HB_ESERVER, "thrift2 %s: illegal argument: %s", method,
-		                    msg);
+		return hb_error_set(err, HB_ESERVER, "thrift2 %s: illegal argument: %.*s", method,
+		                    len, msg);
 	case HB_TR_APP_EXCEPTION:
 		if (r->app_type == 1)
 			return hb_error_set(

@@ -90,6 +90,17 @@ class CreateAgainstCluster(backend.BackendTest):
         self.assertEqual((r.json()["created"], r.json()["verified"]), (False, True), r)
         self.assertEqual(self.be.metadata_row(t)["info:N"], "8")
 
+    def test_a_bloom_type_hbase_would_refuse_is_refused_before_any_ddl(self):
+        t = self.name()
+        # HBase's descriptor check refuses ROWPREFIX_FIXED_LENGTH without the family
+        # configuration RowPrefixBloomFilter.prefix_length, which no channel of hbtab sets.
+        for via in ("thrift2", "shell"):
+            r = self.hb("create", t, "--hex-splits", "2", "--family",
+                        "info:BLOOMFILTER=ROWPREFIX_FIXED_LENGTH", "--via", via)
+            self.assertFails(r, 2, "RowPrefixBloomFilter.prefix_length")
+        self.assertIsNone(self.be.boundaries(t))
+        self.assertCreated(t, ["--hex-splits", "2"], "thrift2")
+
     def test_shell_error_is_reported_with_the_shell_text(self):
         t = self.name()
         self.be.create(t, families=["info"])

@@ -72,7 +72,7 @@ class CreateWireTest(CreateTestBase):
         r = hbtest.run(["--rest", self.emu.rest, "--thrift", self.proxy, "--no-progress",
                         "create", "t1", "--splits-file", self.splits_path,
                         "--family", "info:VERSIONS=3,MIN_VERSIONS=1,TTL=FOREVER,COMPRESSION=snappy,"
-                                    "BLOOMFILTER=rowprefix_fixed_length,DATA_BLOCK_ENCODING=fast_diff,"
+                                    "BLOOMFILTER=rowcol,DATA_BLOCK_ENCODING=fast_diff,"
                                     "BLOCKSIZE=131072,IN_MEMORY=true,KEEP_DELETED_CELLS=ttl,"
                                     "BLOCKCACHE=false,REPLICATION_SCOPE=1,X_CUSTOM=a'b",
                         "--family", "d",
@@ -101,7 +101,7 @@ class CreateWireTest(CreateTestBase):
         self.assertEqual(c.minVersions, 1)
         self.assertEqual(c.timeToLive, 2147483647)
         self.assertEqual(c.compressionType, TCompressionAlgorithm.SNAPPY)
-        self.assertEqual(c.bloomnFilterType, TBloomFilterType.ROWPREFIX_FIXED_LENGTH)
+        self.assertEqual(c.bloomnFilterType, TBloomFilterType.ROWCOL)
         self.assertEqual(c.dataBlockEncoding, TDataBlockEncoding.FAST_DIFF)
         self.assertEqual(c.blockSize, 131072)
         self.assertIs(c.inMemory, True)

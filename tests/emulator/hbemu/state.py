@@ -544,6 +544,11 @@ class State(object):
                 validate_family_name(fname)
                 fams[fname] = {str(k): str(v) for k, v in (fattrs or {}).items()}
                 self.check_compression(fams[fname].get("COMPRESSION"))
+                if (fams[fname].get("BLOOMFILTER", "").upper() == "ROWPREFIX_FIXED_LENGTH"
+                        and "RowPrefixBloomFilter.prefix_length" not in fams[fname]):
+                    # TableDescriptorChecker.checkBloomFilterType: the prefix length comes
+                    # from the family's configuration only (seen on 2.6.1)
+                    raise SanityCheckFailed("Failed to get bloom filter param")
             keys = verify_split_keys(list(splits or []))
             if race_check and cname in self.races:
                 self.races.discard(cname)

@@ -375,6 +375,15 @@ class Regions(EmuTestCase):
         self.assertEqual(self.emu.rest("POST", "/t1/scanner", {"batch": 10})[0], 201)
         self.assertEqual(self.emu.rest("GET", "/t1/*")[0], 200)
 
+    def test_rowprefix_bloom_without_its_prefix_length_fails_the_sanity_check(self):
+        fam = {"name": "cf", "attrs": {"BLOOMFILTER": "ROWPREFIX_FIXED_LENGTH"}}
+        st, d = self.emu.control("POST", "/control/create", {"table": "bf", "families": [fam],
+                                                             "attrs": {}, "splits": []})
+        self.assertNotEqual(st, 201)
+        self.assertIn("Failed to get bloom filter param", json.dumps(d))
+        fam["attrs"]["RowPrefixBloomFilter.prefix_length"] = "4"
+        self.emu.create("bf", families=[fam])
+
     def test_row_get_of_a_missing_table_or_family_is_a_plain_404(self):
         self.emu.create("t1", [b"g"])
         self.assertEqual(self.emu.rest("GET", "/nope/r1")[:3:2], (404, b"Not found\r\n"))
