@@ -286,6 +286,69 @@ size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
 	return 0;
 }
 
+/* nextInt(1000) draws again when next(31) is at least 2^31 - 2^31 % 1000. */
+#define REJECT_1000 2147483000u
+
+/*
+ * n ticks of the md5 generator's clock, currentTime += nextInt(1000), with the low 32 bits of
+ * each new time in lo (when lo is not NULL). One tick after another waits for the previous
+ * draw's multiplication; here four draws are made at once from the first one's state through
+ * the LCG's 1- to 4-step maps, so their multiplications overlap. A group holding a draw that
+ * Java would reject (about 3 in 10^7) is done again one tick at a time.
+ */
+static void ticks1000(struct hb_keygen *g, uint64_t n, uint32_t *lo)
+{
+	uint64_t a[4], c[4], s = g->rnd.seed, t = (uint64_t)g->ts, i = 0;
+	int k;
+
+	a[0] = JR_MULT;
+	c[0] = JR_ADD;
+	for (k = 1; k < 4; k++) {
+		a[k] = (a[k - 1] * JR_MULT) & JR_MASK;
+		c[k] = (c[k - 1] * JR_MULT + JR_ADD) & JR_MASK;
+	}
+	for (; i + 4 <= n; i += 4) {
+		uint64_t s0 = (a[0] * s + c[0]) & JR_MASK, s1 = (a[1] * s + c[1]) & JR_MASK;
+		uint64_t s2 = (a[2] * s + c[2]) & JR_MASK, s3 = (a[3] * s + c[3]) & JR_MASK;
+		uint32_t u0 = (uint32_t)(s0 >> 17), u1 = (uint32_t)(s1 >> 17);
+		uint32_t u2 = (uint32_t)(s2 >> 17), u3 = (uint32_t)(s3 >> 17);
+
+		if (u0 >= REJECT_1000 || u1 >= REJECT_1000 || u2 >= REJECT_1000 ||
+		    u3 >= REJECT_1000) {
+			g->rnd.seed = s;
+			g->ts = (int64_t)t;
+			for (k = 0; k < 4; k++) {
+				tick(g, 1000);
+				if (lo)
+					lo[i + (uint64_t)k] = (uint32_t)(uint64_t)g->ts;
+			}
+			s = g->rnd.seed;
+			t = (uint64_t)g->ts;
+			continue;
+		}
+		t += u0 % 1000;
+		if (lo)
+			lo[i] = (uint32_t)t;
+		t += u1 % 1000;
+		if (lo)
+			lo[i + 1] = (uint32_t)t;
+		t += u2 % 1000;
+		if (lo)
+			lo[i + 2] = (uint32_t)t;
+		t += u3 % 1000;
+		if (lo)
+			lo[i + 3] = (uint32_t)t;
+		s = s3;
+	}
+	g->rnd.seed = s;
+	g->ts = (int64_t)t;
+	for (; i < n; i++) {
+		tick(g, 1000);
+		if (lo)
+			lo[i] = (uint32_t)(uint64_t)g->ts;
+	}
+}
+
 size_t hb_keygen_width(const struct hb_keygen *g)
 {
 	switch (g->kind) {
@@ -369,22 +432,23 @@ void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n)
 	for (; n; n -= m) {
 		m = n < MD5_BATCH ? n : MD5_BATCH;
 		id0 = g->id;
-		for (i = 0; i < m; i++) {
-			uint64_t id = (uint64_t)g->id;
+		if (g->kind == HB_KEYGEN_MD5) {
+			/* MD5(toBytes((int)id) ++ toBytes((int)time)), the time ticked first */
+			ticks1000(g, m, m1);
+			for (i = 0; i < m; i++) {
+				m0[i] = be_word((uint32_t)((uint64_t)id0 + i));
+				m1[i] = be_word(m1[i]);
+			}
+		} else {
+			/* MD5(toBytes(id)) */
+			for (i = 0; i < m; i++) {
+				uint64_t id = (uint64_t)id0 + i;
 
-			g->id = (int64_t)(id + 1);
-			if (g->kind == HB_KEYGEN_MD5) {
-				/* MD5(toBytes((int)id) ++ toBytes((int)time)), the time ticked
-				 * first */
-				tick(g, 1000);
-				m0[i] = be_word((uint32_t)id);
-				m1[i] = be_word((uint32_t)(uint64_t)g->ts);
-			} else {
-				/* MD5(toBytes(id)) */
 				m0[i] = be_word((uint32_t)(id >> 32));
 				m1[i] = be_word((uint32_t)id);
 			}
 		}
+		g->id = (int64_t)((uint64_t)id0 + m);
 		hb_md5_8_words(h, m0, m1, m);
 		for (i = 0; i < m; i++, out += w) {
 			int64_t id = (int64_t)((uint64_t)id0 + i);
@@ -407,8 +471,7 @@ void hb_keygen_skip(struct hb_keygen *g, uint64_t n)
 	switch (g->kind) {
 	case HB_KEYGEN_MD5:
 		/* the time still needs every draw: nextInt(1000) may reject and draw again */
-		for (i = 0; i < n; i++)
-			tick(g, 1000);
+		ticks1000(g, n, NULL);
 		break;
 	case HB_KEYGEN_HEX8:
 		/* nextInt(16) is one next(31) each: 8 per key, never rejected */

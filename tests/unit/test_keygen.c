@@ -414,6 +414,60 @@ static void test_keygen__next_n_matches_the_java_transcriptions(void)
 	}
 }
 
+/* The java.util.Random state one step before s: the LCG run backwards. */
+static uint64_t lcg_back(uint64_t s)
+{
+	uint64_t a = 0x5DEECE66DULL, inv = a;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		inv *= 2 - a * inv; /* Newton's step: the inverse of a modulo 2^64 */
+	return ((s - 0xB) * inv) & ((1ULL << 48) - 1);
+}
+
+static void test_keygen__md5_clock_draws_rejected_by_next_int_agree_in_every_path(void)
+{
+	/* next(31) >= 2147483000 makes nextInt(1000) draw again (3 times in 10^7): start the
+	 * generator a few draws before such a draw, at each place in a group of four */
+	int before, j;
+
+	for (before = 0; before < 9; before++) {
+		struct hb_keygen a, b, c;
+		unsigned char one[HB_KEYGEN_MAX_KEY], many[40 * HB_KEYGEN_MAX_KEY];
+		uint64_t st = lcg_back((uint64_t)2147483500u << 17);
+		size_t bad = 0;
+
+		for (j = 0; j < before; j++)
+			st = lcg_back(st);
+		CHECK_EQ_INT(hb_keygen_init(&a, "md5", 0, 5, NULL), 0);
+		a.rnd.seed = st;
+		b = a;
+		c = a;
+		hb_keygen_next_n(&b, many, 40);
+		for (j = 0; j < 40; j++) {
+			hb_keygen_next(&a, one);
+			bad += memcmp(one, many + 16 * j, 16) != 0;
+		}
+		CHECK_EQ_INT(bad, 0);
+		CHECK_EQ_INT(b.ts, a.ts);
+		CHECK_EQ_INT(b.rnd.seed, a.rnd.seed);
+		hb_keygen_skip(&c, 40);
+		CHECK_EQ_INT(c.ts, a.ts);
+		CHECK_EQ_INT(c.rnd.seed, a.rnd.seed);
+		CHECK_EQ_INT(c.id, a.id);
+	}
+	/* the rejection really happened: the draw after it is one more step along */
+	{
+		struct hb_jrandom r = {lcg_back((uint64_t)2147483500u << 17)};
+		struct hb_jrandom q = r;
+
+		hb_jrandom_next_int(&r, 1000);
+		hb_jrandom_next(&q, 31);
+		hb_jrandom_next(&q, 31);
+		CHECK_EQ_INT(r.seed, q.seed);
+	}
+}
+
 static void test_keygen__md5_prefix_matches_openssl(void)
 {
 	struct hb_jrandom r;
@@ -461,6 +515,7 @@ int main(void)
 	RUN(test_keygen__skip_leaves_the_state_of_as_many_keys);
 	RUN(test_keygen__next_n_makes_the_keys_of_next_one_at_a_time);
 	RUN(test_keygen__next_n_matches_the_java_transcriptions);
+	RUN(test_keygen__md5_clock_draws_rejected_by_next_int_agree_in_every_path);
 	RUN(test_keygen__md5_prefix_matches_openssl);
 	RUN(test_keygen__jrandom_skip_equals_stepping);
 	return TEST_DONE();
