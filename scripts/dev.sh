@@ -231,16 +231,21 @@ timed() { # timed NAME COMMAND...: runs COMMAND and says how long it took
     say "$name: $((SECONDS - started)) s"
 }
 
-# The suite, then the suite under ASan+UBSan, then the fuzz corpora replayed. The two passes
-# mostly wait (emulators, timeouts, subprocesses), so they run side by side, each with its own
-# log, and the sanitizer and fuzz trees are built while the first pass runs. A further pass
-# that waits more than it computes belongs with start_pass too.
+# The suite, the behaviour tests against real HBase (the real.* tests: one mini cluster they
+# take turns on), the suite under ASan+UBSan, then the fuzz corpora replayed. The passes mostly
+# wait (emulators, timeouts, subprocesses, the cluster), so they run side by side, each with
+# its own log, and the sanitizer and fuzz trees are built while the first passes run. A further
+# pass that waits more than it computes belongs with start_pass too.
 run_tests() {
     local started=$SECONDS
     install_packages
     timed "build" build_tree "$build"
     start_pass "test suite" "$build/ctest-pass.log" \
-        ctest --test-dir "$build" --output-on-failure -j "$jobs"
+        ctest --test-dir "$build" --output-on-failure -j "$jobs" -E '^real\.'
+    if ctest --test-dir "$build" -N -R '^real\.' | grep -q 'real\.start'; then
+        start_pass "real HBase" "$build/ctest-real.log" \
+            ctest --test-dir "$build" --output-on-failure -R '^real\.'
+    fi
     timed "build (ASan+UBSan)" build_tree "$asan_build" -DHBTAB_SANITIZE=ON
     start_pass "test suite under ASan+UBSan" "$asan_build/ctest-pass.log" \
         env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
