@@ -440,11 +440,20 @@ static const char *server_label(const struct sim_result *res, size_t s, char *bu
 	return buf;
 }
 
-/* The final regions as plain arrays, whichever mode ran. */
+/*
+ * The final regions as plain arrays, whichever mode ran. With --policy a region's writes are
+ * those since it opened (a split parent's went before), so regions' shares are of total, the
+ * writes the final regions took, and servers count every write: their own regions' and those
+ * of the parents that split on them (a daughter stays on its parent's server), out of count.
+ * Both sets of shares add up to 100%.
+ */
 struct view {
 	size_t n;
 	uint64_t *writes;
 	size_t *server;
+	uint64_t total;    /* writes of the final regions (the count without --policy) */
+	uint64_t *lineage; /* per server: every write its regions and their parents took */
+	size_t *sregions;  /* per server: final regions */
 };
 
 static int make_view(struct view *v, const struct sim_result *res)
@@ -452,14 +461,22 @@ static int make_view(struct view *v, const struct sim_result *res)
 	size_t i;
 
 	v->n = res->policy_on ? res->sim.nregions : res->splits.n + 1;
+	v->total = 0;
 	v->writes = calloc(v->n, sizeof(uint64_t));
 	v->server = calloc(v->n, sizeof(size_t));
-	if (!v->writes || !v->server)
+	v->lineage = calloc(res->nservers ? res->nservers : 1, sizeof(uint64_t));
+	v->sregions = calloc(res->nservers ? res->nservers : 1, sizeof(size_t));
+	if (!v->writes || !v->server || !v->lineage || !v->sregions)
 		return HB_ENOMEM;
 	for (i = 0; i < v->n; i++) {
 		v->writes[i] = res->policy_on ? res->sim.regions[i].writes : res->counts[i];
 		v->server[i] = res->policy_on ? res->sim.regions[i].server : res->server_of[i];
+		v->total += v->writes[i];
+		v->lineage[v->server[i]] += v->writes[i];
+		v->sregions[v->server[i]]++;
 	}
+	for (i = 0; res->policy_on && i < res->sim.nsplits; i++)
+		v->lineage[res->sim.splits[i].server] += res->sim.splits[i].parent_writes;
 	return 0;
 }
 
@@ -467,6 +484,20 @@ static void view_release(struct view *v)
 {
 	free(v->writes);
 	free(v->server);
+	free(v->lineage);
+	free(v->sregions);
+}
+
+/* A region's share: of the writes the final regions took. */
+static double region_share(const struct view *v, size_t i)
+{
+	return v->total ? (double)v->writes[i] / (double)v->total : 0.0;
+}
+
+/* A server's share: of every write. */
+static double server_share(const struct sim_result *res, const struct view *v, size_t i)
+{
+	return res->count ? (double)v->lineage[i] / (double)res->count : 0.0;
 }
 
 static void region_bounds(const struct sim_result *res, size_t i, const unsigned char **s,
@@ -501,18 +532,17 @@ static int print_json(const struct sim_result *res, const struct view *v,
                       const struct hb_sim_stats *st)
 {
 	struct hb_buf b = HB_BUF_INIT, tmp = HB_BUF_INIT;
-	uint64_t *swrites = calloc(res->nservers, sizeof(uint64_t));
-	size_t *sregions = calloc(res->nservers, sizeof(size_t));
 	char lab[32];
 	size_t i;
-	int rc = !swrites || !sregions ? HB_ENOMEM : 0;
+	int rc = 0;
 
 	if (!rc)
 		rc = hb_buf_addf(&b,
-		                 "{\"count\":%llu,\"skew\":%s,\"cv\":%s,\"min\":%llu,"
-		                 "\"max\":%llu,\"keys\":",
-		                 (unsigned long long)res->count, CLI_NUM(st->skew), CLI_NUM(st->cv),
-		                 (unsigned long long)st->min, (unsigned long long)st->max) ||
+		                 "{\"count\":%llu,\"region_writes\":%llu,\"skew\":%s,\"cv\":%s,"
+		                 "\"min\":%llu,\"max\":%llu,\"keys\":",
+		                 (unsigned long long)res->count, (unsigned long long)v->total,
+		                 CLI_NUM(st->skew), CLI_NUM(st->cv), (unsigned long long)st->min,
+		                 (unsigned long long)st->max) ||
 		     cli_json_str(&b, res->source, strlen(res->source)) ||
 		     hb_buf_adds(&b, ",\"regions\":[");
 	for (i = 0; !rc && i < v->n; i++) {
@@ -520,15 +550,11 @@ static int print_json(const struct sim_result *res, const struct view *v,
 		size_t sl, el;
 
 		region_bounds(res, i, &s, &sl, &e, &el);
-		swrites[v->server[i]] += v->writes[i];
-		sregions[v->server[i]]++;
 		rc = hb_buf_addf(&b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
 		     cli_json_tsb(&b, s, sl, &tmp) || hb_buf_adds(&b, ",\"end\":") ||
 		     cli_json_tsb(&b, e, el, &tmp) ||
-		     hb_buf_addf(
-		         &b, ",\"writes\":%llu,\"share\":%s,\"ratio\":",
-		         (unsigned long long)v->writes[i],
-		         CLI_NUM(res->count ? (double)v->writes[i] / (double)res->count : 0.0));
+		     hb_buf_addf(&b, ",\"writes\":%llu,\"share\":%s,\"ratio\":",
+		                 (unsigned long long)v->writes[i], CLI_NUM(region_share(v, i)));
 		if (!rc)
 			rc = st->min
 			         ? hb_buf_adds(&b, CLI_NUM((double)v->writes[i] / (double)st->min))
@@ -556,10 +582,9 @@ static int print_json(const struct sim_result *res, const struct view *v,
 
 		rc = hb_buf_adds(&b, i ? ",{\"name\":" : "{\"name\":") ||
 		     cli_json_str(&b, nm, strlen(nm)) ||
-		     hb_buf_addf(
-		         &b, ",\"regions\":%zu,\"writes\":%llu,\"share\":%s}", sregions[i],
-		         (unsigned long long)swrites[i],
-		         CLI_NUM(res->count ? (double)swrites[i] / (double)res->count : 0.0)) ||
+		     hb_buf_addf(&b, ",\"regions\":%zu,\"writes\":%llu,\"share\":%s}",
+		                 v->sregions[i], (unsigned long long)v->lineage[i],
+		                 CLI_NUM(server_share(res, v, i))) ||
 		     cli_stream_flush(&b, 0);
 	}
 	if (!rc)
@@ -608,8 +633,6 @@ static int print_json(const struct sim_result *res, const struct view *v,
 		rc = hb_buf_adds(&b, "}\n") || cli_stream_flush(&b, 1);
 	hb_buf_release(&b);
 	hb_buf_release(&tmp);
-	free(swrites);
-	free(sregions);
 	return rc;
 }
 
@@ -648,11 +671,10 @@ static int print_text(const struct sim_result *res, const struct view *v,
 	                                 "SIZE",         "THRESHOLD",   "ON SERVER"};
 	struct cli_table t, ts, tt;
 	struct hb_buf tmp = HB_BUF_INIT;
-	uint64_t *swrites = calloc(res->nservers, sizeof(uint64_t)), smax = 0;
-	size_t *sregions = calloc(res->nservers, sizeof(size_t));
+	uint64_t smax = 0;
 	char lab[32], bar[BAR_WIDTH + 1], hb1[32], hb2[32];
 	size_t i, ncold = 0;
-	int rc = !swrites || !sregions ? HB_ENOMEM : 0;
+	int rc = 0;
 
 	cli_table_init(&t, res->policy_on ? 10 : 8, res->policy_on ? rhp : rh);
 	cli_table_init(&ts, 5, sh);
@@ -670,14 +692,20 @@ static int print_text(const struct sim_result *res, const struct view *v,
 		            HB_PLURAL(v->n), res->source, st->skew, st->cv, ratio) < 0
 		         ? HB_EINVAL
 		         : 0;
+		/* with --policy, writes before a split went to a parent no longer listed */
+		if (!rc && v->total != res->count &&
+		    printf("regions: WRITES since each opened, %llu of the %llu (%.2f%%; the rest "
+		           "went to regions that split), SHARE of those; servers: every write, "
+		           "split parents' included, SHARE of all\n",
+		           (unsigned long long)v->total, (unsigned long long)res->count,
+		           res->count ? 100.0 * (double)v->total / (double)res->count : 0.0) < 0)
+			rc = HB_EINVAL;
 	}
 	for (i = 0; !rc && i < v->n; i++) {
 		const unsigned char *s, *e;
 		size_t sl, el, w;
 
 		region_bounds(res, i, &s, &sl, &e, &el);
-		swrites[v->server[i]] += v->writes[i];
-		sregions[v->server[i]]++;
 		w = st->max ? (size_t)((double)v->writes[i] * BAR_WIDTH / (double)st->max + 0.5)
 		            : 0;
 		memset(bar, '#', w);
@@ -686,8 +714,8 @@ static int print_text(const struct sim_result *res, const struct view *v,
 		     tsb_cell(&t, e, el, &tmp) ||
 		     cli_table_addf(&t, "%llu", (unsigned long long)v->writes[i]) ||
 		     cli_table_addf(&t, "%.2f%%",
-		                    res->count ? 100.0 * (double)v->writes[i] / (double)res->count
-		                               : 0) ||
+		                    v->total ? 100.0 * (double)v->writes[i] / (double)v->total
+		                             : 0) ||
 		     (st->min ? cli_table_addf(&t, "%.3f", (double)v->writes[i] / (double)st->min)
 		              : cli_table_add(&t, "-")) ||
 		     cli_table_add(&t, server_label(res, v->server[i], lab, sizeof(lab)));
@@ -705,18 +733,19 @@ static int print_text(const struct sim_result *res, const struct view *v,
 	if (!rc)
 		rc = cli_table_print(&t, 0);
 	for (i = 0; i < res->nservers; i++)
-		if (swrites[i] > smax)
-			smax = swrites[i];
+		if (v->lineage[i] > smax)
+			smax = v->lineage[i];
 	for (i = 0; !rc && i < res->nservers; i++) {
-		size_t w = smax ? (size_t)((double)swrites[i] * BAR_WIDTH / (double)smax + 0.5) : 0;
+		size_t w =
+		    smax ? (size_t)((double)v->lineage[i] * BAR_WIDTH / (double)smax + 0.5) : 0;
 
 		memset(bar, '#', w);
 		bar[w] = '\0';
 		rc = cli_table_add(&ts, server_label(res, i, lab, sizeof(lab))) ||
-		     cli_table_addf(&ts, "%zu", sregions[i]) ||
-		     cli_table_addf(&ts, "%llu", (unsigned long long)swrites[i]) ||
+		     cli_table_addf(&ts, "%zu", v->sregions[i]) ||
+		     cli_table_addf(&ts, "%llu", (unsigned long long)v->lineage[i]) ||
 		     cli_table_addf(&ts, "%.2f%%",
-		                    res->count ? 100.0 * (double)swrites[i] / (double)res->count
+		                    res->count ? 100.0 * (double)v->lineage[i] / (double)res->count
 		                               : 0) ||
 		     cli_table_add(&ts, bar);
 	}
@@ -756,8 +785,6 @@ static int print_text(const struct sim_result *res, const struct view *v,
 	cli_table_release(&ts);
 	cli_table_release(&tt);
 	hb_buf_release(&tmp);
-	free(swrites);
-	free(sregions);
 	return rc;
 }
 

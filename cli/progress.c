@@ -38,9 +38,11 @@ static void draw(const char *line)
 		return;
 	progress_last = t;
 	snprintf(progress_line, sizeof(progress_line), "%s", line);
+	/* Marked before the line goes out: a signal that arrives once any of it is on the
+	 * terminal finds it to erase. */
+	progress_drawn = 1;
 	fprintf(stderr, "\r%s ", line);
 	fflush(stderr);
-	progress_drawn = 1;
 }
 
 void cli_progress_install(void)

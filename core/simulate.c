@@ -560,6 +560,7 @@ static int maybe_split(struct hb_sim *s, size_t idx, struct hb_error *err)
 	memset(ev, 0, sizeof(*ev));
 	ev->after_writes = s->writes;
 	ev->after_bytes = s->bytes;
+	ev->parent_writes = r->writes;
 	ev->region = idx;
 	ev->server = r->server;
 	ev->size = r->store;

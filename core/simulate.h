@@ -107,6 +107,7 @@ struct hb_sim_region {
 
 struct hb_sim_split {
 	uint64_t after_writes, after_bytes; /* totals when the split happened */
+	uint64_t parent_writes;             /* writes the parent took since it opened, on server */
 	size_t region;                      /* index of the parent at that time */
 	size_t server;
 	uint64_t size, threshold; /* the store size that exceeded the threshold */
