@@ -62,23 +62,37 @@ class Progress(hbtest.EmulatorTest):
         self.assertNotIn(b"auditing", out)
 
     def test_progress__a_slow_thrift2_create_call_is_shown_with_its_table(self):
-        # createTable returns once every region is assigned: on a big table, many seconds
-        self.emu.fault(server="thrift", method="POST", path=".*", kind="delay", seconds=3,
-                       count=-1)
-        rc, out, err = self.run_with_tty_stderr("create", "t1", "--hex-splits", "4",
-                                                "--via", "thrift2", "--thrift", self.emu.thrift)
+        # createTable returns once every region is assigned: on a big table, many seconds;
+        # here it is held until the terminal shows it running for a second or more
+        self.emu.fault(server="thrift", method="POST", path=".*", kind="delay",
+                       until="release", count=-1)
+        t = hbtest.TtyStderr(["--rest", self.emu.rest, "create", "t1", "--hex-splits", "4",
+                              "--via", "thrift2", "--thrift", self.emu.thrift])
+        try:
+            t.wait_for_err(rb"\rcreating table 't1' over Thrift2: [1-9]\d* s")
+        finally:
+            self.emu.control("POST", "/control/release")
+        rc, out, err = t.finish()
         self.assertEqual(rc, 0, err)
         self.assertRegex(err, rb"\rcreating table 't1' over Thrift2: [1-9]\d* s")
         self.assertTrue(err.endswith(b"\r\x1b[K"), err[-60:])
         self.assertNotIn(b"creating table", out)
 
     def test_progress__the_hbase_shell_run_is_shown_and_erased_before_the_error(self):
+        # a "shell" that creates nothing and ends once the terminal has shown it running
         script = os.path.join(self.emu.tmp, "slow-shell.py")
+        go = os.path.join(self.emu.tmp, "shell-may-end")
         with open(script, "w") as f:
-            f.write("import time\ntime.sleep(3)\n")  # creates nothing
-        rc, out, err = self.run_with_tty_stderr(
-            "create", "t1", "--hex-splits", "4", "--via", "shell", "--wait", "1",
-            "--hbase-shell", "%s %s" % (sys.executable, script))
+            f.write("import os, time\nwhile not os.path.exists(%r):\n    time.sleep(0.05)\n"
+                    % go)
+        t = hbtest.TtyStderr(["--rest", self.emu.rest, "create", "t1", "--hex-splits", "4",
+                              "--via", "shell", "--wait", "1",
+                              "--hbase-shell", "%s %s" % (sys.executable, script)])
+        try:
+            t.wait_for_err(rb"\rcreating table 't1' with the hbase shell: [1-9]\d* s")
+        finally:
+            open(go, "w").close()
+        rc, out, err = t.finish()
         self.assertEqual(rc, 1, err)
         self.assertIn(b"does not exist after the shell create", err)
         self.assertRegex(err, rb"\rcreating table 't1' with the hbase shell: [1-9]\d* s")
