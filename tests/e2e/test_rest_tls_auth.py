@@ -5,7 +5,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 
 import hbtest
 from hbtest import EmulatorTest, run
@@ -118,12 +117,15 @@ class BasicAuth(EmulatorTest):
         self.assertNoSecret(r)
 
     def test_auth__password_not_in_argv_of_running_process(self):
-        self.emu.fault(kind="delay", path="^/$", seconds=1.5, count=1)
+        # the request is held while the process is looked at: it is running, past its start
+        self.emu.fault(kind="delay", path="^/$", until="release", count=1)
         env = hbtest.clean_env(tempfile.gettempdir(), {"HBTAB_PASSWORD": PASSWORD})
         p = subprocess.Popen([hbtest.HBTAB, "--rest", self.emu.rest, "--user", "alice", "tables"],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            time.sleep(0.5)
+            hbtest.wait_for(lambda: self.emu.control("GET", "/control/held")[1]["held"] == 1
+                            or p.poll() is not None, "the held request")
+            self.assertIsNone(p.poll())
             with open("/proc/%d/cmdline" % p.pid, "rb") as f:
                 argv = f.read()
             self.assertIn(b"alice", argv)
@@ -133,6 +135,7 @@ class BasicAuth(EmulatorTest):
             if ps.returncode == 0:
                 self.assertNotIn(PASSWORD, ps.stdout)
         finally:
+            self.emu.control("POST", "/control/release")
             out, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 0, err)
         self.assertNotIn(PASSWORD.encode(), out + err)

@@ -146,14 +146,16 @@ class Signals(EmulatorTest):
         # The POST that opens the scanner is slow: the signal arrives before hbtab knows the
         # scanner's id; the POST is finished, and the scanner it opened is deleted.
         self.table_with_rows()
+        # held until the signal has been sent
         self.emu.fault(server="rest", method="POST", path="/scanner", kind="delay",
-                       seconds=3, count=1)
+                       until="release", count=1)
         p = self.start(self.SAMPLE)
         # A fault is dropped from the list when its last count fires: the POST is delayed.
         hbtest.wait_for(lambda: self.emu.control("GET", "/control/fault")[1] == []
                  or p.poll() is not None, "the scanner POST")
         self.assertIsNone(p.poll())
         p.send_signal(signal.SIGINT)
+        self.emu.control("POST", "/control/release")
         rc, out, err = self.finish(p)
         self.assertEqual(rc, 130, err)
         hbtest.wait_for(lambda: not self.scanners(), "the scanner to be deleted")
