@@ -337,8 +337,15 @@ int cli_rest_states_why(struct hb_rest *c, const char *table, struct hb_regions 
 	if (rc == HB_ENOMEM)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (cli_g.thrift_url && !cli_thrift2_open(&t, cli_g.timeout, &terr)) {
-		if (!hb_thrift2_is_table_enabled(t, table, &yes, &terr)) {
-			*table_state = yes ? HB_TABLE_ENABLED : HB_TABLE_DISABLED;
+		/* isTableEnabled is false for ENABLING and DISABLING too: isTableDisabled tells
+		 * DISABLED from those. */
+		int off = 0;
+
+		if (!hb_thrift2_is_table_enabled(t, table, &yes, &terr) &&
+		    (yes || !hb_thrift2_is_table_disabled(t, table, &off, &terr))) {
+			*table_state = yes   ? HB_TABLE_ENABLED
+			               : off ? HB_TABLE_DISABLED
+			                     : HB_TABLE_CHANGING;
 			if (!hb_thrift2_is_table_available(t, table, &yes, &terr))
 				*available = yes;
 		}

@@ -639,7 +639,8 @@ int hb_audit_states(struct hb_findings *out, const char *table, int table_state,
 		                     "table '%s' is disabled: no region is online; REST still "
 		                     "shows each region's last server",
 		                     table);
-	else if (table_state == HB_TABLE_DISABLING || table_state == HB_TABLE_ENABLING)
+	else if (table_state == HB_TABLE_DISABLING || table_state == HB_TABLE_ENABLING ||
+	         table_state == HB_TABLE_CHANGING)
 		rc = hb_findings_add(out, HB_FIND_DISABLED, -1, "table '%s' is %s, not ENABLED",
 		                     table, hb_tablestate_name(table_state));
 	/* Every region of a disabled table is closed: the one finding says it all. */

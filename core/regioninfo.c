@@ -252,9 +252,10 @@ int hb_tablestate_decode(int *state, const void *data, size_t n, struct hb_error
 
 const char *hb_tablestate_name(int state)
 {
-	static const char *const names[] = {"ENABLED", "DISABLED", "DISABLING", "ENABLING"};
+	static const char *const names[] = {"ENABLED", "DISABLED", "DISABLING", "ENABLING",
+	                                    "ENABLING or DISABLING"};
 
-	return state >= 0 && state < 4 ? names[state] : "UNKNOWN";
+	return state >= 0 && state < 5 ? names[state] : "UNKNOWN";
 }
 
 int hb_be64_decode(int64_t *out, const void *data, size_t n)

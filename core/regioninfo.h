@@ -13,6 +13,9 @@
 #define HB_TABLE_DISABLED  1
 #define HB_TABLE_DISABLING 2
 #define HB_TABLE_ENABLING  3
+/* Not a TableState value: Thrift2 said neither enabled nor disabled (isTableEnabled and
+ * isTableDisabled both false), so ENABLING or DISABLING. */
+#define HB_TABLE_CHANGING 4
 
 /* A decoded hbase.pb.RegionInfo; byte fields are malloc'ed, NUL-terminated copies. */
 struct hb_regioninfo {

@@ -311,7 +311,8 @@ int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists
 	return rc;
 }
 
-/* isTableEnabled / isTableAvailable: one TTableName argument, a bool reply. */
+/* isTableEnabled / isTableDisabled / isTableAvailable: one TTableName argument, a bool
+ * reply. */
 static int table_bool(struct hb_thrift2 *c, const char *method, const char *table, int *out,
                       struct hb_error *err)
 {
@@ -332,6 +333,12 @@ int hb_thrift2_is_table_enabled(struct hb_thrift2 *c, const char *table, int *en
                                 struct hb_error *err)
 {
 	return table_bool(c, "isTableEnabled", table, enabled, err);
+}
+
+int hb_thrift2_is_table_disabled(struct hb_thrift2 *c, const char *table, int *disabled,
+                                 struct hb_error *err)
+{
+	return table_bool(c, "isTableDisabled", table, disabled, err);
 }
 
 int hb_thrift2_is_table_available(struct hb_thrift2 *c, const char *table, int *available,

@@ -53,6 +53,10 @@ int hb_thrift2_create_table(struct hb_thrift2 *c, const struct hb_schema *s,
 /* tableExists(table). */
 int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists,
                             struct hb_error *err);
+/* isTableDisabled(table): the table state is DISABLED. A table neither enabled nor
+ * disabled is ENABLING or DISABLING. */
+int hb_thrift2_is_table_disabled(struct hb_thrift2 *c, const char *table, int *disabled,
+                                 struct hb_error *err);
 /* isTableEnabled(table): the table state is ENABLED (docs/hbase-wire.md §8). */
 int hb_thrift2_is_table_enabled(struct hb_thrift2 *c, const char *table, int *enabled,
                                 struct hb_error *err);

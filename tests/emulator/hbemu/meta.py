@@ -44,7 +44,10 @@ class MetaView(object):
 
     def table_state_bytes(self, t):
         ts = self.pb.TableState()
-        ts.state = _STATE_VALUES["ENABLED" if t.enabled else "DISABLED"]
+        # CreateTableProcedure writes ENABLING while it assigns the regions, ENABLED once
+        # they are open: the open-delay period is that assignment
+        ts.state = _STATE_VALUES["DISABLED" if not t.enabled else
+                                 "ENABLING" if t.opening_until is not None else "ENABLED"]
         return ts.SerializeToString()
 
     # ---- rows -----------------------------------------------------------

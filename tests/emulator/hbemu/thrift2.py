@@ -155,7 +155,11 @@ class THBaseHandler(object):
         return self._call("disableTable", lambda: self.state.disable_table(self._tname(tableName)), True)
 
     def isTableEnabled(self, tableName):
-        return self._call("isTableEnabled", lambda: self.state.get_table(self._tname(tableName)).enabled)
+        # TableState.inStates(ENABLED): false for ENABLING (and DISABLING) as well
+        def enabled():
+            t = self.state.get_table(self._tname(tableName))
+            return t.enabled and t.opening_until is None
+        return self._call("isTableEnabled", enabled)
 
     def isTableDisabled(self, tableName):
         return self._call("isTableDisabled", lambda: not self.state.get_table(self._tname(tableName)).enabled)

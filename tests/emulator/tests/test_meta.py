@@ -122,6 +122,16 @@ class MetaOverRest(EmuTestCase):
         self.emu.rest("DELETE", "/t1/schema")  # gone
         self.assertEqual(self.emu.rest("GET", "/hbase:meta/t1/table:state")[0], 404)
 
+    def test_a_table_whose_regions_are_being_assigned_is_enabling(self):
+        # CreateTableProcedure: ENABLING while the regions are assigned, ENABLED after
+        self.emu.control("POST", "/control/open-delay", {"seconds": 3600})
+        self.emu.create("t1")
+        st, h, b = self.emu.rest("GET", "/hbase:meta/t1/table:state")
+        self.assertEqual(unb64(json.loads(b)["Row"][0]["Cell"][0]["$"]), b"\x08\x03")
+        self.emu.control("POST", "/control/open", {"table": "t1"})
+        st, h, b = self.emu.rest("GET", "/hbase:meta/t1/table:state")
+        self.assertEqual(unb64(json.loads(b)["Row"][0]["Cell"][0]["$"]), b"\x08\x00")
+
     def test_split_parent_offline_hole_overlap_and_closed_show_in_meta(self):
         self.emu.create("t1", [b"g", b"p", b"w"])
         self.emu.control("POST", "/control/split", {"table": "t1", "key": b64(b"k"), "leave_parent": True})

@@ -143,6 +143,17 @@ class Thrift2(EmuTestCase):
         with self.assertRaises(tt.TIOError):
             self.c.isTableEnabled(tn)
 
+    def test_a_table_being_enabled_is_neither_enabled_nor_disabled(self):
+        # isTableEnabled is TableState.inStates(ENABLED): false for ENABLING as well
+        self.emu.control("POST", "/control/open-delay", {"seconds": 3600})
+        tn = tt.TTableName(qualifier=b"t7")
+        self.c.createTable(desc(b"t7"), [b"k"])
+        self.assertEqual((self.c.isTableEnabled(tn), self.c.isTableDisabled(tn)),
+                         (False, False))
+        self.emu.control("POST", "/control/open", {"table": "t7"})
+        self.assertEqual((self.c.isTableEnabled(tn), self.c.isTableDisabled(tn)),
+                         (True, False))
+
     def test_get_table_descriptor_fills_every_cf_field(self):
         self.c.createTable(tt.TTableDescriptor(
             tableName=tt.TTableName(qualifier=b"t6"), attributes={b"K": b"V"},
