@@ -195,7 +195,6 @@ __attribute__((target("avx512f"))) static void md5_8_avx512_32(uint32_t *out, co
 	_mm512_storeu_si512((void *)out, a0);
 	_mm512_storeu_si512((void *)(out + 16), a1);
 }
-#endif
 
 /* Runs a block function of `width` messages over n messages; a short tail goes through a
  * zero-padded copy so the lanes past n never read or write outside the caller's arrays. */
@@ -216,6 +215,7 @@ static void by_blocks(void (*block)(uint32_t *, const uint32_t *, const uint32_t
 		memcpy(out + i, to, (n - i) * sizeof(*to));
 	}
 }
+#endif
 
 int hb_md5_supported(enum hb_md5_impl impl)
 {
