@@ -1262,6 +1262,10 @@ struct meta_state {
 	void *ctx;
 	int *state;
 	struct hb_error *err;
+	/* The last region row seen (NULL tracker: not kept), for the short-listing check. */
+	struct hb_buf *last_key;
+	int last_end_empty;
+	size_t regions;
 };
 
 static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
@@ -1331,7 +1335,75 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	if (c && c->value_len && !memchr(c->value, 0, c->value_len))
 		reg.state = (char *)c->value;
 	rc = ms->fn(ms->ctx, &reg, err);
+	ms->regions++;
+	ms->last_end_empty = ri.end_len == 0;
+	if (!rc && ms->last_key) {
+		hb_buf_reset(ms->last_key);
+		if (hb_buf_add(ms->last_key, row->key, row->key_len))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
 	hb_regioninfo_release(&ri);
+	return rc;
+}
+
+/* A region row of the table after the listing's end: the listing was short. */
+static int region_row_after(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	const struct meta_state *ms = ctx;
+	struct hb_region_name rn;
+
+	(void)err;
+	if (hb_region_name_parse(&rn, row->key, row->key_len, NULL) ||
+	    rn.table_len != ms->table_len || memcmp(rn.table, ms->table, rn.table_len))
+		return 0;
+	return 1;
+}
+
+/*
+ * A stateless scan that fails part-way can still end as a 200 with valid JSON: HBase streams
+ * the rows and Jackson closes the open arrays when the iterator throws (docs/hbase-wire.md
+ * §5). A complete listing ends with the table's last region, whose end key is empty; when
+ * this one does not, hbase:meta is asked whether any region row follows the last one seen.
+ */
+static int check_meta_listing(struct hb_rest *c, const struct meta_state *ms,
+                              const struct hb_buf *end, struct hb_error *err)
+{
+	static const char *const cols[] = {"info:regioninfo", NULL};
+	struct hb_buf start = HB_BUF_INIT;
+	struct hb_scan_spec spec;
+	int rc;
+
+	if (ms->regions && ms->last_end_empty)
+		return 0;
+	/* after the last row seen (its key and a 0 byte), or from the first region row */
+	if (ms->regions ? hb_buf_add(&start, ms->last_key->data, ms->last_key->len) ||
+	                      hb_buf_addc(&start, 0)
+	                : hb_buf_add(&start, ms->table, ms->table_len) || hb_buf_adds(&start, ","))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	memset(&spec, 0, sizeof(spec));
+	spec.start = start.data;
+	spec.start_len = start.len;
+	spec.end = end->data;
+	spec.end_len = end->len;
+	spec.columns = cols;
+	spec.batch = 1000;
+	spec.max_versions = 1;
+	rc = hb_rest_scan(c, "hbase:meta", &spec, region_row_after, (void *)ms, err);
+	if (rc == 1) {
+		struct hb_buf tsb = HB_BUF_INIT;
+
+		if (ms->regions &&
+		    (hb_buf_adds(&tsb, "row '") ||
+		     hb_tsb_append_quoted(&tsb, ms->last_key->data, ms->last_key->len) ||
+		     hb_buf_adds(&tsb, "'")))
+			rc = HB_ENOMEM;
+		rc = hb_error_set(err, rc == HB_ENOMEM ? HB_ENOMEM : HB_ESERVER,
+		                  "hbase:meta's listing of table '%s' ended early (after %s): the "
+		                  "gateway's scan failed part-way; nothing was concluded from it",
+		                  ms->table, ms->regions ? hb_buf_str(&tsb) : "its state row");
+		hb_buf_release(&tsb);
+	}
+	hb_buf_release(&start);
 	return rc;
 }
 
@@ -1346,6 +1418,9 @@ int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_re
 	ms.ctx = out;
 	ms.state = state;
 	ms.err = err;
+	ms.last_key = NULL;
+	ms.last_end_empty = 0;
+	ms.regions = 0;
 	return meta_row(&ms, row, err);
 }
 
@@ -1386,7 +1461,7 @@ int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn
 	static const char *const cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
 	                                   "info:state",      "info:sn",     "info:splitA",
 	                                   "info:splitB",     NULL};
-	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT;
+	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT, last = HB_BUF_INIT;
 	struct hb_scan_spec spec;
 	struct meta_state ms;
 	int rc, state = -1;
@@ -1411,7 +1486,12 @@ int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn
 	ms.ctx = ctx;
 	ms.state = &state;
 	ms.err = err;
+	ms.last_key = &last;
+	ms.last_end_empty = 0;
+	ms.regions = 0;
 	rc = hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err);
+	if (!rc)
+		rc = check_meta_listing(c, &ms, &end, err);
 	if (!rc && state_out) {
 		/* The 2.x table-state row "<table>" (table:state); 1.x has none (ZooKeeper). */
 		struct hb_row srow;
@@ -1429,5 +1509,6 @@ done:
 		*state_out = state;
 	hb_buf_release(&start);
 	hb_buf_release(&end);
+	hb_buf_release(&last);
 	return rc;
 }

@@ -113,6 +113,34 @@ class ClosedRegions(EmulatorTest):
         self.assertEqual([f["kind"] for f in r.json()["findings"]], ["disabled"])
 
 
+class ShortMetaListing(EmulatorTest):
+    """A stateless scan that fails part-way can end as a 200 with valid JSON (Jackson closes
+    the arrays): the listing must not be read as a table with a hole at its end."""
+
+    def test_regions_and_audit__a_meta_listing_cut_short_is_an_error_not_a_hole(self):
+        self.emu.create("t1", SPLITS + [b"w"])
+        for cut in (1, 2, 3):
+            st, body = self.emu.control("POST", "/control/meta-cut", {"rows": cut})
+            self.assertEqual(st, 200, body)
+            for cmd in ("regions", "audit"):
+                r = self.hb(cmd, "t1", "--source", "meta")
+                self.assertFails(r, 4, r"hbase:meta's listing of table 't1' ended early "
+                                       r"\(after row 't1,")
+                self.assertEqual(r.out, "", r)
+        self.emu.control("POST", "/control/meta-cut", {"rows": None})
+        r = self.hb("-o", "json", "audit", "t1", "--source", "meta")
+        self.assertOk(r)
+        self.assertEqual(len(r.json()["regions"]), 4)
+
+    def test_audit__a_real_hole_at_the_end_is_still_a_hole(self):
+        self.emu.create("t1", SPLITS)
+        st, body = self.emu.control("POST", "/control/hole", {"table": "t1", "index": 2})
+        self.assertEqual(st, 200, body)
+        r = self.hb("-o", "json", "audit", "t1", "--source", "meta")
+        self.assertEqual(r.rc, 1, repr(r))
+        self.assertEqual([f["kind"] for f in r.json()["findings"]], ["bad_last_end"], repr(r))
+
+
 class NotYetOpen(EmulatorTest):
     def open_delay(self, seconds):
         st, body = self.emu.control("POST", "/control/open-delay", {"seconds": seconds})

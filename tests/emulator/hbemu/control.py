@@ -112,6 +112,13 @@ class ControlHandler(Handler):
         if p == "/control/enable" and method == "POST":
             s.enable_table(req["table"])
             return ok({"table": req["table"], "enabled": True})
+        if p == "/control/meta-cut" and method == "POST":
+            # the next stateless scans of hbase:meta end after this many rows, the last one
+            # cut after its first cell, as a 200 with valid JSON: a scan that failed part-way
+            # after the body had started (Jackson closes the open arrays); null: off
+            n = req.get("rows")
+            s.meta_cut = None if n is None else int(n)
+            return ok({"meta_cut": s.meta_cut})
         if p == "/control/readonly" and method == "POST":
             s.read_only = bool(req.get("on", True))
             return ok({"read_only": s.read_only})

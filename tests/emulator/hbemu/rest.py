@@ -1211,6 +1211,11 @@ class RestHandler(Handler):
             if r is None:
                 break
             rows.append(r)
+        cut = self.state.meta_cut
+        if kind == "meta" and cut is not None and len(rows) > cut:
+            rows = rows[:cut]
+            if rows:
+                rows[-1] = (rows[-1][0], rows[-1][1][:1])
         return Response(200, cellset_json(rows), JSON_T)
 
 

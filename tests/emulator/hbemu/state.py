@@ -370,6 +370,7 @@ class State(object):
         self.regioninfo_extra = b""  # bytes appended to every serialized RegionInfo
         self.races = set()        # table names whose next create loses a race
         self.open_delay = 0.0     # seconds new tables' regions stay OPENING (control channel)
+        self.meta_cut = None      # rows a stateless meta scan answers before it "fails" (control)
         # (body, content type, executed) of the 201 answering a schema PUT/POST create,
         # or None: an empty 201 after the create
         self.create_answer = None
@@ -428,6 +429,7 @@ class State(object):
             self.regioninfo_extra = b""
             self.races = set()
             self.open_delay = 0.0
+            self.meta_cut = None
             self.create_answer = None
             self.persist()
 
