@@ -242,7 +242,9 @@ run_tests() {
     timed "build" build_tree "$build"
     start_pass "test suite" "$build/ctest-pass.log" \
         ctest --test-dir "$build" --output-on-failure -j "$jobs" -E '^real\.'
-    if ctest --test-dir "$build" -N -R '^real\.' | grep -q 'real\.start'; then
+    local real
+    real=$(ctest --test-dir "$build" -N -R '^real\.')
+    if grep -q 'real\.start' <<<"$real"; then
         start_pass "real HBase" "$build/ctest-real.log" \
             ctest --test-dir "$build" --output-on-failure -R '^real\.'
     fi
