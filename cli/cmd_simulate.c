@@ -137,29 +137,29 @@ struct worker {
 	const struct hb_sim_router *router;
 	struct hb_keygen g; /* a copy of the generator at key 0 */
 	uint64_t count;
-	size_t index, nthreads;
+	atomic_uint_fast64_t *next; /* the next chunk no worker has taken, shared */
 	uint64_t *counts;
 	atomic_uint_fast64_t done;
 };
 
-/* Worker t makes chunks t, t + K, t + 2K, ... and skips the others (skipping costs only the
- * generator's sequential state, not the hash), so every K gives the same sums. */
+/* Each worker takes the next chunk no other has taken, skips the keys up to it (skipping costs
+ * only the generator's sequential state, not the hash) and makes it: a worker slowed down by
+ * the host takes fewer chunks, and every K gives the same sums. */
 static void *worker_run(void *arg)
 {
 	struct worker *w = arg;
-	uint64_t left = w->count, c = 0;
+	uint64_t at = 0; /* the chunk w->g stands at */
 
-	while (left) {
-		uint64_t n = left < CHUNK ? left : CHUNK;
+	for (;;) {
+		uint64_t c = atomic_fetch_add_explicit(w->next, 1, memory_order_relaxed), n;
 
-		if (c % w->nthreads == w->index) {
-			hb_sim_count_generated(w->counts, w->router, &w->g, n);
-			atomic_fetch_add_explicit(&w->done, n, memory_order_relaxed);
-		} else {
-			hb_keygen_skip(&w->g, n);
-		}
-		left -= n;
-		c++;
+		if (c >= (w->count + CHUNK - 1) / CHUNK)
+			break;
+		n = w->count - c * CHUNK < CHUNK ? w->count - c * CHUNK : CHUNK;
+		hb_keygen_skip(&w->g, (c - at) * CHUNK);
+		hb_sim_count_generated(w->counts, w->router, &w->g, n);
+		atomic_fetch_add_explicit(&w->done, n, memory_order_relaxed);
+		at = c + 1;
 	}
 	pthread_mutex_lock(&w->fin->mu);
 	w->fin->finished++;
@@ -173,6 +173,7 @@ static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint
 {
 	struct hb_sim_router router;
 	struct finish fin = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+	atomic_uint_fast64_t next;
 	struct worker *w;
 	size_t nreg = res->splits.n + 1, i, j, started = 0;
 	int rc;
@@ -180,6 +181,7 @@ static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint
 	rc = hb_sim_router_init(&router, &res->splits, err);
 	if (rc)
 		return rc;
+	atomic_init(&next, 0);
 	w = calloc(nthreads, sizeof(*w));
 	if (!w) {
 		hb_sim_router_release(&router);
@@ -190,8 +192,7 @@ static int run_generated(struct sim_result *res, const struct hb_keygen *g, uint
 		w[i].router = &router;
 		w[i].g = *g;
 		w[i].count = count;
-		w[i].index = i;
-		w[i].nthreads = nthreads;
+		w[i].next = &next;
 		atomic_init(&w[i].done, 0);
 		w[i].counts = calloc(nreg, sizeof(uint64_t));
 		if (!w[i].counts) {
