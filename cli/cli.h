@@ -55,6 +55,11 @@ enum cli_opt_type {
  * and is readable before anything is sent, so a typo is bad input (exit 2), not a failure
  * half-way through. */
 #define CLI_OPT_INFILE 2
+/* The choices are what completion offers, not all the option accepts ("partition" of
+ * "partition:N"): they are not enforced. */
+#define CLI_OPT_SUGGEST 4
+/* Completion offers the tz database's zone names ($TZDIR or /usr/share/zoneinfo). */
+#define CLI_OPT_ZONE 8
 
 struct cli_option {
 	enum cli_opt_type type;
@@ -78,6 +83,10 @@ struct cli_option {
 #define CLI_CHOICE(s, l, v, a, h, c)                                                               \
 	{                                                                                          \
 		CLI_OPT_STRING, (s), (l), (v), (a), (h), (c), 0                                    \
+	}
+#define CLI_SUGGEST(s, l, v, a, h, c)                                                              \
+	{                                                                                          \
+		CLI_OPT_STRING, (s), (l), (v), (a), (h), (c), CLI_OPT_SUGGEST                      \
 	}
 #define CLI_INFILE(s, l, v, h)                                                                     \
 	{                                                                                          \

@@ -1024,7 +1024,8 @@ static const struct cli_option opts[] = {
     CLI_FLAG(0, "yes", &yes, "really drop managed tables past retention"),
     CLI_FLAG(0, "dry-run", &dry_run, "show what would be created and dropped, change nothing"),
     CLI_STRING(0, "now", &now_s, "TIME", "reference time, ISO-8601 (default: the clock)"),
-    CLI_STRING(0, "tz", &tz, "ZONE", "time zone the template is read in (UTC)"),
+    {CLI_OPT_STRING, 0, "tz", &tz, "ZONE", "time zone the template is read in (UTC)", NULL,
+     CLI_OPT_ZONE},
     CLI_STRING(0, "lock", &lock, "FILE",
                "lock file against overlapping runs (default under $XDG_RUNTIME_DIR or "
                "/tmp)"),

@@ -21,16 +21,12 @@
 #define HB_VERSION "0.0.0"
 #endif
 
-static const struct cli_command cmd_help, cmd_complete;
+static const struct cli_command cmd_help, cmd_complete, cmd_complete_table;
 
 const struct cli_command *const cli_commands[] = {
-    &cli_cmd_splits,   &cli_cmd_create,
-    &cli_cmd_regions,  &cli_cmd_audit,
-    &cli_cmd_simulate, &cli_cmd_rotate,
-    &cli_cmd_meta,     &cli_cmd_status,
-    &cli_cmd_tables,   &cli_cmd_describe,
-    &cli_cmd_drop,     &cmd_help,
-    &cmd_complete,     NULL,
+    &cli_cmd_splits, &cli_cmd_create, &cli_cmd_regions, &cli_cmd_audit,      &cli_cmd_simulate,
+    &cli_cmd_rotate, &cli_cmd_meta,   &cli_cmd_status,  &cli_cmd_tables,     &cli_cmd_describe,
+    &cli_cmd_drop,   &cmd_help,       &cmd_complete,    &cmd_complete_table, NULL,
 };
 
 const struct cli_command *cli_find_command(const char *name)
@@ -127,6 +123,86 @@ static const struct cli_command cmd_complete = {
     .max_args = -1,
     .flags = CLI_CMD_NOCONFIG,
     .run = complete_run,
+};
+
+/* Commands whose next argument names a table that exists (not create's new one). */
+static int takes_existing_table(const struct cli_command *c)
+{
+	return (c->flags & CLI_CMD_TABLE) && strcmp(c->name, "create");
+}
+
+/*
+ * hbtab __complete-table -- WORD...: the table names the gateway lists, one per line, when
+ * the words typed so far (everything after "hbtab" up to the word being completed) put the
+ * cursor where a command takes an existing table: regions, audit, describe, drop, and meta
+ * get/set after its subcommand. The gateway is asked only when --rest or --profile is on the
+ * line or HBTAB_REST/HBTAB_PROFILE is set (never a default localhost by surprise), with a
+ * 2 s timeout, no retries and a 5 s deadline. Silent on any error: a completion never shows
+ * one.
+ */
+static int complete_table_run(struct cli_ctx *x)
+{
+	const struct cli_command *c, *sub = NULL;
+	struct hb_rest *rest = NULL;
+	struct hb_error err = {0};
+	struct hb_names names;
+	char **w;
+	int n = x->argc - 1, first, npos, devnull;
+	size_t i;
+
+	devnull = open("/dev/null", O_WRONLY);
+	if (devnull >= 0) {
+		dup2(devnull, STDERR_FILENO);
+		close(devnull);
+	}
+	if (n < 1)
+		return CLI_EXIT_OK;
+	/* parse_loop reads argv[1..]: a copy with a placeholder for argv[0] */
+	w = calloc((size_t)n + 2, sizeof(*w));
+	if (!w)
+		return CLI_EXIT_OK;
+	w[0] = "hbtab";
+	memcpy(w + 1, x->argv + 1, (size_t)n * sizeof(*w));
+	first = cli_parse_leading_globals(n + 1, w);
+	if (first < 1 || first > n || !(c = cli_find_command(w[first])) || !c->summary) {
+		free(w);
+		return CLI_EXIT_OK;
+	}
+	npos = cli_parse(n + 1 - first, w + first, c) - 1;
+	if (c->subs && npos >= 1) {
+		const struct cli_command *const *s;
+
+		for (s = c->subs; *s; s++)
+			if (!strcmp((*s)->name, w[first + 1]))
+				sub = *s;
+		npos--;
+	}
+	free(w);
+	if (npos != 0 || (c->subs ? !sub || !takes_existing_table(sub) : !takes_existing_table(c)))
+		return CLI_EXIT_OK;
+	if (!cli_g.rest_url && !cli_g.profile && !getenv("HBTAB_REST") && !getenv("HBTAB_PROFILE"))
+		return CLI_EXIT_OK;
+	if (cli_config_resolve(c->name))
+		return CLI_EXIT_OK;
+	cli_g.timeout = 2;
+	cli_g.retries = 0;
+	cli_g.verbose = 0;
+	cli_deadline_arm(5);
+	hb_names_init(&names);
+	if (!cli_rest_open(&rest, &err) && !hb_rest_list_tables(rest, &names, &err))
+		for (i = 0; i < names.n; i++)
+			puts(names.v[i]);
+	hb_names_release(&names);
+	hb_rest_free(rest);
+	return CLI_EXIT_OK;
+}
+
+static const struct cli_command cmd_complete_table = {
+    .name = "__complete-table",
+    .usage = "__complete-table -- WORD...",
+    .max_args = -1,
+    .flags = CLI_CMD_NOCONFIG,
+    .run = complete_table_run,
 };
 
 /* The name of positional argument i (1-based) from the descriptor's args, for messages. */

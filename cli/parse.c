@@ -136,6 +136,38 @@ static void print_help(const struct cli_option *opts, const char *usage)
 	}
 }
 
+/* The zone names of the tz database, space-separated, as completion's choices: tzdata.zi's
+ * zones (Z NAME) and links (L TARGET NAME), plus UTC. Nothing when it cannot be read. */
+static void print_zones(void)
+{
+	const char *dir = getenv("TZDIR");
+	char path[4096], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tzdata.zi", dir && *dir ? dir : "/usr/share/zoneinfo");
+	fputs("UTC", stdout);
+	if (!(f = fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line, *w[3];
+		size_t len[3];
+		int n;
+
+		if (line[0] != 'Z' && line[0] != 'L')
+			continue;
+		for (n = 0; n < 3; n++) {
+			p += strspn(p, " \t\n");
+			w[n] = p;
+			len[n] = strcspn(p, " \t\n");
+			p += len[n];
+		}
+		n = line[0] == 'Z' ? 1 : 2; /* the name: a zone's second word, a link's third */
+		if (len[n])
+			printf(" %.*s", (int)len[n], w[n]);
+	}
+	fclose(f);
+}
+
 /* Completion listing: one option per line: "--name", its argument name (empty for a flag), its
  * choices, its short form ("-o") or nothing, and "*" when it may repeat, separated by tabs. */
 static void print_completion(const struct cli_option *opts)
@@ -147,9 +179,12 @@ static void print_completion(const struct cli_option *opts)
 		for (o = *t; o->type != CLI_OPT_END; o++) {
 			if (!o->long_name || (o->flags & CLI_OPT_HIDDEN))
 				continue;
-			printf("--%s\t%s\t%s\t", o->long_name,
+			printf("--%s\t%s\t%s", o->long_name,
 			       o->type == CLI_OPT_FLAG ? "" : (o->argname ? o->argname : "ARG"),
 			       o->choices ? o->choices : "");
+			if (o->flags & CLI_OPT_ZONE)
+				print_zones();
+			putchar('\t');
 			if (o->short_name)
 				printf("-%c", o->short_name);
 			printf("\t%s\n", o->type == CLI_OPT_LIST ? "*" : "");
@@ -163,7 +198,7 @@ static int set_value(const char *cmd, const struct cli_option *o, const char *va
 		*(int *)o->value = 1;
 		return 0;
 	case CLI_OPT_STRING:
-		if (o->choices) {
+		if (o->choices && !(o->flags & CLI_OPT_SUGGEST)) {
 			const char *p = o->choices;
 			size_t vl = strlen(val);
 			int ok = 0;

@@ -61,9 +61,11 @@ struct cli_splitspec {
 	               "1 2"),                                                                     \
 	    CLI_INFILE(0, "sample-file", &(s)->sample_file,                                        \
 	               "sample keys, one toStringBinary key per line ('-' = stdin)"),              \
-	    CLI_STRING(0, "generator", &(s)->generator, "G",                                       \
-	               "key generator: md5, partition[:N], sequential, hex8, salt[:B], "           \
-	               "roundrobin[:N], transaction, statistics[:D]"),                             \
+	    CLI_SUGGEST(                                                                           \
+	        0, "generator", &(s)->generator, "G",                                              \
+	        "key generator: md5, partition[:N], sequential, hex8, salt[:B], "                  \
+	        "roundrobin[:N], transaction, statistics[:D]",                                     \
+	        "md5 hash partition sequential hex8 salt roundrobin transaction statistics"),      \
 	    CLI_STRING(0, "sample-size", &(s)->sample_size, "M",                                   \
 	               "keys drawn by --generator (1000000)"),                                     \
 	    CLI_STRING(0, "seed", &(s)->seed, "S", "java.util.Random seed of the generator (0)"),  \

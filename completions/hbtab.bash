@@ -110,11 +110,16 @@ _hbtab()
         COMPREPLY=($(compgen -W "$(printf '%s\n' "$_hbtab_all" | grep '^-' | cut -f1)" -- "$cur"))
         return 0
     fi
+    local first
+    first=$(printf '%s\n' "$_hbtab_all" | grep -v '^-')
     if [ -z "$cmd" ]; then
         COMPREPLY=($(compgen -W "$("$hb" __complete 2>/dev/null)" -- "$cur"))
-    elif [ "$nargs" -eq 0 ]; then
+    elif [ "$nargs" -eq 0 ] && [ -n "$first" ]; then
         # meta's subcommands, help's commands
-        COMPREPLY=($(compgen -W "$(printf '%s\n' "$_hbtab_all" | grep -v '^-')" -- "$cur"))
+        COMPREPLY=($(compgen -W "$first" -- "$cur"))
+    else
+        # an existing table's name, asked of the gateway (only with --rest or a profile)
+        COMPREPLY=($(compgen -W "$("$hb" __complete-table -- "${_hbtab_words[@]:1:_hbtab_cword-1}" 2>/dev/null)" -- "$cur"))
     fi
     return 0
 }

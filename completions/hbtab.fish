@@ -86,11 +86,15 @@ function __hbtab_complete
         end
         return
     end
+    set -l first (string match -v -- '-*' $lines)
     if test -z "$cmd"
         $bin __complete 2>/dev/null
-    else if test $nargs -eq 0
+    else if test $nargs -eq 0; and test (count $first) -gt 0
         # meta's subcommands, help's commands
-        string match -v -- '-*' $lines
+        printf '%s\n' $first
+    else
+        # an existing table's name, asked of the gateway (only with --rest or a profile)
+        $bin __complete-table -- $words 2>/dev/null
     end
 end
 
