@@ -163,7 +163,7 @@ module HBEmuShell
         raise ShellError, "#{arg.class} of #{arg.inspect} is not of Hash or String type"
       end
     end
-    raise ShellError, 'Table must have at least one column family' if families.empty?
+    raise ShellError.new('Table must have at least one column family', 'ArgumentError') if families.empty?
     body = { 'table' => table, 'families' => families, 'attrs' => attrs,
              'splits' => (splits || []).map { |b| Base64.strict_encode64(b) } }
     code, data = request(:post, '/control/create', body)
@@ -208,9 +208,10 @@ def hbemu_timed
 end
 
 # How an error is reported:
-# * default: "ERROR: <message>" on stdout, the script stops, exit status 1;
-# * HBEMU_SHELL_MODERN_ERRORS=1: "ERROR <class>: <message>" (Shell.exception_handler
-#   of recent non-interactive shells), exit status 1;
+# * default: "ERROR <class>: <message>" on stdout (Shell.exception_handler, which wraps
+#   -n scripts from HBase 2.4.0 on; seen from the 2.4.17 shell), exit status 1;
+# * HBEMU_SHELL_PLAIN_ERRORS=1: "ERROR: <message>", exit status 1 (the interactive
+#   form; HBEMU_SHELL_MODERN_ERRORS=1 is the default's old name);
 # * HBEMU_SHELL_EXIT0=1: like older shells, the command prints "ERROR: <message>"
 #   and the script goes on; the exit status is 0.
 def hbemu_command(name)
@@ -279,11 +280,11 @@ def hbemu_main(argv)
     # the script's own `exit`: a clean end unless it passed a status
     return hbemu_clean_end(e.status)
   rescue HBEmuShell::ShellError, ArgumentError, NameError, TypeError, RuntimeError => e
-    if ENV['HBEMU_SHELL_MODERN_ERRORS'] == '1'
+    if ENV['HBEMU_SHELL_PLAIN_ERRORS'] == '1'
+      puts "ERROR: #{e.message}"
+    else
       jclass = e.respond_to?(:jclass) ? e.jclass : e.class.to_s
       puts "ERROR #{jclass}: #{e.message}"
-    else
-      puts "ERROR: #{e.message}"
     end
     $stdout.flush
     hbemu_hang

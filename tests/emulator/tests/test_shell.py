@@ -52,7 +52,7 @@ class Shell(EmuTestCase):
         self.assertEqual(self.starts("t1"), [b"a\\x4"])
         p = self.run_script("create 't2', 'cf', SPLITS => ['a\\x4']\n", env={"HBEMU_TBB_LEGACY": "1"})
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: String index out of range: 4", p.stdout)
+        self.assertIn(b"ERROR Java::JavaLang::StringIndexOutOfBoundsException: String index out of range: 4", p.stdout)
         p = self.run_script("create 't2', 'cf', SPLITS => ['a\\x4']\n",
                             env={"HBEMU_TBB_LEGACY": "1", "HBEMU_SHELL_MODERN_ERRORS": "1"})
         self.assertIn(b"ERROR Java::JavaLang::StringIndexOutOfBoundsException: String index out of range: 4",
@@ -69,13 +69,13 @@ class Shell(EmuTestCase):
         self.assertEqual(d["tables"][0]["attrs"]["SPLITS_FILE"], f)
         p = self.run_script("create 't2', 'cf', {SPLITS_FILE => '%s'}\n" % f, env={"HBEMU_SHELL_STRIP": "1"})
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: Empty split key must not be passed in the split keys.", p.stdout)
+        self.assertIn(b"ERROR Java::JavaLang::IllegalArgumentException: Empty split key must not be passed in the split keys.", p.stdout)
 
     def test_duplicate_split_error_exit_1_and_exit0_env_continues_the_script(self):
         script = "create 't1', 'cf', SPLITS => ['b', 'a', 'b']\ncreate 't2', 'cf'\n"
         p = self.run_script(script)
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: All split keys must be unique, found duplicate: b, b", p.stdout)
+        self.assertIn(b"ERROR Java::JavaLang::IllegalArgumentException: All split keys must be unique, found duplicate: b, b", p.stdout)
         self.assertNotIn(b"Created table t2", p.stdout)
         p = self.run_script(script, env={"HBEMU_SHELL_EXIT0": "1"})
         self.assertEqual(p.returncode, 0)
@@ -118,14 +118,14 @@ class Shell(EmuTestCase):
         self.emu.create("t1")
         p = self.run_script("create 't1', 'cf'\n")
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: Table already exists: t1!", p.stdout)
+        self.assertIn(b"ERROR RuntimeError: Table already exists: t1!", p.stdout)
 
     def test_family_hashes_metadata_and_table_attributes(self):
         p = self.run_script("create 'ns1:t', {NAME => 'cf', VERSIONS => 3, IN_MEMORY => true}, {NAME => 'f2'}, "
                             "METADATA => {'prefix_length' => 4}, SPLIT_POLICY => 'x.KeyPrefixRegionSplitPolicy', "
                             "MAX_FILESIZE => 1024, SPLITS => ['k']\n")
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: Unknown namespace ns1!", p.stdout)
+        self.assertIn(b"ERROR RuntimeError: Unknown namespace ns1!", p.stdout)
         self.emu.rest("POST", "/namespaces/ns1", {})
         p = self.run_script("create 'ns1:t', {NAME => 'cf', VERSIONS => 3, IN_MEMORY => true}, {NAME => 'f2'}, "
                             "METADATA => {'prefix_length' => 4}, SPLIT_POLICY => 'x.KeyPrefixRegionSplitPolicy', "
@@ -148,7 +148,7 @@ class Shell(EmuTestCase):
     def test_no_family_is_an_error(self):
         p = self.run_script("create 't1', {SPLITS => ['a']}\n")
         self.assertEqual(p.returncode, 1)
-        self.assertIn(b"ERROR: Table must have at least one column family", p.stdout)
+        self.assertIn(b"ERROR ArgumentError: Table must have at least one column family", p.stdout)
 
     def test_double_quoted_ruby_escape_is_already_a_byte(self):
         p = self.run_script('create \'t1\', \'cf\', SPLITS => ["\\x01"]\n')
