@@ -338,7 +338,36 @@ struct named_regions {
 	void *ctx;
 	size_t n;
 	struct hb_buf name;
+	struct hb_buf prev; /* the previous region's start, end and id, to pass over replicas */
 };
+
+/* A table with region replicas lists every replica of a region in /T/regions, one after the
+ * other, each with the primary's start, end, id and name (RegionsResource has no replica id;
+ * seen on 2.6.1 with REGION_REPLICATION 2). The region is handed on once, as meta lists it. */
+static int same_bytes(const void *a, const void *b, size_t n)
+{
+	return !n || !memcmp(a, b, n);
+}
+
+static int same_as_previous(struct named_regions *s, const struct hb_region *r, int *same)
+{
+	size_t head = 2 * sizeof(size_t) + sizeof(r->id);
+	size_t n = head + r->start_len + r->end_len;
+
+	*same = s->prev.len == n && same_bytes(s->prev.data, &r->start_len, sizeof(size_t)) &&
+	        same_bytes(s->prev.data + sizeof(size_t), &r->end_len, sizeof(size_t)) &&
+	        same_bytes(s->prev.data + 2 * sizeof(size_t), &r->id, sizeof(r->id)) &&
+	        same_bytes(s->prev.data + head, r->start, r->start_len) &&
+	        same_bytes(s->prev.data + head + r->start_len, r->end, r->end_len);
+	if (*same)
+		return 0;
+	hb_buf_reset(&s->prev);
+	return hb_buf_add(&s->prev, &r->start_len, sizeof(size_t)) ||
+	       hb_buf_add(&s->prev, &r->end_len, sizeof(size_t)) ||
+	       hb_buf_add(&s->prev, &r->id, sizeof(r->id)) ||
+	       (r->start_len && hb_buf_add(&s->prev, r->start, r->start_len)) ||
+	       (r->end_len && hb_buf_add(&s->prev, r->end, r->end_len));
+}
 
 static int rebuild_name(void *ctx, const struct hb_region *r, struct hb_error *err)
 {
@@ -346,7 +375,12 @@ static int rebuild_name(void *ctx, const struct hb_region *r, struct hb_error *e
 	struct hb_region with = *r;
 	char enc[33];
 	size_t prefix;
+	int same;
 
+	if (same_as_previous(s, r, &same))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (same)
+		return 0;
 	s->n++;
 	if (!s->table)
 		return s->fn(s->ctx, r, err);
@@ -405,6 +439,7 @@ int hb_rest_regions_scan(struct hb_rest *c, const char *table, hb_region_fn fn, 
 	hb_rest_resp_release(&r);
 	hb_buf_release(&path);
 	hb_buf_release(&s.name);
+	hb_buf_release(&s.prev);
 	return rc;
 }
 

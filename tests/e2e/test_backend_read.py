@@ -68,6 +68,23 @@ class ReadAgainstCluster(backend.BackendTest):
         self.be.enable(t)
         self.assertOk(self.audit(t))
 
+    def test_region_replicas_are_listed_once(self):
+        t = self.name()
+        r = self.hb("create", t, "--hex-splits", "3", "--family", "info", "--attr",
+                    "REGION_REPLICATION=2", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(r.json()["regions"], 3, r)
+        # the gateway itself lists every replica (the primary's name twice)
+        st, body = self.be.rest_get("/%s/regions" % t)
+        self.assertEqual((st, len(body["Region"])), (200, 6))
+        for source in ("rest", "meta"):
+            regs = self.regions(t, source)
+            self.assertEqual(len(regs), 3, source)
+            self.assertEqual(len({x["name"] for x in regs}), 3, source)
+        r = self.audit(t)
+        self.assertOk(r)
+        self.assertEqual(len(r.json()["regions"]), 3, r)
+
     def test_sampling_a_disabled_or_missing_table_says_so(self):
         t = self.name()
         self.made(t, ("--hex-splits", "2"))

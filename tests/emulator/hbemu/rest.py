@@ -38,6 +38,14 @@ def err(status, word, exc=None):
     return Response(status, body.encode("utf-8"), PLAIN)
 
 
+def replication(t):
+    """The table's REGION_REPLICATION (1 when unset or not a number)."""
+    try:
+        return max(1, int(t.attrs.get("REGION_REPLICATION", "1")))
+    except ValueError:
+        return 1
+
+
 def jersey_failure(path):
     """What a client gets when a streamed answer fails before its first byte: the
     container's own error page (Jetty's JSON form), 500, and the connection closed."""
@@ -712,6 +720,12 @@ class RestHandler(Handler):
                         break
                     name = r.name.decode("utf-8", "replace")
                     entries.append((r.rid, r.start, r.end, "%s:%d" % r.last_loc[:2], name))
+                    # Region replicas: RegionsResource lists each replica's location with
+                    # the primary's id, keys and name (no replica id), one after the other
+                    for j in range(1, replication(t)):
+                        other = s.servers[(r.server + j) % len(s.servers)]
+                        entries.append((r.rid, r.start, r.end,
+                                        "%s:%d" % (other["host"], other["port"]), name))
                 t.__dict__["_regions_cache"] = ((t.version, s.servers_version), entries)
         if entries is None:
             return Response(500, ("java.lang.NullPointerException\r\n\tat org.apache.hadoop.hbase.rest."
