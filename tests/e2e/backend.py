@@ -256,8 +256,14 @@ def _stop(ready_file):
             p = _ports(f.readline().strip())
     except (OSError, RuntimeError):
         return 0
-    _call("http://127.0.0.1:%d/control/shutdown" % p["control"], "POST", {}, guard=30)
     pid = p["pid"]
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            peak = [ln.split()[1] for ln in f if ln.startswith("VmHWM:")]
+        print("real HBase JVM peak resident memory: %.0f MiB" % (int(peak[0]) / 1024))
+    except (OSError, IndexError, ValueError):
+        pass
+    _call("http://127.0.0.1:%d/control/shutdown" % p["control"], "POST", {}, guard=30)
 
     def gone():
         try:
