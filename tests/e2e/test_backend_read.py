@@ -99,11 +99,13 @@ class ReadAgainstCluster(backend.BackendTest):
         t = self.name()
         self.made(t)
         self.be.unassign(t, 2)
-        r = self.audit(t, "--source", "meta")
-        self.assertEqual(r.rc, 1, r)
-        j = r.json()
-        self.assertFalse(j["healthy"], r)
-        self.assertIn((2, "not_open"), [(f["region"], f["kind"]) for f in j["findings"]], r)
+        for source in ("rest", "meta"):
+            r = self.audit(t, "--source", source)
+            self.assertEqual(r.rc, 1, r)
+            j = r.json()
+            self.assertFalse(j["healthy"], r)
+            self.assertIn((2, "not_open"), [(f["region"], f["kind"]) for f in j["findings"]],
+                          r)
         r = self.hb("regions", t, "--source", "meta", "-o", "json")
         self.assertEqual(r.rc, 1, r)
         self.assertEqual([x["state"] for x in r.json()["regions"]],
