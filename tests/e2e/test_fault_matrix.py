@@ -195,12 +195,26 @@ class FaultMatrix(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="hbtab-matrix-")
         cls.workers = []
-        try:
-            for _ in range(WORKERS):
-                cls.workers.append(Worker(cls.tmp))
-        except Exception:
+        # the emulators start side by side (each start mostly waits on its imports)
+        started, errors = [], []
+
+        def start():
+            try:
+                w = Worker(cls.tmp)
+            except Exception as e:  # reported below, once every start has ended
+                errors.append(e)
+                return
+            started.append(w)
+
+        threads = [threading.Thread(target=start) for _ in range(WORKERS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        cls.workers = started
+        if errors:
             cls.tearDownClass()
-            raise
+            raise errors[0]
 
     @classmethod
     def tearDownClass(cls):
