@@ -31,8 +31,10 @@ RETRIES = "1"
 # How long create and rotate wait for the regions of a table they made. The emulator opens
 # regions as it creates them, so this is spent only where a fault keeps the regions from
 # being read (a 500 on /regions, hbtab's sign of regions not yet assigned, is waited out).
-# The shell stand-in and a Thrift2 createTable get TIMEOUT + WAIT.
+# A Thrift2 createTable gets TIMEOUT + WAIT; the shell stand-in, a whole ruby process, gets
+# TIMEOUT + SHELL_WAIT, which leaves it ample time on a loaded machine.
 WAIT = "10"
+SHELL_WAIT = "30"
 # The slow kinds end on an event, not a timer (tests/emulator/README.md, "until"): a delayed
 # REST request is executed when the cell releases it, after the command ended; a delayed
 # Thrift2 call (its timeout is TIMEOUT + WAIT) is executed at once and answered when hbtab

@@ -4,7 +4,7 @@ step. The shell run itself is no HTTP request; the REST steps around it (the abs
 check, the wait for regions, the verification and the metadata row) get every kind. The
 cells, the expected exit codes and the workers are those of test_fault_matrix.py."""
 import hbtest
-from test_fault_matrix import HEX4, WAIT, FaultMatrix
+from test_fault_matrix import HEX4, SHELL_WAIT, WAIT, FaultMatrix
 
 SHELL = "ruby %s -n" % hbtest.SHELL_STANDIN
 # the faults that still deliver the status line of the answer they hit
@@ -18,10 +18,11 @@ class CreateMatrixBase(FaultMatrix):
     splits = HEX4
     spec = ["--hex-splits", "4", "--family", "cf"]
     via = []
+    wait = WAIT
     schema_put = False  # the channel creates with PUT /t1/schema
 
     def command(self, w):
-        return ["create", "t1"] + self.spec + self.via + ["--wait", WAIT]
+        return ["create", "t1"] + self.spec + self.via + ["--wait", self.wait]
 
     def check_no_harm(self, w, requests):
         for q in requests:
@@ -71,6 +72,7 @@ class CreateMatrix(CreateMatrixBase):
 class CreateShellMatrix(CreateMatrixBase):
     name = "create --via shell"
     via = ["--via", "shell"]
+    wait = SHELL_WAIT
 
     def command(self, w):
         return ["--hbase-shell", SHELL] + CreateMatrixBase.command(self, w)
