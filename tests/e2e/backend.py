@@ -54,31 +54,17 @@ def _call(url, method, body=None, guard=300):
 
 
 class _Common:
-    def rest_get(self, path):
-        """GETs path from the REST gateway as JSON: (status, body or None)."""
-        req = urllib.request.Request(self.rest + path, headers={"Accept": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=120) as r:
-                return r.status, json.loads(r.read() or b"null")
-        except urllib.error.HTTPError as e:
-            return e.code, None
+    # the emulator harness's readers need only self.rest
+    rest_get = hbtest.Emulator.rest_get
+    metadata_row = hbtest.Emulator.metadata_row
 
     def boundaries(self, table):
         """The split keys of table as the gateway's /T/regions lists them (None: no table)."""
         st, body = self.rest_get("/%s/regions" % urllib.parse.quote(table, safe=""))
         if st != 200:
             return None
-        starts = sorted(unb64(r.get("startKey", "")) for r in body["Region"])
+        starts = sorted({unb64(r.get("startKey", "")) for r in body["Region"]})  # replicas once
         return starts[1:]
-
-    def metadata_row(self, table, row="totalPartition"):
-        """The cells of a row as {"family:qualifier": value}, or None when it is absent."""
-        st, body = self.rest_get("/%s/%s" % (urllib.parse.quote(table, safe=""),
-                                             urllib.parse.quote(row, safe="")))
-        if st != 200:
-            return None
-        return {unb64(c["column"]).decode(): unb64(c["$"]).decode()
-                for c in body["Row"][0]["Cell"]}
 
 
 class RealBackend(_Common):
