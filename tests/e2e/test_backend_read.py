@@ -85,6 +85,23 @@ class ReadAgainstCluster(backend.BackendTest):
         self.assertOk(r)
         self.assertEqual(len(r.json()["regions"]), 3, r)
 
+    def test_hotspot_from_the_region_servers_write_counters(self):
+        t = self.name()
+        self.made(t, ("--hex-splits", "4"))
+        # every write goes to region 2 ([80000000, c0000000))
+        self.be.put(t, [(b"9%07d" % i, {"info:q": b"v"}) for i in range(300)])
+
+        def reported():
+            # region servers report their counters every few seconds (docs/hbase-wire.md §1)
+            r = self.hb("-o", "json", "audit", t, "--hotspots", "--window", "0")
+            return r.rc == 1 and "hotspot" in [f["kind"] for f in r.json()["findings"]]
+        hbtest.wait_for(reported, "the writes to show in /status/cluster")
+        r = self.hb("-o", "json", "audit", t, "--hotspots", "--window", "0")
+        j = r.json()
+        self.assertEqual([(f["kind"], f["region"]) for f in j["findings"]
+                          if f["region"] is not None], [("hotspot", 2)], r)
+        self.assertGreaterEqual(j["regions"][2]["writes"], 300)
+
     def test_sampling_a_disabled_or_missing_table_says_so(self):
         t = self.name()
         self.made(t, ("--hex-splits", "2"))
