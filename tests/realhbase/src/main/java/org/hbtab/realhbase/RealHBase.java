@@ -91,8 +91,10 @@ public final class RealHBase {
     conf.setInt("hbase.client.retries.number", 6);
     conf.setInt("hbase.client.pause", 100);
     conf.setBoolean("hbase.table.sanity.checks", true);
-    // A stopped region server's regions move at once (the tests stop servers on purpose).
-    conf.setInt("zookeeper.session.timeout", 20_000);
+    // Servers are stopped gracefully (they leave ZooKeeper themselves), so a long session
+    // only keeps a JVM starved by a loaded machine from losing a server by accident; the
+    // mini ZooKeeper caps sessions at 20 ticks of 2 s.
+    conf.setInt("zookeeper.session.timeout", 40_000);
     util = new HBaseTestingUtility(conf);
     this.servers = servers;
   }
