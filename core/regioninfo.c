@@ -49,8 +49,7 @@ int hb_pb_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *out)
 	return HB_EINVAL;
 }
 
-/* Skips a field's value of wire type wt at *pos. */
-static int skip_field(const unsigned char *p, size_t n, size_t *pos, unsigned wt)
+int hb_pb_skip(const unsigned char *p, size_t n, size_t *pos, unsigned wt)
 {
 	uint64_t v;
 
@@ -77,9 +76,7 @@ static int skip_field(const unsigned char *p, size_t n, size_t *pos, unsigned wt
 	}
 }
 
-/* Reads a length-delimited value: a view [*out, *out + *len) inside p. */
-static int read_len(const unsigned char *p, size_t n, size_t *pos, const unsigned char **out,
-                    size_t *len)
+int hb_pb_len(const unsigned char *p, size_t n, size_t *pos, const unsigned char **out, size_t *len)
 {
 	uint64_t v;
 
@@ -121,7 +118,7 @@ static int decode_table_name(struct hb_regioninfo *ri, const unsigned char *p, s
 		if (hb_pb_varint(p, n, &pos, &tag))
 			return hb_error_set(err, HB_EINVAL, "bad field tag in TableName");
 		if ((tag >> 3) == 1 || (tag >> 3) == 2) {
-			if ((tag & 7) != WT_LEN || read_len(p, n, &pos, &v, &vl))
+			if ((tag & 7) != WT_LEN || hb_pb_len(p, n, &pos, &v, &vl))
 				return hb_error_set(err, HB_EINVAL, "bad TableName field %u",
 				                    (unsigned)(tag >> 3));
 			if ((tag >> 3) == 1) {
@@ -133,7 +130,7 @@ static int decode_table_name(struct hb_regioninfo *ri, const unsigned char *p, s
 					return hb_error_set(err, HB_ENOMEM, "out of memory");
 				have_q = 1;
 			}
-		} else if ((tag >> 3) == 0 || skip_field(p, n, &pos, (unsigned)(tag & 7))) {
+		} else if ((tag >> 3) == 0 || hb_pb_skip(p, n, &pos, (unsigned)(tag & 7))) {
 			return hb_error_set(err, HB_EINVAL, "bad field in TableName");
 		}
 	}
@@ -186,7 +183,7 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 				out->replica_id = (int)(int32_t)v;
 			}
 		} else if (field >= 2 && field <= 4) {
-			if (wt != WT_LEN || read_len(p, n, &pos, &view, &vl)) {
+			if (wt != WT_LEN || hb_pb_len(p, n, &pos, &view, &vl)) {
 				rc = hb_error_set(err, HB_EINVAL,
 				                  "bad length-delimited field %u in RegionInfo",
 				                  field);
@@ -203,7 +200,7 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 				goto fail;
 			}
-		} else if (skip_field(p, n, &pos, wt)) {
+		} else if (hb_pb_skip(p, n, &pos, wt)) {
 			rc = hb_error_set(err, HB_EINVAL, "bad unknown field %u (wire type %u)",
 			                  field, wt);
 			goto fail;
@@ -241,7 +238,7 @@ int hb_tablestate_decode(int *state, const void *data, size_t n, struct hb_error
 				return hb_error_set(err, HB_EINVAL, "malformed TableState state");
 			*state = (int)v;
 			have = 1;
-		} else if (skip_field(p, n, &pos, (unsigned)(tag & 7))) {
+		} else if (hb_pb_skip(p, n, &pos, (unsigned)(tag & 7))) {
 			return hb_error_set(err, HB_EINVAL, "malformed TableState");
 		}
 	}

@@ -177,6 +177,7 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 	r->status = 0;
 	hb_buf_init(&r->body, 0);
 	r->spool = 0;
+	r->accept = NULL;
 	r->map = NULL;
 	r->map_len = 0;
 	r->content_type[0] = '\0';
@@ -193,12 +194,14 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 void hb_rest_resp_release(struct hb_rest_resp *r)
 {
 	int spool = r->spool;
+	const char *accept = r->accept;
 
 	hb_buf_release(&r->body);
 	if (r->map)
 		munmap((void *)r->map, r->map_len);
 	hb_rest_resp_init(r);
 	r->spool = spool;
+	r->accept = accept;
 }
 
 const char *hb_rest_resp_body(const struct hb_rest_resp *r, size_t *len)
@@ -501,8 +504,13 @@ int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
 	}
-	t = curl_slist_append(NULL, "Accept: application/json");
+	if (hb_buf_addf(&ct, "Accept: %s", resp->accept ? resp->accept : "application/json")) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	t = curl_slist_append(NULL, hb_buf_str(&ct));
 	hdrs = t;
+	hb_buf_reset(&ct);
 	/* CSRF filter (docs/hbase-wire.md §7); harmless everywhere, needed on writes. */
 	if (t && is_write)
 		t = curl_slist_append(hdrs, "X-XSRF-HEADER: 1");

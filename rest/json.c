@@ -114,6 +114,11 @@ static void drop_to(const char **next, const char *upto)
 	*next = (const char *)u;
 }
 
+void hb_rest_drop_behind(const char **next, const char *upto)
+{
+	drop_to(next, upto);
+}
+
 /* The drop point for a pass that starts again at p (behind the last one): p's page. */
 static const char *drop_from(const char *next, const char *p)
 {

@@ -45,6 +45,9 @@ struct hb_rest_resp {
 	 * (map_len bytes; body stays empty); other statuses' bodies are read back into body.
 	 * Read it through hb_rest_resp_body. Spooled bodies may be up to 64 times the size cap. */
 	int spool;
+	/* Set by the caller like spool: the Accept header's value (a static string), NULL for
+	 * "application/json". */
+	const char *accept;
 	const char *map;
 	size_t map_len;
 	char content_type[128];

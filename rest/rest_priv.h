@@ -14,6 +14,10 @@ void hb_rest_report_notice(struct hb_rest *c, const char *msg);
 /* How many times a broken scan may be reopened (the --retries budget). */
 long hb_rest_retry_budget(const struct hb_rest *c);
 
+/* For a body mapped from its spool file, read up to upto: gives back the pages from *next to
+ * upto's page once they are a few MiB, moving *next on (nothing when *next is NULL). */
+void hb_rest_drop_behind(const char **next, const char *upto);
+
 /* hb_rest_decode_table_regions handing each region to fn (its strings valid during the call
  * only; a non-zero return stops the decoding with it) instead of keeping it; regions before
  * an error have been handed over. mapped: the body is mapped from its spool file

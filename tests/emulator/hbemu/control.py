@@ -119,6 +119,12 @@ class ControlHandler(Handler):
             n = req.get("rows")
             s.meta_cut = None if n is None else int(n)
             return ok({"meta_cut": s.meta_cut})
+        if p == "/control/protobuf" and method == "POST":
+            answer = req.get("answer", "protobuf")
+            if answer not in ("protobuf", "json", "406", "cut"):
+                return error(400, "answer must be protobuf, json, 406 or cut")
+            s.protobuf_answer = answer
+            return ok({"answer": answer})
         if p == "/control/readonly" and method == "POST":
             s.read_only = bool(req.get("on", True))
             return ok({"read_only": s.read_only})

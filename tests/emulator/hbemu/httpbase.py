@@ -137,10 +137,10 @@ class Faults(object):
                 return f
         return None
 
-    def record(self, server, method, path, status, fault):
+    def record(self, server, method, path, status, fault, accept=None):
         with self.lock:
             self.requests.append({"server": server, "method": method, "path": path,
-                                  "status": status, "fault": fault})
+                                  "status": status, "fault": fault, "accept": accept})
 
     def get_requests(self):
         with self.lock:
@@ -226,6 +226,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         faults = self.ctx.faults if self.server_kind != "control" else None
         fault = faults.match(self.server_kind, method, path) if faults else None
         kind = fault.kind if fault else None
+        sent_accept = self.headers.get("Accept")
         if kind == "refuse":
             # A server that goes away at this request: the request is not executed, the
             # connection is reset and the port refuses connections for `seconds` (or until
@@ -260,6 +261,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             resp = Response(200, b"<html><head><title>Proxy</title></head><body>"
                                  b"<h1>Welcome</h1></body></html>\n", "text/html;charset=utf-8")
         else:
+            if kind == "truncated_json":
+                # a JSON answer cut short: asked for as JSON whatever the client accepts
+                del self.headers["Accept"]
+                self.headers["Accept"] = "application/json"
             try:
                 resp = self.dispatch(method, path, body)
             except Exception as e:  # a bug in the emulator: report it as a 500
@@ -272,7 +277,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if kind == "delay" and fault.until == "gone":
             self._wait_gone(fault.seconds or HOLD_GUARD)
         if faults is not None:
-            faults.record(self.server_kind, method, path, resp.status, kind)
+            faults.record(self.server_kind, method, path, resp.status, kind, sent_accept)
         self._write(resp, fault)
 
     def _wait_gone(self, guard):

@@ -17,6 +17,37 @@ INT_MAX = 2147483647
 
 PLAIN = "text/plain"
 JSON_T = "application/json"
+PROTOBUF_T = "application/x-protobuf"
+
+
+# Protobuf wire format for the REST models (TableInfoMessage.proto), written by hand as
+# HBase's generated code writes it: fields in number order, proto2 optionals present when set.
+def pb_varint(v):
+    v &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def pb_bytes(field, data):
+    return pb_varint(field << 3 | 2) + pb_varint(len(data)) + data
+
+
+def pb_table_info(name, entries):
+    """TableInfo {name = 1; repeated Region regions = 2} with Region {name = 1; startKey = 2;
+    endKey = 3; id = 4; location = 5}; entries are (id, start, end, location, name)."""
+    parts = [pb_bytes(1, name.encode("utf-8"))]
+    for rid, sk, ek, loc, rname in entries:
+        reg = (pb_bytes(1, rname.encode("utf-8")) + pb_bytes(2, sk) + pb_bytes(3, ek)
+               + b"\x20" + pb_varint(rid) + pb_bytes(5, loc.encode("utf-8")))
+        parts.append(pb_bytes(2, reg))
+    return b"".join(parts)
 OCTET = "application/octet-stream"
 NO_CACHE = ("Cache-Control", "no-cache")
 
@@ -308,7 +339,9 @@ class RestHandler(Handler):
             if mt in ("text/xml", "application/xml"):
                 return "xml"
             if mt in ("application/x-protobuf", "application/protobuf"):
-                return "protobuf"
+                # a gateway or proxy set (control /protobuf) to answer JSON or to refuse
+                return {"json": "json", "406": "none"}.get(self.state.protobuf_answer,
+                                                           "protobuf")
             if mt == "application/octet-stream":
                 return "octet"
             if mt in ("*/*", "application/*", "text/*"):
@@ -678,14 +711,20 @@ class RestHandler(Handler):
     def r_regions(self, method, tname):
         s = self.state
         a = self.accept()
-        if a not in ("json", "plain"):
+        if a not in ("json", "plain", "protobuf"):
             return self.not_acceptable()
+        # RegionsResource produces protobuf too, as TableInfo (the content type answered is the
+        # one asked for: application/x-protobuf or application/protobuf)
+        pb_t = "application/protobuf" if "application/protobuf" in (
+            self.headers.get("Accept") or "") else PROTOBUF_T
         try:
             kind, t = self.lookup(tname)
         except st.TableNotFound:
             if s.major == 1:
                 # branch-1 RegionsResource lists MetaScanner.allTableRegions without an
                 # exists() check: an unknown table is a 200 with no regions
+                if a == "protobuf":
+                    return Response(200, pb_table_info(tname, []), pb_t, [NO_CACHE])
                 if a == "json":
                     return Response(200, jdumps({"name": tname, "Region": []}), JSON_T, [NO_CACHE])
                 return Response(200, b"", PLAIN, [NO_CACHE])
@@ -699,6 +738,9 @@ class RestHandler(Handler):
             if loc is None:
                 return Response(500, b"java.lang.NullPointerException\r\n", PLAIN)
             regs = [{"id": 1, "startKey": "", "endKey": "", "location": loc, "name": "hbase:meta,,1"}]
+            if a == "protobuf":
+                return Response(200, pb_table_info(META_NAME, [(1, b"", b"", loc, "hbase:meta,,1")]),
+                                pb_t, [NO_CACHE])
             if a == "json":
                 return Response(200, jdumps({"name": META_NAME, "Region": regs}), JSON_T, [NO_CACHE])
             return Response(200, "hbase:meta,,1 [\n  id=1\n  startKey=''\n  endKey=''\n  location='%s'\n]\n" % loc,
@@ -730,6 +772,11 @@ class RestHandler(Handler):
         if entries is None:
             return Response(500, ("java.lang.NullPointerException\r\n\tat org.apache.hadoop.hbase.rest."
                                   "RegionsResource.get(RegionsResource.java:80)\r\n").encode(), PLAIN)
+        if a == "protobuf":
+            body = pb_table_info(t.name, entries)
+            if s.protobuf_answer == "cut":
+                body = body[:len(body) // 2 + 1]
+            return Response(200, body, pb_t, [NO_CACHE])
         if a == "json":
             parts = ['{"id":%d,"startKey":"%s","endKey":"%s","location":%s,"name":%s}'
                      % (rid, B64(sk), B64(ek), json.dumps(loc), json.dumps(name, ensure_ascii=False))

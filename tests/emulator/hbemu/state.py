@@ -368,6 +368,10 @@ class State(object):
         self.read_only = False
         self.thrift_legacy_17 = False
         self.regioninfo_extra = b""  # bytes appended to every serialized RegionInfo
+        # How REST answers a client that accepts protobuf (control /protobuf): "protobuf",
+        # "json" (a proxy or old gateway answering JSON), "406" (refused), "cut" (/T/regions
+        # protobuf cut one byte past its half, with a matching Content-Length)
+        self.protobuf_answer = "protobuf"
         self.races = set()        # table names whose next create loses a race
         self.open_delay = 0.0     # seconds new tables' regions stay OPENING (control channel)
         self.meta_cut = None      # rows a stateless meta scan answers before it "fails" (control)
@@ -427,6 +431,7 @@ class State(object):
             self._reset(self.nservers)
             self.read_only = False
             self.regioninfo_extra = b""
+            self.protobuf_answer = "protobuf"
             self.races = set()
             self.open_delay = 0.0
             self.meta_cut = None

@@ -299,6 +299,37 @@ class Regions(EmuTestCase):
             regs[2]["id"], hashlib.md5(b"t1,m,%d" % regs[2]["id"]).hexdigest()))
         self.assertEqual(len({r["location"] for r in regs}), 3)   # round robin
 
+    def test_regions_protobuf_is_table_info_in_field_order(self):
+        # TableInfo (TableInfoMessage.proto) as TableInfoModel.messageFromObject writes it
+        self.emu.create("t1", [b"m\x00\xff"])
+        st, h, b = self.emu.rest("GET", "/t1/regions", headers={"Accept": "application/x-protobuf"})
+        self.assertEqual(st, 200)
+        self.assertEqual(h["content-type"], "application/x-protobuf")
+        _, _, j = self.emu.rest("GET", "/t1/regions")
+        regs = json.loads(j)["Region"]
+
+        def ld(field, data):
+            n = len(data)
+            assert n < 128 * 128
+            return bytes([field << 3 | 2]) + (bytes([n]) if n < 128 else bytes([n & 0x7F | 0x80, n >> 7])) + data
+
+        def varint(v):
+            out = b""
+            while v > 0x7F:
+                out += bytes([v & 0x7F | 0x80])
+                v >>= 7
+            return out + bytes([v])
+
+        want = ld(1, b"t1") + b"".join(
+            ld(2, ld(1, r["name"].encode("utf-8")) + ld(2, unb64(r["startKey"]))
+               + ld(3, unb64(r["endKey"])) + b"\x20" + varint(r["id"])
+               + ld(5, r["location"].encode()))
+            for r in regs)
+        self.assertEqual(b, want)
+        self.assertIn(b"\x12\x00\x1a\x03m\x00\xff", b)  # the first region: empty start present
+        st, h, _ = self.emu.rest("GET", "/t1/regions", headers={"Accept": "application/protobuf"})
+        self.assertEqual(h["content-type"], "application/protobuf")
+
     def test_regions_404_for_missing_table(self):
         st, h, b = self.emu.rest("GET", "/nope/regions")
         self.assertEqual((st, b), (404, b"Not found\r\n"))

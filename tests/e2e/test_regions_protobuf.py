@@ -1,0 +1,80 @@
+"""End-to-end: /T/regions is read as protobuf (TableInfo, docs/hbase-wire.md §3.1) and, from a
+gateway or proxy that refuses it or answers JSON, as JSON, with the same output either way."""
+import json
+
+import hbtest
+from hbtest import EmulatorTest
+
+PB = "application/x-protobuf"
+
+
+class RegionsProtobuf(EmulatorTest):
+    def setUp(self):
+        super().setUp()
+        # binary keys: exact bytes in protobuf, base64 in JSON
+        self.emu.create("t1", [b"g", b"m\x00\xff", b"t"])
+        self.emu.clear_requests()
+
+    def protobuf_answer(self, answer):
+        """How the gateway answers a client that accepts protobuf (emulator NOTES.md)."""
+        st, _ = self.emu.control("POST", "/control/protobuf", {"answer": answer})
+        self.assertEqual(st, 200)
+
+    def asked(self):
+        return [(q["accept"], q["status"], q["fault"]) for q in self.emu.requests()
+                if q["method"] == "GET" and q["path"] == "/t1/regions"]
+
+    FORMATS = (("regions", "t1"), ("-o", "json", "regions", "t1"))
+
+    def run_both(self):
+        """regions t1 in text and JSON, with the requests each made."""
+        out = []
+        for args in self.FORMATS:
+            self.emu.clear_requests()
+            r = self.hb(*args)
+            self.assertOk(r)
+            out.append((r.out, self.asked()))
+        return out
+
+    def test_protobuf_is_asked_for_and_used(self):
+        for out, asked in self.run_both():
+            self.assertEqual(asked, [(PB, 200, None)])
+        r = self.hb("-o", "json", "regions", "t1")
+        regions = json.loads(r.out)["regions"]
+        self.assertEqual(len(regions), 4)
+
+    def test_json_answer_to_a_protobuf_accept__same_output_one_request(self):
+        want = self.run_both()
+        self.protobuf_answer("json")
+        got = self.run_both()
+        for (w_out, _), (g_out, g_asked) in zip(want, got):
+            self.assertEqual(g_out, w_out)
+            self.assertEqual(g_asked, [(PB, 200, None)])
+
+    def test_406_to_protobuf__asked_again_for_json(self):
+        want = self.run_both()
+        for args, (w_out, _) in zip(self.FORMATS, want):
+            self.emu.clear_requests()
+            self.protobuf_answer("406")
+            r = self.hb(*args)
+            self.assertOk(r)
+            self.assertEqual(r.out, w_out)
+            self.assertEqual(self.asked(), [(PB, 406, None), ("application/json", 200, None)])
+
+    def test_truncated_protobuf__exit_4_named(self):
+        self.protobuf_answer("cut")
+        r = self.hb("regions", "t1")
+        self.assertFails(r, 4, r"^hbtab: malformed response from GET /t1/regions: "
+                               r"(truncated|Region\[\d+\] is truncated)")
+        self.assertEqual(self.asked(), [(PB, 200, None)])
+
+    def test_html_answer__asked_again_for_json_then_named(self):
+        self.emu.fault(kind="wrong_ctype", path="^/t1/regions", count=-1)
+        r = self.hb("regions", "t1")
+        self.assertFails(r, 4, r"unexpected content type 'text/html;charset=utf-8' from "
+                               r"GET /t1/regions")
+        self.assertEqual([a for a, _, _ in self.asked()], [PB, "application/json"])
+
+
+if __name__ == "__main__":
+    hbtest.main()
