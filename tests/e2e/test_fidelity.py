@@ -146,6 +146,17 @@ class NotYetOpen(EmulatorTest):
         st, body = self.emu.control("POST", "/control/open-delay", {"seconds": seconds})
         self.assertEqual(st, 200, body)
 
+    def test_regions__a_table_being_created_is_enabling_in_meta(self):
+        # CreateTableProcedure writes ENABLING while it assigns the regions (HBase 2.x)
+        self.open_delay(3600)
+        self.emu.create("t1", SPLITS)
+        r = self.hb("-o", "json", "regions", "t1", "--source", "meta")
+        self.assertEqual(r.rc, 1, repr(r))
+        self.assertEqual(r.json()["table_state"], "ENABLING")
+        self.assertEqual({x["state"] for x in r.json()["regions"]}, {"OPENING"})
+        self.assertIn("table 't1' is ENABLING, not ENABLED",
+                      [f["message"] for f in r.json()["findings"]])
+
     def test_create__wait_polls_through_500s_until_the_regions_open(self):
         self.open_delay(2)
         r = self.hb("-o", "json", "create", "t1", "--hex-splits",
