@@ -195,3 +195,182 @@ int hb_tableinfo_next(struct hb_tableinfo_reader *r, struct hb_region *out, stru
 	}
 	return 0;
 }
+
+/* ---- Stateless scans: CellSet chunks behind a 16-bit length ---- */
+
+#undef BAD
+#define BAD(...) bad(err, r->what, __VA_ARGS__)
+
+void hb_scanpb_reader_init(struct hb_scanpb_reader *r, const void *p, size_t n, const char *what)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->n = n;
+	r->what = what;
+}
+
+/* Whether [at, at + 3) could open a chunk: a length then a CellSet's first Row field (tag
+ * 0x0a). ProtobufStreamingOutput writes a chunk only for a non-empty batch of rows. */
+static int chunk_opens(const unsigned char *p, size_t n, size_t at)
+{
+	return n - at >= 3 && p[at + 2] == 0x0a;
+}
+
+/* Finds the end of the chunk whose length field is at *pos (so *pos + 2 starts its CellSet):
+ * walks its Row fields and keeps each end that agrees with the 16-bit length and is followed
+ * by the body's end or another chunk. */
+static int frame_chunk(struct hb_scanpb_reader *r, struct hb_error *err)
+{
+	size_t start = r->pos + 2, at = start, found = 0, fits = 0;
+	unsigned low;
+
+	if (r->n - r->pos < 2)
+		return BAD("truncated chunk length at byte %zu", r->pos);
+	low = (unsigned)r->p[r->pos] << 8 | r->p[r->pos + 1];
+	if (low == 0 && (r->n == start || chunk_opens(r->p, r->n, start))) {
+		found = start; /* an empty CellSet (a batch of no rows) */
+		fits++;
+	}
+	while (at < r->n && r->p[at] == 0x0a) {
+		const unsigned char *v;
+		size_t vl;
+
+		at++;
+		if (hb_pb_len(r->p, r->n, &at, &v, &vl))
+			break;
+		if (((at - start) & 0xFFFF) == low && (at == r->n || chunk_opens(r->p, r->n, at))) {
+			found = at;
+			fits++;
+		}
+	}
+	if (!fits)
+		return BAD("chunk at byte %zu does not end where its length (%u) says", r->pos,
+		           low);
+	if (fits > 1)
+		return hb_error_set(err, HB_EINVAL,
+		                    "malformed response from %s: the chunk at byte %zu cannot be "
+		                    "framed (64 KiB or more: its 16-bit length wrapped)",
+		                    r->what, r->pos);
+	r->pos = start;
+	r->chunk_end = found;
+	return 0;
+}
+
+int hb_scanpb_next_row(struct hb_scanpb_reader *r, const unsigned char **key, size_t *key_len,
+                       struct hb_error *err)
+{
+	const unsigned char *row;
+	size_t row_len, pos = 0;
+	int has_key = 0;
+	int rc;
+
+	while (r->pos == r->chunk_end) {
+		if (r->pos == r->n)
+			return 0;
+		if ((rc = frame_chunk(r, err)))
+			return rc;
+	}
+	/* frame_chunk saw Row fields (tag 0x0a, a length in bounds) up to chunk_end */
+	r->pos++;
+	if (hb_pb_len(r->p, r->chunk_end, &r->pos, &row, &row_len))
+		return BAD("truncated Row at byte %zu", r->pos);
+	*key = NULL;
+	*key_len = 0;
+	while (pos < row_len) {
+		uint64_t tag;
+		const unsigned char *v;
+		size_t vl;
+
+		if (hb_pb_varint(row, row_len, &pos, &tag))
+			return BAD("Row[%zu] is truncated", r->rows);
+		if (tag == (1 << 3 | WT_LEN)) {
+			if (hb_pb_len(row, row_len, &pos, &v, &vl))
+				return BAD("Row[%zu] is truncated", r->rows);
+			*key = v;
+			*key_len = vl;
+			has_key = 1;
+		} else if (!(tag >> 3) || hb_pb_skip(row, row_len, &pos, (unsigned)(tag & 7))) {
+			return BAD("Row[%zu] holds an invalid field", r->rows);
+		}
+	}
+	if (!has_key)
+		return BAD("Row[%zu].key is missing", r->rows);
+	if (!*key)
+		*key = (const unsigned char *)"";
+	r->row = row;
+	r->row_len = row_len;
+	r->row_pos = 0;
+	r->rows++;
+	return 1;
+}
+
+int hb_scanpb_next_cell(struct hb_scanpb_reader *r, struct hb_pb_cell *out, struct hb_error *err)
+{
+	size_t i = r->rows ? r->rows - 1 : 0;
+
+	while (r->row && r->row_pos < r->row_len) {
+		uint64_t tag;
+		const unsigned char *c;
+		size_t cl, pos = 0;
+		int has_col = 0;
+
+		/* the Row was checked by hb_scanpb_next_row: its fields are whole */
+		hb_pb_varint(r->row, r->row_len, &r->row_pos, &tag);
+		if (tag != (2 << 3 | WT_LEN)) {
+			hb_pb_skip(r->row, r->row_len, &r->row_pos, (unsigned)(tag & 7));
+			continue;
+		}
+		hb_pb_len(r->row, r->row_len, &r->row_pos, &c, &cl);
+		memset(out, 0, sizeof(*out));
+		out->column = out->value = (const unsigned char *)"";
+		while (pos < cl) {
+			const unsigned char *v;
+			size_t vl;
+			uint64_t t;
+
+			if (hb_pb_varint(c, cl, &pos, &tag))
+				return BAD("Row[%zu] has a truncated Cell", i);
+			if (tag == (2 << 3 | WT_LEN) || tag == (4 << 3 | WT_LEN)) {
+				if (hb_pb_len(c, cl, &pos, &v, &vl))
+					return BAD("Row[%zu] has a truncated Cell", i);
+				if (tag >> 3 == 2) {
+					out->column = v;
+					out->column_len = vl;
+					has_col = 1;
+				} else {
+					out->value = v;
+					out->value_len = vl;
+				}
+			} else if (tag == (3 << 3 | WT_VARINT)) {
+				if (hb_pb_varint(c, cl, &pos, &t))
+					return BAD("Row[%zu] has a truncated Cell", i);
+				out->timestamp = (int64_t)t;
+			} else if (!(tag >> 3) || hb_pb_skip(c, cl, &pos, (unsigned)(tag & 7))) {
+				return BAD("Row[%zu] has a Cell with an invalid field", i);
+			}
+		}
+		if (!has_col)
+			return BAD("Row[%zu] has a Cell without a column", i);
+		return 1;
+	}
+	return 0;
+}
+
+int hb_scanpb_check(const void *p, size_t n, const char *what, struct hb_error *err)
+{
+	struct hb_scanpb_reader rd;
+	const unsigned char *key;
+	size_t key_len;
+	int rc;
+
+	hb_scanpb_reader_init(&rd, p, n, what);
+	while ((rc = hb_scanpb_next_row(&rd, &key, &key_len, err)) == 1) {
+		struct hb_pb_cell cell;
+
+		while ((rc = hb_scanpb_next_cell(&rd, &cell, err)) == 1)
+			;
+		if (rc)
+			return rc;
+	}
+	return rc;
+}

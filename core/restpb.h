@@ -1,4 +1,5 @@
-/* Protobuf bodies of HBase's REST gateway: TableInfo, the /T/regions answer. */
+/* Protobuf bodies of HBase's REST gateway: TableInfo (/T/regions) and a stateless scan's
+ * CellSet chunks. */
 #ifndef HB_RESTPB_H
 #define HB_RESTPB_H
 
@@ -7,6 +8,7 @@
 #include "region.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The media type hbtab asks for and the two HBase answers with (docs/hbase-wire.md §3.1). */
 #define HB_PROTOBUF_TYPE      "application/x-protobuf"
@@ -38,5 +40,45 @@ void hb_tableinfo_reader_release(struct hb_tableinfo_reader *r);
  * for a malformed body or one naming another table, HB_ENOMEM.
  */
 int hb_tableinfo_next(struct hb_tableinfo_reader *r, struct hb_region *out, struct hb_error *err);
+
+/* One cell of a CellSet row: views into the body. column is "family:qualifier". */
+struct hb_pb_cell {
+	const unsigned char *column, *value;
+	size_t column_len, value_len;
+	int64_t timestamp; /* 0 when absent */
+};
+
+/*
+ * A cursor over a stateless scan's protobuf body (docs/hbase-wire.md §3.1): CellSet chunks,
+ * each behind a 2-byte big-endian length that HBase truncates to 16 bits. A chunk's real
+ * length is the one of length + k * 65536 that ends on a Row and where the next chunk starts
+ * with one; when two fit, the body cannot be framed. Rows are read one at a time, their cells
+ * with hb_scanpb_next_cell.
+ */
+struct hb_scanpb_reader {
+	const unsigned char *p;
+	size_t n, pos;    /* pos: the next Row field, or the next chunk's length */
+	size_t chunk_end; /* where the current chunk ends */
+	size_t rows;      /* rows read so far */
+	const char *what;
+	const unsigned char *row; /* the current Row message and how far its cells are read */
+	size_t row_len, row_pos;
+};
+
+/* Starts a reader over the n bytes at p (not copied). */
+void hb_scanpb_reader_init(struct hb_scanpb_reader *r, const void *p, size_t n, const char *what);
+
+/* Walks every chunk's framing and Row fields without handing anything on: 0 when the whole
+ * body frames, HB_EINVAL (with the message) when two chunk lengths fit (a chunk of 64 KiB or
+ * more), HB_ESERVER when the body is malformed. */
+int hb_scanpb_check(const void *p, size_t n, const char *what, struct hb_error *err);
+
+/* Reads the next row's key (a view into the body). Returns 1 for a row, 0 at the end, or
+ * HB_ESERVER ("malformed response from WHAT: ..."), HB_EINVAL (unframeable, as above). */
+int hb_scanpb_next_row(struct hb_scanpb_reader *r, const unsigned char **key, size_t *key_len,
+                       struct hb_error *err);
+
+/* Reads the current row's next cell: 1 for a cell, 0 at the row's end, HB_ESERVER. */
+int hb_scanpb_next_cell(struct hb_scanpb_reader *r, struct hb_pb_cell *out, struct hb_error *err);
 
 #endif

@@ -434,12 +434,13 @@ static int decode_regions_pb(const char *body, size_t blen, int mapped, const ch
 }
 
 /*
- * GET /T/regions, asking for protobuf (TableInfo: about half the bytes of the JSON and no
- * base64). A gateway or proxy that refuses it (406, 415) or answers another type is asked
- * again for JSON, unless its answer is JSON already (docs/hbase-wire.md §3.1).
+ * GET path asking for protobuf (/T/regions' TableInfo, a stateless scan's CellSet chunks:
+ * about half the bytes of the JSON and no base64). A gateway or proxy that refuses it (406,
+ * 415) or answers another type is asked again for JSON, unless its answer is JSON already
+ * (docs/hbase-wire.md §3.1).
  */
-static int get_regions_body(struct hb_rest *c, const char *path, struct hb_rest_resp *r, char *what,
-                            size_t what_cap, struct hb_error *err)
+static int get_protobuf(struct hb_rest *c, const char *path, struct hb_rest_resp *r, char *what,
+                        size_t what_cap, struct hb_error *err)
 {
 	int rc;
 
@@ -475,7 +476,7 @@ int hb_rest_regions_scan(struct hb_rest *c, const char *table, hb_region_fn fn, 
 	r.spool = 1; /* about 200 bytes a region */
 	rc = table_path(&path, table, "/regions", err);
 	if (!rc)
-		rc = get_regions_body(c, path.data, &r, what, sizeof(what), err);
+		rc = get_protobuf(c, path.data, &r, what, sizeof(what), err);
 	/* RegionsResource dereferences the location of a region that never opened: 500 (NPE). */
 	if (rc == HB_ESERVER && r.status == 500) {
 		rc = HB_ENOLOCATION;
@@ -835,6 +836,74 @@ static int stateless_ok(const struct hb_scan_spec *spec)
 	return 1;
 }
 
+/* Walks a protobuf scan body's framing and rows, giving back a mapped body's pages as it
+ * goes: HB_EINVAL when a chunk cannot be framed (its 16-bit length wrapped), HB_ESERVER when
+ * the body is malformed. */
+static int check_scan_pb(const char *body, size_t blen, int mapped, const char *what,
+                         struct hb_error *err)
+{
+	struct hb_scanpb_reader rd;
+	const unsigned char *key;
+	const char *drop = mapped ? body : NULL;
+	size_t key_len;
+	int rc;
+
+	hb_scanpb_reader_init(&rd, body, blen, what);
+	while ((rc = hb_scanpb_next_row(&rd, &key, &key_len, err)) == 1) {
+		struct hb_pb_cell cell;
+
+		while ((rc = hb_scanpb_next_cell(&rd, &cell, err)) == 1)
+			;
+		if (rc)
+			break;
+		hb_rest_drop_behind(&drop, body + rd.pos);
+	}
+	return rc;
+}
+
+/* Hands each Row of a checked protobuf scan body to on_fragment, as the JSON decoder does. */
+static int decode_scan_pb(const char *body, size_t blen, int mapped, const char *what,
+                          struct scan_state *st, struct hb_error *err)
+{
+	struct hb_scanpb_reader rd;
+	const unsigned char *key;
+	const char *drop = mapped ? body : NULL;
+	size_t key_len;
+	int rc;
+
+	hb_scanpb_reader_init(&rd, body, blen, what);
+	while ((rc = hb_scanpb_next_row(&rd, &key, &key_len, err)) == 1) {
+		struct hb_pb_cell cell;
+		struct hb_row frag;
+
+		hb_row_init(&frag);
+		if (!(frag.key = malloc(key_len + 1))) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			break;
+		}
+		if (key_len)
+			memcpy(frag.key, key, key_len);
+		frag.key[key_len] = 0;
+		frag.key_len = key_len;
+		while ((rc = hb_scanpb_next_cell(&rd, &cell, err)) == 1)
+			if (hb_row_add_cell(&frag, cell.column, cell.column_len, cell.value,
+			                    cell.value_len, cell.timestamp)) {
+				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+				break;
+			}
+		if (!rc)
+			rc = on_fragment(st, &frag, err);
+		hb_row_release(&frag);
+		if (rc)
+			break;
+		hb_rest_drop_behind(&drop, body + rd.pos);
+	}
+	/* the body was checked: no chunk is unframeable here */
+	if (rc == HB_EINVAL && err)
+		err->code = rc = HB_ESERVER;
+	return rc;
+}
+
 /*
  * GET /T/\*?startrow=&endrow=&column=&maxversions= (TableResource.getScanResource): one
  * idempotent request, no server-side state, and allowed on a read-only gateway
@@ -861,17 +930,35 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 		if (hb_buf_adds(&path, "&column=") ||
 		    hb_rest_path_escape(&path, *col, strlen(*col)))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	/* the whole range in one body: about 600 bytes a region for a meta scan */
+	/* the whole range in one body: about 600 bytes a region for a meta scan in JSON */
 	r.spool = 1;
 	if (!rc)
-		rc = get_json(c, path.data, &r, what, sizeof(what), err);
+		rc = get_protobuf(c, path.data, &r, what, sizeof(what), err);
+	/* Every chunk is framed before any row is handed on: a chunk of 64 KiB or more has a
+	 * wrapped length that may not be framed (docs/hbase-wire.md §3.1), and then JSON is
+	 * asked for instead. */
+	if (!rc && is_protobuf(r.content_type)) {
+		size_t blen;
+		const char *body = hb_rest_resp_body(&r, &blen);
+
+		rc = check_scan_pb(body, blen, r.map != NULL, what, err);
+		if (rc == HB_EINVAL) {
+			r.accept = NULL;
+			rc = get_json(c, path.data, &r, what, sizeof(what), err);
+		}
+	}
 	if (!rc) {
 		size_t blen;
 		const char *body = hb_rest_resp_body(&r, &blen);
 
-		rc = r.map ? hb_rest_decode_cellset_mapped(body, blen, what, on_fragment, st, err)
-		           : hb_rest_decode_cellset(body, blen, what, on_fragment, st, err);
+		if (is_protobuf(r.content_type))
+			rc = decode_scan_pb(body, blen, r.map != NULL, what, st, err);
+		else
+			rc = r.map ? hb_rest_decode_cellset_mapped(body, blen, what, on_fragment,
+			                                           st, err)
+			           : hb_rest_decode_cellset(body, blen, what, on_fragment, st, err);
 	}
+
 	if (!rc)
 		rc = flush_pending(st, err);
 	hb_rest_report_progress(c, st->rows, 0);

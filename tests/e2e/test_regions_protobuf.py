@@ -1,5 +1,6 @@
-"""End-to-end: /T/regions is read as protobuf (TableInfo, docs/hbase-wire.md §3.1) and, from a
-gateway or proxy that refuses it or answers JSON, as JSON, with the same output either way."""
+"""End-to-end: /T/regions (TableInfo) and the stateless meta scan (CellSet chunks) are read as
+protobuf (docs/hbase-wire.md §3.1) and, from a gateway or proxy that refuses it or answers
+JSON, as JSON, with the same output either way."""
 import json
 
 import hbtest
@@ -74,6 +75,61 @@ class RegionsProtobuf(EmulatorTest):
         self.assertFails(r, 4, r"unexpected content type 'text/html;charset=utf-8' from "
                                r"GET /t1/regions")
         self.assertEqual([a for a, _, _ in self.asked()], [PB, "application/json"])
+
+
+
+class MetaScanProtobuf(EmulatorTest):
+    COMMANDS = (("regions", "t1", "--source", "meta"), ("-o", "json", "regions", "t1", "--source",
+                                                       "meta"), ("audit", "t1", "--source", "meta"))
+
+    def setUp(self):
+        super().setUp()
+        self.emu.create("t1", [b"g", b"m\x00\xff", b"t"])
+
+    def gateway(self, answer, fetch_size=10):
+        st, _ = self.emu.control("POST", "/control/protobuf",
+                                 {"answer": answer, "scan_fetch_size": fetch_size})
+        self.assertEqual(st, 200)
+
+    def outputs(self):
+        out = []
+        for args in self.COMMANDS:
+            r = self.hb(*args)
+            self.assertOk(r)
+            out.append(r.out)
+        return out
+
+    def scans(self):
+        return [q["accept"] for q in self.emu.requests()
+                if q["method"] == "GET" and q["path"].startswith("/hbase%3Ameta/*")]
+
+    def test_meta_scan_asks_protobuf_and_prints_what_json_gives(self):
+        self.emu.clear_requests()
+        got = self.outputs()
+        self.assertEqual(set(self.scans()), {PB})
+        self.gateway("json")
+        self.emu.clear_requests()
+        self.assertEqual(self.outputs(), got)
+        self.assertEqual(set(self.scans()), {PB})  # asked once each, JSON read as it came
+        self.gateway("406")
+        self.emu.clear_requests()
+        self.assertEqual(self.outputs(), got)
+        self.assertEqual(set(self.scans()), {PB, "application/json"})
+
+    def test_chunks_of_64_kib_and_more_are_framed_despite_their_16_bit_length(self):
+        # ProtobufStreamingOutput writes (short) length: 700 meta rows in one chunk wrap it
+        self.emu.create("big", [b"k%04d" % i for i in range(1, 700)])
+        args = ("-o", "json", "regions", "big", "--source", "meta")
+        self.gateway("json")
+        want = self.hb(*args)
+        self.assertOk(want)
+        self.gateway("protobuf", fetch_size=100000)
+        self.emu.clear_requests()
+        r = self.hb(*args)
+        self.assertOk(r)
+        self.assertEqual(r.out, want.out)
+        self.assertEqual(len(json.loads(r.out)["regions"]), 700)
+        self.assertEqual(self.scans(), [PB])  # framed: JSON was not asked for
 
 
 if __name__ == "__main__":

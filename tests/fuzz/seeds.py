@@ -87,6 +87,10 @@ def main():
         # (fuzz_rest_tableinfo/hbase-2.6.1-pbt is a real gateway's answer, kept by hand)
         put("fuzz_rest_tableinfo", "emulator-t", get(emu.rest + "/t/regions", PROTOBUF))
         put("fuzz_rest_tableinfo", "emulator-ns", get(emu.rest + "/u/regions", PROTOBUF))
+        # (fuzz_rest_scanpb/hbase-2.6.1-meta-pbt is a real gateway's answer, kept by hand)
+        put("fuzz_rest_scanpb", "emulator-meta", get(
+            emu.rest + "/hbase:meta/*?startrow=t,,&endrow=t%20,,&column=info:regioninfo"
+            "&column=info:server", PROTOBUF))
         put("fuzz_pull_parser", "object", b'{"a":[1,-2.5e3,true,false,null,"\\u00e9\\n"],"b":{}}')
         put("fuzz_pull_parser", "string", b'"x\\ud83d\\ude00"')
         put("fuzz_pull_parser", "number", b"-0.5E+2")

@@ -124,7 +124,8 @@ class ControlHandler(Handler):
             if answer not in ("protobuf", "json", "406", "cut"):
                 return error(400, "answer must be protobuf, json, 406 or cut")
             s.protobuf_answer = answer
-            return ok({"answer": answer})
+            s.scan_fetch_size = int(req.get("scan_fetch_size", 10))
+            return ok({"answer": answer, "scan_fetch_size": s.scan_fetch_size})
         if p == "/control/readonly" and method == "POST":
             s.read_only = bool(req.get("on", True))
             return ok({"read_only": s.read_only})

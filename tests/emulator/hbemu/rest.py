@@ -171,6 +171,34 @@ def cellset_json(rows):
     return ('{"Row":[%s]}' % ",".join(parts)).encode("ascii")
 
 
+def pb_cellset(rows):
+    """rows as for cellset_json -> a CellSet message (CellSetMessage.proto, CellMessage.proto):
+    Row {key = 1; repeated Cell values = 2}, Cell {column = 2; timestamp = 3; data = 4}."""
+    out = []
+    for key, cells in rows:
+        row = pb_bytes(1, key) + b"".join(
+            pb_bytes(2, pb_bytes(2, f + b":" + q) + b"\x18" + pb_varint(ts) + pb_bytes(4, v))
+            for f, q, ts, v in cells)
+        out.append(pb_bytes(1, row))
+    return b"".join(out)
+
+
+def pb_scan_stream(rows, limit, fetch_size):
+    """ProtobufStreamingOutput.write: CellSet chunks of at most fetch_size rows, each behind
+    Bytes.toBytes((short) length), a 16-bit big-endian length that wraps at 65,536."""
+    def chunk(batch):
+        m = pb_cellset(batch)
+        return (len(m) & 0xFFFF).to_bytes(2, "big") + m
+    if limit < fetch_size:
+        return chunk(rows[:limit])
+    out, i = [], 0
+    while i < min(limit, len(rows)):
+        n = min(fetch_size, limit - i)
+        out.append(chunk(rows[i:i + n]))
+        i += n
+    return b"".join(out)
+
+
 class RowSpec(object):
     """RowSpec.java: row[,end][/col[,col...]][/ts[,ts2]] plus ?v=."""
 
@@ -1207,7 +1235,7 @@ class RestHandler(Handler):
             # body's iterator, before a byte was written: the container's 500
             return jersey_failure(self.path)
         a = self.accept(plain_first=False, default="json")
-        if a != "json":
+        if a not in ("json", "protobuf"):
             return self.not_acceptable()
         q = self.query
         spec = path_decode(scanspec_raw)
@@ -1277,6 +1305,10 @@ class RestHandler(Handler):
             rows = rows[:cut]
             if rows:
                 rows[-1] = (rows[-1][0], rows[-1][1][:1])
+        if a == "protobuf":
+            pb_t = "application/protobuf" if "application/protobuf" in (
+                self.headers.get("Accept") or "") else PROTOBUF_T
+            return Response(200, pb_scan_stream(rows, limit, self.state.scan_fetch_size), pb_t)
         return Response(200, cellset_json(rows), JSON_T)
 
 

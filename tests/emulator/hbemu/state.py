@@ -372,6 +372,8 @@ class State(object):
         # "json" (a proxy or old gateway answering JSON), "406" (refused), "cut" (/T/regions
         # protobuf cut one byte past its half, with a matching Content-Length)
         self.protobuf_answer = "protobuf"
+        # hbase.rest.scan.fetchsize: rows per protobuf chunk of a stateless scan
+        self.scan_fetch_size = 10
         self.races = set()        # table names whose next create loses a race
         self.open_delay = 0.0     # seconds new tables' regions stay OPENING (control channel)
         self.meta_cut = None      # rows a stateless meta scan answers before it "fails" (control)
@@ -432,6 +434,7 @@ class State(object):
             self.read_only = False
             self.regioninfo_extra = b""
             self.protobuf_answer = "protobuf"
+            self.scan_fetch_size = 10
             self.races = set()
             self.open_delay = 0.0
             self.meta_cut = None

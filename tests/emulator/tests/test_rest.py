@@ -330,6 +330,27 @@ class Regions(EmuTestCase):
         st, h, _ = self.emu.rest("GET", "/t1/regions", headers={"Accept": "application/protobuf"})
         self.assertEqual(h["content-type"], "application/protobuf")
 
+    def test_stateless_scan_protobuf_is_cellset_chunks_behind_a_16_bit_length(self):
+        # ProtobufStreamingOutput: chunks of fetchsize rows, each behind (short) length
+        self.emu.create("t1", [b"%03d" % i for i in range(1, 25)])
+        path = "/hbase:meta/*?startrow=t1,,&endrow=t1%20,,&column=info:regioninfo"
+        st, h, b = self.emu.rest("GET", path, headers={"Accept": "application/x-protobuf"})
+        self.assertEqual((st, h["content-type"]), (200, "application/x-protobuf"))
+        sizes, i = [], 0
+        while i < len(b):
+            n = int.from_bytes(b[i:i + 2], "big")
+            self.assertEqual(b[i + 2], 0x0a)   # a CellSet's first Row
+            sizes.append(n)
+            i += 2 + n
+        self.assertEqual(i, len(b))
+        self.assertEqual(len(sizes), 3)        # 25 rows: 10, 10, 5
+        st, _ = self.emu.control("POST", "/control/protobuf", {"scan_fetch_size": 1000})
+        self.emu.create("t2", [b"%04d" % i for i in range(1, 800)])
+        path = "/hbase:meta/*?startrow=t2,,&endrow=t2%20,,&column=info:regioninfo"
+        st, h, b = self.emu.rest("GET", path, headers={"Accept": "application/x-protobuf"})
+        self.assertGreater(len(b), 65538)      # one chunk; its length wrapped
+        self.assertEqual(int.from_bytes(b[:2], "big"), (len(b) - 2) & 0xFFFF)
+
     def test_regions_404_for_missing_table(self):
         st, h, b = self.emu.rest("GET", "/nope/regions")
         self.assertEqual((st, b), (404, b"Not found\r\n"))
