@@ -48,8 +48,18 @@ AM=$*
 set -- $(timed_cpu $H audit "$TABLE" --hotspots --window 0)
 AH=$*
 
+# Bytes of the bodies hbtab read (its -v trace: "GET path: HTTP 200, N bytes", as decoded),
+# beside curl's /T/regions in JSON, the issue's yardstick.
+bodies() {
+	"$@" -v 2>&1 >/dev/null | sed -n 's/.*: HTTP [0-9]*, \([0-9]*\) bytes$/\1/p' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+BYTES="$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept: application/json' \
+	"$REST/$TABLE/regions") $(bodies $H regions "$TABLE") $(bodies $H regions "$TABLE" \
+	--source meta) $(bodies $H audit "$TABLE") $(bodies $H audit "$TABLE" --source meta)"
+
 printf '%s\n' "$SP" "$CR" "$CM" "$CS" "$RR" "$RM" "$AR" "$AM" "$AH" |
-	awk -v n="$REGIONS" -v target="$TARGET_KB" '
+	awk -v n="$REGIONS" -v target="$TARGET_KB" -v bytes="$BYTES" '
 	{ wall[NR] = $1; cpu[NR] = $2; kb[NR] = $3 }
 	END {
 		split("hbtab splits --hex-splits N|curl GET /T/regions|curl GET meta scan (stateless)|" \
@@ -69,6 +79,14 @@ printf '%s\n' "$SP" "$CR" "$CM" "$CS" "$RR" "$RM" "$AR" "$AM" "$AH" |
 		       over ? "MISSED" : "met"
 		printf "(--hotspots, outside the target, also keeps every region'"'"'s request counters\n"
 		printf "and write share)\n"
+		nb = split(bytes, b, " ")
+		printf "\n%-34s %12s %9s %12s %12s\n", "case", "bytes read", "x curl", "cpu us/reg",
+		       "x curl cpu"
+		printf "%-34s %12d %9.2f %12.2f %12.2f\n", name[2] " (JSON)", b[1], 1,
+		       cpu[2] * 1e6 / n, 1
+		for (i = 5; i <= 8; i++)
+			printf "%-34s %12d %9.2f %12.2f %12.2f\n", name[i], b[i - 3], b[i - 3] / b[1],
+			       cpu[i] * 1e6 / n, (cpu[2] > 0 ? cpu[i] / cpu[2] : 0)
 		exit over
 	}' || { [ "$CHECK" = "--check" ] && exit 1; }
 exit 0
