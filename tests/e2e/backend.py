@@ -195,8 +195,11 @@ class BackendTest(hbtest.OfflineTest):
     def hb(self, *args, env=None, **kw):
         e = dict(getattr(self.be, "shell_env", {}))
         e.update(env or {})
+        # HBase's shell is a JVM of its own, seconds to start: on a loaded machine the
+        # default --timeout (the shell's budget with --wait) can run out before it is done
         return hbtest.run(["--rest", self.be.rest, "--thrift", self.be.thrift, "--no-progress",
-                           "--hbase-shell", self.be.shell] + list(args), env=e or None,
+                           "--timeout", "120", "--hbase-shell", self.be.shell] + list(args),
+                          env=e or None,
                           timeout=kw.pop("timeout", 600), **kw)
 
 
