@@ -1256,8 +1256,15 @@ class RestHandler(Handler):
                     return filters.PrefixFilter(prefix)
             if fstr:
                 # TableResource: FilterList(MUST_PASS_ALL) of the parsed filter and, only
-                # when a filter parameter is present, the scan spec's PrefixFilter
-                parsed = filters.parse_language(fstr)
+                # when a filter parameter is present, the scan spec's PrefixFilter. ParseFilter
+                # throws a RuntimeException the 2.x resource does not catch: the container's
+                # 500 (branch-1 catches every Exception: processException, 400)
+                try:
+                    parsed = filters.parse_language(fstr)
+                except ValueError:
+                    if self.state.major == 1:
+                        raise
+                    return jersey_failure(self.path)
                 pfx = prefix
 
                 def filt():
