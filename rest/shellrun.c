@@ -427,6 +427,24 @@ void hb_shell_error_parts(const char *line, const char **cls, size_t *cls_len, c
 		(*msg)++;
 }
 
+/* The shell prints a command's "Took N seconds" without ending the line when it runs a
+ * script, so the error of that command follows on the same line ("Took 0.5186 secondsERROR
+ * RuntimeError: Table already exists: t!", seen from HBase's 2.4.17 shell): skip it. */
+static void skip_took(const char **s, size_t *m)
+{
+	const char *p = *s, *end = *s + *m;
+
+	if (*m < 13 || memcmp(p, "Took ", 5))
+		return;
+	for (p += 5; p < end && ((*p >= '0' && *p <= '9') || *p == '.'); p++)
+		;
+	if ((size_t)(end - p) < 8 || memcmp(p, " seconds", 8))
+		return;
+	p += 8;
+	*m = (size_t)(end - p);
+	*s = p;
+}
+
 static int find_error(const struct hb_buf *b, char *out, size_t cap)
 {
 	const char *p = hb_buf_str(b), *end = p + b->len;
@@ -443,6 +461,7 @@ static int find_error(const struct hb_buf *b, char *out, size_t cap)
 		}
 		if (m && s[m - 1] == '\r')
 			m--;
+		skip_took(&s, &m);
 		if ((m >= 6 && !memcmp(s, "ERROR:", 6)) || modern_error(s, m) ||
 		    (m >= 10 && contains(s, m, "Exception:"))) {
 			copy_line(out, cap, s, m);

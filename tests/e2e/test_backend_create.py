@@ -111,10 +111,19 @@ class CreateAgainstCluster(backend.BackendTest):
         self.assertEqual(self.be.boundaries(t), [])
 
     def test_two_creates_at_once_write_one_metadata_row(self):
+        self.race("thrift2")
+
+    def test_two_creates_at_once_through_the_shell_tell_whose_table_it_is(self):
+        # The loser's shell prints "Took N secondsERROR RuntimeError: Table already exists:
+        # t!" on one line; hbtab must read that error to know another run made the table.
+        self.race("shell")
+
+    def race(self, via):
         t = self.name()
         with concurrent.futures.ThreadPoolExecutor(2) as ex:
             runs = list(ex.map(lambda _: self.hb("create", t, "--hex-splits", "5", "--family",
-                                                 "info", "-o", "json"), range(2)))
+                                                 "info", "--via", via, "-o", "json"),
+                               range(2)))
         for r in runs:
             self.assertOk(r)
             self.assertTrue(r.json()["verified"], r)

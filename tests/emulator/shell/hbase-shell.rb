@@ -200,9 +200,16 @@ end
 
 $hbemu_took = nil
 
+# A command that fails still prints its time, without ending the line, so its error follows
+# on the same line ("Took 0.5186 secondsERROR RuntimeError: ...", as HBase's 2.4.17 shell).
 def hbemu_timed
   t0 = Time.now
-  r = yield
+  begin
+    r = yield
+  rescue StandardError
+    print format('Took %.4f seconds', Time.now - t0) unless ENV['HBEMU_SHELL_EXIT0'] == '1'
+    raise
+  end
   puts format('Took %.4f seconds', Time.now - t0)
   r
 end
