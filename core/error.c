@@ -19,6 +19,17 @@ int hb_error_set(struct hb_error *err, int code, const char *fmt, ...)
 	return code;
 }
 
+int hb_error_malformed(struct hb_error *err, const char *what, const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	return hb_error_set(err, HB_ESERVER, "malformed response from %s: %s", what, detail);
+}
+
 int hb_error_prefix(struct hb_error *err, int code, const char *fmt, ...)
 {
 	char prefix[HB_ERRMSG_MAX], old[HB_ERRMSG_MAX];

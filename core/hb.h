@@ -30,6 +30,11 @@ struct hb_error {
 int hb_error_set(struct hb_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* HB_ESERVER with "malformed response from WHAT: <detail>": a server's answer that cannot be
+ * read (the REST decoders, JSON and protobuf alike). */
+int hb_error_malformed(struct hb_error *err, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Prepends "prefix: " to an existing message in err (NULL-safe); returns err->code or code. */
 int hb_error_prefix(struct hb_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

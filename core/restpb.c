@@ -3,27 +3,12 @@
 #include "key.h"
 #include "regioninfo.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #define WT_VARINT 0
 #define WT_LEN    2
 
-static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
-{
-	char detail[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	return hb_error_set(err, HB_ESERVER, "malformed response from %s: %s", what, detail);
-}
-
-#define BAD(...) bad(err, r->what, __VA_ARGS__)
+#define BAD(...) hb_error_malformed(err, r->what, __VA_ARGS__)
 
 static int oom(struct hb_error *err)
 {
@@ -199,7 +184,7 @@ int hb_tableinfo_next(struct hb_tableinfo_reader *r, struct hb_region *out, stru
 /* ---- Stateless scans: CellSet chunks behind a 16-bit length ---- */
 
 #undef BAD
-#define BAD(...) bad(err, r->what, __VA_ARGS__)
+#define BAD(...) hb_error_malformed(err, r->what, __VA_ARGS__)
 
 void hb_scanpb_reader_init(struct hb_scanpb_reader *r, const void *p, size_t n, const char *what)
 {

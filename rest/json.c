@@ -9,7 +9,6 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,20 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define BAD(...) bad(err, what, __VA_ARGS__)
-
-static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(struct hb_error *err, const char *what, const char *fmt, ...)
-{
-	char detail[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	return hb_error_set(err, HB_ESERVER, "malformed response from %s: %s", what, detail);
-}
+#define BAD(...) hb_error_malformed(err, what, __VA_ARGS__)
 
 /* s for a message: bytes outside printable ASCII (and '\') as \xHH like toStringBinary, cut
  * to fit buf. Server text must not reach a terminal raw. */
@@ -187,7 +173,7 @@ static cJSON *parse(const char *json, size_t len, const char *what, struct hb_er
 	cJSON *root;
 
 	if (!json || !len) {
-		bad(err, what, "empty body");
+		hb_error_malformed(err, what, "empty body");
 		return NULL;
 	}
 	if (check_text(json, len, 0, what, err, 0))
@@ -197,7 +183,7 @@ static cJSON *parse(const char *json, size_t len, const char *what, struct hb_er
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at && at >= json && at <= json + len ? (size_t)(at - json) : len;
 
-		bad(err, what, "invalid JSON near byte %zu of %zu", off, len);
+		hb_error_malformed(err, what, "invalid JSON near byte %zu of %zu", off, len);
 	}
 	return root;
 }
