@@ -16,11 +16,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
-import unittest
-import urllib.error
 import urllib.parse
-import urllib.request
 
 import hbtest
 from hbtest import b64, unb64
@@ -34,23 +30,6 @@ def _ports(line):
     if not line.startswith("HBEMU-READY "):
         raise RuntimeError("not a ready line: %r" % line)
     return json.loads(line[len("HBEMU-READY "):])
-
-
-def _call(url, method, body=None, guard=300):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method)
-    if data is not None:
-        req.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(req, timeout=guard) as r:
-            text = r.read()
-            return r.status, (json.loads(text) if text.strip() else None)
-    except urllib.error.HTTPError as e:
-        text = e.read()
-        try:
-            return e.code, json.loads(text)
-        except ValueError:
-            return e.code, text.decode("utf-8", "replace")
 
 
 class _Common:
@@ -80,7 +59,9 @@ class RealBackend(_Common):
         self.shell = "%s --shell %d -n" % (REAL_RUN, self.zk)
 
     def control(self, verb, body=None):
-        st, out = _call(self.control_url + "/control/" + verb, "POST", body or {})
+        # a region server's stop or start waits for its regions to move: a long guard
+        st, out = hbtest.control_call(self.control_url + "/control/" + verb, "POST", body or {},
+                                      guard=300)
         if st != 200:
             raise RuntimeError("control %s %s: %s %s" % (verb, body, st, out))
         return out
@@ -115,7 +96,7 @@ class RealBackend(_Common):
                                       for c, v in cells.items()]} for k, cells in rows]})
 
     def live_servers(self):
-        return _call(self.control_url + "/control/servers", "POST", {})[1]["live"]
+        return self.control("servers")["live"]
 
     def stop(self):
         pass  # the suite's real.stop test ends the shared cluster
@@ -252,7 +233,8 @@ def _stop(ready_file):
         print("real HBase JVM peak resident memory: %.0f MiB" % (int(peak[0]) / 1024))
     except (OSError, IndexError, ValueError):
         pass
-    _call("http://127.0.0.1:%d/control/shutdown" % p["control"], "POST", {}, guard=30)
+    hbtest.control_call("http://127.0.0.1:%d/control/shutdown" % p["control"], "POST", {},
+                        guard=30)
 
     def gone():
         try:

@@ -60,6 +60,25 @@ class Result:
         return "rc=%d\n--stdout--\n%s\n--stderr--\n%s" % (self.rc, self.out[:4000], self.err[:4000])
 
 
+def control_call(url, method, body=None, guard=60):
+    """A JSON call on a control channel (the emulator's or real HBase's): (status, the JSON
+    answer, its text, or None). guard (seconds) only stops a hang."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=guard) as r:
+            text = r.read()
+            return r.status, (json.loads(text) if text.strip() else None)
+    except urllib.error.HTTPError as e:
+        text = e.read()
+        try:
+            return e.code, json.loads(text)
+        except ValueError:
+            return e.code, text.decode("utf-8", "replace")
+
+
 class Emulator:
     """One emulator process on free loopback ports."""
 
@@ -93,20 +112,7 @@ class Emulator:
             return ""
 
     def control(self, method, path, body=None):
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.control_url + path, data=data, method=method)
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        try:
-            with urllib.request.urlopen(req, timeout=60) as r:
-                text = r.read()
-                return r.status, (json.loads(text) if text.strip() else None)
-        except urllib.error.HTTPError as e:
-            text = e.read()
-            try:
-                return e.code, json.loads(text)
-            except ValueError:
-                return e.code, text.decode("utf-8", "replace")
+        return control_call(self.control_url + path, method, body)
 
     def create(self, table, splits=(), families=("cf",), attrs=None):
         st, body = self.control("POST", "/control/create", {
