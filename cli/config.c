@@ -171,105 +171,127 @@ fail:
  * Keys are the long option names. Only settings that no flag or variable gave (unset[i])
  * are taken; copied values live until exit.
  */
+/* What a config file's reader knows while it walks the lines. */
+struct file_walk {
+	const char *path, *profile;
+	unsigned char *unset;
+	int lineno, in_profile, in_default, found_profile;
+};
+
+/* A "[default]", "[profile NAME]" or "[NAME]" line (s starts with '['). */
+static int read_section(struct file_walk *w, char *s)
+{
+	char *close = strchr(s, ']'), *name;
+
+	if (!close) {
+		cli_error("%s:%d: section header without ']'", w->path, w->lineno);
+		return HB_EINVAL;
+	}
+	*close = '\0';
+	name = trim(s + 1);
+	if (!strncmp(name, "profile ", 8))
+		name = trim(name + 8);
+	w->in_default = !strcmp(name, "default");
+	w->in_profile = w->profile && !strcmp(name, w->profile);
+	if (w->in_profile)
+		w->found_profile = 1;
+	return 0;
+}
+
+/* Stores setting i's value v from the file (a later line for the same key replaces it). */
+static int take_setting(struct file_walk *w, size_t i, const char *k, const char *v)
+{
+	char *copy;
+
+	snprintf(src_where[i], sizeof(src_where[i]), "%s:%d", w->path, w->lineno);
+	if (settings[i].flag) {
+		if (!parse_bool(v, settings[i].flag))
+			return 0;
+		cli_error("%s:%d: '%s' must be true or false, got '%s'", w->path, w->lineno, k, v);
+		return HB_EINVAL;
+	}
+	copy = strdup(v);
+	if (!copy) {
+		cli_error("out of memory");
+		return HB_ENOMEM;
+	}
+	free(owned[i]);
+	owned[i] = copy;
+	*settings[i].str = copy;
+	return 0;
+}
+
+/* A "key = value" line (s trimmed, not a comment or a section). */
+static int read_setting(struct file_walk *w, char *s)
+{
+	char *eq = strchr(s, '='), *k, *v;
+	size_t i;
+
+	if (!eq) {
+		cli_error("%s:%d: expected 'key = value'", w->path, w->lineno);
+		return HB_EINVAL;
+	}
+	*eq = '\0';
+	k = trim(s);
+	v = trim(eq + 1);
+	if (strlen(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[strlen(v) - 1] == v[0]) {
+		v[strlen(v) - 1] = '\0'; /* key = "value" or 'value': the quotes go */
+		v++;
+	}
+	if (!strcmp(k, "password")) {
+		cli_error("%s:%d: passwords are not read from the config file; use "
+		          "HBTAB_PASSWORD or ~/.netrc",
+		          w->path, w->lineno);
+		return HB_EINVAL;
+	}
+	for (i = 0; i < HB_ARRAY_LEN(settings); i++)
+		if (!strcmp(settings[i].name, k))
+			break;
+	if (i == HB_ARRAY_LEN(settings)) {
+		cli_error("%s:%d: unknown setting '%s'", w->path, w->lineno, k);
+		return HB_EINVAL;
+	}
+	if (!w->unset[i] || !(w->in_profile || (w->in_default && !w->profile)))
+		return 0;
+	return take_setting(w, i, k, v);
+}
+
 static int read_file(const char *path, const char *profile, unsigned char *unset, int must_exist)
 {
+	struct file_walk w = {path, profile, unset, 0, 0, 1, 0};
 	char *text, *line, *next;
 	size_t len;
-	int lineno = 0, in_profile = 0, in_default = 1, found_profile = 0, rc;
+	int rc;
 
 	rc = cli_slurp("config file", path, must_exist, CONFIG_MAX_BYTES, &text, &len);
 	if (rc || !text)
 		return rc;
-	rc = HB_EINVAL;
 	line = text;
 	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) /* a UTF-8 byte-order mark */
 		line += 3;
-	for (; line < text + len; line = next) {
-		char *nl = memchr(line, '\n', (size_t)(text + len - line)), *s, *eq, *k, *v;
-		size_t i;
+	for (; !rc && line < text + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(text + len - line)), *s;
 
 		next = nl ? nl + 1 : text + len;
 		if (nl)
 			*nl = '\0';
-		lineno++;
+		w.lineno++;
 		if (strlen(line) != (size_t)((nl ? nl : text + len) - line)) {
-			cli_error("%s:%d: NUL byte in the config file", path, lineno);
-			goto done;
+			cli_error("%s:%d: NUL byte in the config file", path, w.lineno);
+			rc = HB_EINVAL;
+			break;
 		}
 		s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
-		if (*s == '[') {
-			char *close = strchr(s, ']'), *name;
-
-			if (!close) {
-				cli_error("%s:%d: section header without ']'", path, lineno);
-				goto done;
-			}
-			*close = '\0';
-			name = trim(s + 1);
-			if (!strncmp(name, "profile ", 8))
-				name = trim(name + 8);
-			in_default = !strcmp(name, "default");
-			in_profile = profile && !strcmp(name, profile);
-			if (in_profile)
-				found_profile = 1;
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (!eq) {
-			cli_error("%s:%d: expected 'key = value'", path, lineno);
-			goto done;
-		}
-		*eq = '\0';
-		k = trim(s);
-		v = trim(eq + 1);
-		if (strlen(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[strlen(v) - 1] == v[0]) {
-			v[strlen(v) - 1] = '\0'; /* key = "value" or 'value': the quotes go */
-			v++;
-		}
-		if (!strcmp(k, "password")) {
-			cli_error("%s:%d: passwords are not read from the config file; use "
-			          "HBTAB_PASSWORD or ~/.netrc",
-			          path, lineno);
-			goto done;
-		}
-		for (i = 0; i < HB_ARRAY_LEN(settings); i++)
-			if (!strcmp(settings[i].name, k))
-				break;
-		if (i == HB_ARRAY_LEN(settings)) {
-			cli_error("%s:%d: unknown setting '%s'", path, lineno, k);
-			goto done;
-		}
-		if (!unset[i] || !(in_profile || (in_default && !profile)))
-			continue;
-		snprintf(src_where[i], sizeof(src_where[i]), "%s:%d", path, lineno);
-		if (settings[i].flag) {
-			if (parse_bool(v, settings[i].flag)) {
-				cli_error("%s:%d: '%s' must be true or false, got '%s'", path,
-				          lineno, k, v);
-				goto done;
-			}
-		} else {
-			char *copy = strdup(v);
-
-			if (!copy) {
-				cli_error("out of memory");
-				goto done;
-			}
-			free(owned[i]);
-			owned[i] = copy;
-			*settings[i].str = copy;
-		}
+		rc = *s == '[' ? read_section(&w, s) : read_setting(&w, s);
 	}
-	if (profile && !found_profile) {
+	if (!rc && profile && !w.found_profile) {
 		cli_error("profile '%s' not found in '%s'", profile, path);
-		goto done;
+		rc = HB_EINVAL;
 	}
-	rc = 0;
-done:
 	free(text);
-	return rc;
+	return rc ? HB_EINVAL : 0;
 }
 
 /* A file setting must name a readable regular file. */
@@ -291,21 +313,12 @@ static int check_file(const char *cmd, const char *key, const char *path)
 	return 0;
 }
 
-int cli_config_resolve(const char *cmd)
+/* Takes every setting no flag gave from its HBTAB_ variable; unset[i] says which are still
+ * open for the file. */
+static int resolve_env(unsigned char *unset)
 {
-	unsigned char unset[HB_ARRAY_LEN(settings)];
-	const char *profile = cli_g.profile, *path;
-	struct hb_error err = {0};
 	size_t i;
-	long v;
-	int rc;
 
-	if (!profile) {
-		const char *e = getenv("HBTAB_PROFILE");
-
-		if (e && *e)
-			profile = e;
-	}
 	for (i = 0; i < HB_ARRAY_LEN(settings); i++) {
 		const char *e = getenv(settings[i].env);
 		int isset = settings[i].flag ? *settings[i].flag : *settings[i].str != NULL;
@@ -315,15 +328,92 @@ int cli_config_resolve(const char *cmd)
 			continue;
 		unset[i] = 0;
 		snprintf(src_where[i], sizeof(src_where[i]), "%s", settings[i].env);
-		if (settings[i].flag) {
-			if (parse_bool(e, settings[i].flag)) {
-				cli_error("%s must be true or false, got '%s'", settings[i].env, e);
-				return HB_EINVAL;
-			}
-		} else {
-			*settings[i].str = e;
+		if (settings[i].flag && parse_bool(e, settings[i].flag)) {
+			cli_error("%s must be true or false, got '%s'", settings[i].env, e);
+			return HB_EINVAL;
 		}
+		if (!settings[i].flag)
+			*settings[i].str = e;
 	}
+	return 0;
+}
+
+/* A number of seconds in (0 or more than 0, per min_zero) .. max into *out. */
+static int parse_seconds(const char *s, int min_zero, double max, double *out)
+{
+	char *end;
+	double t;
+
+	errno = 0;
+	t = strtod(s, &end);
+	if (*end || end == s || errno || !(min_zero ? t >= 0 : t > 0) || t > max)
+		return HB_EINVAL;
+	*out = t;
+	return 0;
+}
+
+/* --output, --timeout, --retries and --deadline from their strings. */
+static int resolve_numbers(const char *cmd)
+{
+	struct hb_error err = {0};
+	long v;
+
+	cli_g.output = CLI_OUT_TEXT;
+	if (cli_g.output_str) {
+		if (!strcmp(cli_g.output_str, "json"))
+			cli_g.output = CLI_OUT_JSON;
+		else if (strcmp(cli_g.output_str, "text"))
+			return bad_value(cmd, "output", cli_g.output_str, "expected text or json");
+	}
+	cli_g.timeout = 30;
+	if (cli_g.timeout_str && parse_seconds(cli_g.timeout_str, 0, 86400, &cli_g.timeout))
+		return bad_value(cmd, "timeout", cli_g.timeout_str, "seconds, > 0, <= 86400");
+	cli_g.retries = CLI_DEFAULT_RETRIES;
+	if (cli_g.retries_str) {
+		if (cli_parse_long(cli_g.retries_str, 0, 100, "retries", &v, &err))
+			return bad_value(cmd, "retries", cli_g.retries_str,
+			                 "a whole number, 0 to 100");
+		cli_g.retries = v;
+	}
+	cli_g.deadline = CLI_DEFAULT_DEADLINE;
+	if (cli_g.deadline_str && parse_seconds(cli_g.deadline_str, 1, 31536000, &cli_g.deadline))
+		return bad_value(cmd, "deadline", cli_g.deadline_str,
+		                 "seconds, 0 (none) to 31536000");
+	return 0;
+}
+
+/* --color auto|always|never; auto honours NO_COLOR and a terminal on stdout. */
+static int resolve_color(const char *cmd)
+{
+	if (!cli_g.color_str || !strcmp(cli_g.color_str, "auto")) {
+		const char *nc = getenv("NO_COLOR");
+
+		cli_g.color = isatty(STDOUT_FILENO) && !(nc && *nc);
+	} else if (!strcmp(cli_g.color_str, "always")) {
+		cli_g.color = 1;
+	} else if (!strcmp(cli_g.color_str, "never")) {
+		cli_g.color = 0;
+	} else {
+		return bad_value(cmd, "color", cli_g.color_str, "expected auto, always or never");
+	}
+	return 0;
+}
+
+int cli_config_resolve(const char *cmd)
+{
+	unsigned char unset[HB_ARRAY_LEN(settings)];
+	const char *profile = cli_g.profile, *path;
+	int rc;
+
+	if (!profile) {
+		const char *e = getenv("HBTAB_PROFILE");
+
+		if (e && *e)
+			profile = e;
+	}
+	rc = resolve_env(unset);
+	if (rc)
+		return rc;
 	path = cli_config_path();
 	if (path) {
 		const char *explicit_path = getenv("HBTAB_CONFIG");
@@ -337,60 +427,14 @@ int cli_config_resolve(const char *cmd)
 		cli_g.rest_url = "http://localhost:8080";
 	if (!cli_g.hbase_shell)
 		cli_g.hbase_shell = "hbase shell -n";
-	cli_g.output = CLI_OUT_TEXT;
-	if (cli_g.output_str) {
-		if (!strcmp(cli_g.output_str, "json"))
-			cli_g.output = CLI_OUT_JSON;
-		else if (strcmp(cli_g.output_str, "text"))
-			return bad_value(cmd, "output", cli_g.output_str, "expected text or json");
-	}
-	cli_g.timeout = 30;
-	if (cli_g.timeout_str) {
-		char *end;
-		double t;
-
-		errno = 0;
-		t = strtod(cli_g.timeout_str, &end);
-		if (*end || end == cli_g.timeout_str || errno || !(t > 0) || t > 86400)
-			return bad_value(cmd, "timeout", cli_g.timeout_str,
-			                 "seconds, > 0, <= 86400");
-		cli_g.timeout = t;
-	}
-	cli_g.retries = CLI_DEFAULT_RETRIES;
-	if (cli_g.retries_str) {
-		if (cli_parse_long(cli_g.retries_str, 0, 100, "retries", &v, &err))
-			return bad_value(cmd, "retries", cli_g.retries_str,
-			                 "a whole number, 0 to 100");
-		cli_g.retries = v;
-	}
-	cli_g.deadline = CLI_DEFAULT_DEADLINE;
-	if (cli_g.deadline_str) {
-		char *end;
-		double t;
-
-		errno = 0;
-		t = strtod(cli_g.deadline_str, &end);
-		if (*end || end == cli_g.deadline_str || errno || !(t >= 0) || t > 31536000)
-			return bad_value(cmd, "deadline", cli_g.deadline_str,
-			                 "seconds, 0 (none) to 31536000");
-		cli_g.deadline = t;
-	}
+	rc = resolve_numbers(cmd);
+	if (rc)
+		return rc;
 	if ((cli_g.cert != NULL) != (cli_g.key != NULL))
 		return cli_usage_error(cmd, "--cert and --key must be given together");
 	/* local files are checked before any request: a typo is bad input, not a TLS failure */
 	if (check_file(cmd, "cacert", cli_g.cacert) || check_file(cmd, "cert", cli_g.cert) ||
 	    check_file(cmd, "key", cli_g.key))
 		return HB_EINVAL;
-	if (!cli_g.color_str || !strcmp(cli_g.color_str, "auto")) {
-		const char *nc = getenv("NO_COLOR");
-
-		cli_g.color = isatty(STDOUT_FILENO) && !(nc && *nc);
-	} else if (!strcmp(cli_g.color_str, "always")) {
-		cli_g.color = 1;
-	} else if (!strcmp(cli_g.color_str, "never")) {
-		cli_g.color = 0;
-	} else {
-		return bad_value(cmd, "color", cli_g.color_str, "expected auto, always or never");
-	}
-	return 0;
+	return resolve_color(cmd);
 }
