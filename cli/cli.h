@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum cli_output { CLI_OUT_TEXT, CLI_OUT_JSON };
+/* CLI_OUT_PROM: a command's --format prometheus (cli/prom.h) replaces its text or JSON. */
+enum cli_output { CLI_OUT_TEXT, CLI_OUT_JSON, CLI_OUT_PROM };
 
 /* Settings shared by every command. *_set fields record that a flag gave the value. */
 struct cli_global {

@@ -20,11 +20,12 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # kinit) and the emulator accepts SPNEGO through GSS-API.
 # dpkg-dev, man-db: the package test builds the .deb (cpack runs dpkg-shlibdeps), installs it
 # into a scratch root and asks man -w for its pages.
+# python3-prometheus-client: the Prometheus output is read back with its text-format parser.
 packages=(build-essential cmake pkg-config libcurl4-openssl-dev libcjson-dev libgmp-dev
           libssl-dev openssl ca-certificates python3 python3-thrift python3-six python3-protobuf
           thrift-compiler protobuf-compiler ruby curl jq time groff-base zsh fish procps
           clang libfuzzer-14-dev libclang-rt-14-dev clang-format krb5-kdc krb5-admin-server krb5-user
-          python3-gssapi default-jdk-headless maven dpkg-dev man-db)
+          python3-gssapi default-jdk-headless maven dpkg-dev man-db python3-prometheus-client)
 
 say() { printf '==> %s\n' "$*" >&2; }
 
