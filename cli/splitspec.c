@@ -88,6 +88,57 @@ int cli_splitspec_given(const struct cli_splitspec *s)
 	return 0;
 }
 
+/* The sampled algorithm's source flags: one of three, each with its own companions. */
+static int check_sampled(const struct cli_splitspec *s, struct hb_error *err)
+{
+	const char *gen_only = s->sample_size ? "sample-size" : s->seed ? "seed" : "start-time";
+
+	if (!!s->sample_file + !!s->generator + !!s->sample_table != 1)
+		return hb_error_set(err, HB_EINVAL,
+		                    s->sample_file || s->generator || s->sample_table
+		                        ? "--sample-file, --generator and --sample-table "
+		                          "cannot be used together"
+		                        : "--sampled-splits needs --sample-file or --generator "
+		                          "(or --sample-table)");
+	if (s->sample_rows && !s->sample_table)
+		return hb_error_set(err, HB_EINVAL, "--sample-rows goes with --sample-table");
+	if (s->sample_table && (s->sample_size || s->seed || s->start_time))
+		return hb_error_set(err, HB_EINVAL,
+		                    "--%s goes with --generator, not --sample-table", gen_only);
+	if (s->sample_file && (s->sample_size || s->seed || s->start_time))
+		return hb_error_set(err, HB_EINVAL, "--%s goes with --generator, not --sample-file",
+		                    gen_only);
+	return 0;
+}
+
+/* What the chosen algorithm needs beyond its own flag: --start/--end, a sample source, and
+ * --regions-per-server exactly when N is auto. */
+static int check_algo_needs(const struct cli_splitspec *s, size_t found, struct hb_error *err)
+{
+	const char *nv = field(s, algos[found].off);
+	int is_auto = algos[found].algo != HB_SPLIT_FILE && !strcmp(nv, "auto");
+	int rc = 0;
+
+	if ((algos[found].algo == HB_SPLIT_RANGE || algos[found].algo == HB_SPLIT_BOOK_HEX) &&
+	    (!s->start || !s->end))
+		return hb_error_set(err, HB_EINVAL, "--%s needs both --start and --end",
+		                    algos[found].flag);
+	if (algos[found].algo == HB_SPLIT_SAMPLED)
+		rc = check_sampled(s, err);
+	if (rc)
+		return rc;
+	if (is_auto && !s->regions_per_server)
+		return hb_error_set(err, HB_EINVAL,
+		                    "--%s auto needs --regions-per-server K (N = K x live "
+		                    "region servers)",
+		                    algos[found].flag);
+	if (!is_auto && s->regions_per_server)
+		return hb_error_set(err, HB_EINVAL,
+		                    "--regions-per-server goes with N = auto (--%s auto)",
+		                    algos[found].flag);
+	return 0;
+}
+
 /* Finds the one algorithm flag and checks that every companion belongs to it. */
 static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error *err)
 {
@@ -117,55 +168,8 @@ static int pick_algo(const struct cli_splitspec *s, size_t *idx, struct hb_error
 			return hb_error_set(
 			    err, HB_EINVAL, "--%s cannot be used with --%s (it goes with %s)",
 			    companions[i].flag, algos[found].flag, companions[i].belongs);
-	switch (algos[found].algo) {
-	case HB_SPLIT_RANGE:
-	case HB_SPLIT_BOOK_HEX:
-		if (!s->start || !s->end)
-			return hb_error_set(err, HB_EINVAL, "--%s needs both --start and --end",
-			                    algos[found].flag);
-		break;
-	case HB_SPLIT_SAMPLED:
-		if (!!s->sample_file + !!s->generator + !!s->sample_table != 1)
-			return hb_error_set(
-			    err, HB_EINVAL,
-			    s->sample_file || s->generator || s->sample_table
-			        ? "--sample-file, --generator and --sample-table "
-			          "cannot be used together"
-			        : "--sampled-splits needs --sample-file or --generator "
-			          "(or --sample-table)");
-		if (s->sample_rows && !s->sample_table)
-			return hb_error_set(err, HB_EINVAL,
-			                    "--sample-rows goes with --sample-table");
-		if (s->sample_table && (s->sample_size || s->seed || s->start_time))
-			return hb_error_set(err, HB_EINVAL,
-			                    "--%s goes with --generator, not --sample-table",
-			                    s->sample_size ? "sample-size"
-			                    : s->seed      ? "seed"
-			                                   : "start-time");
-		if (s->sample_file && (s->sample_size || s->seed || s->start_time))
-			return hb_error_set(err, HB_EINVAL,
-			                    "--%s goes with --generator, not --sample-file",
-			                    s->sample_size ? "sample-size"
-			                    : s->seed      ? "seed"
-			                                   : "start-time");
-		break;
-	default:
-		break;
-	}
-	{
-		const char *nv = field(s, algos[found].off);
-		int is_auto = algos[found].algo != HB_SPLIT_FILE && !strcmp(nv, "auto");
-
-		if (is_auto && !s->regions_per_server)
-			return hb_error_set(err, HB_EINVAL,
-			                    "--%s auto needs --regions-per-server K (N = K x live "
-			                    "region servers)",
-			                    algos[found].flag);
-		if (!is_auto && s->regions_per_server)
-			return hb_error_set(err, HB_EINVAL,
-			                    "--regions-per-server goes with N = auto (--%s auto)",
-			                    algos[found].flag);
-	}
+	if (check_algo_needs(s, found, err))
+		return HB_EINVAL;
 	*idx = found;
 	return 0;
 }
@@ -388,6 +392,124 @@ static int parse_key(struct hb_buf *out, const char *v, const char *flag, struct
 	return 0;
 }
 
+/* The range flags of the algorithms that take them into spec; parsed keys live in a and b. */
+static int fill_bounds(struct hb_split_spec *spec, const struct cli_splitspec *s, struct hb_buf *a,
+                       struct hb_buf *b, struct hb_error *err)
+{
+	int rc = 0;
+
+	switch (spec->algo) {
+	case HB_SPLIT_HEX:
+	case HB_SPLIT_DECIMAL:
+		spec->first = s->first;
+		spec->last = s->last;
+		break;
+	case HB_SPLIT_UNIFORM:
+		if (s->first && !(rc = parse_key(a, s->first, "first", err))) {
+			spec->start = (const unsigned char *)(a->data ? a->data : "");
+			spec->start_len = a->len;
+		}
+		if (!rc && s->last && !(rc = parse_key(b, s->last, "last", err))) {
+			spec->end = (const unsigned char *)(b->data ? b->data : "");
+			spec->end_len = b->len;
+		}
+		break;
+	case HB_SPLIT_RANGE:
+		rc = parse_key(a, s->start, "start", err);
+		if (!rc)
+			rc = parse_key(b, s->end, "end", err);
+		spec->start = (const unsigned char *)(a->data ? a->data : "");
+		spec->start_len = a->len;
+		spec->end = (const unsigned char *)(b->data ? b->data : "");
+		spec->end_len = b->len;
+		break;
+	case HB_SPLIT_BOOK_HEX:
+		spec->start = (const unsigned char *)s->start;
+		spec->end = (const unsigned char *)s->end;
+		spec->start_len = strlen(s->start);
+		spec->end_len = strlen(s->end);
+		break;
+	case HB_SPLIT_SALT:
+		spec->salt_width = s->salt_width ? (s->salt_width[0] == '2' ? 2 : 1) : 1;
+		if (s->salt_width && strcmp(s->salt_width, "1") && strcmp(s->salt_width, "2"))
+			rc = hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got '%s'",
+			                  s->salt_width);
+		break;
+	default:
+		break;
+	}
+	return rc;
+}
+
+/* The keys of a --sample-table sample, read from the table by the caller. */
+static int copy_table_sample(struct hb_keys *sample, const struct cli_splitspec *s,
+                             struct hb_error *err)
+{
+	size_t i, kl;
+
+	if (!s->table_keys)
+		return hb_error_set(err, HB_EINVAL,
+		                    "--sample-table needs the cluster (this command "
+		                    "does not read it)");
+	for (i = 0; i < s->table_keys->n; i++) {
+		const unsigned char *k = hb_keys_at(s->table_keys, i, &kl);
+
+		if (hb_keys_push(sample, k, kl))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* --generator's sample of --sample-size keys (default CLI_SPLITSPEC_DEFAULT_SAMPLE). */
+static int generate_sample(struct hb_keys *sample, const struct cli_splitspec *s, long *draws,
+                           struct hb_error *err)
+{
+	struct hb_keygen g;
+	int64_t seed = 0, t0 = 0;
+	long m = CLI_SPLITSPEC_DEFAULT_SAMPLE;
+	int rc = 0;
+
+	if (s->sample_size)
+		rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE, "--sample-size",
+		                    &m, err);
+	if (!rc)
+		rc = cli_splitspec_generator_args(s, &seed, &t0, err);
+	if (!rc)
+		rc = hb_keygen_init(&g, s->generator, seed, t0, err);
+	if (!rc) {
+		rc = s->fill ? s->fill(sample, &g, m, err) : hb_keygen_fill(sample, &g, m, err);
+		hb_keygen_release(&g);
+	}
+	*draws = m;
+	return rc;
+}
+
+/* The sample (or, for --splits-file, the keys) an algorithm computes from. */
+static int load_keys(struct hb_keys *sample, struct hb_split_spec *spec,
+                     const struct cli_splitspec *s, struct hb_error *err)
+{
+	int rc = 0;
+
+	if (spec->algo == HB_SPLIT_FILE) {
+		spec->sample = sample;
+		return read_keys(sample, s->splits_file,
+		                 HB_SPLITSFILE_SORTED | HB_SPLITSFILE_SPLITS, err);
+	}
+	if (spec->algo != HB_SPLIT_SAMPLED || spec->n < 1 || spec->n > HB_SPLIT_MAX_REGIONS)
+		return 0; /* the core reports a bad N */
+	if (s->sample_table) {
+		rc = copy_table_sample(sample, s, err);
+		spec->sample_draws = (long)sample->n;
+	} else if (s->sample_file) {
+		rc = read_keys(sample, s->sample_file, 0, err);
+		spec->sample_draws = (long)sample->n;
+	} else {
+		rc = generate_sample(sample, s, &spec->sample_draws, err);
+	}
+	spec->sample = sample;
+	return rc;
+}
+
 int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s, struct hb_error *err)
 {
 	struct hb_split_spec spec;
@@ -407,93 +529,9 @@ int cli_splitspec_compute(struct hb_keys *out, const struct cli_splitspec *s, st
 		if (rc)
 			return rc;
 	}
-	switch (spec.algo) {
-	case HB_SPLIT_HEX:
-	case HB_SPLIT_DECIMAL:
-		spec.first = s->first;
-		spec.last = s->last;
-		break;
-	case HB_SPLIT_UNIFORM:
-		if (s->first && !(rc = parse_key(&a, s->first, "first", err))) {
-			spec.start = (const unsigned char *)(a.data ? a.data : "");
-			spec.start_len = a.len;
-		}
-		if (!rc && s->last && !(rc = parse_key(&b, s->last, "last", err))) {
-			spec.end = (const unsigned char *)(b.data ? b.data : "");
-			spec.end_len = b.len;
-		}
-		break;
-	case HB_SPLIT_RANGE:
-		rc = parse_key(&a, s->start, "start", err);
-		if (!rc)
-			rc = parse_key(&b, s->end, "end", err);
-		spec.start = (const unsigned char *)(a.data ? a.data : "");
-		spec.start_len = a.len;
-		spec.end = (const unsigned char *)(b.data ? b.data : "");
-		spec.end_len = b.len;
-		break;
-	case HB_SPLIT_BOOK_HEX:
-		spec.start = (const unsigned char *)s->start;
-		spec.end = (const unsigned char *)s->end;
-		spec.start_len = strlen(s->start);
-		spec.end_len = strlen(s->end);
-		break;
-	case HB_SPLIT_SALT:
-		spec.salt_width = s->salt_width ? (s->salt_width[0] == '2' ? 2 : 1) : 1;
-		if (s->salt_width && strcmp(s->salt_width, "1") && strcmp(s->salt_width, "2"))
-			rc = hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got '%s'",
-			                  s->salt_width);
-		break;
-	case HB_SPLIT_SAMPLED:
-		if (spec.n < 1 || spec.n > HB_SPLIT_MAX_REGIONS)
-			break; /* the core reports it */
-		if (s->sample_table) {
-			size_t i, kl;
-
-			if (!s->table_keys)
-				return hb_error_set(
-				    err, HB_EINVAL,
-				    "--sample-table needs the cluster (this command "
-				    "does not read it)");
-			for (i = 0; i < s->table_keys->n && !rc; i++) {
-				const unsigned char *k = hb_keys_at(s->table_keys, i, &kl);
-
-				if (hb_keys_push(&sample, k, kl))
-					rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-			}
-			spec.sample_draws = (long)sample.n;
-		} else if (s->sample_file) {
-			rc = read_keys(&sample, s->sample_file, 0, err);
-			spec.sample_draws = (long)sample.n;
-		} else {
-			struct hb_keygen g;
-			int64_t seed = 0, t0 = 0;
-			long m = CLI_SPLITSPEC_DEFAULT_SAMPLE;
-
-			if (s->sample_size)
-				rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE,
-				                    "--sample-size", &m, err);
-			if (!rc)
-				rc = cli_splitspec_generator_args(s, &seed, &t0, err);
-			if (!rc)
-				rc = hb_keygen_init(&g, s->generator, seed, t0, err);
-			if (!rc) {
-				rc = s->fill ? s->fill(&sample, &g, m, err)
-				             : hb_keygen_fill(&sample, &g, m, err);
-				hb_keygen_release(&g);
-			}
-			spec.sample_draws = m;
-		}
-		spec.sample = &sample;
-		break;
-	case HB_SPLIT_FILE:
-		rc = read_keys(&sample, s->splits_file, HB_SPLITSFILE_SORTED | HB_SPLITSFILE_SPLITS,
-		               err);
-		spec.sample = &sample;
-		break;
-	default:
-		break;
-	}
+	rc = fill_bounds(&spec, s, &a, &b, err);
+	if (!rc)
+		rc = load_keys(&sample, &spec, s, err);
 	if (!rc)
 		rc = hb_split_compute(out, &spec, err);
 	hb_buf_release(&a);
@@ -524,6 +562,45 @@ static int add_flag(struct hb_buf *out, const char *flag, const char *v)
 		if (*p == '\'' ? hb_buf_adds(out, "'\\''") : hb_buf_addc(out, *p))
 			return HB_ENOMEM;
 	return hb_buf_addc(out, '\'') ? HB_ENOMEM : 0;
+}
+
+/* The sample source of --sampled-splits as flags: the options in force, defaults spelled
+ * out, so a replay draws the same sample. */
+static int describe_sample(struct hb_buf *t, const struct cli_splitspec *s, struct hb_error *err)
+{
+	long m = s->sample_table ? CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS : CLI_SPLITSPEC_DEFAULT_SAMPLE;
+	int64_t seed = 0, t0 = 0;
+	char num[32];
+	int rc = 0;
+
+	if (s->sample_table) {
+		/* the option in force (not the keys it kept): replayed, with the sampler's fixed
+		 * seed, on the same rows it draws the same keys */
+		rc = add_flag(t, "sample-table", s->sample_table);
+		if (!rc && s->sample_rows)
+			rc = cli_parse_long(s->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE,
+			                    "--sample-rows", &m, err);
+		snprintf(num, sizeof(num), "%ld", m);
+		return rc ? rc : add_flag(t, "sample-rows", num);
+	}
+	if (s->sample_file)
+		return add_flag(t, "sample-file", s->sample_file);
+	rc = add_flag(t, "generator", s->generator);
+	if (!rc && s->sample_size)
+		rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE, "--sample-size",
+		                    &m, err);
+	if (!rc)
+		rc = cli_splitspec_generator_args(s, &seed, &t0, err);
+	snprintf(num, sizeof(num), "%ld", m);
+	if (!rc)
+		rc = add_flag(t, "sample-size", num);
+	snprintf(num, sizeof(num), "%lld", (long long)seed);
+	if (!rc)
+		rc = add_flag(t, "seed", num);
+	snprintf(num, sizeof(num), "%lld", (long long)t0);
+	if (!rc)
+		rc = add_flag(t, "start-time", num);
+	return rc;
 }
 
 int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s, struct hb_error *err)
@@ -566,48 +643,8 @@ int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s, st
 			rc = add_flag(&t, "salt-width", s->salt_width ? s->salt_width : "1");
 		break;
 	case HB_SPLIT_SAMPLED:
-		if (s->sample_table) {
-			long m = CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
-
-			/* the option in force (not the keys it kept): replayed, with the sampler's
-			 * fixed seed, on the same rows it draws the same keys */
-			if (!rc)
-				rc = add_flag(&t, "sample-table", s->sample_table);
-			if (!rc && s->sample_rows)
-				rc = cli_parse_long(s->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE,
-				                    "--sample-rows", &m, err);
-			snprintf(num, sizeof(num), "%ld", m);
-			if (!rc)
-				rc = add_flag(&t, "sample-rows", num);
-			break;
-		}
-		if (s->sample_file) {
-			if (!rc)
-				rc = add_flag(&t, "sample-file", s->sample_file);
-			break;
-		}
 		if (!rc)
-			rc = add_flag(&t, "generator", s->generator);
-		if (!rc) {
-			long m = CLI_SPLITSPEC_DEFAULT_SAMPLE;
-			int64_t seed = 0, t0 = 0;
-
-			if (s->sample_size)
-				rc = cli_parse_long(s->sample_size, 1, CLI_SPLITSPEC_MAX_SAMPLE,
-				                    "--sample-size", &m, err);
-			if (!rc)
-				rc = cli_splitspec_generator_args(s, &seed, &t0, err);
-			if (rc)
-				break;
-			snprintf(num, sizeof(num), "%ld", m);
-			rc = add_flag(&t, "sample-size", num);
-			snprintf(num, sizeof(num), "%lld", (long long)seed);
-			if (!rc)
-				rc = add_flag(&t, "seed", num);
-			snprintf(num, sizeof(num), "%lld", (long long)t0);
-			if (!rc)
-				rc = add_flag(&t, "start-time", num);
-		}
+			rc = describe_sample(&t, s, err);
 		break;
 	default:
 		break;
