@@ -1,0 +1,225 @@
+/* --format prometheus and --prom-file PATH: the options, the report's emission, the atomic file. */
+#include "prom.h"
+#include "exit.h"
+
+#include "../core/interrupt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* An earlier report is a few KiB; anything bigger at PATH is not one of hbtab's. */
+#define PREVIOUS_MAX (1u << 20)
+
+int cli_prom_check(const char *cmd, const struct cli_prom_opts *o)
+{
+	struct stat st;
+
+	if (o->format) {
+		if (!strcmp(o->format, "prometheus"))
+			cli_g.output = CLI_OUT_PROM;
+		else if (!strcmp(o->format, "json"))
+			cli_g.output = CLI_OUT_JSON;
+		else if (!strcmp(o->format, "text"))
+			cli_g.output = CLI_OUT_TEXT;
+		else
+			return cli_usage_exit(
+			    cmd, "invalid --format '%s' (expected text, json or prometheus)",
+			    o->format);
+	}
+	if (o->file && !*o->file)
+		return cli_usage_exit(cmd, "--prom-file needs a file name");
+	if (o->file && !stat(o->file, &st) && S_ISDIR(st.st_mode))
+		return cli_usage_exit(cmd, "--prom-file '%s' is a directory", o->file);
+	return CLI_EXIT_OK;
+}
+
+int cli_prom_stdout(const struct cli_prom_opts *o)
+{
+	return o->format && !strcmp(o->format, "prometheus");
+}
+
+int cli_prom_wanted(const struct cli_prom_opts *o)
+{
+	return cli_prom_stdout(o) || o->file;
+}
+
+/* Every kind core/audit.h defines, in the order a person reads them. */
+static const char *const audit_kinds[] = {
+    HB_FIND_UNREACHABLE,
+    HB_FIND_HOLE,
+    HB_FIND_OVERLAP,
+    HB_FIND_DUPLICATE,
+    HB_FIND_OFFLINE,
+    HB_FIND_SPLIT_PARENT,
+    HB_FIND_NO_SERVER,
+    HB_FIND_NOT_OPEN,
+    HB_FIND_DISABLED,
+    HB_FIND_STATE_UNKNOWN,
+    HB_FIND_BAD_FIRST_START,
+    HB_FIND_BAD_LAST_END,
+    HB_FIND_META_REST_MISMATCH,
+    HB_FIND_DRIFT,
+    HB_FIND_MISSING_METADATA,
+    HB_FIND_HOTSPOT,
+    HB_FIND_PLACEMENT,
+};
+
+int cli_prom_finding_kinds(struct hb_prom_kind **out, size_t *n, const struct hb_findings *f)
+{
+	size_t cap = HB_ARRAY_LEN(audit_kinds) + f->n, k = 0, i, j;
+	struct hb_prom_kind *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return HB_ENOMEM;
+	for (i = 0; i < HB_ARRAY_LEN(audit_kinds); i++)
+		v[k++].kind = audit_kinds[i];
+	for (i = 0; i < f->n; i++) {
+		for (j = 0; j < k && strcmp(v[j].kind, f->v[i].kind); j++)
+			;
+		if (j == k)
+			v[k++].kind = f->v[i].kind; /* a kind newer than the list above */
+		v[j].value++;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* The directory part of path ("." when it has none) and the name part, in one buffer. */
+static int split_path(const char *path, struct hb_buf *dir, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		*base = path;
+		return hb_buf_adds(dir, ".");
+	}
+	*base = slash + 1;
+	return slash == path ? hb_buf_adds(dir, "/")
+	                     : hb_buf_add(dir, path, (size_t)(slash - path));
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int cli_prom_write_file(const char *path, const void *data, size_t n, struct hb_error *err)
+{
+	struct hb_buf dir = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	const char *base;
+	int fd, dfd, e = 0, registered = 0, rc = 0;
+
+	if (split_path(path, &dir, &base) ||
+	    hb_buf_addf(&tmp, "%s/.%s.XXXXXX", hb_buf_str(&dir), base)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	/* The temporary name exists only while registered: a signal removes it. Its name starts
+	 * with a dot and does not end in .prom, so the textfile collector never reads it. */
+	hb_interrupt_block(1);
+	fd = mkstemp(tmp.data);
+	e = errno;
+	if (fd >= 0)
+		registered = !hb_interrupt_add_file(tmp.data);
+	hb_interrupt_block(0);
+	if (fd < 0) {
+		rc = hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", path, strerror(e));
+		goto done;
+	}
+	/* 0644 whatever the umask: node_exporter usually runs as another user. */
+	if (write_all(fd, data, n) || fchmod(fd, 0644) || fsync(fd))
+		e = errno ? errno : EIO;
+	if (close(fd) && !e)
+		e = errno;
+	hb_interrupt_block(1);
+	if (!e && rename(tmp.data, path))
+		e = errno;
+	if (e)
+		unlink(tmp.data);
+	if (registered)
+		hb_interrupt_remove_file(tmp.data);
+	hb_interrupt_block(0);
+	if (e) {
+		rc = hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", path, strerror(e));
+		goto done;
+	}
+	/* The rename itself reaches the disk with the directory. */
+	dfd = open(hb_buf_str(&dir), O_RDONLY | O_DIRECTORY);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+done:
+	hb_buf_release(&dir);
+	hb_buf_release(&tmp);
+	return rc;
+}
+
+/* The last success time an earlier report at path holds for r's command and subject, or -1. */
+static double previous_success(const char *path, const struct hb_prom_report *r)
+{
+	const char *labels[4] = {"command", r->command, r->subject_label, r->subject};
+	struct hb_buf text = HB_BUF_INIT;
+	char chunk[4096];
+	double v = -1;
+	size_t got;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	hb_buf_init(&text, PREVIOUS_MAX);
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (hb_buf_add(&text, chunk, got))
+			break;
+	fclose(f);
+	if (text.data && hb_prom_find(text.data, text.len, HB_PROM_LAST_SUCCESS, labels, 2, &v))
+		v = -1;
+	hb_buf_release(&text);
+	return v >= 0 ? v : -1;
+}
+
+int cli_prom_emit(const struct cli_prom_opts *o, struct hb_prom_report *r, int status)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_error err = {0};
+	struct timespec ts;
+
+	if (!cli_prom_wanted(o))
+		return status;
+	r->status = status;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->now = (double)ts.tv_sec;
+	r->last_success = hb_prom_success(status) || !o->file ? -1 : previous_success(o->file, r);
+	if (hb_prom_report(&b, r)) {
+		hb_buf_release(&b);
+		cli_error("out of memory");
+		return hb_prom_success(status) ? CLI_EXIT_SERVER : status;
+	}
+	/* a failed write to stdout was reported and decides the exit status (cli_finish_stdout) */
+	if (cli_prom_stdout(o))
+		cli_write_stdout(b.data, b.len);
+	if (o->file && cli_prom_write_file(o->file, b.data, b.len, &err)) {
+		cli_error("%s", err.msg);
+		if (hb_prom_success(status))
+			status = CLI_EXIT_USAGE;
+	}
+	hb_buf_release(&b);
+	return status;
+}
