@@ -98,22 +98,27 @@ static void export_be(unsigned char *out, size_t len, const mpz_t v, unsigned ch
 	memcpy(out + len - count, tmp, count);
 }
 
-/* Bytes.split; with_ends = 0 leaves out the two endpoints (UniformSplit drops them). */
-static int bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
-                       const unsigned char *b, size_t blen, int inclusive, long num, int with_ends,
+/* Bytes.split's state: both keys as numbers of len bytes, widened until the range holds
+ * num + 1 steps. */
+struct bsplit {
+	mpz_t A, B, step;
+	size_t len, ext; /* ext: zero bytes added to both keys */
+};
+
+/* padTail (the shorter key gets trailing zero bytes; the compare sees padded keys), then
+ * one more zero byte on both keys while the range is too narrow. */
+static int bsplit_init(struct bsplit *s, const unsigned char *a, size_t alen,
+                       const unsigned char *b, size_t blen, int inclusive, long num,
                        struct hb_error *err)
 {
-	size_t len = alen > blen ? alen : blen, ext = 0, i;
-	unsigned char *pa = NULL, *pb = NULL, *key = NULL, *tmp = NULL;
-	mpz_t A, B, diff, step, cur;
-	int rc = 0;
+	unsigned char *pa, *pb;
+	mpz_t diff;
+	int cmp;
 
-	if (len > HB_MAX_ROW_LENGTH)
-		return hb_error_set(err, HB_EINVAL, "keys longer than %d bytes cannot be split",
-		                    HB_MAX_ROW_LENGTH);
-	/* padTail: the shorter key gets trailing zero bytes; the compare sees padded keys. */
-	pa = calloc(len + 1, 1);
-	pb = calloc(len + 1, 1);
+	s->len = alen > blen ? alen : blen;
+	s->ext = 0;
+	pa = calloc(s->len + 1, 1);
+	pb = calloc(s->len + 1, 1);
 	if (!pa || !pb) {
 		free(pa);
 		free(pb);
@@ -123,75 +128,84 @@ static int bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
 		memcpy(pa, a, alen);
 	if (blen)
 		memcpy(pb, b, blen);
-	if (hb_key_cmp(pa, len, pb, len) >= 0) {
-		free(pa);
-		free(pb);
-		return hb_error_set(err, HB_EINVAL, "b <= a");
+	cmp = hb_key_cmp(pa, s->len, pb, s->len);
+	mpz_inits(s->A, s->B, s->step, diff, NULL);
+	mpz_import(s->A, s->len, 1, 1, 1, 0, pa);
+	mpz_import(s->B, s->len, 1, 1, 1, 0, pb);
+	free(pa);
+	free(pb);
+	if (cmp >= 0 || num <= 0) {
+		mpz_clears(s->A, s->B, s->step, diff, NULL);
+		return hb_error_set(err, HB_EINVAL, cmp >= 0 ? "b <= a" : "num cannot be <= 0");
 	}
-	if (num <= 0) {
-		free(pa);
-		free(pb);
-		return hb_error_set(err, HB_EINVAL, "num cannot be <= 0");
-	}
-	mpz_inits(A, B, diff, step, cur, NULL);
-	mpz_import(A, len, 1, 1, 1, 0, pa);
-	mpz_import(B, len, 1, 1, 1, 0, pb);
 	for (;;) {
-		mpz_sub(diff, B, A);
+		mpz_sub(diff, s->B, s->A);
 		if (inclusive)
 			mpz_add_ui(diff, diff, 1);
 		if (mpz_cmp_ui(diff, (unsigned long)num + 1) >= 0)
 			break;
-		/* Too narrow: one more zero byte on both keys, and start over. */
-		mpz_mul_2exp(A, A, 8);
-		mpz_mul_2exp(B, B, 8);
-		len++;
-		ext++;
+		mpz_mul_2exp(s->A, s->A, 8);
+		mpz_mul_2exp(s->B, s->B, 8);
+		s->len++;
+		s->ext++;
 	}
-	rc = check_total(num + 2, len, err);
+	mpz_fdiv_q_ui(s->step, diff, (unsigned long)num + 1);
+	mpz_clear(diff);
+	return 0;
+}
+
+/* An endpoint: the caller's own bytes, or the zero-extended number when widened. */
+static int bsplit_end(struct hb_keys *out, const struct bsplit *s, const mpz_t v,
+                      const unsigned char *own, size_t own_len, unsigned char *key,
+                      unsigned char *tmp)
+{
+	if (!s->ext)
+		return hb_keys_push(out, own, own_len);
+	export_be(key, s->len, v, tmp);
+	return hb_keys_push(out, key, s->len);
+}
+
+/* Bytes.split; with_ends = 0 leaves out the two endpoints (UniformSplit drops them). */
+static int bytes_split(struct hb_keys *out, const unsigned char *a, size_t alen,
+                       const unsigned char *b, size_t blen, int inclusive, long num, int with_ends,
+                       struct hb_error *err)
+{
+	unsigned char *key = NULL, *tmp = NULL;
+	struct bsplit s;
+	mpz_t cur;
+	size_t i;
+	int rc;
+
+	if ((alen > blen ? alen : blen) > HB_MAX_ROW_LENGTH)
+		return hb_error_set(err, HB_EINVAL, "keys longer than %d bytes cannot be split",
+		                    HB_MAX_ROW_LENGTH);
+	rc = bsplit_init(&s, a, alen, b, blen, inclusive, num, err);
+	if (rc)
+		return rc;
+	mpz_init_set(cur, s.A);
+	rc = check_total(num + 2, s.len, err);
 	if (rc)
 		goto done;
-	mpz_fdiv_q_ui(step, diff, (unsigned long)num + 1);
-	key = malloc(len + 1);
-	tmp = malloc(len + 1);
-	if (!key || !tmp) {
+	key = malloc(s.len + 1);
+	tmp = malloc(s.len + 1);
+	if (!key || !tmp || hb_buf_grow(&out->bytes, (size_t)(num + 2) * s.len)) {
 		rc = nomem(err);
 		goto done;
 	}
-	if (hb_buf_grow(&out->bytes, (size_t)(num + 2) * len)) {
-		rc = nomem(err);
-		goto done;
-	}
-	/* Endpoints: the caller's own arrays, or the zero-extended padded ones. */
-	if (!with_ends) {
-		rc = 0;
-	} else if (ext) {
-		export_be(key, len, A, tmp);
-		rc = hb_keys_push(out, key, len);
-	} else {
-		rc = hb_keys_push(out, a, alen);
-	}
-	mpz_set(cur, A);
+	if (with_ends)
+		rc = bsplit_end(out, &s, s.A, a, alen, key, tmp);
 	for (i = 1; !rc && i <= (size_t)num; i++) {
 		computed(i - 1, (size_t)num);
-		mpz_add(cur, cur, step);
-		export_be(key, len, cur, tmp);
-		rc = hb_keys_push(out, key, len);
+		mpz_add(cur, cur, s.step);
+		export_be(key, s.len, cur, tmp);
+		rc = hb_keys_push(out, key, s.len);
 	}
-	if (!rc && with_ends) {
-		if (ext) {
-			export_be(key, len, B, tmp);
-			rc = hb_keys_push(out, key, len);
-		} else {
-			rc = hb_keys_push(out, b, blen);
-		}
-	}
+	if (!rc && with_ends)
+		rc = bsplit_end(out, &s, s.B, b, blen, key, tmp);
 	if (rc)
 		rc = nomem(err);
 done:
-	mpz_clears(A, B, diff, step, cur, NULL);
-	free(pa);
-	free(pb);
+	mpz_clears(s.A, s.B, s.step, cur, NULL);
 	free(key);
 	free(tmp);
 	return rc;
@@ -505,32 +519,69 @@ static int check_key_lengths(const struct hb_keys *keys, struct hb_error *err)
 	return 0;
 }
 
+/* N within the algorithm's bounds (a splits file has no N). */
+static int check_n(const struct hb_split_spec *spec, struct hb_error *err)
+{
+	long min_n = spec->algo == HB_SPLIT_UNIFORM ? 2 : spec->algo == HB_SPLIT_RANGE ? 3 : 1;
+
+	if (spec->algo == HB_SPLIT_FILE)
+		return 0;
+	if (spec->n > HB_SPLIT_MAX_REGIONS)
+		return hb_error_set(err, HB_EINVAL,
+		                    "--%s: at most %ld regions are supported, got %ld",
+		                    hb_split_algo_flag(spec->algo), HB_SPLIT_MAX_REGIONS, spec->n);
+	if (spec->n >= min_n)
+		return 0;
+	if (spec->algo == HB_SPLIT_RANGE)
+		return hb_error_set(err, HB_EINVAL, "Must create at least three regions");
+	if (spec->algo == HB_SPLIT_UNIFORM)
+		return hb_error_set(err, HB_EINVAL,
+		                    "--uniform-splits needs at least 2 regions (UniformSplit: "
+		                    "num cannot be <= 0)");
+	return hb_error_set(err, HB_EINVAL, "--%s needs at least 1 region, got %ld",
+	                    hb_split_algo_flag(spec->algo), spec->n);
+}
+
+/* Salt buckets 1..N-1 in salt_width big-endian bytes. */
+static int split_salt(struct hb_keys *out, const struct hb_split_spec *spec, struct hb_error *err)
+{
+	long most = spec->salt_width == 1 ? 256L : 65536L;
+
+	if (spec->salt_width != 1 && spec->salt_width != 2)
+		return hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got %d",
+		                    spec->salt_width);
+	if (spec->n > most)
+		return hb_error_set(
+		    err, HB_EINVAL, "%ld salt buckets do not fit in %d byte%s (at most %ld)",
+		    spec->n, spec->salt_width, spec->salt_width == 1 ? "" : "s", most);
+	return split_be_ints(out, spec->n, spec->salt_width, err);
+}
+
+/* A splits file's keys, as read (the reader checked their order). */
+static int split_file(struct hb_keys *out, const struct hb_split_spec *spec, struct hb_error *err)
+{
+	size_t i, len;
+
+	if (!spec->sample)
+		return hb_error_set(err, HB_EINVAL, "no split keys were given");
+	for (i = 0; i < spec->sample->n; i++) {
+		const unsigned char *k = hb_keys_at(spec->sample, i, &len);
+
+		if (hb_keys_push(out, k, len))
+			return nomem(err);
+	}
+	return 0;
+}
+
 int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, struct hb_error *err)
 {
-	long min_n = 1;
 	int rc;
 
 	if (out->n)
 		HB_BUG("hb_split_compute needs an empty key list");
-	if (spec->algo == HB_SPLIT_UNIFORM)
-		min_n = 2;
-	else if (spec->algo == HB_SPLIT_RANGE)
-		min_n = 3;
-	if (spec->algo != HB_SPLIT_FILE && spec->n > HB_SPLIT_MAX_REGIONS)
-		return hb_error_set(err, HB_EINVAL,
-		                    "--%s: at most %ld regions are supported, got %ld",
-		                    hb_split_algo_flag(spec->algo), HB_SPLIT_MAX_REGIONS, spec->n);
-	if (spec->algo != HB_SPLIT_FILE && spec->n < min_n) {
-		if (spec->algo == HB_SPLIT_RANGE)
-			return hb_error_set(err, HB_EINVAL, "Must create at least three regions");
-		if (spec->algo == HB_SPLIT_UNIFORM)
-			return hb_error_set(
-			    err, HB_EINVAL,
-			    "--uniform-splits needs at least 2 regions (UniformSplit: "
-			    "num cannot be <= 0)");
-		return hb_error_set(err, HB_EINVAL, "--%s needs at least 1 region, got %ld",
-		                    hb_split_algo_flag(spec->algo), spec->n);
-	}
+	rc = check_n(spec, err);
+	if (rc)
+		return rc;
 	switch (spec->algo) {
 	case HB_SPLIT_HEX:
 	case HB_SPLIT_DECIMAL:
@@ -549,38 +600,14 @@ int hb_split_compute(struct hb_keys *out, const struct hb_split_spec *spec, stru
 		rc = split_be_ints(out, spec->n, 8, err);
 		break;
 	case HB_SPLIT_SALT:
-		if (spec->salt_width != 1 && spec->salt_width != 2) {
-			rc = hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got %d",
-			                  spec->salt_width);
-			break;
-		}
-		if (spec->n > (spec->salt_width == 1 ? 256L : 65536L)) {
-			rc = hb_error_set(err, HB_EINVAL,
-			                  "%ld salt buckets do not fit in %d byte%s (at most %ld)",
-			                  spec->n, spec->salt_width,
-			                  spec->salt_width == 1 ? "" : "s",
-			                  spec->salt_width == 1 ? 256L : 65536L);
-			break;
-		}
-		rc = split_be_ints(out, spec->n, spec->salt_width, err);
+		rc = split_salt(out, spec, err);
 		break;
 	case HB_SPLIT_SAMPLED:
 		rc = split_sampled(out, spec, err);
 		break;
-	case HB_SPLIT_FILE: {
-		size_t i, len;
-
-		rc = 0;
-		if (!spec->sample)
-			return hb_error_set(err, HB_EINVAL, "no split keys were given");
-		for (i = 0; !rc && i < spec->sample->n; i++) {
-			const unsigned char *k = hb_keys_at(spec->sample, i, &len);
-
-			if (hb_keys_push(out, k, len))
-				rc = nomem(err);
-		}
+	case HB_SPLIT_FILE:
+		rc = split_file(out, spec, err);
 		break;
-	}
 	default:
 		return hb_error_set(err, HB_EINVAL, "no split algorithm was chosen");
 	}
