@@ -11,6 +11,7 @@
 #include "../core/split.h"
 #include "../core/tname.h"
 #include "../rest/hbase.h"
+#include "../rest/metarow.h"
 #include "cli.h"
 #include "commands.h"
 #include "create.h"
@@ -23,11 +24,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#ifndef HB_VERSION
-#define HB_VERSION "0.0.0"
-#endif
 
 #define USAGE                                                                                      \
 	"create TABLE SPLITSPEC [--family NAME[:ATTR=VAL,...]]... [--attr KEY=VAL]... "            \
@@ -371,168 +367,38 @@ static int wait_regions(struct create *c, struct hb_regions *rs, int *absent, st
 
 /* ---------------------------------------------------------------- metadata row */
 
-static int col_name(struct hb_buf *b, const char *family, const char *q)
+static void tell_warn(void *ctx, const char *msg)
 {
-	hb_buf_reset(b);
-	return hb_buf_addf(b, "%s:%s", family, q);
+	(void)ctx;
+	cli_warn("%s", msg);
 }
 
+static void tell_verbose(void *ctx, const char *msg)
+{
+	(void)ctx;
+	cli_verbose("%s", msg);
+}
+
+static const struct hb_tell tell = {tell_warn, tell_verbose, NULL};
+
+/* The row's owner records the verified design (rest/metarow.h). */
 static int write_metadata(struct create *c, struct hb_error *err)
 {
-	static const char *const quals[] = {HB_METAROW_N,       HB_METAROW_KEYSPACE,
-	                                    HB_METAROW_SPLITS,  HB_METAROW_CREATED,
-	                                    HB_METAROW_CREATOR, HB_METAROW_ROTATE};
-	struct hb_buf cols[6], vals[6];
-	const char *colp[7];
-	struct hb_cell cells[6];
-	struct hb_row row;
-	const struct hb_cell *cur;
-	char nbuf[32], when[32];
-	size_t i, nc = 0;
-	int found = 0, applied = 0, rc;
-	time_t now = time(NULL);
-	struct tm tmv;
+	struct hb_metarow m;
+	struct hb_metarow_design d;
+	int rc;
 
-	hb_row_init(&row);
-	for (i = 0; i < 6; i++) {
-		hb_buf_init(&cols[i], 0);
-		hb_buf_init(&vals[i], 0);
-		if (col_name(&cols[i], c->meta_family, quals[i])) {
-			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-			goto done;
-		}
-		colp[i] = cols[i].data;
-	}
-	colp[6] = NULL;
-	snprintf(nbuf, sizeof(nbuf), "%zu", c->splits.n + 1);
-	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
-	                     &found, err);
-	if (rc)
-		goto done;
-	cur = found ? hb_row_cell(&row, colp[0]) : NULL;
-	if (cur) {
-		if (cur->value_len != strlen(nbuf) || memcmp(cur->value, nbuf, cur->value_len)) {
-			struct hb_buf t = HB_BUF_INIT;
-
-			tsb_str(&t, cur->value, cur->value_len);
-			rc = hb_error_set(
-			    err, HB_ESAFETY,
-			    "the metadata row of '%s' already holds N = '%s' but the "
-			    "table has %s region%s; left unchanged (use 'hbtab meta set' "
-			    "to change it)",
-			    c->table, hb_buf_str(&t), nbuf, strcmp(nbuf, "1") ? "s" : "");
-			hb_buf_release(&t);
-			goto done;
-		}
-		c->metadata = "present";
-		if (c->adopt && c->rotate && !hb_row_cell(&row, colp[5])) {
-			/* the design was verified: the table becomes managed by this template.
-			 * The put is checked on N, so a row changed meanwhile is not touched. */
-			if (c->dry_run) {
-				c->metadata = "would adopt";
-				goto done;
-			}
-			/* RowResource's check=put checks a column it also puts: N is put again
-			 * with the value it must still have */
-			cells[0].column = (unsigned char *)cols[0].data;
-			cells[0].column_len = cols[0].len;
-			cells[0].value = (unsigned char *)nbuf;
-			cells[0].value_len = strlen(nbuf);
-			cells[0].timestamp = 0;
-			cells[1].column = (unsigned char *)cols[5].data;
-			cells[1].column_len = cols[5].len;
-			cells[1].value = (unsigned char *)c->rotate;
-			cells[1].value_len = strlen(c->rotate);
-			cells[1].timestamp = 0;
-			rc = hb_rest_check_and_put(c->rest, c->table, c->meta_row.data,
-			                           c->meta_row.len, cells, 2, colp[0], nbuf,
-			                           strlen(nbuf), &applied, err);
-			if (rc)
-				goto done;
-			if (!applied) {
-				rc = hb_error_set(
-				    err, HB_ESAFETY,
-				    "the metadata row of '%s' changed while it was being "
-				    "adopted; left unchanged",
-				    c->table);
-				goto done;
-			}
-			c->metadata = "adopted";
-		}
-		if (c->ks) {
-			const struct hb_cell *k = hb_row_cell(&row, colp[1]);
-
-			if (k && (k->value_len != c->ks_canon.len ||
-			          memcmp(k->value, c->ks_canon.data, k->value_len)))
-				cli_warn("the metadata row holds another keyspace than '%s'; left "
-				         "unchanged",
-				         hb_buf_str(&c->ks_canon));
-		}
-		goto done;
-	}
-	if (c->dry_run) {
-		c->metadata = "would write";
-		goto done;
-	}
-	/*
-	 * Write only if N is still absent: HBase's checkAndMutate treats an empty expected
-	 * value as "absent or empty" (HRegion), so ?check=put with an empty value is an atomic
-	 * put-if-absent. Then read back and compare.
-	 */
-	gmtime_r(&now, &tmv);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tmv);
-	hb_buf_adds(&vals[0], nbuf);
-	hb_buf_adds(&vals[1], c->ks ? hb_buf_str(&c->ks_canon) : "");
-	hb_buf_adds(&vals[2], hb_buf_str(&c->spec_text));
-	hb_buf_adds(&vals[3], when);
-	hb_buf_adds(&vals[4], "hbtab " HB_VERSION);
-	hb_buf_adds(&vals[5], c->rotate ? c->rotate : "");
-	for (i = 0; i < 6; i++) {
-		if ((i == 1 && !c->ks) || (i == 2 && !c->spec_text.len) || (i == 5 && !c->rotate))
-			continue;
-		cells[nc].column = (unsigned char *)cols[i].data;
-		cells[nc].column_len = cols[i].len;
-		cells[nc].value = (unsigned char *)(vals[i].data ? vals[i].data : "");
-		cells[nc].value_len = vals[i].len;
-		cells[nc].timestamp = 0;
-		nc++;
-	}
-	rc = hb_rest_check_and_put(c->rest, c->table, c->meta_row.data, c->meta_row.len, cells, nc,
-	                           colp[0], "", 0, &applied, err);
-	if (rc)
-		goto done;
-	if (!applied)
-		cli_verbose("the metadata row of '%s' was written concurrently; checking it",
-		            c->table);
-	hb_row_release(&row);
-	hb_row_init(&row);
-	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
-	                     &found, err);
-	if (rc)
-		goto done;
-	cur = found ? hb_row_cell(&row, colp[0]) : NULL;
-	if (!cur) {
-		rc = hb_error_set(
-		    err, HB_ESERVER,
-		    "the metadata row of '%s' is still absent after it was written (the "
-		    "gateway answered 200 but did not store it?)",
-		    c->table);
-		goto done;
-	}
-	if (cur->value_len != strlen(nbuf) || memcmp(cur->value, nbuf, cur->value_len)) {
-		rc = hb_error_set(err, HB_ESAFETY,
-		                  "the metadata row of '%s' does not read back N = %s (written "
-		                  "concurrently?)",
-		                  c->table, nbuf);
-		goto done;
-	}
-	c->metadata = applied ? "written" : "present";
-done:
-	for (i = 0; i < 6; i++) {
-		hb_buf_release(&cols[i]);
-		hb_buf_release(&vals[i]);
-	}
-	hb_row_release(&row);
+	memset(&d, 0, sizeof(d));
+	d.n = c->splits.n + 1;
+	d.keyspace = c->ks ? hb_buf_str(&c->ks_canon) : NULL;
+	d.splits = hb_buf_str(&c->spec_text);
+	d.rotate = c->rotate;
+	d.adopt = c->adopt;
+	d.dry_run = c->dry_run;
+	rc = hb_metarow_given(&m, c->table, c->meta_family, c->meta_row.data, c->meta_row.len, err);
+	if (!rc)
+		rc = hb_metarow_record(c->rest, &m, &d, &tell, &c->metadata, err);
+	hb_metarow_release(&m);
 	return rc;
 }
 
@@ -745,25 +611,18 @@ static int fail_mismatch(struct create *c, const struct hb_error *err)
  */
 static int own_sampled_bounds(struct create *c, const struct hb_regions *rs, struct hb_error *err)
 {
-	struct hb_buf col = HB_BUF_INIT;
-	struct hb_row row;
+	struct hb_metarow m;
+	struct hb_buf sp = HB_BUF_INIT;
 	struct hb_keys own;
-	const struct hb_cell *sp;
-	const char *colp[2];
 	size_t i;
 	int found = 0, rc;
 
-	hb_row_init(&row);
 	hb_keys_init(&own);
-	if (!c->meta_family || col_name(&col, c->meta_family, HB_METAROW_SPLITS))
-		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	colp[0] = hb_buf_str(&col);
-	colp[1] = NULL;
-	rc = hb_rest_get_row(c->rest, c->table, c->meta_row.data, c->meta_row.len, colp, &row,
-	                     &found, err);
-	sp = !rc && found ? hb_row_cell(&row, colp[0]) : NULL;
-	if (sp && sp->value_len == c->spec_text.len &&
-	    !memcmp(sp->value, c->spec_text.data, sp->value_len) && rs->n == c->splits.n + 1) {
+	rc = hb_metarow_given(&m, c->table, c->meta_family, c->meta_row.data, c->meta_row.len, err);
+	if (!rc)
+		rc = hb_metarow_read_cell(c->rest, &m, HB_METAROW_SPLITS, &sp, &found, err);
+	if (!rc && found && sp.len == c->spec_text.len &&
+	    (!sp.len || !memcmp(sp.data, c->spec_text.data, sp.len)) && rs->n == c->splits.n + 1) {
 		for (i = 0; i + 1 < rs->n && !rc; i++) {
 			const unsigned char *s, *e;
 			size_t sl, el;
@@ -783,8 +642,8 @@ static int own_sampled_bounds(struct create *c, const struct hb_regions *rs, str
 		}
 	}
 	hb_keys_release(&own);
-	hb_row_release(&row);
-	hb_buf_release(&col);
+	hb_buf_release(&sp);
+	hb_metarow_release(&m);
 	return rc;
 }
 

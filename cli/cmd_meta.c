@@ -132,79 +132,19 @@ static int print_set(const struct meta_ctx *m, long n, const char *prev, int cha
 	return 0;
 }
 
-/*
- * If there is no row, a plain put (REST checkAndPut cannot test for absence, so two writers
- * racing here can both write; the last one wins, and we re-read to report what is stored).
- * An equal N is a no-op. A different N needs --force and is replaced with a checkAndPut
- * against the value we read, so a concurrent change is detected (304) instead of lost.
- */
+/* Parses N, then the row's owner sets it (put-if-absent, or --force's checked put). */
 static int meta_set(struct meta_ctx *m, const char *nstr, int force, struct hb_error *err)
 {
-	struct hb_row r;
-	struct hb_buf prev = HB_BUF_INIT, col = HB_BUF_INIT;
-	struct hb_cell cell;
-	const struct hb_cell *nc;
-	char val[24];
-	long n, old = 0;
-	int found = 0, applied = 0, rc;
+	struct hb_buf prev = HB_BUF_INIT;
+	long n;
+	int had = 0, changed = 0, rc;
 
-	hb_row_init(&r);
 	if (cli_parse_long(nstr, 1, HB_METAROW_MAX_N, "N", &n, err))
 		return HB_EINVAL;
-	snprintf(val, sizeof(val), "%ld", n);
-	if (hb_buf_addf(&col, "%s:%s", m->row.family, HB_METAROW_N))
-		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	memset(&cell, 0, sizeof(cell));
-	cell.column = (unsigned char *)col.data;
-	cell.column_len = col.len;
-	cell.value = (unsigned char *)val;
-	cell.value_len = strlen(val);
-	rc = read_row(m, &r, &found, err);
-	if (rc)
-		goto done;
-	nc = found ? field(m, &r, HB_METAROW_N) : NULL;
-	if (nc) {
-		if (hb_tsb_append(&prev, nc->value, nc->value_len) || hb_buf_add(&prev, "", 0)) {
-			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-			goto done;
-		}
-		if (!hb_metarow_parse_n(nc->value, nc->value_len, &old) && old == n) {
-			rc = print_set(m, n, prev.data, 0);
-			goto done;
-		}
-		if (!force) {
-			rc =
-			    hb_error_set(err, HB_ESAFETY,
-			                 "table '%s' already stores N=%s in metadata row '%s'; use "
-			                 "--force to change it",
-			                 m->table, prev.data, m->row.row_shown.data);
-			goto done;
-		}
-		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell,
-		                           1, col.data, nc->value, nc->value_len, &applied, err);
-		if (!rc && !applied)
-			rc = hb_error_set(
-			    err, HB_ESAFETY,
-			    "N of table '%s' changed while it was being set (it was %s); "
-			    "nothing written, run 'hbtab meta get %s' and retry",
-			    m->table, prev.data, m->table);
-	} else {
-		/* Put-if-absent: an empty expected value matches an absent cell (HRegion). */
-		rc = hb_rest_check_and_put(m->c, m->table, m->row.row.data, m->row.row.len, &cell,
-		                           1, col.data, "", 0, &applied, err);
-		if (!rc && !applied)
-			rc = hb_error_set(
-			    err, HB_ESAFETY,
-			    "N of table '%s' was set by someone else meanwhile; nothing written, "
-			    "run 'hbtab meta get %s' and retry",
-			    m->table, m->table);
-	}
+	rc = hb_metarow_set_n(m->c, &m->row, n, force, &prev, &had, &changed, err);
 	if (!rc)
-		rc = print_set(m, n, nc ? prev.data : NULL, 1);
-done:
-	hb_row_release(&r);
+		rc = print_set(m, n, had ? prev.data : NULL, changed);
 	hb_buf_release(&prev);
-	hb_buf_release(&col);
 	return rc;
 }
 
