@@ -7,6 +7,7 @@
 #include "../core/tname.h"
 #include "../core/vec.h"
 #include "../rest/hbase.h"
+#include "../rest/metarow.h"
 #include "../rest/tempfile.h"
 #include "cli.h"
 #include "commands.h"
@@ -313,70 +314,20 @@ static int walk(const struct rotate *r, int dir, long count, struct period *out)
 
 /* ---------------------------------------------------------------- metadata row */
 
-/* The value of qualifier q in any family of the row, or NULL. */
-static const struct hb_cell *row_qual(const struct hb_row *row, const char *q)
-{
-	size_t i, ql = strlen(q);
-
-	for (i = 0; i < row->ncells; i++) {
-		const struct hb_cell *c = &row->cells[i];
-		const unsigned char *colon = memchr(c->column, ':', c->column_len);
-
-		if (colon && (size_t)(c->column + c->column_len - colon - 1) == ql &&
-		    !memcmp(colon + 1, q, ql))
-			return c;
-	}
-	return NULL;
-}
-
-/* Reads the table's metadata row: *managed when its rotate mark is our template, *n its N.
- * *gone = 1 when the table no longer exists (a 404 row GET, then a 404 /T/exists). *disabled (may
- * be NULL) = 1 when no row was found because the table is disabled: the REST gateway answers every
- * row GET of a disabled table 404 (its RowResultGenerator swallows TableNotEnabledException), so
- * the mark is unknown, not absent. A drop stopped between its disable and its delete leaves that.
- */
+/* Reads the table's rotate mark (rest/metarow.h): *managed when it is our template, *n its N,
+ * *gone when the table no longer exists, *disabled (may be NULL) when the table is disabled, so
+ * the mark is unknown, not absent. */
 static int read_mark(struct rotate *r, const char *table, int *managed, long *n, int *gone,
                      int *disabled, struct hb_error *err)
 {
-	struct hb_row row;
-	const struct hb_cell *c;
-	int found = 0, rc;
+	struct hb_metarow_mark mk;
+	int rc = hb_metarow_read_mark(r->rest, table, r->tmpl, disabled != NULL, &mk, err);
 
-	*managed = 0;
-	*n = -1;
-	*gone = 0;
+	*managed = mk.managed;
+	*n = mk.n;
+	*gone = mk.gone;
 	if (disabled)
-		*disabled = 0;
-	hb_row_init(&row);
-	rc = hb_rest_get_row(r->rest, table, HB_METAROW_ROW, strlen(HB_METAROW_ROW), NULL, &row,
-	                     &found, err);
-	if (rc == HB_ENOTFOUND) {
-		*gone = 1;
-		rc = 0;
-	}
-	if (!rc && found) {
-		c = row_qual(&row, HB_METAROW_ROTATE);
-		*managed = c && c->value_len == strlen(r->tmpl) &&
-		           !memcmp(c->value, r->tmpl, c->value_len);
-		c = row_qual(&row, HB_METAROW_N);
-		if (c && hb_metarow_parse_n(c->value, c->value_len, n))
-			*n = -1;
-	}
-	if (!rc && !found && !*gone) {
-		/* HBase's row GET answers a plain 404 for a missing table too (RowResultGenerator
-		 * swallows TableNotFoundException): only /T/exists tells it from a missing row. */
-		int exists = 1;
-
-		rc = hb_rest_table_exists(r->rest, table, &exists, err);
-		*gone = !rc && !exists;
-	}
-	if (!rc && !found && !*gone && disabled) {
-		int state = -1;
-
-		rc = hb_rest_table_state(r->rest, table, &state, err);
-		*disabled = !rc && (state == HB_TABLE_DISABLED || state == HB_TABLE_DISABLING);
-	}
-	hb_row_release(&row);
+		*disabled = mk.disabled;
 	return rc;
 }
 
