@@ -631,9 +631,66 @@ static int jr_hex4(struct jr *j, unsigned *out)
 	return 0;
 }
 
+/* A \u escape (after the 'u'): one code point, a surrogate pair joined; a lone surrogate
+ * is U+FFFD unless strict. */
+static int jr_unicode(struct jr *j, unsigned *out)
+{
+	unsigned cp, lo;
+
+	if (jr_hex4(j, &cp))
+		return -1;
+	if (cp >= 0xD800 && cp <= 0xDBFF && j->end - j->p >= 6 && j->p[0] == '\\' &&
+	    j->p[1] == 'u') {
+		j->p += 2;
+		if (jr_hex4(j, &lo))
+			return -1;
+		if (lo >= 0xDC00 && lo <= 0xDFFF) {
+			cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+		} else if (j->strict) {
+			return -1;
+		} else {
+			/* A lone high surrogate: U+FFFD, and the next escape is a code unit of
+			 * its own. */
+			cp = 0xFFFD;
+			j->p -= 6;
+		}
+	} else if (cp >= 0xD800 && cp <= 0xDFFF) {
+		if (j->strict)
+			return -1;
+		cp = 0xFFFD;
+	}
+	*out = cp;
+	return 0;
+}
+
+/* One escape after its backslash, appended to out (when not NULL). */
+static int jr_escape(struct jr *j, struct hb_buf *out)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *hit;
+	unsigned cp;
+	char u[4];
+	char c;
+
+	if (j->p >= j->end)
+		return j->bad = 1, -1;
+	c = *j->p++;
+	if (c == 'u') {
+		if (jr_unicode(j, &cp))
+			return j->bad = 1, -1;
+		return out && hb_buf_add(out, u, utf8_put(u, cp)) ? HB_ENOMEM : 0;
+	}
+	hit = c ? strchr(from, c) : NULL;
+	if (!hit)
+		return j->bad = 1, -1;
+	return out && hb_buf_addc(out, to[hit - from]) ? HB_ENOMEM : 0;
+}
+
 /* Reads a string (at '"') into out (decoded, UTF-8) or just skips it when out is NULL. */
 static int jr_string(struct jr *j, struct hb_buf *out)
 {
+	int rc;
+
 	if (out)
 		hb_buf_reset(out);
 	if (jr_peek(j) != '"')
@@ -654,69 +711,9 @@ static int jr_string(struct jr *j, struct hb_buf *out)
 			return out && hb_buf_add(out, "", 0) ? HB_ENOMEM : 0;
 		}
 		j->p++; /* backslash */
-		if (j->p >= j->end)
-			return j->bad = 1, -1;
-		{
-			char c = *j->p++, one = 0;
-			unsigned cp, lo;
-			char u[4];
-			size_t n = 0;
-
-			switch (c) {
-			case '"':
-			case '\\':
-			case '/':
-				one = c;
-				break;
-			case 'b':
-				one = '\b';
-				break;
-			case 'f':
-				one = '\f';
-				break;
-			case 'n':
-				one = '\n';
-				break;
-			case 'r':
-				one = '\r';
-				break;
-			case 't':
-				one = '\t';
-				break;
-			case 'u':
-				if (jr_hex4(j, &cp))
-					return j->bad = 1, -1;
-				if (cp >= 0xD800 && cp <= 0xDBFF && j->end - j->p >= 6 &&
-				    j->p[0] == '\\' && j->p[1] == 'u') {
-					j->p += 2;
-					if (jr_hex4(j, &lo))
-						return j->bad = 1, -1;
-					if (lo >= 0xDC00 && lo <= 0xDFFF) {
-						cp =
-						    0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-					} else if (j->strict) {
-						return j->bad = 1, -1;
-					} else {
-						/* A lone high surrogate: U+FFFD, and the next
-						 * escape is a code unit of its own. */
-						cp = 0xFFFD;
-						j->p -= 6;
-					}
-				} else if (cp >= 0xD800 && cp <= 0xDFFF) {
-					if (j->strict)
-						return j->bad = 1, -1;
-					cp = 0xFFFD;
-				}
-				n += utf8_put(u + n, cp);
-				if (out && hb_buf_add(out, u, n))
-					return HB_ENOMEM;
-				continue;
-			default:
-				return j->bad = 1, -1;
-			}
-			if (out && hb_buf_addc(out, one))
-				return HB_ENOMEM;
-		}
+		rc = jr_escape(j, out);
+		if (rc)
+			return rc;
 	}
 }
 
@@ -887,127 +884,180 @@ static int jr_open_object(struct jr *j, const char *json, size_t len, int mapped
 	return 0;
 }
 
-static int decode_region(struct jr *j, size_t i, struct hb_buf *key, struct hb_buf *sk,
-                         struct hb_buf *ek, struct hb_buf *loc, struct hb_buf *name,
-                         hb_region_fn fn, void *ctx, const char *json, const char *what,
-                         struct hb_error *err)
-{
-	struct hb_region r;
-	int has_s = 0, has_e = 0, has_loc = 0, has_name = 0, more, rc;
-	long long id = 0;
+/* The scratch a TableInfo walk reuses for every region, and what the region at hand had. */
+struct region_walk {
+	struct jr *j;
+	struct hb_buf key, sk, ek, loc, name;
+	const char *json, *what;
+	size_t i; /* the region's index */
+	int has_s, has_e, has_loc, has_name;
+	long long id;
+};
 
+/* A JSON error at the walk's position: ENOMEM stays, the rest is "not valid JSON". */
+static int rw_invalid(struct region_walk *w, int rc, struct hb_error *err)
+{
+	return rc == HB_ENOMEM ? oom(err) : jr_invalid(w->j, w->json, w->what, err);
+}
+
+/* A value that must be a string (or null): 1 when a string is next, 0 after a null, or an
+ * error (the value skipped) naming field. */
+static int rw_string_next(struct region_walk *w, const char *field, struct hb_error *err)
+{
+	const char *what = w->what;
+	int c = jr_peek(w->j);
+
+	if (c == '"')
+		return 1;
+	if (c == 'n')
+		return jr_lit(w->j, "null") ? rw_invalid(w, -1, err) : 0;
+	if (jr_skip(w->j, 3))
+		return rw_invalid(w, -1, err);
+	return BAD("Region[%zu].%s is not a string", w->i, field);
+}
+
+/* startKey or endKey: base64 into sk or ek. */
+static int rw_key(struct region_walk *w, int is_start, struct hb_error *err)
+{
+	struct hb_buf *dst = is_start ? &w->sk : &w->ek;
+	const char *field = is_start ? "startKey" : "endKey", *what = w->what;
+	int rc = rw_string_next(w, field, err);
+
+	if (rc != 1)
+		return rc;
+	/* key is the scratch: loc may hold the location already. */
+	if ((rc = jr_string(w->j, &w->key)))
+		return rw_invalid(w, rc, err);
+	hb_buf_reset(dst);
+	rc = hb_b64_decode(dst, w->key.data, w->key.len);
+	if (rc == HB_ENOMEM || hb_buf_add(dst, "", 0))
+		return oom(err);
+	if (rc)
+		return BAD("Region[%zu].%s is not valid base64", w->i, field);
+	*(is_start ? &w->has_s : &w->has_e) = 1;
+	return 0;
+}
+
+/* location or name, kept as text. */
+static int rw_text(struct region_walk *w, int is_loc, struct hb_error *err)
+{
+	int rc = rw_string_next(w, is_loc ? "location" : "name", err);
+
+	if (rc != 1)
+		return rc;
+	if ((rc = jr_string(w->j, is_loc ? &w->loc : &w->name)))
+		return rw_invalid(w, rc, err);
+	*(is_loc ? &w->has_loc : &w->has_name) = 1;
+	return 0;
+}
+
+/* id: a regionId is a non-negative Java long; anything else would be shown and used
+ * (region names, the meta cross-check) as a different number. */
+static int rw_id(struct region_walk *w, struct hb_error *err)
+{
+	const char *what = w->what;
+	int c = jr_peek(w->j), isint, rc;
+	char *end;
+	double d;
+
+	if (c == '"') {
+		if ((rc = jr_string(w->j, &w->key)))
+			return rw_invalid(w, rc, err);
+		errno = 0;
+		w->id = strtoll(w->key.data, &end, 10);
+		if (!w->key.len || w->key.data[0] < '0' || w->key.data[0] > '9' || *end || errno)
+			return BAD("Region[%zu].id is not a number", w->i);
+		return 0;
+	}
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		if (jr_number(w->j, &d, &w->id, &isint))
+			return rw_invalid(w, -1, err);
+		if (!isint)
+			return BAD("Region[%zu].id is not an integer below 2^63", w->i);
+		return w->id < 0 ? BAD("Region[%zu].id is negative", w->i) : 0;
+	}
+	if (c == 'n')
+		return jr_lit(w->j, "null") ? rw_invalid(w, -1, err) : 0;
+	if (jr_skip(w->j, 3))
+		return rw_invalid(w, -1, err);
+	return BAD("Region[%zu].id is not a number", w->i);
+}
+
+/* One member of a Region object (its name in w->key). */
+static int rw_member(struct region_walk *w, struct hb_error *err)
+{
+	const char *k = w->key.data;
+
+	if (!strcmp(k, "startKey") || !strcmp(k, "endKey"))
+		return rw_key(w, k[0] == 's', err);
+	if (!strcmp(k, "location") || !strcmp(k, "name"))
+		return rw_text(w, k[0] == 'l', err);
+	if (!strcmp(k, "id"))
+		return rw_id(w, err);
+	return jr_skip(w->j, 3) ? rw_invalid(w, -1, err) : 0;
+}
+
+/* One Region object, handed to fn. */
+static int decode_region(struct region_walk *w, hb_region_fn fn, void *ctx, struct hb_error *err)
+{
+	struct jr *j = w->j;
+	const char *what = w->what;
+	struct hb_region r;
+	int more, rc;
+
+	w->has_s = w->has_e = w->has_loc = w->has_name = 0;
+	w->id = 0;
 	if (jr_peek(j) != '{') {
 		if (jr_skip(j, 2))
-			return jr_invalid(j, json, what, err);
-		return BAD("Region[%zu] is not an object", i);
+			return rw_invalid(w, -1, err);
+		return BAD("Region[%zu] is not an object", w->i);
 	}
 	j->p++;
 	more = jr_peek(j) == '}' ? (j->p++, 0) : 1;
 	while (more == 1) {
-		int c;
-
-		if ((rc = jr_string(j, key)) || jr_peek(j) != ':')
-			return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
+		if ((rc = jr_string(j, &w->key)) || jr_peek(j) != ':')
+			return rw_invalid(w, rc, err);
 		j->p++;
-		c = jr_peek(j);
-		if (!strcmp(key->data, "startKey") || !strcmp(key->data, "endKey")) {
-			struct hb_buf *dst = key->data[0] == 's' ? sk : ek;
-			int *has = key->data[0] == 's' ? &has_s : &has_e;
-			const char *field = key->data[0] == 's' ? "startKey" : "endKey";
-
-			if (c == 'n') {
-				if (jr_lit(j, "null"))
-					return jr_invalid(j, json, what, err);
-			} else if (c != '"') {
-				if (jr_skip(j, 3))
-					return jr_invalid(j, json, what, err);
-				return BAD("Region[%zu].%s is not a string", i, field);
-			} else {
-				/* key is the scratch: loc may hold the location already. */
-				if ((rc = jr_string(j, key)))
-					return rc == HB_ENOMEM ? oom(err)
-					                       : jr_invalid(j, json, what, err);
-				hb_buf_reset(dst);
-				rc = hb_b64_decode(dst, key->data, key->len);
-				if (rc == HB_ENOMEM || hb_buf_add(dst, "", 0))
-					return oom(err);
-				if (rc)
-					return BAD("Region[%zu].%s is not valid base64", i, field);
-				*has = 1;
-			}
-		} else if (!strcmp(key->data, "location") || !strcmp(key->data, "name")) {
-			int is_loc = key->data[0] == 'l';
-
-			if (c == 'n') {
-				if (jr_lit(j, "null"))
-					return jr_invalid(j, json, what, err);
-			} else if (c != '"') {
-				if (jr_skip(j, 3))
-					return jr_invalid(j, json, what, err);
-				return BAD("Region[%zu].%s is not a string", i,
-				           is_loc ? "location" : "name");
-			} else {
-				if ((rc = jr_string(j, is_loc ? loc : name)))
-					return rc == HB_ENOMEM ? oom(err)
-					                       : jr_invalid(j, json, what, err);
-				*(is_loc ? &has_loc : &has_name) = 1;
-			}
-		} else if (!strcmp(key->data, "id")) {
-			/* A regionId is a non-negative Java long; anything else would be shown
-			 * and used (region names, the meta cross-check) as a different number. */
-			double d;
-			int isint;
-
-			if (c == '"') {
-				char *end;
-
-				if ((rc = jr_string(j, key)))
-					return rc == HB_ENOMEM ? oom(err)
-					                       : jr_invalid(j, json, what, err);
-				errno = 0;
-				id = strtoll(key->data, &end, 10);
-				if (!key->len || key->data[0] < '0' || key->data[0] > '9' || *end ||
-				    errno)
-					return BAD("Region[%zu].id is not a number", i);
-			} else if (c == '-' || (c >= '0' && c <= '9')) {
-				if (jr_number(j, &d, &id, &isint))
-					return jr_invalid(j, json, what, err);
-				if (!isint)
-					return BAD("Region[%zu].id is not an integer below 2^63",
-					           i);
-				if (id < 0)
-					return BAD("Region[%zu].id is negative", i);
-			} else if (c == 'n') {
-				if (jr_lit(j, "null"))
-					return jr_invalid(j, json, what, err);
-			} else {
-				if (jr_skip(j, 3))
-					return jr_invalid(j, json, what, err);
-				return BAD("Region[%zu].id is not a number", i);
-			}
-		} else if (jr_skip(j, 3)) {
-			return jr_invalid(j, json, what, err);
-		}
+		if ((rc = rw_member(w, err)))
+			return rc;
 		more = jr_next(j, '}');
 	}
 	if (more < 0)
-		return jr_invalid(j, json, what, err);
-	if (!has_s || !has_e)
-		return BAD("Region[%zu].%s is missing", i, has_s ? "endKey" : "startKey");
-	if (has_loc && memchr(loc->data, 0, loc->len))
-		return BAD("Region[%zu].location contains a NUL character", i);
+		return rw_invalid(w, -1, err);
+	if (!w->has_s || !w->has_e)
+		return BAD("Region[%zu].%s is missing", w->i, w->has_s ? "endKey" : "startKey");
+	if (w->has_loc && memchr(w->loc.data, 0, w->loc.len))
+		return BAD("Region[%zu].location contains a NUL character", w->i);
 	memset(&r, 0, sizeof(r));
-	r.start = (unsigned char *)sk->data;
-	r.start_len = sk->len;
-	r.end = (unsigned char *)ek->data;
-	r.end_len = ek->len;
-	if (has_name) {
-		r.name = (unsigned char *)name->data;
-		r.name_len = name->len;
+	r.start = (unsigned char *)w->sk.data;
+	r.start_len = w->sk.len;
+	r.end = (unsigned char *)w->ek.data;
+	r.end_len = w->ek.len;
+	if (w->has_name) {
+		r.name = (unsigned char *)w->name.data;
+		r.name_len = w->name.len;
 	}
-	r.server = has_loc && loc->len ? loc->data : NULL;
-	r.id = (uint64_t)id;
+	r.server = w->has_loc && w->loc.len ? w->loc.data : NULL;
+	r.id = (uint64_t)w->id;
 	return fn(ctx, &r, err);
+}
+
+/* The Region array (at '['), each element handed to fn. */
+static int decode_region_array(struct region_walk *w, hb_region_fn fn, void *ctx,
+                               struct hb_error *err)
+{
+	int m, rc;
+
+	w->j->p++;
+	m = jr_peek(w->j) == ']' ? (w->j->p++, 0) : 1;
+	while (m == 1) {
+		rc = decode_region(w, fn, ctx, err);
+		if (rc)
+			return rc;
+		w->i++;
+		m = jr_next(w->j, ']');
+	}
+	return m < 0 ? rw_invalid(w, -1, err) : 0;
 }
 
 /* "ns:t" as HBase names it: the default namespace is left out. */
@@ -1059,15 +1109,36 @@ int hb_rest_decode_table_regions(const char *json, size_t len, const char *what,
 	return rc;
 }
 
+/* One member of the TableInfo object (its name in w->key): the table's name, checked
+ * against table when given, and the Region array. */
+static int table_member(struct region_walk *w, const char *table, hb_region_fn fn, void *ctx,
+                        struct hb_error *err)
+{
+	struct jr *j = w->j;
+	const char *what = w->what;
+	int rc;
+
+	if (table && !strcmp(w->key.data, "name") && jr_peek(j) != 'n') {
+		if (jr_peek(j) != '"')
+			return jr_skip(j, 1) ? rw_invalid(w, -1, err) : BAD("name is not a string");
+		if ((rc = jr_string(j, &w->name)))
+			return rw_invalid(w, rc, err);
+		return check_table_name(&w->name, table, what, err);
+	}
+	if (strcmp(w->key.data, "Region") || jr_peek(j) == 'n')
+		return jr_skip(j, 1) ? rw_invalid(w, -1, err) : 0;
+	if (jr_peek(j) != '[')
+		return jr_skip(j, 1) ? rw_invalid(w, -1, err) : BAD("Region is not an array");
+	return decode_region_array(w, fn, ctx, err);
+}
+
 int hb_rest_decode_table_regions_each(const char *json, size_t len, const char *what,
                                       const char *table, int mapped, hb_region_fn fn, void *ctx,
                                       struct hb_error *err)
 {
-	struct hb_buf key = HB_BUF_INIT, sk = HB_BUF_INIT, ek = HB_BUF_INIT, loc = HB_BUF_INIT,
-	              name = HB_BUF_INIT;
+	struct region_walk w = {0};
 	struct jr j;
 	int rc = 0, more;
-	size_t i = 0;
 
 	if (!json || !len)
 		return BAD("empty body");
@@ -1079,6 +1150,9 @@ int hb_rest_decode_table_regions_each(const char *json, size_t len, const char *
 	j.bad = 0;
 	j.strict = 0;
 	j.drop = mapped ? json : NULL;
+	w.j = &j;
+	w.json = json;
+	w.what = what;
 	if (jr_peek(&j) != '{') {
 		if (jr_skip(&j, 0) || jr_peek(&j) != -1)
 			return jr_invalid(&j, json, what, err);
@@ -1086,62 +1160,23 @@ int hb_rest_decode_table_regions_each(const char *json, size_t len, const char *
 	}
 	j.p++;
 	more = jr_peek(&j) == '}' ? (j.p++, 0) : 1;
-	while (more == 1) {
-		if ((rc = jr_string(&j, &key)) || jr_peek(&j) != ':') {
-			rc = rc == HB_ENOMEM ? oom(err) : jr_invalid(&j, json, what, err);
-			goto done;
+	while (more == 1 && !rc) {
+		if ((rc = jr_string(&j, &w.key)) || jr_peek(&j) != ':') {
+			rc = rw_invalid(&w, rc, err);
+			break;
 		}
 		j.p++;
-		if (table && !strcmp(key.data, "name") && jr_peek(&j) != 'n') {
-			if (jr_peek(&j) != '"') {
-				rc = jr_skip(&j, 1) ? jr_invalid(&j, json, what, err)
-				                    : BAD("name is not a string");
-				goto done;
-			}
-			if ((rc = jr_string(&j, &name))) {
-				rc = rc == HB_ENOMEM ? oom(err) : jr_invalid(&j, json, what, err);
-				goto done;
-			}
-			if ((rc = check_table_name(&name, table, what, err)))
-				goto done;
-		} else if (strcmp(key.data, "Region") || jr_peek(&j) == 'n') {
-			if (jr_skip(&j, 1)) {
-				rc = jr_invalid(&j, json, what, err);
-				goto done;
-			}
-		} else if (jr_peek(&j) != '[') {
-			if (jr_skip(&j, 1))
-				rc = jr_invalid(&j, json, what, err);
-			else
-				rc = BAD("Region is not an array");
-			goto done;
-		} else {
-			int m;
-
-			j.p++;
-			m = jr_peek(&j) == ']' ? (j.p++, 0) : 1;
-			while (m == 1) {
-				rc = decode_region(&j, i++, &key, &sk, &ek, &loc, &name, fn, ctx,
-				                   json, what, err);
-				if (rc)
-					goto done;
-				m = jr_next(&j, ']');
-			}
-			if (m < 0) {
-				rc = jr_invalid(&j, json, what, err);
-				goto done;
-			}
-		}
-		more = jr_next(&j, '}');
+		rc = table_member(&w, table, fn, ctx, err);
+		if (!rc)
+			more = jr_next(&j, '}');
 	}
-	if (more < 0 || jr_peek(&j) != -1)
+	if (!rc && (more < 0 || jr_peek(&j) != -1))
 		rc = jr_invalid(&j, json, what, err);
-done:
-	hb_buf_release(&key);
-	hb_buf_release(&sk);
-	hb_buf_release(&ek);
-	hb_buf_release(&loc);
-	hb_buf_release(&name);
+	hb_buf_release(&w.key);
+	hb_buf_release(&w.sk);
+	hb_buf_release(&w.ek);
+	hb_buf_release(&w.loc);
+	hb_buf_release(&w.name);
 	return rc;
 }
 
@@ -1587,21 +1622,103 @@ static int st_oom_or_bad(int rc, struct jr *j, const char *json, const char *wha
 	return rc == HB_ENOMEM ? oom(err) : jr_invalid(j, json, what, err);
 }
 
+/* One element of a node's Region array (at rj): its load, the name decoded into s->b. */
+static int st_region_load(struct jr *rj, struct st_scratch *s, const char *rctx,
+                          struct hb_region_load *rl, const char *json, const char *what,
+                          struct hb_error *err)
+{
+	static const char *const rn[] = {
+	    "name",   "readRequestsCount", "writeRequestsCount", "cpRequestsCount",
+	    "stores", "storefiles",        "storefileSizeMB",    "memStoreSizeMB"};
+	static const char *const rn2[] = {"memstoreSizeMB"};
+	const char *obj = rj->p, *dummy;
+	int rc;
+
+	if ((rc = st_members(rj, s, rn, 8, NULL, &dummy, 0)))
+		return st_oom_or_bad(rc, rj, json, what, err);
+	if ((rc = cs_b64(&s->v[0], &s->b, NULL, rctx, "name", what, err)))
+		return rc;
+	memset(rl, 0, sizeof(*rl));
+	rl->read_requests = st_i64(&s->v[1]);
+	rl->write_requests = st_i64(&s->v[2]);
+	rl->cp_requests = st_i64(&s->v[3]);
+	rl->stores = st_i64(&s->v[4]);
+	rl->storefiles = st_i64(&s->v[5]);
+	rl->storefile_size_mb = st_i64(&s->v[6]);
+	rl->memstore_size_mb = st_i64(&s->v[7]);
+	if (!rl->memstore_size_mb) {
+		/* the 1.x counter name is read in a second look at the object */
+		struct jr oj = *rj;
+
+		oj.p = obj;
+		if ((rc = st_members(&oj, s, rn2, 1, NULL, &dummy, 0)))
+			return st_oom_or_bad(rc, &oj, json, what, err);
+		rl->memstore_size_mb = st_i64(&s->v[0]);
+	}
+	return 0;
+}
+
+/* Keeps region load k (its name in s->b) in node->regions. */
+static int st_keep_region(struct hb_node *node, size_t *cap, size_t k, const struct st_scratch *s,
+                          struct hb_region_load *rl)
+{
+	if (HB_VEC_GROW(node->regions, *cap, k + 1, 16))
+		return HB_ENOMEM;
+	rl->name_len = s->b.len;
+	if (!(rl->name = malloc(s->b.len + 1)))
+		return HB_ENOMEM;
+	memcpy(rl->name, s->b.len ? s->b.data : "", s->b.len);
+	rl->name[s->b.len] = 0;
+	node->regions[k] = *rl;
+	node->nregions = k + 1;
+	return 0;
+}
+
+/* A node's Region array (at regs, read again after the node was skipped over): each load
+ * handed to fn, or kept in node when want_regions. */
+static int st_node_regions(const struct jr *j, struct st_scratch *s, struct hb_node *node,
+                           const char *regs, const char *ctx, int want_regions,
+                           hb_region_load_fn fn, void *fn_ctx, const char *json, const char *what,
+                           struct hb_error *err)
+{
+	struct jr rj = *j;
+	size_t k = 0, cap = 0;
+	int m, rc;
+
+	rj.p = regs + 1;
+	rj.drop = drop_from(j->drop, regs);
+	m = jr_peek(&rj) == ']' ? (rj.p++, 0) : 1;
+	for (; m == 1; k++, m = jr_next(&rj, ']')) {
+		struct hb_region_load rl;
+		char rctx[96];
+
+		snprintf(rctx, sizeof(rctx), "%sRegion[%zu].", ctx, k);
+		if (jr_peek(&rj) != '{')
+			return BAD("%sRegion[%zu] is not an object", ctx, k);
+		if ((rc = st_region_load(&rj, s, rctx, &rl, json, what, err)))
+			return rc;
+		if (fn) {
+			rl.name = (unsigned char *)(s->b.len ? s->b.data : "");
+			rl.name_len = s->b.len;
+			if ((rc = fn(fn_ctx, node, &rl, err)))
+				return rc;
+		} else if (want_regions && st_keep_region(node, &cap, k, s, &rl)) {
+			return oom(err);
+		}
+	}
+	return 0;
+}
+
 static int st_node(struct jr *j, struct st_scratch *s, struct hb_node *node, size_t idx,
                    int want_regions, hb_region_load_fn fn, void *fn_ctx, const char *json,
                    const char *what, struct hb_error *err)
 {
 	static const char *const nn[] = {"name", "startCode", "requests", "heapSizeMB",
 	                                 "maxHeapSizeMB"};
-	static const char *const rn[] = {
-	    "name",   "readRequestsCount", "writeRequestsCount", "cpRequestsCount",
-	    "stores", "storefiles",        "storefileSizeMB",    "memStoreSizeMB"};
-	static const char *const rn2[] = {"memstoreSizeMB"};
 	static const char *const regcont[] = {"Region"};
-	const char *regs, *dummy;
+	const char *regs;
 	char ctx[64];
-	size_t k = 0, cap = 0;
-	int rc, m;
+	int rc;
 
 	snprintf(ctx, sizeof(ctx), "LiveNodes[%zu].", idx);
 	if (jr_peek(j) != '{')
@@ -1622,66 +1739,7 @@ static int st_node(struct jr *j, struct st_scratch *s, struct hb_node *node, siz
 		return 0;
 	if (*regs != '[')
 		return BAD("%sRegion is not an array", ctx);
-	{
-		struct jr rj = *j;
-
-		/* the node's regions are read again after the node was skipped over */
-		rj.p = regs + 1;
-		rj.drop = drop_from(j->drop, regs);
-		m = jr_peek(&rj) == ']' ? (rj.p++, 0) : 1;
-		while (m == 1) {
-			struct hb_region_load rl;
-			char rctx[96];
-
-			snprintf(rctx, sizeof(rctx), "%sRegion[%zu].", ctx, k);
-			if (jr_peek(&rj) != '{')
-				return BAD("%sRegion[%zu] is not an object", ctx, k);
-			{
-				/* the 1.x counter name is read in a second look at the object */
-				const char *obj = rj.p;
-
-				if ((rc = st_members(&rj, s, rn, 8, NULL, &dummy, 0)))
-					return st_oom_or_bad(rc, &rj, json, what, err);
-				if ((rc = cs_b64(&s->v[0], &s->b, NULL, rctx, "name", what, err)))
-					return rc;
-				memset(&rl, 0, sizeof(rl));
-				rl.read_requests = st_i64(&s->v[1]);
-				rl.write_requests = st_i64(&s->v[2]);
-				rl.cp_requests = st_i64(&s->v[3]);
-				rl.stores = st_i64(&s->v[4]);
-				rl.storefiles = st_i64(&s->v[5]);
-				rl.storefile_size_mb = st_i64(&s->v[6]);
-				rl.memstore_size_mb = st_i64(&s->v[7]);
-				if (!rl.memstore_size_mb) {
-					struct jr oj = rj;
-
-					oj.p = obj;
-					if ((rc = st_members(&oj, s, rn2, 1, NULL, &dummy, 0)))
-						return st_oom_or_bad(rc, &oj, json, what, err);
-					rl.memstore_size_mb = st_i64(&s->v[0]);
-				}
-			}
-			if (fn) {
-				rl.name = (unsigned char *)(s->b.len ? s->b.data : "");
-				rl.name_len = s->b.len;
-				if ((rc = fn(fn_ctx, node, &rl, err)))
-					return rc;
-			} else if (want_regions) {
-				if (HB_VEC_GROW(node->regions, cap, k + 1, 16))
-					return oom(err);
-				rl.name_len = s->b.len;
-				if (!(rl.name = malloc(s->b.len + 1)))
-					return oom(err);
-				memcpy(rl.name, s->b.len ? s->b.data : "", s->b.len);
-				rl.name[s->b.len] = 0;
-				node->regions[k] = rl;
-				node->nregions = k + 1;
-			}
-			k++;
-			m = jr_next(&rj, ']');
-		}
-	}
-	return 0;
+	return st_node_regions(j, s, node, regs, ctx, want_regions, fn, fn_ctx, json, what, err);
 }
 
 int hb_rest_decode_status_each(const char *json, size_t len, const char *what,
