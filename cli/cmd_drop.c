@@ -1,5 +1,5 @@
 /* hbtab drop: disable and delete a table through DELETE /T/schema, only with --yes. */
-#include "../rest/hbase.h"
+#include "../rest/drop.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
@@ -52,23 +52,18 @@ static int report(const char *table, int existed, int dropped)
 static int run(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
-	int exists = 1, rc;
+	struct hb_drop_req req = {x->table, NULL, NULL, NULL, dry_run};
+	struct hb_drop_out out;
+	int exists;
 
-	/* The table is known to exist before the DELETE is sent: a drop whose answer is not
-	 * HBase's (a 200 with a body) is then settled by checking it is gone, and a table that
-	 * never existed is never reported dropped. */
-	rc = hb_rest_table_exists(x->rest, x->table, &exists, &err);
-	if (!rc && exists && !dry_run)
-		rc = hb_rest_delete_table(x->rest, x->table, &err);
-	if (rc == HB_ENOTFOUND) /* dropped by someone else since the check */
-		exists = 0;
-	else if (rc)
+	if (hb_rest_drop_checked(x->rest, &req, &out, &err))
 		return cli_fail(&err);
+	exists = out.outcome == HB_DROP_DROPPED || out.outcome == HB_DROP_WOULD;
 	if (!exists && !if_exists) {
 		cli_error("table '%s' not found", x->table);
 		return CLI_EXIT_SERVER;
 	}
-	return cli_exit(report(x->table, exists, exists && !dry_run));
+	return cli_exit(report(x->table, exists, out.outcome == HB_DROP_DROPPED));
 }
 
 const struct cli_command cli_cmd_drop = {

@@ -289,45 +289,6 @@ int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct h
 	return rc;
 }
 
-int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *err)
-{
-	struct hb_buf path = HB_BUF_INIT;
-	struct hb_rest_resp r;
-	int rc;
-
-	hb_rest_resp_init(&r);
-	rc = table_path(&path, table, "/schema", err);
-	if (!rc)
-		rc = hb_rest_request(c, "DELETE", path.data, NULL, NULL, 0, 0, &r, err);
-	if (!rc && r.status == 200 && r.body.len) {
-		/* HBase's SchemaResource answers a drop with an empty 200. A body means something
-		 * else answered, and the table may still be there: only a fresh existence check
-		 * can say the drop happened. */
-		struct hb_error e2 = {0};
-		int exists = 1;
-		size_t blen = r.body.len;
-
-		if (hb_rest_table_exists(c, table, &exists, &e2))
-			rc =
-			    hb_error_set(err, HB_ESERVER,
-			                 "unexpected answer to DELETE %s: HTTP 200 with a %zu-byte "
-			                 "body (HBase answers an empty 200), and whether the table "
-			                 "is gone cannot be checked: %s",
-			                 path.data, blen, e2.msg);
-		else if (exists)
-			rc = hb_error_set(
-			    err, HB_ESERVER,
-			    "unexpected answer to DELETE %s: HTTP 200 with a %zu-byte "
-			    "body (HBase answers an empty 200); table '%s' still exists",
-			    path.data, blen, table);
-	} else if (!rc && r.status != 200) {
-		rc = hb_rest_status_error("DELETE", path.data, &r, err);
-	}
-	hb_rest_resp_release(&r);
-	hb_buf_release(&path);
-	return rc;
-}
-
 /*
  * REST builds each region name with Bytes.toString(startKey), which mangles binary start keys
  * (U+FFFD, NUL). The name is a pure function of (table, start key, id) (docs/hbase-wire.md §3,

@@ -138,10 +138,7 @@ int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *o
  * (hb_rest_table_exists). 201 → 0; 304 (someone created it first) → HB_ESAFETY.
  */
 int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct hb_error *err);
-/* DELETE /T/schema: disables (implicitly) and deletes. HB_ENOTFOUND when absent. A 200
- * with a body (HBase sends an empty 200) counts only when a fresh GET /T/exists then says
- * the table is gone; otherwise HB_ESERVER. */
-int hb_rest_delete_table(struct hb_rest *c, const char *table, struct hb_error *err);
+/* Dropping a table: rest/drop.h (hb_rest_drop_checked). */
 /* GET /T/regions into an initialised list, sorted by start key. HB_ENOTFOUND when absent;
  * HB_ENOLOCATION for HTTP 500 (a region that never opened has no location). */
 int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions *out,

@@ -1,0 +1,624 @@
+/* The rotation flow: tables created ahead through the create flow with N from the cluster,
+ * managed tables past retention retired under --yes after a fresh check. */
+#include "rotate.h"
+#include "../core/clock.h"
+#include "../core/vec.h"
+#include "../rest/drop.h"
+#include "../rest/hbase.h"
+#include "../rest/metarow.h"
+#include "../rest/tempfile.h"
+#include "create.h"
+#include "exit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+/* Split keys for a new table: the spec (N = auto read once per run), or a sample of the
+ * newest managed table before the current period with --sample-previous. */
+struct design {
+	struct cli_splitspec *ss;
+	int prepared;
+	struct hb_keys sampled; /* from --sample-previous */
+	int have_sampled;
+	char sample_from[HB_ROTATE_NAME_MAX];
+	const char *sample_rows;
+	/* the run's own design, computed once (a generator's sample can take a second) */
+	struct hb_keys cache;
+	struct hb_buf cache_text;
+	int have_cache;
+};
+
+struct run {
+	const struct cli_rotate_opts *o;
+	const struct hb_rotate_cfg *c;
+	struct hb_rest *rest;
+	struct hb_rotate_plan plan;
+	struct design d;
+	struct cli_rotate_result *res;
+};
+
+static int line(struct run *r, const char *name, const char *action, long regions, long n,
+                const char *note)
+{
+	struct cli_rotate_result *res = r->res;
+	struct cli_rotate_line *l;
+
+	if (HB_VEC_GROW(res->lines, res->cap, res->nlines + 1, 16))
+		return HB_ENOMEM;
+	l = &res->lines[res->nlines];
+	if (!(l->name = strdup(name)))
+		return HB_ENOMEM;
+	l->action = action;
+	l->regions = regions;
+	l->n = n;
+	l->note = note;
+	res->nlines++;
+	if (r->o->on_line)
+		r->o->on_line(l);
+	return 0;
+}
+
+/* Reads t's rotate mark (the table's metadata row) into t; *gone when it no longer exists. */
+static int read_mark(struct run *r, struct hb_rotate_table *t, int *gone, struct hb_error *err)
+{
+	struct hb_metarow_mark mk;
+	int rc = hb_metarow_read_mark(r->rest, t->name, r->c->tmpl, 1, &mk, err);
+
+	t->managed = mk.managed;
+	t->n = mk.n;
+	t->disabled = mk.disabled;
+	*gone = mk.gone;
+	return rc;
+}
+
+/* ---------------------------------------------------------------- designs */
+
+static int copy_keys(struct hb_keys *dst, const struct hb_keys *src)
+{
+	size_t i, kl;
+
+	for (i = 0; i < src->n; i++) {
+		const unsigned char *k = hb_keys_at(src, i, &kl);
+
+		if (hb_keys_push(dst, k, kl))
+			return HB_ENOMEM;
+	}
+	return 0;
+}
+
+static int sample_previous(struct run *r, const struct hb_stamp *cur, struct hb_error *err)
+{
+	struct design *d = &r->d;
+	size_t i;
+	long m = CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
+	double t0 = hb_now();
+	int rc = 0;
+
+	if (d->sample_rows) {
+		rc = cli_parse_long(d->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE, "--sample-rows",
+		                    &m, err);
+		if (rc)
+			return rc;
+	}
+	for (i = r->plan.ntables; i-- > 0;) {
+		struct hb_rotate_table *f = &r->plan.tables[i];
+		struct hb_keys keys;
+		int gone = 0;
+
+		if (hb_stamp_cmp(&f->stamp, cur) >= 0)
+			continue;
+		if (f->managed < 0 && (rc = read_mark(r, f, &gone, err)))
+			return rc;
+		if (!f->managed)
+			continue;
+		hb_keys_init(&keys);
+		rc = hb_rest_sample_keys(r->rest, f->name, (size_t)m, 0x5EEDu, &keys, err);
+		if (rc == HB_ENOTFOUND) {
+			hb_keys_release(&keys);
+			rc = 0;
+			continue;
+		}
+		if (rc) {
+			hb_keys_release(&keys);
+			return rc;
+		}
+		if (keys.n) {
+			d->sampled = keys;
+			d->have_sampled = 1;
+			snprintf(d->sample_from, sizeof(d->sample_from), "%s", f->name);
+			break;
+		}
+		hb_keys_release(&keys);
+		break; /* the newest managed table is empty: fall back to the spec */
+	}
+	r->res->t_sample += hb_now() - t0;
+	return 0;
+}
+
+/* Its boundaries came from data: families and metadata are verified against itself. */
+static int existing_bounds(struct run *r, const char *table, struct hb_keys *keys,
+                           struct hb_buf *text, struct hb_error *err)
+{
+	struct hb_regions rs;
+	size_t i;
+	int rc;
+
+	hb_regions_init(&rs);
+	rc = hb_rest_get_regions(r->rest, table, &rs, err);
+	if (!rc) {
+		hb_regions_sort(&rs);
+		for (i = 0; i + 1 < rs.n && !rc; i++) {
+			const unsigned char *rs_start, *e;
+			size_t sl, el;
+
+			hb_regions_bounds(&rs, i, &rs_start, &sl, &e, &el);
+			rc = hb_keys_push(keys, e, el);
+		}
+	}
+	hb_regions_release(&rs);
+	if (!rc && hb_buf_adds(text, "(boundaries of the existing table)"))
+		rc = HB_ENOMEM;
+	return rc;
+}
+
+/* The spec a table is made with: the run's (or its sample's), or the N it was made with. */
+static void design_spec(const struct design *d, const struct hb_rotate_table *existing,
+                        struct cli_splitspec *s)
+{
+	*s = *d->ss;
+	if (d->have_sampled) {
+		s->sample_table = d->sample_from;
+		s->sample_file = NULL;
+		s->generator = NULL;
+		s->sample_size = s->seed = s->start_time = NULL;
+		s->table_keys = (struct hb_keys *)&d->sampled;
+		s->sample_rows = d->sample_rows; /* recorded as the option in force */
+	}
+	if (existing && existing->managed > 0 && existing->n > 0 && s->regions_per_server) {
+		/* the table keeps the N it was made with */
+		s->live_servers = existing->n;
+		s->regions_per_server = "1";
+	}
+}
+
+/*
+ * The split keys and spec text for a table. An existing managed table with a recorded N
+ * keeps its N under N = auto; one made from a sample is checked against its own boundaries.
+ */
+static int design_for(struct run *r, const struct hb_rotate_table *existing, struct hb_keys *keys,
+                      struct hb_buf *text, long *live, struct hb_error *err)
+{
+	struct design *d = &r->d;
+	struct cli_splitspec s;
+	int rc, own;
+
+	*live = 0;
+	if (existing && existing->managed > 0 && existing->n > 0 &&
+	    (r->o->sample_previous || d->ss->sample_table))
+		return existing_bounds(r, existing->name, keys, text, err);
+	if (cli_splitspec_needs_cluster(d->ss) && !d->prepared) {
+		/* N = auto (live servers) or --sample-table: read once per run */
+		rc = cli_splitspec_prepare(d->ss, r->rest, err);
+		if (rc)
+			return rc;
+		d->prepared = 1;
+	}
+	design_spec(d, existing, &s);
+	own = !(existing && existing->managed > 0 && existing->n > 0 && s.regions_per_server);
+	if (own && s.regions_per_server)
+		*live = s.live_servers;
+	if (own && d->have_cache) {
+		if (copy_keys(keys, &d->cache) || hb_buf_adds(text, hb_buf_str(&d->cache_text)))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		return 0;
+	}
+	rc = cli_splitspec_compute(keys, &s, err);
+	if (!rc)
+		rc = cli_splitspec_describe(text, &s, err);
+	if (!rc && hb_buf_adds(text, ""))
+		rc = HB_ENOMEM;
+	if (!rc && own) {
+		if (copy_keys(&d->cache, keys) || hb_buf_adds(&d->cache_text, hb_buf_str(text)))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		d->have_cache = 1;
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- creating ahead */
+
+/* The note on a table found in place: its mark, or its adoption. */
+static const char *verified_note(struct run *r, const char *name, struct hb_rotate_table *f,
+                                 const struct cli_create_out *out)
+{
+	if (!strcmp(out->metadata, "present") && !out->created) {
+		int managed = f ? f->managed : -1;
+
+		/* The mark read before the create still holds; a table that appeared since the
+		 * listing is read now. The note is all that depends on it. */
+		if (managed < 0) {
+			struct hb_metarow_mark mk;
+			struct hb_error err = {0};
+
+			if (hb_metarow_read_mark(r->rest, name, r->c->tmpl, 0, &mk, &err)) {
+				cli_warn("cannot read the rotate mark of '%s': %s", name, err.msg);
+				managed = -1;
+			} else {
+				managed = mk.managed;
+			}
+		}
+		return managed
+		           ? NULL
+		           : "not managed: its metadata row has no rotate mark for this template";
+	}
+	if (!strcmp(out->metadata, "adopted")) {
+		if (f)
+			f->managed = 1;
+		return "adopted: it has this run's design and now carries the rotate mark";
+	}
+	if (!strcmp(out->metadata, "would adopt"))
+		return "would adopt: it has this run's design but no rotate mark";
+	return NULL;
+}
+
+/* Runs the create flow for one period's table with keys. Returns create's exit status. */
+static int create_one(struct run *r, const char *name, const struct hb_keys *keys,
+                      const char *spec_text, struct cli_create_out *out)
+{
+	const struct cli_rotate_opts *o = r->o;
+	struct cli_create_req req;
+	double t0 = hb_now();
+	int one;
+
+	memset(&req, 0, sizeof(req));
+	req.table = name;
+	req.splits = keys;
+	req.spec_text = spec_text;
+	req.families = o->families;
+	req.attrs = o->attrs;
+	req.via = o->via;
+	req.keyspace = o->keyspace;
+	req.wait = o->wait;
+	req.rotate = r->c->tmpl;
+	/* A dry run takes the same steps read-only: an existing table is verified (or found to
+	 * differ) exactly as the real run would, an absent one is reported. */
+	req.dry_run = r->c->dry_run;
+	req.adopt = o->adopt;
+	req.create_namespace = o->create_namespace;
+	one = cli_create_table(r->rest, &req, out);
+	r->res->t_create += hb_now() - t0;
+	return one;
+}
+
+/* What create's answer for one table means for the run. *stop ends the run's creating. */
+static int ensure_report(struct run *r, const char *name, struct hb_rotate_table *f, int one,
+                         size_t keys_n, long live, const struct cli_create_out *out, int *st,
+                         int *stop)
+{
+	if (one == CLI_EXIT_REFUSED && out->existed) {
+		/* create refuses (5) an existing table that differs (the diff is on stderr); for
+		 * rotate that is a finding: it is left as it is, no drop is made, but the tables
+		 * still missing are created with this run's design, so the next period does not
+		 * start without its table. The line shows the existing table's own regions and
+		 * recorded N. */
+		*st = CLI_EXIT_FINDINGS;
+		return line(r, name, "differs", (long)out->regions, f && f->managed > 0 ? f->n : -1,
+		            "not this run's design; left as it is");
+	}
+	if (one) {
+		/* create explained it on stderr */
+		line(r, name, "failed", -1, (long)out->planned, NULL);
+		*st = one;
+		*stop = 1;
+		return 0;
+	}
+	if (r->c->dry_run && !out->existed)
+		return line(r, name, "would create", (long)keys_n, (long)keys_n, NULL);
+	if (live && out->created)
+		cli_verbose("'%s': N = %zu from %ld live region servers", name, out->planned, live);
+	return line(r, name, out->created ? "created" : "verified", (long)out->regions,
+	            (long)out->planned, verified_note(r, name, f, out));
+}
+
+/* Creates (or verifies) the table of period p. */
+static int ensure_one(struct run *r, const struct hb_rotate_period *p, int *st, int *stop)
+{
+	struct hb_rotate_table *f = hb_rotate_plan_find(&r->plan, p->name);
+	struct hb_error err = {0};
+	struct hb_keys keys;
+	struct hb_buf text = HB_BUF_INIT;
+	struct cli_create_out out;
+	long live = 0;
+	size_t keys_n;
+	int gone = 0, rc, one;
+
+	if (f && f->managed < 0) {
+		if (read_mark(r, f, &gone, &err)) {
+			*st = cli_fail(&err);
+			*stop = 1;
+			return 0;
+		}
+		if (gone)
+			f = NULL;
+	}
+	hb_keys_init(&keys);
+	rc = design_for(r, f, &keys, &text, &live, &err);
+	if (rc) {
+		hb_keys_release(&keys);
+		hb_buf_release(&text);
+		*st = rc == HB_ENOMEM ? (cli_error("out of memory"), CLI_EXIT_SERVER)
+		                      : cli_fail(&err);
+		*stop = 1;
+		return 0;
+	}
+	one = create_one(r, p->name, &keys, hb_buf_str(&text), &out);
+	keys_n = keys.n + 1;
+	hb_keys_release(&keys);
+	hb_buf_release(&text);
+	return ensure_report(r, p->name, f, one, keys_n, live, &out, st, stop);
+}
+
+static int ensure_tables(struct run *r)
+{
+	struct hb_error err = {0};
+	size_t i;
+	int rc = 0, st = 0, stop = 0;
+
+	if (r->o->sample_previous) {
+		if (sample_previous(r, &r->plan.want[0].stamp, &err))
+			return cli_fail(&err);
+		if (!r->d.have_sampled)
+			cli_verbose(
+			    "no managed table with rows before '%s' to sample; using the spec",
+			    r->plan.want[0].name);
+	}
+	for (i = 0; i < r->plan.nwant && !rc && !stop; i++)
+		rc = ensure_one(r, &r->plan.want[i], &st, &stop);
+	if (rc == HB_ENOMEM && !st) {
+		cli_error("out of memory");
+		st = CLI_EXIT_SERVER;
+	}
+	return st;
+}
+
+/* ---------------------------------------------------------------- retiring */
+
+/* Drops managed table t after a fresh read of its mark. *stop on an error. */
+static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop)
+{
+	struct hb_drop_req req = {t->name, r->c->tmpl, NULL, NULL, 0};
+	struct hb_drop_out out;
+	struct hb_error err = {0};
+
+	/* the mark is read again right before the drop: the table may have been replaced */
+	if (hb_rest_drop_checked(r->rest, &req, &out, &err)) {
+		*st = cli_fail(&err);
+		*stop = 1;
+		return 0;
+	}
+	if (out.outcome == HB_DROP_KEPT)
+		return line(r, t->name, "skipped", -1, out.n,
+		            "its rotate mark changed since the listing; left alone");
+	r->plan.dropped++;
+	return line(r, t->name, "dropped", -1, t->n,
+	            out.outcome == HB_DROP_DROPPED ? NULL : "already gone");
+}
+
+/* One table past retention. lookalikes collects the unmarked ones' names. */
+static int retire_one(struct run *r, struct hb_rotate_table *t, struct hb_buf *lookalikes,
+                      size_t *nlookalikes, int *st, int *stop)
+{
+	switch (hb_rotate_plan_decide(&r->plan, r->c, t)) {
+	case HB_ROTATE_UNREADABLE:
+		cli_error(
+		    "table '%s' is past retention but disabled, so its metadata row cannot be "
+		    "read and whether rotate made it is unknown; left alone (a drop stopped "
+		    "between its disable and its delete leaves a table so: enable it and run "
+		    "again to retire it)",
+		    t->name);
+		return line(r, t->name, "skipped", -1, -1,
+		            "disabled: its rotate mark cannot be read; left alone");
+	case HB_ROTATE_LOOKALIKE:
+		if ((*nlookalikes)++ < 20)
+			hb_buf_addf(lookalikes, "%s'%s'", *nlookalikes > 1 ? ", " : "", t->name);
+		return line(r, t->name, "skipped", -1, t->n,
+		            "matches the template but carries no rotate mark for it; left alone");
+	case HB_ROTATE_DUE:
+		return r->c->yes ? 0 : line(r, t->name, "would drop", -1, t->n, NULL);
+	case HB_ROTATE_DRY:
+		/* the real run would drop it (its mark is read again just before) */
+		return line(r, t->name, "would drop", -1, t->n, NULL);
+	case HB_ROTATE_DROP:
+		break;
+	}
+	return drop_one(r, t, st, stop);
+}
+
+/* Never dropped, so never gone: said once per run, even under -q, so that cron's mail
+ * shows them. */
+static void warn_lookalikes(const struct run *r, const struct hb_buf *names, size_t n)
+{
+	const char *one = n == 1 ? "it" : "them";
+
+	cli_warn_always("%zu table%s past retention match%s the template '%s' but carr%s no "
+	                "rotate mark, so rotate never drops %s: %s%s (drop %s with 'hbtab "
+	                "drop TABLE --yes' when no longer needed)",
+	                n, n == 1 ? "" : "s", n == 1 ? "es" : "", r->c->tmpl, n == 1 ? "ies" : "y",
+	                one, hb_buf_str(names), n > 20 ? ", ..." : "", one);
+}
+
+static void error_pending(const struct run *r)
+{
+	struct hb_buf names = HB_BUF_INIT;
+	size_t i, shown = 0, pending = r->plan.pending;
+
+	for (i = 0; i < r->plan.ntables; i++)
+		if (r->plan.tables[i].pending && shown++ < 20)
+			hb_buf_addf(&names, "%s'%s'", names.len ? ", " : "",
+			            r->plan.tables[i].name);
+	cli_error("%zu more managed table%s past retention (--max-drops %ld): %s%s", pending,
+	          pending == 1 ? " is" : "s are", r->c->max_drops, hb_buf_str(&names),
+	          pending > 20 ? ", ..." : "");
+	hb_buf_release(&names);
+}
+
+static int retire_old(struct run *r)
+{
+	struct hb_error err = {0};
+	struct hb_buf lookalikes = HB_BUF_INIT; /* unmarked tables past retention */
+	size_t i, expired = hb_rotate_plan_expired(&r->plan), nlookalikes = 0;
+	int rc = 0, st = 0, stop = 0;
+	double t0 = hb_now();
+
+	for (i = 0; i < expired && !rc && !stop; i++) {
+		struct hb_rotate_table *t = &r->plan.tables[i];
+		int gone = 0;
+
+		if (t->managed < 0) {
+			if (read_mark(r, t, &gone, &err)) {
+				st = cli_fail(&err);
+				break;
+			}
+			if (gone)
+				continue;
+		}
+		rc = retire_one(r, t, &lookalikes, &nlookalikes, &st, &stop);
+	}
+	if (nlookalikes)
+		warn_lookalikes(r, &lookalikes, nlookalikes);
+	hb_buf_release(&lookalikes);
+	if (!st && r->plan.pending && r->c->yes)
+		error_pending(r);
+	r->res->t_drop += hb_now() - t0;
+	if (rc == HB_ENOMEM && !st) {
+		cli_error("out of memory");
+		st = CLI_EXIT_SERVER;
+	}
+	return st;
+}
+
+/* ---------------------------------------------------------------- lock */
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001B3ull;
+	return h;
+}
+
+/* Takes an exclusive lock on path (default: per template and gateway). *fd_out >= 0 held. */
+static int take_lock(const char *path, const char *tmpl, int *fd_out)
+{
+	char def[4096];
+	int fd;
+
+	*fd_out = -1;
+	if (!path) {
+		const char *dir = getenv("XDG_RUNTIME_DIR");
+		uint64_t h = fnv1a(fnv1a(0xCBF29CE484222325ull, tmpl), cli_g.rest_url);
+
+		/* an XDG_RUNTIME_DIR that is gone or not writable (a cron job's leftover
+		 * environment) falls back to /tmp like an unset one */
+		if (hb_dir_usable(dir))
+			snprintf(def, sizeof(def), "%s/hbtab-rotate-%016llx.lock", dir,
+			         (unsigned long long)h);
+		else
+			snprintf(def, sizeof(def), "/tmp/hbtab-rotate-%lu-%016llx.lock",
+			         (unsigned long)getuid(), (unsigned long long)h);
+		path = def;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		cli_error("cannot open the lock file '%s': %s", path, strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		close(fd);
+		if (e == EWOULDBLOCK) {
+			cli_error("another 'hbtab rotate' run holds the lock '%s'; nothing done "
+			          "(runs on one host do not overlap)",
+			          path);
+			return CLI_EXIT_REFUSED;
+		}
+		cli_error("cannot lock '%s': %s", path, strerror(e));
+		return CLI_EXIT_USAGE;
+	}
+	*fd_out = fd;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the run */
+
+/* Lists the tables and plans the run. */
+static int plan(struct run *r, struct hb_error *err)
+{
+	struct hb_names names;
+	double t0 = hb_now();
+	int rc;
+
+	hb_names_init(&names);
+	rc = hb_rest_list_tables(r->rest, &names, err);
+	if (!rc)
+		rc = hb_rotate_plan_init(&r->plan, r->c, names.v, names.n, err);
+	hb_names_release(&names);
+	r->res->t_list = hb_now() - t0;
+	return rc;
+}
+
+int cli_rotate_run(struct hb_rest *rest, const struct cli_rotate_opts *o,
+                   struct cli_rotate_result *out)
+{
+	struct run r;
+	struct hb_error err = {0};
+	int st, lockfd = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.c = &o->cfg;
+	r.rest = rest;
+	r.res = out;
+	r.d.ss = o->ss;
+	r.d.sample_rows = o->sample_rows;
+	hb_keys_init(&r.d.sampled);
+	hb_keys_init(&r.d.cache);
+	hb_buf_init(&r.d.cache_text, 0);
+	st = take_lock(o->lock, o->cfg.tmpl, &lockfd);
+	if (!st && plan(&r, &err))
+		st = cli_fail(&err);
+	else if (!st) {
+		out->listed = 1;
+		st = ensure_tables(&r);
+		if (!st)
+			st = retire_old(&r);
+		if (!st && (r.plan.pending || r.plan.unreadable))
+			st = CLI_EXIT_REFUSED;
+		out->pending = r.plan.pending;
+	}
+	if (lockfd >= 0)
+		close(lockfd);
+	if (r.d.have_sampled)
+		hb_keys_release(&r.d.sampled);
+	hb_keys_release(&r.d.cache);
+	hb_buf_release(&r.d.cache_text);
+	hb_rotate_plan_release(&r.plan);
+	return st;
+}
+
+void cli_rotate_result_release(struct cli_rotate_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nlines; i++)
+		free(r->lines[i].name);
+	free(r->lines);
+	memset(r, 0, sizeof(*r));
+}
