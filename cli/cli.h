@@ -186,6 +186,10 @@ int cli_usage_exit(const char *cmd, const char *fmt, ...) __attribute__((format(
 int cli_fail(const struct hb_error *err);
 /* Maps a command's return code (0 or HB_E*) to an exit status. */
 int cli_exit(int rc);
+/* A command's epilogue: for rc (0 or HB_E*) != 0, err's message printed ("out of memory" for
+ * an HB_ENOMEM without one; none when err is empty, as after a failed write to stdout, which
+ * was reported) and its exit status; for 0, CLI_EXIT_FINDINGS when findings > 0, else OK. */
+int cli_status(int rc, struct hb_error *err, size_t findings);
 /* Prints a warning "hbtab: warning: ..." unless -q. */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a warning "hbtab: warning: ..." even under -q: something was left behind that the

@@ -2,7 +2,7 @@
 #include "../core/audit.h"
 #include "../core/key.h"
 #include "../core/regioninfo.h"
-#include "../rest/hbase.h"
+#include "../rest/states.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
@@ -12,83 +12,56 @@
 #include <inttypes.h>
 #include <string.h>
 
+static int json_strn(struct hb_buf *b, const char *s)
+{
+	return s ? cli_json_str(b, s, strlen(s)) : hb_buf_adds(b, "null");
+}
+
+/* One region as a JSON object (meta adds what only hbase:meta knows). */
+static int json_region(struct hb_buf *b, int meta, size_t i, const struct hb_region *r)
+{
+	int rc = hb_buf_adds(b, i ? ",{\"start\":" : "{\"start\":") ||
+	         cli_json_tsb(b, r->start, r->start_len, NULL) || hb_buf_adds(b, ",\"end\":") ||
+	         cli_json_tsb(b, r->end, r->end_len, NULL) || hb_buf_adds(b, ",\"name\":") ||
+	         (r->name ? cli_json_tsb(b, r->name, r->name_len, NULL) : hb_buf_adds(b, "null")) ||
+	         hb_buf_adds(b, ",\"server\":") || json_strn(b, r->server) ||
+	         hb_buf_addf(b, ",\"id\":%" PRIu64, r->id) || hb_buf_adds(b, ",\"state\":") ||
+	         json_strn(b, r->state);
+
+	if (!rc && meta)
+		rc = hb_buf_adds(b, ",\"encoded\":") || json_strn(b, r->encoded) ||
+		     hb_buf_addf(b,
+		                 ",\"start_code\":%" PRId64
+		                 ",\"replica_id\":%d,\"offline\":%s,\"split\":%s",
+		                 r->start_code, r->replica_id, r->offline ? "true" : "false",
+		                 r->split ? "true" : "false");
+	return rc || hb_buf_addc(b, '}');
+}
+
 /* Streams the JSON document: the list can hold 100,000s of regions. */
 static int print_json(const char *table, int meta, int state, const struct hb_regions *rs,
                       const struct hb_findings *f)
 {
-	struct hb_buf b = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	struct hb_buf b = HB_BUF_INIT;
 	size_t i;
 	int rc;
 
 	rc = hb_buf_adds(&b, "{\"table\":") || cli_json_str(&b, table, strlen(table)) ||
-	     hb_buf_addf(&b, ",\"source\":\"%s\"", meta ? "meta" : "rest");
-	if (!rc) {
-		rc = hb_buf_adds(&b, ",\"table_state\":");
-		if (!rc)
-			rc = state < 0 ? hb_buf_adds(&b, "null")
-			               : hb_buf_addf(&b, "\"%s\"", hb_tablestate_name(state));
-	}
-	if (!rc)
-		rc = hb_buf_adds(&b, ",\"regions\":[");
+	     hb_buf_addf(&b, ",\"source\":\"%s\",\"table_state\":", meta ? "meta" : "rest") ||
+	     (state < 0 ? hb_buf_adds(&b, "null")
+	                : hb_buf_addf(&b, "\"%s\"", hb_tablestate_name(state))) ||
+	     hb_buf_adds(&b, ",\"regions\":[");
 	for (i = 0; !rc && i < rs->n; i++) {
 		struct hb_region_view v;
-		const struct hb_region *r = hb_regions_at(rs, i, &v);
 
-		rc = hb_buf_adds(&b, i ? ",{\"start\":" : "{\"start\":") ||
-		     cli_json_tsb(&b, r->start, r->start_len, &tmp) ||
-		     hb_buf_adds(&b, ",\"end\":") || cli_json_tsb(&b, r->end, r->end_len, &tmp) ||
-		     hb_buf_adds(&b, ",\"name\":");
-		if (!rc)
-			rc = r->name ? cli_json_tsb(&b, r->name, r->name_len, &tmp)
-			             : hb_buf_adds(&b, "null");
-		if (!rc)
-			rc = hb_buf_adds(&b, ",\"server\":");
-		if (!rc)
-			rc = r->server ? cli_json_str(&b, r->server, strlen(r->server))
-			               : hb_buf_adds(&b, "null");
-		if (!rc)
-			rc = hb_buf_addf(&b, ",\"id\":%" PRIu64, r->id);
-		if (!rc)
-			rc = hb_buf_adds(&b, ",\"state\":");
-		if (!rc)
-			rc = r->state ? cli_json_str(&b, r->state, strlen(r->state))
-			              : hb_buf_adds(&b, "null");
-		if (!rc && meta) {
-			rc = hb_buf_adds(&b, ",\"encoded\":");
-			if (!rc)
-				rc = r->encoded ? cli_json_str(&b, r->encoded, strlen(r->encoded))
-				                : hb_buf_adds(&b, "null");
-			if (!rc)
-				rc = hb_buf_addf(&b,
-				                 ",\"start_code\":%" PRId64
-				                 ",\"replica_id\":%d,\"offline\":%s,\"split\":%s",
-				                 r->start_code, r->replica_id,
-				                 r->offline ? "true" : "false",
-				                 r->split ? "true" : "false");
-		}
-		if (!rc)
-			rc = hb_buf_addc(&b, '}');
-		if (!rc)
-			rc = cli_stream_flush(&b, 0);
+		rc = json_region(&b, meta, i, hb_regions_at(rs, i, &v)) ? HB_ENOMEM
+		                                                        : cli_stream_flush(&b, 0);
 	}
 	if (!rc)
-		rc = hb_buf_adds(&b, "],\"findings\":[");
-	for (i = 0; !rc && i < f->n; i++) {
-		rc = hb_buf_addf(&b, "%s{\"kind\":\"%s\",\"region\":", i ? "," : "", f->v[i].kind);
-		if (!rc)
-			rc = f->v[i].region < 0 ? hb_buf_adds(&b, "null")
-			                        : hb_buf_addf(&b, "%ld", f->v[i].region);
-		if (!rc)
-			rc = hb_buf_adds(&b, ",\"message\":") ||
-			     cli_json_str(&b, f->v[i].message, strlen(f->v[i].message)) ||
-			     hb_buf_addc(&b, '}');
-	}
-	if (!rc)
-		rc = hb_buf_adds(&b, "]}\n");
+		rc = hb_buf_adds(&b, "],") || cli_json_findings(&b, f) || hb_buf_adds(&b, "}\n");
 	if (!rc)
 		rc = cli_stream_flush(&b, 1);
 	hb_buf_release(&b);
-	hb_buf_release(&tmp);
 	return rc;
 }
 
@@ -137,6 +110,21 @@ static int print_text(int meta, const struct hb_regions *rs)
 	return rc ? HB_ENOMEM : 0;
 }
 
+/* The listing in the output format asked for; on text, the findings go to stderr. */
+static int print(const char *table, int meta, int state, const struct hb_regions *rs,
+                 const struct hb_findings *f)
+{
+	size_t i;
+	int rc;
+
+	if (cli_g.output == CLI_OUT_JSON)
+		return print_json(table, meta, state, rs, f);
+	rc = print_text(meta, rs);
+	for (i = 0; !rc && i < f->n; i++)
+		cli_error("%s: %s", f->v[i].kind, f->v[i].message);
+	return rc;
+}
+
 static const char *source;
 static const struct cli_option opts[] = {
     CLI_CHOICE(0, "source", &source, "SRC",
@@ -147,45 +135,19 @@ static const struct cli_option opts[] = {
 static int run(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
+	struct hb_table_avail av;
 	struct hb_regions rs;
 	struct hb_findings f;
-	int rc, meta = source && !strcmp(source, "meta"), state = -1, avail = -1;
-	struct hb_error why = {0};
+	int rc, meta = source && !strcmp(source, "meta");
 
 	hb_regions_init(&rs);
 	hb_findings_init(&f);
-	rc = cli_rest_regions(x->rest, x->table, meta, &rs, &state, &err);
-	if (rc == CLI_EXIT_SERVER) /* not found: reported already */
-		goto done;
-	/* REST shows a closed region's last server: learn what is really online. */
-	if (!rc && !meta)
-		rc = cli_rest_states_why(x->rest, x->table, &rs, &state, &avail, &why, &err);
-	if (!rc && hb_audit_states(&f, x->table, state, &rs))
-		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
-	if (!rc && avail == 0 && state == HB_TABLE_ENABLED &&
-	    hb_findings_add(&f, HB_FIND_NOT_OPEN, -1,
-	                    "table '%s' is not available: some regions are not online "
-	                    "(Thrift2 isTableAvailable)",
-	                    x->table))
-		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
-	/* unknown state is never health: REST lists a disabled table's regions as if online */
-	if (!rc && why.code && hb_findings_add(&f, HB_FIND_STATE_UNKNOWN, -1, "%s", why.msg))
-		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
-	if (rc) {
-		rc = cli_fail(&err);
-		goto done;
-	}
-	rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(x->table, meta, state, &rs, &f)
-	                                           : print_text(meta, &rs));
-	if (!rc && f.n) {
-		size_t i;
-
-		if (cli_g.output != CLI_OUT_JSON)
-			for (i = 0; i < f.n; i++)
-				cli_error("%s: %s", f.v[i].kind, f.v[i].message);
-		rc = CLI_EXIT_FINDINGS;
-	}
-done:
+	rc = hb_rest_regions_checked(x->rest, x->table, meta, cli_thrift2_ask, NULL, &rs, &av, &f,
+	                             &err);
+	cli_progress_done();
+	if (!rc)
+		rc = print(x->table, meta, av.table_state, &rs, &f);
+	rc = cli_regions_status(x->table, rc, &err, f.n);
 	hb_findings_release(&f);
 	hb_regions_release(&rs);
 	return rc;

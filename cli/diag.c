@@ -162,6 +162,15 @@ int cli_fail(const struct hb_error *err)
 	return cli_exit(err->code ? err->code : HB_ESERVER);
 }
 
+int cli_status(int rc, struct hb_error *err, size_t findings)
+{
+	if (!rc)
+		return findings ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
+	if (rc == HB_ENOMEM && !err->msg[0])
+		hb_error_set(err, HB_ENOMEM, "out of memory");
+	return err->msg[0] ? cli_fail(err) : cli_exit(rc);
+}
+
 int cli_parse_long(const char *s, long min, long max, const char *what, long *out,
                    struct hb_error *err)
 {

@@ -1,5 +1,6 @@
 /* Text tables (aligned on a terminal, tab-separated when piped) and JSON output helpers. */
 #include "output.h"
+#include "../core/audit.h"
 #include "../core/key.h"
 #include "../core/vec.h"
 #include "cli.h"
@@ -440,4 +441,43 @@ int cli_stream_flush(struct hb_buf *b, int force)
 		hb_buf_reset(b);
 	}
 	return rc;
+}
+
+int cli_json_finding(struct hb_buf *b, int first, const char *kind, long region, const char *msg,
+                     size_t len, int escaped)
+{
+	int rc =
+	    hb_buf_adds(b, first ? "{\"kind\":\"" : ",{\"kind\":\"") || hb_buf_adds(b, kind) ||
+	    hb_buf_adds(b, "\",\"region\":") ||
+	    (region < 0 ? hb_buf_adds(b, "null") : hb_buf_add_uint(b, (unsigned long long)region));
+
+	if (!rc && escaped)
+		rc = hb_buf_adds(b, ",\"message\":\"") || hb_buf_add(b, msg, len) ||
+		     hb_buf_adds(b, "\"}");
+	else if (!rc)
+		rc = hb_buf_adds(b, ",\"message\":") || cli_json_str(b, msg, len) ||
+		     hb_buf_addc(b, '}');
+	return rc ? HB_ENOMEM : 0;
+}
+
+int cli_json_findings(struct hb_buf *b, const struct hb_findings *f)
+{
+	size_t i;
+
+	if (hb_buf_adds(b, "\"findings\":["))
+		return HB_ENOMEM;
+	for (i = 0; i < f->n; i++)
+		if (cli_json_finding(b, !i, f->v[i].kind, f->v[i].region, f->v[i].message,
+		                     strlen(f->v[i].message), 0))
+			return HB_ENOMEM;
+	return hb_buf_addc(b, ']') ? HB_ENOMEM : 0;
+}
+
+int cli_text_finding(struct hb_buf *b, const char *kind, const char *msg, size_t len)
+{
+	return hb_buf_adds(b, cli_color(CLI_RED)) || hb_buf_adds(b, kind) ||
+	               hb_buf_adds(b, cli_color(CLI_RESET)) || hb_buf_add(b, ": ", 2) ||
+	               hb_buf_add(b, msg, len) || hb_buf_addc(b, '\n')
+	           ? HB_ENOMEM
+	           : 0;
 }

@@ -65,6 +65,17 @@ int cli_json_tsb(struct hb_buf *out, const void *k, size_t n, struct hb_buf *tmp
  * or when force and b is not empty. 0 or the error of cli_write_stdout. */
 int cli_stream_flush(struct hb_buf *b, int force);
 
+/* Findings as every command writes them (core/audit.h). One finding as a JSON object
+ * {"kind","region" (null for -1),"message"}, preceded by a comma unless first; msg is len
+ * bytes, already the body of a JSON string when escaped. HB_ENOMEM. */
+struct hb_findings;
+int cli_json_finding(struct hb_buf *b, int first, const char *kind, long region, const char *msg,
+                     size_t len, int escaped);
+/* Appends "findings":[...] with every finding of f in order. HB_ENOMEM. */
+int cli_json_findings(struct hb_buf *b, const struct hb_findings *f);
+/* Appends the text line "KIND: MESSAGE" (the kind in red when colour is on). HB_ENOMEM. */
+int cli_text_finding(struct hb_buf *b, const char *kind, const char *msg, size_t len);
+
 /* Whether stdout is a terminal (cached). */
 int cli_stdout_tty(void);
 

@@ -6,6 +6,7 @@
 #include "../core/tname.h"
 #include "../rest/curlx.h"
 #include "../rest/hbase.h"
+#include "../rest/states.h"
 #include "../rest/thrift2.h"
 #include "cli.h"
 #include "config.h"
@@ -214,173 +215,75 @@ int cli_thrift2_open(struct hb_thrift2 **out, double timeout, struct hb_error *e
 	return 0;
 }
 
+/* A region list REST cannot give: the way to see why. Returns CLI_EXIT_SERVER. */
+static int no_location(const char *table, const struct hb_error *err)
+{
+	cli_error("table '%s': regions not online (%s); 'hbtab regions %s --source meta' "
+	          "shows each region's state",
+	          table, err->msg, table);
+	return CLI_EXIT_SERVER;
+}
+
 int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
                      int *state, struct hb_error *err)
 {
-	/* Meta rows name default-namespace tables without "default:". */
-	const char *meta_name = strncmp(table, "default:", 8) ? table : table + 8;
-	int rc = meta ? hb_rest_meta_regions(c, meta_name, rs, state, err)
-	              : hb_rest_get_regions(c, table, rs, err);
+	int rc = hb_rest_table_regions(c, table, meta, rs, state, err);
 
 	cli_progress_done();
-	if (!rc && meta && !rs->n && *state < 0) {
-		cli_error("table '%s' not found in hbase:meta", table);
+	if (rc == HB_ENOTFOUND && (!meta || !rs->n)) {
+		cli_error("%s", err->msg);
 		return CLI_EXIT_SERVER;
 	}
-	if (rc == HB_ENOTFOUND && !meta) {
-		cli_error("table '%s' not found", table);
-		return CLI_EXIT_SERVER;
-	}
-	if (rc == HB_ENOLOCATION) {
-		cli_error("table '%s': regions not online (%s); 'hbtab regions %s --source meta' "
-		          "shows each region's state",
-		          table, err->msg, table);
-		return CLI_EXIT_SERVER;
-	}
-	return rc;
+	return rc == HB_ENOLOCATION ? no_location(table, err) : rc;
 }
 
-/*
- * info:state of the meta rows, joined to the REST regions by name while hbase:meta is scanned
- * (no second region list is held). A name holds its region's start key, so the REST regions
- * of a meta row's name are among those with its start (the list is sorted by start); each
- * meta row's state is noted for every REST region of that name, and the notes are applied
- * only once the whole scan has succeeded. States are a handful of words, kept once each.
- */
-#define STATE_WORDS_SEARCHED 32
-struct state_join {
-	struct hb_regions *rs;
-	uint32_t *note; /* per REST region: its state word + 1, or 0 */
-	struct hb_names words;
-};
-
-static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err)
+int cli_regions_status(const char *table, int rc, struct hb_error *err, size_t findings)
 {
-	struct state_join *j = ctx;
-	size_t lo = 0, hi = j->rs->n, i, w = 0;
-	int have_word = 0;
-
-	if (!m->state || !m->name)
-		return 0;
-	/* the first REST region whose start is not below m's */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, sl, el;
-		const unsigned char *s, *e;
-
-		hb_regions_bounds(j->rs, mid, &s, &sl, &e, &el);
-		if (hb_key_cmp(s, sl, m->start, m->start_len) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < j->rs->n; i++) {
-		struct hb_region_view v;
-		const struct hb_region *r = hb_regions_at(j->rs, i, &v);
-
-		if (hb_key_cmp(r->start, r->start_len, m->start, m->start_len))
-			break;
-		if (!r->name || r->name_len != m->name_len ||
-		    (m->name_len && memcmp(r->name, m->name, m->name_len)))
-			continue;
-		for (; !have_word && w < j->words.n && w < STATE_WORDS_SEARCHED; w++)
-			if (!strcmp(j->words.v[w], m->state))
-				have_word = 1;
-		if (!have_word) {
-			if (hb_names_push(&j->words, m->state))
-				return hb_error_set(err, HB_ENOMEM, "out of memory");
-			w = j->words.n;
-			have_word = 1;
-		}
-		j->note[i] = (uint32_t)w;
-	}
-	return 0;
+	if (rc == HB_ENOLOCATION)
+		return no_location(table, err);
+	return cli_status(rc, err, findings);
 }
 
-/* Copies each noted state onto its REST region. */
-static int apply_states(struct state_join *j)
+int cli_thrift2_ask(void *ctx, struct hb_thrift2 **out, struct hb_error *err)
 {
-	size_t i;
-
-	for (i = 0; i < j->rs->n; i++)
-		if (j->note[i] && hb_regions_set_state(j->rs, i, j->words.v[j->note[i] - 1]))
-			return HB_ENOMEM;
-	return 0;
-}
-
-int cli_rest_states_why(struct hb_rest *c, const char *table, struct hb_regions *rs,
-                        int *table_state, int *available, struct hb_error *why,
-                        struct hb_error *err)
-{
-	const char *meta_name = strncmp(table, "default:", 8) ? table : table + 8;
-	struct hb_error merr = {0}, terr = {0};
-	struct hb_thrift2 *t = NULL;
-	struct state_join j;
-	int rc, yes = 0;
-
-	*table_state = -1;
-	*available = -1;
-	why->code = 0;
-	why->msg[0] = 0;
-	j.rs = rs;
-	j.note = calloc(rs->n ? rs->n : 1, sizeof(*j.note));
-	hb_names_init(&j.words);
-	if (!j.note)
-		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	rc = hb_rest_meta_scan(c, meta_name, note_state, &j, table_state, &merr);
+	(void)ctx;
 	cli_progress_done();
-	if (!rc && apply_states(&j))
-		rc = HB_ENOMEM;
-	free(j.note);
-	hb_names_release(&j.words);
-	if (!rc)
-		return 0;
-	if (rc == HB_ENOMEM)
-		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (cli_g.thrift_url && !cli_thrift2_open(&t, cli_g.timeout, &terr)) {
-		/* isTableEnabled is false for ENABLING and DISABLING too: isTableDisabled tells
-		 * DISABLED from those. */
-		int off = 0;
-
-		if (!hb_thrift2_is_table_enabled(t, table, &yes, &terr) &&
-		    (yes || !hb_thrift2_is_table_disabled(t, table, &off, &terr))) {
-			*table_state = yes   ? HB_TABLE_ENABLED
-			               : off ? HB_TABLE_DISABLED
-			                     : HB_TABLE_CHANGING;
-			if (!hb_thrift2_is_table_available(t, table, &yes, &terr))
-				*available = yes;
-		}
-		hb_thrift2_free(t);
-	}
-	if (*table_state < 0)
-		hb_error_set(
-		    why, HB_EFINDING,
-		    "cannot learn whether table '%s' is enabled and its regions open: %s; %s",
-		    table, merr.msg, terr.msg[0] ? terr.msg : "no --thrift server to ask instead");
-	return 0;
+	if (!cli_g.thrift_url)
+		return hb_error_set(err, HB_EINVAL, "no --thrift server to ask instead");
+	return cli_thrift2_open(out, cli_g.timeout, err);
 }
+
+static void tell_warn(void *ctx, const char *msg)
+{
+	(void)ctx;
+	cli_warn("%s", msg);
+}
+
+static void tell_verbose(void *ctx, const char *msg)
+{
+	(void)ctx;
+	cli_verbose("%s", msg);
+}
+
+const struct hb_tell cli_tell = {tell_warn, tell_verbose, NULL};
 
 int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
                     int *available, struct hb_error *err)
 {
-	struct hb_error why = {0};
-	int rc = cli_rest_states_why(c, table, rs, table_state, available, &why, err);
+	struct hb_table_avail av;
+	int rc = hb_rest_region_states(c, table, rs, cli_thrift2_ask, NULL, &av, err);
 
-	if (!rc && why.code)
-		cli_warn("%s", why.msg);
+	cli_progress_done();
+	*table_state = av.table_state;
+	*available = av.available;
+	if (!rc && av.why.code)
+		cli_warn("%s", av.why.msg);
 	return rc;
 }
 
 int cli_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *err)
 {
-	struct hb_error e2 = {0};
-	int state = -1;
-
-	if ((err->code != HB_ESERVER && err->code != HB_EFINDING) ||
-	    hb_rest_table_state(c, table, &state, &e2) ||
-	    (state != HB_TABLE_DISABLED && state != HB_TABLE_DISABLING))
-		return 0;
-	hb_error_set(err, HB_ESERVER, "table '%s' is disabled", table);
-	return 1;
+	return hb_rest_explain_disabled(c, table, err);
 }
 
 int cli_check_table(const char *cmd, const char *name)

@@ -4,6 +4,7 @@
 
 #include "../core/hb.h"
 #include "../rest/rest.h"
+#include "../rest/tell.h"
 #include "progress.h"
 
 #include <stddef.h>
@@ -24,27 +25,25 @@ int cli_thrift2_open(struct hb_thrift2 **out, double timeout, struct hb_error *e
 /*
  * Reads TABLE's regions into the initialised rs from REST /T/regions, or with meta from a
  * scan of hbase:meta (*state gets its TableState or -1), then clears the progress line.
- * A missing table prints "table 'T' not found[ in hbase:meta]" and returns CLI_EXIT_SERVER;
- * other failures return a negative HB_E* code with err filled.
+ * A missing table prints "table 'T' not found[ in hbase:meta]" and returns CLI_EXIT_SERVER, as
+ * does a region REST cannot locate (with the way to see why); other failures return a negative
+ * HB_E* code with err filled.
  */
 int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
                      int *state, struct hb_error *err);
+/* cli_status for a command that read TABLE's regions (hb_rest_table_regions): HB_ENOLOCATION
+ * names the way to see why. Returns the exit status. */
+int cli_regions_status(const char *table, int rc, struct hb_error *err, size_t findings);
 
-/*
- * Learns whether TABLE is enabled and which of rs's regions are OPEN (regions read from REST,
- * which shows the last server of a closed region as if it were online): hbase:meta's
- * table:state and info:state copied onto rs (sorted by start, as cli_rest_regions leaves a
- * REST list) by region name; when meta cannot be read and
- * --thrift is configured, Thrift2 isTableEnabled / isTableAvailable (*available 1/0, else -1).
- * *table_state is HB_TABLE_* or -1 when nothing could tell (a warning is printed). HB_ENOMEM.
- */
+/* hb_rest_region_states with the Thrift2 client of --thrift (cli_thrift2_ask), the progress line
+ * cleared, and a warning printed when nothing could tell the table's state. HB_ENOMEM. */
 int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
                     int *available, struct hb_error *err);
-/* cli_rest_states that prints no warning: when nothing could tell the table's state, why
- * says what was tried and how it failed (why->code is 0 otherwise). HB_ENOMEM. */
-int cli_rest_states_why(struct hb_rest *c, const char *table, struct hb_regions *rs,
-                        int *table_state, int *available, struct hb_error *why,
-                        struct hb_error *err);
+/* An hb_thrift2_open_fn (rest/states.h): the --thrift client, or "no --thrift server to ask
+ * instead" in err when none is configured. */
+int cli_thrift2_ask(void *ctx, struct hb_thrift2 **out, struct hb_error *err);
+/* Where rest/ flows send what the operator should read: cli_warn, and cli_verbose for -v. */
+extern const struct hb_tell cli_tell;
 
 /* After a read of TABLE failed with HB_ESERVER (a disabled table answers 503 to scans) or found
  * nothing (HB_EFINDING: its row GETs answer 404): when hbase:meta says TABLE is disabled, err

@@ -453,39 +453,54 @@ static int keep(struct hb_buf *start, struct hb_buf *end, const struct hb_region
 
 #define KEPT(b) ((const unsigned char *)hb_buf_str(b)), (b)->len
 
-int hb_chain_stream_next(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
-                         const struct hb_region *r)
-{
-	struct hb_buf *m = &s->m;
-	int rc = 0;
-
-#define ADD(kind, idx)                                                                             \
-	do {                                                                                       \
-		if (rc || (rc = add_msg(out, (kind), (idx), m)))                                   \
-			goto done;                                                                 \
-	} while (0)
+/* Appends to the message unless a step failed (rc). */
 #define CAT(expr)                                                                                  \
 	do {                                                                                       \
 		if (!rc)                                                                           \
 			rc = (expr);                                                               \
 	} while (0)
-	hb_buf_reset(m);
+/* Adds the message as a finding; leaves for done: when a step failed. */
+#define ADD(kind, idx)                                                                             \
+	do {                                                                                       \
+		if (rc || (rc = add_msg(out, (kind), (idx), m)))                                   \
+			goto done;                                                                 \
+	} while (0)
+
+/* A region the chain leaves out: a split parent or an offline region (each a finding), or a
+ * replica. 1 when r is one of those, 0 when it is part of the chain, HB_ENOMEM. */
+static int chain_skip(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
+                      const struct hb_region *r)
+{
+	struct hb_buf *m = &s->m;
+	int rc = 0;
+
 	if (r->split) {
 		CAT(add_region(m, i, r));
 		CAT(hb_buf_adds(m, " is a split parent left in hbase:meta (offline, split); "
 		                   "its daughters serve its keys until the catalog janitor "
 		                   "removes it"));
 		ADD(HB_FIND_SPLIT_PARENT, (long)i);
-		goto done;
+		return 1;
 	}
 	if (r->offline) {
 		CAT(add_region(m, i, r));
 		CAT(hb_buf_adds(m, " is offline and serves no keys"));
 		ADD(HB_FIND_OFFLINE, (long)i);
-		goto done;
+		return 1;
 	}
-	if (r->replica_id > 0)
-		goto done;
+	return r->replica_id > 0;
+done:
+	return HB_ENOMEM;
+}
+
+/* Defects of a live region by itself: no server (in hbase:meta), an end at or before its
+ * start. HB_ENOMEM. */
+static int chain_self(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
+                      const struct hb_region *r)
+{
+	struct hb_buf *m = &s->m;
+	int rc = 0;
+
 	if (s->from_meta && (!r->server || !*r->server)) {
 		CAT(add_region(m, i, r));
 		CAT(hb_buf_adds(m, " has no server (not assigned)"));
@@ -496,68 +511,116 @@ int hb_chain_stream_next(struct hb_chain_stream *s, struct hb_findings *out, siz
 		CAT(hb_buf_adds(m, " ends at or before its start and covers no keys"));
 		ADD(HB_FIND_HOLE, (long)i);
 	}
-	if (s->prev < 0) {
-		if (r->start_len) {
-			CAT(add_region(m, i, r));
-			CAT(hb_buf_adds(m, " is the first region but its start key is not "
-			                   "empty; keys before "));
-			CAT(add_key(m, r->start, r->start_len));
-			CAT(hb_buf_adds(m, " have no region"));
-			ADD(HB_FIND_BAD_FIRST_START, (long)i);
-		}
-		s->prev = s->cover = (long)i;
-		s->pid = r->id;
-		if (keep(&s->ps, &s->pe, r) || keep(&s->cs, &s->ce, r))
-			rc = HB_ENOMEM;
-		goto done;
-	}
-	if (!hb_key_cmp(KEPT(&s->ps), r->start, r->start_len) &&
-	    !hb_key_cmp(KEPT(&s->pe), r->end, r->end_len)) {
-		long dup_of = s->prev;
-		uint64_t pid = s->pid;
+done:
+	return rc ? HB_ENOMEM : 0;
+}
 
-		s->prev = (long)i;
-		s->pid = r->id;
-		if (!s->from_meta && pid && pid == r->id)
-			goto done; /* REST lists each replica with the same bounds */
+/* The first live region, which must start empty; it is the previous and covering one. */
+static int chain_first(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
+                       const struct hb_region *r)
+{
+	struct hb_buf *m = &s->m;
+	int rc = 0;
+
+	if (r->start_len) {
 		CAT(add_region(m, i, r));
-		CAT(hb_buf_addf(m, " duplicates region %ld (same start and end key)", dup_of));
-		ADD(HB_FIND_DUPLICATE, (long)i);
-		goto done;
+		CAT(hb_buf_adds(m, " is the first region but its start key is not "
+		                   "empty; keys before "));
+		CAT(add_key(m, r->start, r->start_len));
+		CAT(hb_buf_adds(m, " have no region"));
+		ADD(HB_FIND_BAD_FIRST_START, (long)i);
 	}
+	s->prev = s->cover = (long)i;
+	s->pid = r->id;
+	if (keep(&s->ps, &s->pe, r) || keep(&s->cs, &s->ce, r))
+		rc = HB_ENOMEM;
+done:
+	return rc ? HB_ENOMEM : 0;
+}
+
+/* A region with the previous one's bounds, which it replaces as the previous one: a
+ * duplicate unless REST lists a replica so. 1 when r had those bounds, else 0; HB_ENOMEM. */
+static int chain_duplicate(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
+                           const struct hb_region *r)
+{
+	struct hb_buf *m = &s->m;
+	long dup_of = s->prev;
+	uint64_t pid = s->pid;
+	int rc = 0;
+
+	if (hb_key_cmp(KEPT(&s->ps), r->start, r->start_len) ||
+	    hb_key_cmp(KEPT(&s->pe), r->end, r->end_len))
+		return 0;
+	s->prev = (long)i;
+	s->pid = r->id;
+	if (!s->from_meta && pid && pid == r->id)
+		return 1; /* REST lists each replica with the same bounds */
+	CAT(add_region(m, i, r));
+	CAT(hb_buf_addf(m, " duplicates region %ld (same start and end key)", dup_of));
+	ADD(HB_FIND_DUPLICATE, (long)i);
+	return 1;
+done:
+	return HB_ENOMEM;
+}
+
+/* r against the region that reaches furthest so far: an overlap, or a hole before r. */
+static int chain_gap(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
+                     const struct hb_region *r)
+{
+	struct hb_buf *m = &s->m;
+	int d, rc = 0;
+
 	if (!s->ce.len) {
 		CAT(add_region(m, i, r));
 		CAT(hb_buf_addf(m, " overlaps region %ld, which runs to the end of the key space",
 		                s->cover));
 		ADD(HB_FIND_OVERLAP, (long)i);
-	} else {
-		int d = hb_key_cmp(r->start, r->start_len, KEPT(&s->ce));
-
-		if (d < 0) {
-			CAT(add_region(m, i, r));
-			CAT(hb_buf_addf(m, " overlaps region %ld, which ends at ", s->cover));
-			CAT(add_key(m, KEPT(&s->ce)));
-			ADD(HB_FIND_OVERLAP, (long)i);
-		} else if (d > 0) {
-			CAT(hb_buf_addf(m, "hole before region %zu: keys in [", i));
-			CAT(add_key(m, KEPT(&s->ce)));
-			CAT(hb_buf_adds(m, ", "));
-			CAT(add_key(m, r->start, r->start_len));
-			CAT(hb_buf_addf(m, ") have no region (region %ld ends there)", s->cover));
-			ADD(HB_FIND_HOLE, (long)i);
-		}
+		return 0;
 	}
+	d = hb_key_cmp(r->start, r->start_len, KEPT(&s->ce));
+	if (d < 0) {
+		CAT(add_region(m, i, r));
+		CAT(hb_buf_addf(m, " overlaps region %ld, which ends at ", s->cover));
+		CAT(add_key(m, KEPT(&s->ce)));
+		ADD(HB_FIND_OVERLAP, (long)i);
+	} else if (d > 0) {
+		CAT(hb_buf_addf(m, "hole before region %zu: keys in [", i));
+		CAT(add_key(m, KEPT(&s->ce)));
+		CAT(hb_buf_adds(m, ", "));
+		CAT(add_key(m, r->start, r->start_len));
+		CAT(hb_buf_addf(m, ") have no region (region %ld ends there)", s->cover));
+		ADD(HB_FIND_HOLE, (long)i);
+	}
+done:
+	return rc ? HB_ENOMEM : 0;
+}
+
+int hb_chain_stream_next(struct hb_chain_stream *s, struct hb_findings *out, size_t i,
+                         const struct hb_region *r)
+{
+	int rc;
+
+	hb_buf_reset(&s->m);
+	rc = chain_skip(s, out, i, r);
+	if (!rc)
+		rc = chain_self(s, out, i, r);
+	if (rc)
+		return rc < 0 ? HB_ENOMEM : 0;
+	if (s->prev < 0)
+		return chain_first(s, out, i, r);
+	rc = chain_duplicate(s, out, i, r);
+	if (rc)
+		return rc < 0 ? HB_ENOMEM : 0;
+	if (chain_gap(s, out, i, r))
+		return HB_ENOMEM;
 	if (key_cmp_end(r->end, r->end_len, KEPT(&s->ce)) > 0) {
 		s->cover = (long)i;
 		if (keep(&s->cs, &s->ce, r))
-			rc = HB_ENOMEM;
+			return HB_ENOMEM;
 	}
 	s->prev = (long)i;
 	s->pid = r->id;
-	if (!rc && keep(&s->ps, &s->pe, r))
-		rc = HB_ENOMEM;
-done:
-	return rc ? HB_ENOMEM : 0;
+	return keep(&s->ps, &s->pe, r) ? HB_ENOMEM : 0;
 }
 
 int hb_chain_stream_end(struct hb_chain_stream *s, struct hb_findings *out)
@@ -662,6 +725,42 @@ int hb_audit_states(struct hb_findings *out, const char *table, int table_state,
 	}
 	hb_buf_release(&m);
 	return rc ? HB_ENOMEM : 0;
+}
+
+int hb_audit_availability(struct hb_findings *out, const char *table,
+                          const struct hb_table_avail *av, const struct hb_regions *rs,
+                          const char *unknown_tail)
+{
+	int rc = hb_audit_states(out, table, av->table_state, rs);
+
+	if (!rc && av->available == 0 && av->table_state == HB_TABLE_ENABLED)
+		rc = hb_findings_add(out, HB_FIND_NOT_OPEN, -1,
+		                     "table '%s' is not available: some regions are not online "
+		                     "(Thrift2 isTableAvailable)",
+		                     table);
+	if (!rc && av->why.code)
+		rc = hb_findings_add(out, HB_FIND_STATE_UNKNOWN, -1, "%s%s", av->why.msg,
+		                     unknown_tail);
+	return rc;
+}
+
+void hb_audit_report_init(struct hb_audit_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	hb_regions_init(&r->rs);
+	hb_buf_init(&r->ks_canon, 0);
+	hb_audit_init(&r->a);
+	hb_hotspots_init(&r->hot);
+}
+
+void hb_audit_report_release(struct hb_audit_report *r)
+{
+	hb_keyspace_free(r->ks);
+	hb_buf_release(&r->ks_canon);
+	hb_audit_release(&r->a);
+	hb_hotspots_release(&r->hot);
+	hb_regions_release(&r->rs);
+	r->ks = NULL;
 }
 
 /* Orders regions by (start, end) for the meta/REST comparison. */
@@ -1024,94 +1123,117 @@ static int canon(struct hb_buf *out, const struct hb_keyspace *ks)
 	return hb_keyspace_format(out, ks);
 }
 
-int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
-                   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err)
+/* The stored N against the live region count; *n gets it (0 when absent or invalid). */
+static int drift_n(struct hb_findings *out, const struct hb_audit_meta *md, size_t live,
+                   unsigned long long *n)
 {
-	struct hb_keyspace *stored = NULL, *given = NULL;
+	*n = 0;
+	if (!md->n)
+		return hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
+		                       "the metadata row has no N qualifier");
+	if (!(*n = parse_count(md->n)))
+		return hb_findings_add(out, HB_FIND_DRIFT, -1,
+		                       "the stored N '%.64s' is not a positive integer", md->n);
+	if (*n != live)
+		return hb_findings_add(out, HB_FIND_DRIFT, -1,
+		                       "the stored N is %llu but the table has %zu live region%s "
+		                       "(regions were split, merged or lost since N was written)",
+		                       *n, live, HB_PLURAL(live));
+	return 0;
+}
+
+/* The stored key space (one that does not parse is drift) against the given one (which
+ * must parse: its error is returned); both parsed into *stored and *given. */
+static int drift_keyspace(struct hb_findings *out, const struct hb_audit_meta *md,
+                          const char *given_keyspace, struct hb_keyspace **stored,
+                          struct hb_keyspace **given, struct hb_error *err)
+{
 	struct hb_buf c1 = HB_BUF_INIT, c2 = HB_BUF_INIT;
 	struct hb_error perr = {0};
-	unsigned long long n = 0, parts = 0;
-	size_t live = 0, i;
-	int width = 0, rc = 0;
-	long last = -1;
+	int rc = 0;
 
-	for (i = next_live(rs, 0, &last); i < rs->n; i = next_live(rs, i + 1, &last))
-		live++;
-	if (!md->present) {
-		if (md->require)
-			rc = hb_findings_add(
-			    out, HB_FIND_MISSING_METADATA, -1,
-			    "the table has no metadata row: N and the key space are "
-			    "not recorded (hbtab meta set writes it)");
-		goto done;
-	}
-	if (!md->n) {
-		rc = hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
-		                     "the metadata row has no N qualifier");
-	} else if (!(n = parse_count(md->n))) {
-		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-		                     "the stored N '%.64s' is not a positive integer", md->n);
-	} else if (n != live) {
-		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
-		                     "the stored N is %llu but the table has %zu live region%s "
-		                     "(regions were split, merged or lost since N was written)",
-		                     n, live, HB_PLURAL(live));
-	}
-	if (!rc && md->keyspace && hb_keyspace_parse(&stored, md->keyspace, &perr)) {
-		if (perr.code == HB_ENOMEM) {
-			rc = HB_ENOMEM;
-			goto done;
-		}
+	if (md->keyspace && hb_keyspace_parse(stored, md->keyspace, &perr)) {
+		if (perr.code == HB_ENOMEM)
+			return HB_ENOMEM;
 		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
 		                     "the stored key space '%.200s' does not parse: %s",
 		                     md->keyspace, perr.msg);
 	}
-	if (!rc && given_keyspace) {
-		rc = hb_keyspace_parse(&given, given_keyspace, err);
-		if (rc)
-			goto done;
-	}
-	if (!rc && stored && given && !hb_keyspace_same(stored, given)) {
-		rc = canon(&c1, stored) || canon(&c2, given) ? HB_ENOMEM : 0;
+	if (!rc && given_keyspace)
+		rc = hb_keyspace_parse(given, given_keyspace, err);
+	if (!rc && *stored && *given && !hb_keyspace_same(*stored, *given)) {
+		rc = canon(&c1, *stored) || canon(&c2, *given) ? HB_ENOMEM : 0;
 		if (!rc)
 			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
 			                     "the stored key space '%.200s' differs from the given "
 			                     "'%.200s'",
 			                     hb_buf_str(&c1), hb_buf_str(&c2));
 	}
-	/* Partition-style tables: boundaries must be the big-endian partition numbers. */
-	if (!rc && (given || stored) &&
-	    hb_keyspace_partitions(given ? given : stored, &parts, &width)) {
+	hb_buf_release(&c1);
+	hb_buf_release(&c2);
+	return rc;
+}
+
+/* Partition-style tables: boundaries must be the big-endian partition numbers. ks is the
+ * given key space, else the stored one (may be NULL); n the stored N (0 = unknown). */
+static int drift_partitions(struct hb_findings *out, const struct hb_audit_meta *md,
+                            const struct hb_regions *rs, const struct hb_keyspace *ks,
+                            unsigned long long n, size_t live)
+{
+	unsigned long long parts = 0;
+	int width = 0, rc = 0;
+
+	if (ks && hb_keyspace_partitions(ks, &parts, &width)) {
 		if (n && parts != n)
 			rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
 			                     "the key space has %llu partitions (u%d<%llu) but the "
 			                     "stored N is %llu",
 			                     parts, 8 * width, parts, n);
-	} else if (!rc && md->splits && n && strstr(md->splits, "--partition-splits")) {
+	} else if (md->splits && n && strstr(md->splits, "--partition-splits")) {
 		parts = n;
 		width = 8;
-	} else if (!rc && md->splits && n && strstr(md->splits, "--salt-splits")) {
+	} else if (md->splits && n && strstr(md->splits, "--salt-splits")) {
 		parts = n;
 		width = salt_width(md->splits);
 	}
-	if (!rc && parts && width) {
-		/* the stored N already says so when it is the partition count */
-		if (parts != live && parts != n)
-			rc =
-			    hb_findings_add(out, HB_FIND_DRIFT, -1,
-			                    "the table is partitioned into %llu partitions but has "
-			                    "%zu live region%s",
-			                    parts, live, HB_PLURAL(live));
-		if (!rc)
-			rc = boundary_events(out, rs, parts, width);
-	}
-done:
+	if (rc || !parts || !width)
+		return rc;
+	/* the stored N already says so when it is the partition count */
+	if (parts != live && parts != n)
+		rc = hb_findings_add(out, HB_FIND_DRIFT, -1,
+		                     "the table is partitioned into %llu partitions but has "
+		                     "%zu live region%s",
+		                     parts, live, HB_PLURAL(live));
+	return rc ? rc : boundary_events(out, rs, parts, width);
+}
+
+int hb_audit_drift(struct hb_findings *out, const struct hb_audit_meta *md,
+                   const struct hb_regions *rs, const char *given_keyspace, struct hb_error *err)
+{
+	struct hb_keyspace *stored = NULL, *given = NULL;
+	unsigned long long n = 0;
+	size_t live = 0, i;
+	long last = -1;
+	int rc;
+
+	for (i = next_live(rs, 0, &last); i < rs->n; i = next_live(rs, i + 1, &last))
+		live++;
+	if (!md->present)
+		rc = md->require ? hb_findings_add(out, HB_FIND_MISSING_METADATA, -1,
+		                                   "the table has no metadata row: N and the key "
+		                                   "space are not recorded (hbtab meta set writes "
+		                                   "it)")
+		                 : 0;
+	else
+		rc = drift_n(out, md, live, &n);
+	if (!rc && md->present)
+		rc = drift_keyspace(out, md, given_keyspace, &stored, &given, err);
+	if (!rc && md->present)
+		rc = drift_partitions(out, md, rs, given ? given : stored, n, live);
 	if (rc == HB_ENOMEM)
 		hb_error_set(err, HB_ENOMEM, "out of memory");
 	hb_keyspace_free(stored);
 	hb_keyspace_free(given);
-	hb_buf_release(&c1);
-	hb_buf_release(&c2);
 	return rc;
 }
 
@@ -1246,81 +1368,101 @@ static uint64_t window_delta(int have0, uint64_t v0, int have1, uint64_t v1)
 	return v1 - v0;
 }
 
-int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
-                      const struct hb_region_counts *counts, const int *reachable,
-                      const struct hb_hot_params *p)
+/* Adds region h's requests to those of its server srv. HB_ENOMEM. */
+static int hot_server_add(struct hb_hotspots *out, size_t *scap, const char *srv,
+                          const struct hb_hot_region *h)
 {
-	struct hb_buf m = HB_BUF_INIT;
-	struct hb_region_view v;
-	size_t i, live = 0, scap = 0;
-	long last_live = -1, end_region = -1;
-	int rc = 0;
+	size_t k;
 
-	hb_hotspots_init(out);
-	out->r = calloc(rs->n ? rs->n : 1, sizeof(*out->r));
-	if (!out->r)
-		return HB_ENOMEM;
-	out->n = rs->n;
+	for (k = 0; k < out->ns && strcmp(out->s[k].name, srv); k++)
+		;
+	if (k == out->ns) {
+		if (HB_VEC_GROW(out->s, *scap, out->ns + 1, 8))
+			return HB_ENOMEM;
+		memset(&out->s[k], 0, sizeof(out->s[k]));
+		out->s[k].name = strdup(srv);
+		if (!out->s[k].name)
+			return HB_ENOMEM;
+		out->ns++;
+	}
+	out->s[k].writes += h->writes;
+	out->s[k].reads += h->reads;
+	out->s[k].regions++;
+	return 0;
+}
+
+/* Where the writes went. */
+struct hot_tally {
+	size_t live;
+	long last_live;  /* the last live region, or -1 */
+	long end_region; /* the last reachable live region (the last live one), or -1 */
+};
+
+/* Each live region's requests in the window, summed per server and in all. HB_ENOMEM. */
+static int hot_count(struct hb_hotspots *out, struct hot_tally *t, const struct hb_regions *rs,
+                     const struct hb_region_counts *counts, const int *reachable)
+{
+	struct hb_region_view v;
+	size_t i, scap = 0;
+
+	t->live = 0;
+	t->last_live = t->end_region = -1;
 	for (i = 0; i < rs->n; i++) {
 		const struct hb_region *r = hb_regions_at(rs, i, &v);
 		const struct hb_region_counts *c = &counts[i];
 		struct hb_hot_region *h = &out->r[i];
 		const char *srv = c->server ? c->server : r->server;
-		size_t k;
 
 		if (!hb_region_is_live(r))
 			continue;
-		live++;
-		last_live = (long)i;
+		t->live++;
+		t->last_live = (long)i;
 		if (!reachable || reachable[i] != 0)
-			end_region = (long)i;
+			t->end_region = (long)i;
 		h->writes = window_delta(c->have0, c->writes0, c->have1, c->writes1);
 		h->reads = window_delta(c->have0, c->reads0, c->have1, c->reads1);
 		out->total_writes += h->writes;
 		out->total_reads += h->reads;
-		if (!srv)
-			continue;
-		for (k = 0; k < out->ns && strcmp(out->s[k].name, srv); k++)
-			;
-		if (k == out->ns) {
-			if (HB_VEC_GROW(out->s, scap, out->ns + 1, 8))
-				return HB_ENOMEM;
-			memset(&out->s[k], 0, sizeof(out->s[k]));
-			out->s[k].name = strdup(srv);
-			if (!out->s[k].name)
-				return HB_ENOMEM;
-			out->ns++;
-		}
-		out->s[k].writes += h->writes;
-		out->s[k].reads += h->reads;
-		out->s[k].regions++;
+		if (srv && hot_server_add(out, &scap, srv, h))
+			return HB_ENOMEM;
 	}
-	if (end_region < 0)
-		end_region = last_live;
-	out->fair_share = live ? 1.0 / (double)live : 0.0;
-	for (i = 0; i < out->ns; i++)
-		out->s[i].write_share =
-		    out->total_writes ? (double)out->s[i].writes / (double)out->total_writes : 0;
-	if (!out->total_writes)
+	if (t->end_region < 0)
+		t->end_region = t->last_live;
+	return 0;
+}
+
+/* The sequential-key pattern: (nearly) all writes go to the region at the end. */
+static int hot_sequential(struct hb_hotspots *out, struct hb_findings *f, struct hb_buf *m,
+                          const struct hb_regions *rs, const struct hot_tally *t,
+                          const struct hb_hot_params *p)
+{
+	struct hb_region_view v;
+	long e = t->end_region;
+
+	if (t->live < 2 || e < 0 || out->total_writes < p->min_writes ||
+	    hb_hotspots_share(out, (size_t)e) < p->sequential)
 		return 0;
-	/* The sequential-key pattern: (nearly) all writes go to the region at the end. */
-	if (live >= 2 && end_region >= 0 && out->total_writes >= p->min_writes &&
-	    hb_hotspots_share(out, (size_t)end_region) >= p->sequential) {
-		out->sequential_region = end_region;
-		rc = add_region(&m, (size_t)end_region, hb_regions_at(rs, (size_t)end_region, &v));
-		if (!rc)
-			rc = hb_buf_addf(
-			    &m,
-			    " takes %.1f%% of the table's writes (%llu of %llu) and is "
-			    "the %s region: sequential row keys (timestamps, counters, "
-			    "monotonically increasing ids); salt or hash the key prefix",
-			    100.0 * hb_hotspots_share(out, (size_t)end_region),
-			    (unsigned long long)out->r[end_region].writes,
-			    (unsigned long long)out->total_writes,
-			    end_region == last_live ? "last" : "last reachable");
-		if (!rc)
-			rc = add_msg(f, HB_FIND_HOTSPOT, end_region, &m);
-	}
+	out->sequential_region = e;
+	return add_region(m, (size_t)e, hb_regions_at(rs, (size_t)e, &v)) ||
+	       hb_buf_addf(m,
+	                   " takes %.1f%% of the table's writes (%llu of %llu) and is "
+	                   "the %s region: sequential row keys (timestamps, counters, "
+	                   "monotonically increasing ids); salt or hash the key prefix",
+	                   100.0 * hb_hotspots_share(out, (size_t)e),
+	                   (unsigned long long)out->r[e].writes,
+	                   (unsigned long long)out->total_writes,
+	                   e == t->last_live ? "last" : "last reachable") ||
+	       add_msg(f, HB_FIND_HOTSPOT, e, m);
+}
+
+/* Live regions above factor x their fair share of the writes, and servers likewise. */
+static int hot_over_share(const struct hb_hotspots *out, struct hb_findings *f, struct hb_buf *m,
+                          const struct hb_regions *rs, size_t live, const struct hb_hot_params *p)
+{
+	struct hb_region_view v;
+	size_t i;
+	int rc = 0;
+
 	for (i = 0; !rc && i < rs->n; i++) {
 		const struct hb_hot_region *h = &out->r[i];
 		double share = hb_hotspots_share(out, i);
@@ -1329,19 +1471,17 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 		    (long)i == out->sequential_region || live < 2 || h->writes < p->min_writes ||
 		    share <= p->factor * out->fair_share)
 			continue;
-		rc = add_region(&m, i, &v.r);
-		if (!rc)
-			rc = hb_buf_addf(&m,
-			                 " takes %.1f%% of the table's writes (%llu of %llu), %.1f "
-			                 "times its fair share of %.1f%%",
-			                 100.0 * share, (unsigned long long)h->writes,
-			                 (unsigned long long)out->total_writes,
-			                 share / out->fair_share, 100.0 * out->fair_share);
-		if (!rc)
-			rc = add_msg(f, HB_FIND_HOTSPOT, (long)i, &m);
+		rc = add_region(m, i, &v.r) ||
+		     hb_buf_addf(m,
+		                 " takes %.1f%% of the table's writes (%llu of %llu), %.1f "
+		                 "times its fair share of %.1f%%",
+		                 100.0 * share, (unsigned long long)h->writes,
+		                 (unsigned long long)out->total_writes, share / out->fair_share,
+		                 100.0 * out->fair_share) ||
+		     add_msg(f, HB_FIND_HOTSPOT, (long)i, m);
 	}
 	for (i = 0; !rc && out->ns >= 2 && i < out->ns; i++) {
-		struct hb_hot_server *s = &out->s[i];
+		const struct hb_hot_server *s = &out->s[i];
 		double fair = 1.0 / (double)out->ns;
 
 		if (s->writes >= p->min_writes && s->write_share > p->factor * fair)
@@ -1352,6 +1492,34 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 			                    s->name, 100.0 * s->write_share, s->regions,
 			                    s->write_share / fair, 100.0 * fair);
 	}
+	return rc;
+}
+
+int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
+                      const struct hb_region_counts *counts, const int *reachable,
+                      const struct hb_hot_params *p)
+{
+	struct hb_buf m = HB_BUF_INIT;
+	struct hot_tally t;
+	size_t i;
+	int rc;
+
+	hb_hotspots_init(out);
+	out->r = calloc(rs->n ? rs->n : 1, sizeof(*out->r));
+	if (!out->r)
+		return HB_ENOMEM;
+	out->n = rs->n;
+	if (hot_count(out, &t, rs, counts, reachable))
+		return HB_ENOMEM;
+	out->fair_share = t.live ? 1.0 / (double)t.live : 0.0;
+	for (i = 0; i < out->ns; i++)
+		out->s[i].write_share =
+		    out->total_writes ? (double)out->s[i].writes / (double)out->total_writes : 0;
+	if (!out->total_writes)
+		return 0;
+	rc = hot_sequential(out, f, &m, rs, &t, p);
+	if (!rc)
+		rc = hot_over_share(out, f, &m, rs, t.live, p);
 	hb_buf_release(&m);
 	return rc ? HB_ENOMEM : 0;
 }

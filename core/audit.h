@@ -68,6 +68,22 @@ int hb_audit_states(struct hb_findings *out, const char *table, int table_state,
 /* The number of live regions of rs whose known state is not OPEN. */
 size_t hb_regions_not_open(const struct hb_regions *rs);
 
+/* What is known of a table's availability beside its regions' states. */
+struct hb_table_avail {
+	int table_state;     /* HB_TABLE_* or -1 when nothing could tell */
+	int available;       /* Thrift2 isTableAvailable: 1 / 0, -1 when it was not asked */
+	struct hb_error why; /* code != 0: table_state is unknown; msg says what was tried */
+};
+
+/*
+ * hb_audit_states with av's table state, then a table-wide "not_open" for an ENABLED table
+ * Thrift2 calls not available, then (unknown state is never health) a "state_unknown" whose
+ * message is av->why's followed by unknown_tail. HB_ENOMEM.
+ */
+int hb_audit_availability(struct hb_findings *out, const char *table,
+                          const struct hb_table_avail *av, const struct hb_regions *rs,
+                          const char *unknown_tail);
+
 /* Regions [∅,s0) [s0,s1) ... [s(k-1),∅) from sorted split keys (ModifyRegionUtils). out must
  * be empty. HB_ENOMEM. */
 int hb_audit_regions_from_splits(struct hb_regions *out, const struct hb_keys *splits);
@@ -299,5 +315,25 @@ void hb_hotspots_release(struct hb_hotspots *h);
 int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
                       const struct hb_region_counts *counts, const int *reachable,
                       const struct hb_hot_params *p);
+
+/* A table's audit as the command shows it: the regions, each one's result, the findings
+ * (sorted: hb_findings_sort) and, when measured, the hot-spots. */
+struct hb_audit_report {
+	const char *table;  /* borrowed */
+	const char *source; /* "rest" or "meta" (static) */
+	struct hb_regions rs;
+	struct hb_keyspace *ks; /* owned; '*' (any row key) when any_key */
+	int any_key;            /* no key space known: regions checked against any row key */
+	struct hb_buf ks_canon; /* ks in canonical form (empty when any_key) */
+	struct hb_audit a;
+	struct hb_hotspots hot;
+	int have_hot;
+	double window;  /* seconds asked for between the two counter readings */
+	double elapsed; /* measured between the two counter readings; 0 with one reading */
+	int metadata;   /* 1 the metadata row exists, 0 it does not, -1 unknown */
+};
+
+void hb_audit_report_init(struct hb_audit_report *r);
+void hb_audit_report_release(struct hb_audit_report *r);
 
 #endif

@@ -2,7 +2,9 @@
 #include "core/rotate.h"
 #include "test.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void test_rotate__check_accepts_day_and_hour_templates(void)
 {
@@ -84,6 +86,56 @@ static void test_rotate__add_days_crosses_months_years_and_leap_days(void)
 	CHECK(s.year == 2026 && s.month == 12 && s.day == 31);
 }
 
+static void test_rotate__parse_time_reads_offsets_and_refuses_bad_fields(void)
+{
+	time_t t;
+
+	CHECK_EQ_INT(hb_rotate_parse_time("2026-11-15T00:00:00Z", &t), 0);
+	CHECK_EQ_INT((long long)t, 1794700800LL);
+	CHECK_EQ_INT(hb_rotate_parse_time("2026-11-15T01:30+01:30", &t), 0);
+	CHECK_EQ_INT((long long)t, 1794700800LL);
+	CHECK_EQ_INT(hb_rotate_parse_time("2026-11-31", &t), HB_EINVAL);
+	CHECK_EQ_INT(hb_rotate_parse_time("2026-11-15T24", &t), HB_EINVAL);
+	CHECK_EQ_INT(hb_rotate_parse_time("2026-11-15T10:60", &t), HB_EINVAL);
+	CHECK_EQ_INT(hb_rotate_parse_time("2026-11-15+24:00", &t), HB_EINVAL);
+	CHECK_EQ_INT(hb_rotate_parse_time("2026-11-15x", &t), HB_EINVAL);
+}
+
+/* A plan over the tables of ten days with --retain 3 and --max-drops 2: the oldest first. */
+static void test_rotate__plan_keeps_the_window_and_drops_oldest_first_up_to_max(void)
+{
+	char *names[] = {"ev_20261110", "ev_20261101", "other",     "ev_20261108",
+	                 "ev_20261109", "ev_20261107", "ev_2026110"};
+	struct hb_rotate_cfg c = {"ev_%Y%m%d", HB_PERIOD_DAY, 0, 1, 3, 2, 1, 0};
+	struct hb_rotate_plan p;
+	struct hb_error err = {0};
+	size_t i;
+
+	setenv("TZ", "UTC", 1); /* the periods are local days */
+	tzset();
+	CHECK_EQ_INT(hb_rotate_parse_time("2026-11-10T12:00:00Z", &c.now), 0);
+	CHECK_EQ_INT(hb_rotate_plan_init(&p, &c, names, 7, &err), 0);
+	CHECK_EQ_INT(p.nwant, 2);
+	CHECK_EQ_STR(p.want[0].name, "ev_20261110");
+	CHECK_EQ_STR(p.want[1].name, "ev_20261111");
+	CHECK_EQ_INT(p.ntables, 5);
+	CHECK_EQ_STR(p.tables[0].name, "ev_20261101");
+	CHECK(hb_rotate_plan_find(&p, "default:ev_20261109") == &p.tables[3]);
+	CHECK_EQ_INT(hb_rotate_plan_expired(&p), 2); /* 01 and 07; 08, 09, 10 kept */
+	for (i = 0; i < p.ntables; i++)
+		p.tables[i].managed = 1;
+	p.tables[0].managed = 0;
+	CHECK_EQ_INT(hb_rotate_plan_decide(&p, &c, &p.tables[0]), HB_ROTATE_LOOKALIKE);
+	CHECK_EQ_INT(hb_rotate_plan_decide(&p, &c, &p.tables[1]), HB_ROTATE_DROP);
+	p.dropped = 2;
+	CHECK_EQ_INT(hb_rotate_plan_decide(&p, &c, &p.tables[2]), HB_ROTATE_DUE);
+	CHECK(p.tables[2].pending && p.pending == 1);
+	p.tables[0].disabled = 1;
+	CHECK_EQ_INT(hb_rotate_plan_decide(&p, &c, &p.tables[0]), HB_ROTATE_UNREADABLE);
+	CHECK_EQ_INT(p.unreadable, 1);
+	hb_rotate_plan_release(&p);
+}
+
 int main(void)
 {
 	RUN(test_rotate__check_accepts_day_and_hour_templates);
@@ -92,5 +144,7 @@ int main(void)
 	RUN(test_rotate__match_refuses_look_alikes);
 	RUN(test_rotate__stamps_order_by_calendar_not_by_name);
 	RUN(test_rotate__add_days_crosses_months_years_and_leap_days);
+	RUN(test_rotate__parse_time_reads_offsets_and_refuses_bad_fields);
+	RUN(test_rotate__plan_keeps_the_window_and_drops_oldest_first_up_to_max);
 	return TEST_DONE();
 }

@@ -1,0 +1,325 @@
+/* A table's audit over REST: the reads it needs and the findings core/audit.c makes of them. */
+#include "rest/audit.h"
+#include "core/activity.h"
+#include "core/clock.h"
+#include "core/key.h"
+#include "core/regioninfo.h"
+#include "rest/metarow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The metadata row's qualifiers as NUL-terminated copies (NULL = absent). */
+struct meta_values {
+	int present;
+	char *n, *keyspace, *splits;
+};
+
+static void meta_values_release(struct meta_values *m)
+{
+	free(m->n);
+	free(m->keyspace);
+	free(m->splits);
+	memset(m, 0, sizeof(*m));
+}
+
+/* A NUL-terminated copy of a cell (NULL = absent); a NUL inside is kept visible as \x00. */
+static int copy_cell(char **out, const struct hb_cell *c)
+{
+	if (!c)
+		return 0;
+	*out = malloc(c->value_len + 1);
+	if (!*out)
+		return HB_ENOMEM;
+	memcpy(*out, c->value, c->value_len);
+	(*out)[c->value_len] = 0;
+	if (strlen(*out) != c->value_len) {
+		struct hb_buf t = HB_BUF_INIT;
+
+		free(*out);
+		if (hb_tsb_append(&t, c->value, c->value_len) || hb_buf_add(&t, "", 0))
+			return HB_ENOMEM;
+		*out = hb_buf_detach(&t, NULL);
+	}
+	return 0;
+}
+
+/* Reads the metadata row (family: the given one, else the table's first). */
+static int read_metadata(struct hb_rest *c, const char *table, const struct hb_audit_opts *o,
+                         struct meta_values *out, struct hb_error *err)
+{
+	struct hb_metarow m;
+	struct hb_row cells;
+	int found = 0, rc;
+
+	hb_row_init(&cells);
+	rc = hb_metarow_locate(&m, c, table, o->meta_family, o->meta_row, err);
+	if (!rc)
+		rc = hb_metarow_read(c, &m, &cells, &found, err);
+	if (!rc) {
+		out->present = found;
+		if (found &&
+		    (copy_cell(&out->n, hb_metarow_cell(&m, &cells, HB_METAROW_N)) ||
+		     copy_cell(&out->keyspace, hb_metarow_cell(&m, &cells, HB_METAROW_KEYSPACE)) ||
+		     copy_cell(&out->splits, hb_metarow_cell(&m, &cells, HB_METAROW_SPLITS))))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	hb_row_release(&cells);
+	hb_metarow_release(&m);
+	return rc;
+}
+
+/* The key space regions are checked against: the given one, else the stored one (an
+ * unparsable stored key space is reported as drift), else any row key. */
+static int resolve_keyspace(struct hb_audit_report *r, const char *stored, struct hb_error *err)
+{
+	if (!r->ks && stored && stored[0]) {
+		struct hb_error kerr = {0};
+
+		if (!hb_keyspace_parse(&r->ks, stored, &kerr) &&
+		    hb_keyspace_format(&r->ks_canon, r->ks))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	if (!r->ks) {
+		/* Without a key space, a region is still unreachable when no row key at all
+		 * fits in it (an empty range, or [start, start\x00) style slivers). */
+		if (hb_keyspace_parse(&r->ks, "*", err))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		r->any_key = 1;
+	}
+	return 0;
+}
+
+static int compare_region(void *ctx, const struct hb_region *g, struct hb_error *err)
+{
+	return hb_compare_add(ctx, g) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+}
+
+/* Meta's regions against REST's, compared as REST's list is read, never held beside meta's
+ * (a failed REST read is only warned about). HB_ENOMEM. */
+static int compare_rest(struct hb_audit_report *r, struct hb_rest *c, const struct hb_audit_opts *o)
+{
+	struct hb_error oerr = {0};
+	struct hb_compare cmp;
+	int rc = hb_compare_begin(&cmp, &r->rs);
+
+	if (!rc) {
+		rc = hb_rest_regions_scan(c, r->table, compare_region, &cmp, &oerr);
+		if (rc && rc != HB_ENOMEM)
+			hb_tell_warn(o->tell, "cannot compare with REST /regions: %s", oerr.msg);
+		else if (!rc)
+			rc = hb_compare_end(&cmp, &r->a.findings, "hbase:meta", "REST /regions");
+		rc = rc == HB_ENOMEM ? rc : 0;
+	}
+	hb_compare_release(&cmp);
+	return rc;
+}
+
+/* Matches each region load of a status read to the audited regions as it is read. */
+struct load_match {
+	struct hb_region_counts *counts;
+	const struct hb_regions *rs;
+	const char *table;
+	int t1;
+};
+
+static int match_load(void *ctx, const struct hb_node *node, const struct hb_region_load *rl,
+                      struct hb_error *err)
+{
+	struct load_match *m = ctx;
+	struct hb_audit_load l;
+
+	(void)err;
+	l.name = rl->name;
+	l.name_len = rl->name_len;
+	l.server = node->name; /* kept by the status until the counts are used */
+	l.reads = rl->read_requests > 0 ? (uint64_t)rl->read_requests : 0;
+	l.writes = rl->write_requests > 0 ? (uint64_t)rl->write_requests : 0;
+	hb_audit_match_load(m->counts, m->rs, m->table, &l, m->t1);
+	return 0;
+}
+
+/* Each audited region's reachability (NULL when no key space was given). */
+static int *reachability(const struct hb_audit_report *r)
+{
+	int *reach = calloc(r->rs.n ? r->rs.n : 1, sizeof(*reach));
+	size_t i;
+
+	for (i = 0; reach && i < r->rs.n; i++) {
+		struct hb_audit_region res;
+
+		hb_audit_at(&r->a, i, &res);
+		reach[i] = res.reachable;
+	}
+	return reach;
+}
+
+/* The counters of two readings of /status/cluster (one with no window) into s0 and s1, each
+ * region's counters matched to the audited regions as the reading streams: a cluster's
+ * million region loads are never held (the counts borrow the server names of s0 and s1). */
+static int read_counts(struct hb_audit_report *r, struct hb_rest *c, struct load_match *m,
+                       struct hb_cluster_status *s0, struct hb_cluster_status *s1,
+                       struct hb_error *err)
+{
+	double t0 = 0;
+	int rc;
+
+	if (r->window > 0) {
+		m->t1 = 0;
+		rc = hb_rest_get_status_each(c, s0, match_load, m, err);
+		if (rc)
+			return rc;
+		t0 = hb_now();
+		hb_activity_sleep("measuring writes", r->window);
+	}
+	m->t1 = 1;
+	rc = hb_rest_get_status_each(c, s1, match_load, m, err);
+	/* the writes counted are those between the two readings, however long they took */
+	if (!rc)
+		r->elapsed = r->window > 0 ? hb_now() - t0 : 0;
+	return rc;
+}
+
+/* Write shares from the counters of the window. */
+static int hotspots(struct hb_audit_report *r, struct hb_rest *c, const struct hb_hot_params *p,
+                    struct hb_error *err)
+{
+	struct hb_cluster_status s0, s1;
+	struct load_match m;
+	int *reach = NULL;
+	int rc;
+
+	memset(&s0, 0, sizeof(s0));
+	memset(&s1, 0, sizeof(s1));
+	m.rs = &r->rs;
+	m.table = r->table;
+	if (!strncmp(m.table, "default:", 8))
+		m.table += 8; /* region names carry no namespace for the default one */
+	m.counts = calloc(r->rs.n ? r->rs.n : 1, sizeof(*m.counts));
+	if (!m.counts)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	rc = read_counts(r, c, &m, &s0, &s1, err);
+	if (!rc && r->ks && !(reach = reachability(r)))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc && hb_audit_hotspots(&r->hot, &r->a.findings, &r->rs, m.counts, reach, p))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc)
+		r->have_hot = 1;
+	free(m.counts);
+	free(reach);
+	hb_cluster_status_release(&s0);
+	hb_cluster_status_release(&s1);
+	return rc;
+}
+
+/* Regions per live server against an even spread (a failed status read is only warned
+ * about: placement is advice, the audit's other findings stand). HB_ENOMEM. */
+static int placement(struct hb_audit_report *r, struct hb_rest *c, const struct hb_audit_opts *o)
+{
+	struct hb_cluster_status st;
+	struct hb_error err = {0};
+	const char **names;
+	size_t i;
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	if (hb_rest_get_status_nodes(c, &st, &err)) {
+		hb_tell_warn(o->tell, "cannot check region placement: %s", err.msg);
+		hb_cluster_status_release(&st);
+		return 0;
+	}
+	names = calloc(st.nlive ? st.nlive : 1, sizeof(*names));
+	if (!names) {
+		hb_cluster_status_release(&st);
+		return HB_ENOMEM;
+	}
+	for (i = 0; i < st.nlive; i++)
+		names[i] = st.live[i].name ? st.live[i].name : "";
+	rc = hb_audit_placement(&r->a.findings, &r->rs, names, st.nlive, o->placement_factor);
+	free(names);
+	hb_cluster_status_release(&st);
+	return rc;
+}
+
+/* Reachability, chain and availability findings of the regions read. */
+static int check_regions(struct hb_audit_report *r, struct hb_rest *c,
+                         const struct hb_audit_opts *o, const struct hb_table_avail *av,
+                         const struct meta_values *md, struct hb_error *err)
+{
+	int rc = hb_audit_reach(&r->a, r->ks, &r->rs, err);
+
+	if (rc == HB_EINVAL)
+		hb_error_prefix(err, rc, "keyspace '%s'", hb_buf_str(&r->ks_canon));
+	if (!rc)
+		rc = hb_audit_chain(&r->a.findings, &r->rs, o->meta);
+	/* Unknown state is never health: REST lists a disabled table's regions with their last
+	 * servers, and answers its row reads with 404 as if the metadata row were missing. */
+	if (!rc)
+		rc =
+		    hb_audit_availability(&r->a.findings, r->table, av, &r->rs,
+		                          md->present ? ""
+		                                      : "; the table may be disabled, which would "
+		                                        "also hide its metadata row and stored key "
+		                                        "space");
+	if (!rc && o->meta)
+		rc = compare_rest(r, c, o);
+	return rc;
+}
+
+/* Drift between the metadata row and the table (not checked for a disabled table, or when
+ * whether the row exists is unknown). */
+static int check_design(struct hb_audit_report *r, const struct hb_audit_opts *o, int disabled,
+                        const struct hb_table_avail *av, const struct meta_values *md,
+                        struct hb_error *err)
+{
+	struct hb_audit_meta am;
+
+	r->metadata = md->present ? 1 : av->why.code ? -1 : 0;
+	if (disabled || r->metadata < 0)
+		return 0;
+	am.present = md->present;
+	am.require = o->require_metadata;
+	am.n = md->n;
+	am.keyspace = md->keyspace && md->keyspace[0] ? md->keyspace : NULL;
+	am.splits = md->splits;
+	return hb_audit_drift(&r->a.findings, &am, &r->rs, o->keyspace, err);
+}
+
+int hb_rest_audit_table(struct hb_audit_report *r, struct hb_rest *c, const char *table,
+                        const struct hb_audit_opts *o, struct hb_error *err)
+{
+	struct meta_values md = {0};
+	struct hb_table_avail av;
+	int disabled, rc;
+
+	r->table = table;
+	r->window = o->window;
+	r->source = o->meta ? "meta" : "rest";
+	rc = hb_rest_regions_avail(c, table, o->meta, o->thrift, o->thrift_ctx, &r->rs, &av, err);
+	if (rc)
+		return rc;
+	hb_regions_sort(&r->rs);
+	/* A disabled table cannot be read (TableNotEnabledException): no metadata row. */
+	disabled = av.table_state == HB_TABLE_DISABLED || av.table_state == HB_TABLE_DISABLING;
+	if (!disabled) {
+		rc = read_metadata(c, table, o, &md, err);
+		if (rc == HB_ESERVER)
+			hb_rest_explain_disabled(c, table, err);
+	}
+	if (!rc)
+		rc = resolve_keyspace(r, md.keyspace, err);
+	if (!rc)
+		rc = check_regions(r, c, o, &av, &md, err);
+	if (!rc)
+		rc = check_design(r, o, disabled, &av, &md, err);
+	if (!rc && o->hotspots)
+		rc = hotspots(r, c, &o->hot, err);
+	if (!rc && placement(r, c, o))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc)
+		hb_findings_sort(&r->a.findings);
+	if (rc == HB_ENOMEM && !err->msg[0])
+		hb_error_set(err, HB_ENOMEM, "out of memory");
+	meta_values_release(&md);
+	return rc;
+}

@@ -1,0 +1,208 @@
+/* A table's regions joined with hbase:meta's region and table states (Thrift2 as fallback). */
+#include "rest/states.h"
+#include "core/key.h"
+#include "core/regioninfo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Meta rows name default-namespace tables without "default:". */
+static const char *meta_name(const char *table)
+{
+	return strncmp(table, "default:", 8) ? table : table + 8;
+}
+
+int hb_rest_table_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
+                          int *state, struct hb_error *err)
+{
+	int rc = meta ? hb_rest_meta_regions(c, meta_name(table), rs, state, err)
+	              : hb_rest_get_regions(c, table, rs, err);
+
+	if (!rc && meta && !rs->n && *state < 0)
+		return hb_error_set(err, HB_ENOTFOUND, "table '%s' not found in hbase:meta", table);
+	if (rc == HB_ENOTFOUND && !meta)
+		return hb_error_set(err, HB_ENOTFOUND, "table '%s' not found", table);
+	return rc;
+}
+
+/*
+ * info:state of the meta rows, joined to the REST regions by name while hbase:meta is scanned
+ * (no second region list is held). A name holds its region's start key, so the REST regions
+ * of a meta row's name are among those with its start (the list is sorted by start); each
+ * meta row's state is noted for every REST region of that name, and the notes are applied
+ * only once the whole scan has succeeded. States are a handful of words, kept once each.
+ */
+#define STATE_WORDS_SEARCHED 32
+struct state_join {
+	struct hb_regions *rs;
+	uint32_t *note; /* per REST region: its state word + 1, or 0 */
+	struct hb_names words;
+};
+
+/* The first REST region whose start is not below start. */
+static size_t first_at(const struct hb_regions *rs, const unsigned char *start, size_t len)
+{
+	size_t lo = 0, hi = rs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, sl, el;
+		const unsigned char *s, *e;
+
+		hb_regions_bounds(rs, mid, &s, &sl, &e, &el);
+		if (hb_key_cmp(s, sl, start, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err)
+{
+	struct state_join *j = ctx;
+	size_t i, w = 0;
+	int have_word = 0;
+
+	if (!m->state || !m->name)
+		return 0;
+	for (i = first_at(j->rs, m->start, m->start_len); i < j->rs->n; i++) {
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(j->rs, i, &v);
+
+		if (hb_key_cmp(r->start, r->start_len, m->start, m->start_len))
+			break;
+		if (!r->name || r->name_len != m->name_len ||
+		    (m->name_len && memcmp(r->name, m->name, m->name_len)))
+			continue;
+		for (; !have_word && w < j->words.n && w < STATE_WORDS_SEARCHED; w++)
+			if (!strcmp(j->words.v[w], m->state))
+				have_word = 1;
+		if (!have_word) {
+			if (hb_names_push(&j->words, m->state))
+				return hb_error_set(err, HB_ENOMEM, "out of memory");
+			w = j->words.n;
+			have_word = 1;
+		}
+		j->note[i] = (uint32_t)w;
+	}
+	return 0;
+}
+
+/* Copies each noted state onto its REST region. */
+static int apply_states(struct state_join *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->rs->n; i++)
+		if (j->note[i] && hb_regions_set_state(j->rs, i, j->words.v[j->note[i] - 1]))
+			return HB_ENOMEM;
+	return 0;
+}
+
+/* The meta scan joined onto rs; merr gets why it failed. HB_ENOMEM or the scan's code. */
+static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs, int *state,
+                     struct hb_error *merr)
+{
+	struct state_join j;
+	int rc;
+
+	j.rs = rs;
+	j.note = calloc(rs->n ? rs->n : 1, sizeof(*j.note));
+	hb_names_init(&j.words);
+	if (!j.note)
+		return HB_ENOMEM;
+	rc = hb_rest_meta_scan(c, meta_name(table), note_state, &j, state, merr);
+	if (!rc && apply_states(&j))
+		rc = HB_ENOMEM;
+	free(j.note);
+	hb_names_release(&j.words);
+	return rc;
+}
+
+/* Thrift2's answers when meta cannot be read: isTableEnabled is false for ENABLING and
+ * DISABLING too, so isTableDisabled tells DISABLED from those. terr gets why it failed. */
+static void ask_thrift2(const char *table, hb_thrift2_open_fn open, void *open_ctx,
+                        struct hb_table_avail *av, struct hb_error *terr)
+{
+	struct hb_thrift2 *t = NULL;
+	int yes = 0, off = 0;
+
+	if (!open || open(open_ctx, &t, terr) || !t)
+		return;
+	if (!hb_thrift2_is_table_enabled(t, table, &yes, terr) &&
+	    (yes || !hb_thrift2_is_table_disabled(t, table, &off, terr))) {
+		av->table_state = yes   ? HB_TABLE_ENABLED
+		                  : off ? HB_TABLE_DISABLED
+		                        : HB_TABLE_CHANGING;
+		if (!hb_thrift2_is_table_available(t, table, &yes, terr))
+			av->available = yes;
+	}
+	hb_thrift2_free(t);
+}
+
+int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                          hb_thrift2_open_fn open, void *open_ctx, struct hb_table_avail *av,
+                          struct hb_error *err)
+{
+	struct hb_error merr = {0}, terr = {0};
+	int rc;
+
+	av->table_state = -1;
+	av->available = -1;
+	av->why.code = 0;
+	av->why.msg[0] = 0;
+	rc = join_meta(c, table, rs, &av->table_state, &merr);
+	if (!rc)
+		return 0;
+	if (rc == HB_ENOMEM)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	ask_thrift2(table, open, open_ctx, av, &terr);
+	if (av->table_state < 0)
+		hb_error_set(
+		    &av->why, HB_EFINDING,
+		    "cannot learn whether table '%s' is enabled and its regions open: %s; %s",
+		    table, merr.msg, terr.msg);
+	return 0;
+}
+
+int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
+                          void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
+                          struct hb_error *err)
+{
+	int rc;
+
+	av->table_state = -1;
+	av->available = -1;
+	av->why.code = 0;
+	av->why.msg[0] = 0;
+	rc = hb_rest_table_regions(c, table, meta, rs, &av->table_state, err);
+	/* REST shows a closed region's last server: learn what is really online. */
+	if (!rc && !meta)
+		rc = hb_rest_region_states(c, table, rs, open, open_ctx, av, err);
+	return rc;
+}
+
+int hb_rest_regions_checked(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
+                            void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
+                            struct hb_findings *f, struct hb_error *err)
+{
+	int rc = hb_rest_regions_avail(c, table, meta, open, open_ctx, rs, av, err);
+
+	/* unknown state is never health: REST lists a disabled table's regions as if online */
+	if (!rc && hb_audit_availability(f, table, av, rs, ""))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	return rc;
+}
+
+int hb_rest_explain_disabled(struct hb_rest *c, const char *table, struct hb_error *err)
+{
+	struct hb_error e2 = {0};
+	int state = -1;
+
+	if ((err->code != HB_ESERVER && err->code != HB_EFINDING) ||
+	    hb_rest_table_state(c, table, &state, &e2) ||
+	    (state != HB_TABLE_DISABLED && state != HB_TABLE_DISABLING))
+		return 0;
+	hb_error_set(err, HB_ESERVER, "table '%s' is disabled", table);
+	return 1;
+}
