@@ -130,14 +130,114 @@ static int transient(CURLcode e)
 	       e == CURLE_PARTIAL_FILE;
 }
 
+/* POSTs msg, resending on transient faults (any call whose request never reached the
+ * server; an idempotent one also after that), until curl answers OK. */
+static int post_with_retries(struct hb_thrift2 *c, struct curl_slist *hdrs, const char *method,
+                             const void *msg, size_t len, int idempotent, struct hb_buf *reply_body,
+                             struct hb_error *err)
+{
+	int attempt;
+
+	for (attempt = 0;; attempt++) {
+		CURLcode e;
+		char label[160];
+		double wait;
+
+		hb_buf_reset(reply_body);
+		c->sink.buf = reply_body;
+		c->sink.max = c->o.max_body;
+		c->sink.overflow = 0;
+		c->errbuf[0] = 0;
+		if (setup(c, hdrs, msg, len))
+			return hb_error_set(err, HB_EINVAL, "thrift2 %s: cannot set up the request",
+			                    method);
+		tracef(c, "thrift2 %s: POST %s (%zu bytes, attempt %d)", method, c->url, len,
+		       attempt + 1);
+		hb_interrupt_transfer(1);
+		hb_activity_begin(NULL);
+		e = curl_easy_perform(c->h);
+		hb_activity_end();
+		hb_interrupt_transfer(0);
+		c->sink.buf = NULL;
+		if (e == CURLE_OK)
+			return 0;
+		if (c->sink.overflow)
+			return hb_error_set(err, HB_ESERVER,
+			                    "thrift2 %s: reply larger than %zu bytes", method,
+			                    c->o.max_body);
+		/* A refused connection never reached the server, so even createTable may be
+		 * resent. */
+		if (!(attempt < c->o.retries && transient(e) &&
+		      (idempotent || e == CURLE_COULDNT_CONNECT)))
+			return hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
+			                    "thrift2 %s: cannot POST %s: %s%s", method, c->url,
+			                    hb_curlx_reason(e, c->errbuf),
+			                    hb_curlx_hint(c->url, e, c->errbuf));
+		wait = 0.2 * (double)(1 << (attempt < 4 ? attempt : 4));
+		tracef(c, "thrift2 %s: %s; retrying in %.1f s", method,
+		       hb_curlx_reason(e, c->errbuf), wait);
+		snprintf(label, sizeof(label), "thrift2 %s: %s; retrying", method,
+		         hb_curlx_reason(e, c->errbuf));
+		hb_activity_sleep(label, wait);
+	}
+}
+
+/* A status other than 200, with the answer's first line and, for 401, what to do. */
+static int status_error(struct hb_thrift2 *c, const char *method, long status,
+                        const struct hb_buf *reply_body, struct hb_error *err)
+{
+	char first[160];
+	size_t n = hb_curlx_first_line(first, sizeof(first), hb_buf_str(reply_body));
+
+	if (status != 401)
+		return hb_error_set(err, HB_ESERVER, "thrift2 %s: HTTP %ld%s%s", method, status,
+		                    n ? ": " : "", first);
+	if (c->conf.user && c->conf.password && !c->conf.negotiate)
+		return hb_error_set(err, HB_ESERVER,
+		                    "thrift2 %s: HTTP 401: authentication failed%s%s (user '%s' "
+		                    "was refused with the password from %s)",
+		                    method, n ? ": " : "", first, c->conf.user,
+		                    c->o.password_from ? c->o.password_from : "the caller");
+	return hb_error_set(err, HB_ESERVER, "thrift2 %s: HTTP 401: authentication failed%s%s (%s)",
+	                    method, n ? ": " : "", first,
+	                    c->conf.negotiate
+	                        ? "check the Kerberos ticket with klist; kinit gets one"
+	                    : !c->conf.user ? "the Thrift2 server wants a login: add --user NAME, "
+	                                      "with the password in HBTAB_PASSWORD or ~/.netrc"
+	                                    : "no password: set HBTAB_PASSWORD, or add a "
+	                                      "'machine HOST login NAME password ...' line to "
+	                                      "~/.netrc");
+}
+
+/* A reply that did not parse: when its content type is not Thrift's (a proxy's or a web
+ * server's page), say what it is; otherwise the parser's message for method. */
+static int reply_error(struct hb_thrift2 *c, const char *method, int rc, struct hb_error *err)
+{
+	char *ctype = NULL, shown[128];
+	size_t i;
+
+	if (curl_easy_getinfo(c->h, CURLINFO_CONTENT_TYPE, &ctype) != CURLE_OK || !ctype ||
+	    !strncasecmp(ctype, THRIFT_CTYPE, strlen(THRIFT_CTYPE))) {
+		hb_error_prefix(err, rc, "thrift2 %s", method);
+		return rc;
+	}
+	snprintf(shown, sizeof(shown), "%s", ctype);
+	for (i = 0; shown[i]; i++)
+		if ((unsigned char)shown[i] < 0x20 || (unsigned char)shown[i] >= 0x7f)
+			shown[i] = '?';
+	return hb_error_set(err, HB_ESERVER,
+	                    "thrift2 %s: unexpected content type '%s' from POST %s (expected "
+	                    "%s; is --thrift pointing at a Thrift2 server in HTTP mode?)",
+	                    method, shown, c->url, THRIFT_CTYPE);
+}
+
 int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, const void *msg,
                     size_t len, int idempotent, struct hb_buf *reply_body,
                     struct hb_thrift_reply *r, struct hb_error *err)
 {
 	struct curl_slist *hdrs = NULL, *t;
 	long status = 0;
-	int attempt, rc = 0;
-	char *ctype = NULL;
+	int rc;
 
 	t = curl_slist_append(NULL, "Content-Type: application/x-thrift");
 	hdrs = t;
@@ -149,106 +249,17 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 		curl_slist_free_all(hdrs);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
-	for (attempt = 0;; attempt++) {
-		CURLcode e;
-		char label[160];
-
-		hb_buf_reset(reply_body);
-		c->sink.buf = reply_body;
-		c->sink.max = c->o.max_body;
-		c->sink.overflow = 0;
-		c->errbuf[0] = 0;
-		if (setup(c, hdrs, msg, len)) {
-			rc = hb_error_set(err, HB_EINVAL, "thrift2 %s: cannot set up the request",
-			                  method);
-			goto done;
-		}
-		tracef(c, "thrift2 %s: POST %s (%zu bytes, attempt %d)", method, c->url, len,
-		       attempt + 1);
-		hb_interrupt_transfer(1);
-		hb_activity_begin(NULL);
-		e = curl_easy_perform(c->h);
-		hb_activity_end();
-		hb_interrupt_transfer(0);
-		c->sink.buf = NULL;
-		if (e == CURLE_OK)
-			break;
-		if (c->sink.overflow) {
-			rc =
-			    hb_error_set(err, HB_ESERVER, "thrift2 %s: reply larger than %zu bytes",
-			                 method, c->o.max_body);
-			goto done;
-		}
-		/* A refused connection never reached the server, so even createTable may be resent.
-		 */
-		if (attempt < c->o.retries && transient(e) &&
-		    (idempotent || e == CURLE_COULDNT_CONNECT)) {
-			double wait = 0.2 * (double)(1 << (attempt < 4 ? attempt : 4));
-
-			tracef(c, "thrift2 %s: %s; retrying in %.1f s", method,
-			       hb_curlx_reason(e, c->errbuf), wait);
-			snprintf(label, sizeof(label), "thrift2 %s: %s; retrying", method,
-			         hb_curlx_reason(e, c->errbuf));
-			hb_activity_sleep(label, wait);
-			continue;
-		}
-		rc = hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
-		                  "thrift2 %s: cannot POST %s: %s%s", method, c->url,
-		                  hb_curlx_reason(e, c->errbuf),
-		                  hb_curlx_hint(c->url, e, c->errbuf));
-		goto done;
-	}
+	rc = post_with_retries(c, hdrs, method, msg, len, idempotent, reply_body, err);
+	curl_slist_free_all(hdrs);
+	if (rc)
+		return rc;
 	curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
 	tracef(c, "thrift2 %s: HTTP %ld, %zu bytes", method, status, reply_body->len);
-	if (status != 200) {
-		char first[160];
-		size_t n = hb_curlx_first_line(first, sizeof(first), hb_buf_str(reply_body));
-
-		if (status == 401 && c->conf.user && c->conf.password && !c->conf.negotiate)
-			rc = hb_error_set(
-			    err, HB_ESERVER,
-			    "thrift2 %s: HTTP 401: authentication failed%s%s (user '%s' "
-			    "was refused with the password from %s)",
-			    method, n ? ": " : "", first, c->conf.user,
-			    c->o.password_from ? c->o.password_from : "the caller");
-		else if (status == 401)
-			rc = hb_error_set(
-			    err, HB_ESERVER, "thrift2 %s: HTTP 401: authentication failed%s%s (%s)",
-			    method, n ? ": " : "", first,
-			    c->conf.negotiate
-			        ? "check the Kerberos ticket with klist; kinit gets one"
-			    : !c->conf.user ? "the Thrift2 server wants a login: add --user NAME, "
-			                      "with the password in HBTAB_PASSWORD or ~/.netrc"
-			                    : "no password: set HBTAB_PASSWORD, or add a "
-			                      "'machine HOST login NAME password ...' line to "
-			                      "~/.netrc");
-		else
-			rc = hb_error_set(err, HB_ESERVER, "thrift2 %s: HTTP %ld%s%s", method,
-			                  status, n ? ": " : "", first);
-		goto done;
-	}
+	if (status != 200)
+		return status_error(c, method, status, reply_body, err);
 	rc = hb_thrift_reply_parse(r, reply_body->data ? reply_body->data : "", reply_body->len,
 	                           method, seqid, err);
-	if (rc && curl_easy_getinfo(c->h, CURLINFO_CONTENT_TYPE, &ctype) == CURLE_OK && ctype &&
-	    strncasecmp(ctype, THRIFT_CTYPE, strlen(THRIFT_CTYPE))) {
-		/* Not a Thrift reply at all (a proxy's or a web server's page): say what it is. */
-		char shown[128];
-		size_t i;
-
-		snprintf(shown, sizeof(shown), "%s", ctype);
-		for (i = 0; shown[i]; i++)
-			if ((unsigned char)shown[i] < 0x20 || (unsigned char)shown[i] >= 0x7f)
-				shown[i] = '?';
-		rc = hb_error_set(err, HB_ESERVER,
-		                  "thrift2 %s: unexpected content type '%s' from POST %s (expected "
-		                  "%s; is --thrift pointing at a Thrift2 server in HTTP mode?)",
-		                  method, shown, c->url, THRIFT_CTYPE);
-	} else if (rc) {
-		hb_error_prefix(err, rc, "thrift2 %s", method);
-	}
-done:
-	curl_slist_free_all(hdrs);
-	return rc;
+	return rc ? reply_error(c, method, rc, err) : 0;
 }
 
 int hb_thrift2_create_table(struct hb_thrift2 *c, const struct hb_schema *s,
