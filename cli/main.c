@@ -403,11 +403,13 @@ static void std_fds_valid(void)
 }
 
 /* Whether errors go to stdout as JSON too: -o json, HBTAB_OUTPUT=json (configuration may not
- * have been read when the error happened). */
+ * have been read when the error happened), unless --format prometheus replaced it. */
 static int json_errors(void)
 {
 	const char *o = cli_g.output_str ? cli_g.output_str : getenv("HBTAB_OUTPUT");
 
+	if (cli_g.output == CLI_OUT_PROM) /* --format prometheus: stdout is for the exposition */
+		return 0;
 	return cli_g.output == CLI_OUT_JSON || (o && !strcmp(o, "json"));
 }
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,7 @@ int cli_prom_write_file(const char *path, const void *data, size_t n, struct hb_
 	 * with a dot and does not end in .prom, so the textfile collector never reads it. */
 	hb_interrupt_block(1);
 	fd = mkstemp(tmp.data);
-	e = errno;
+	e = fd < 0 ? errno : 0;
 	if (fd >= 0)
 		registered = !hb_interrupt_add_file(tmp.data);
 	hb_interrupt_block(0);
@@ -222,4 +223,71 @@ int cli_prom_emit(const struct cli_prom_opts *o, struct hb_prom_report *r, int s
 	}
 	hb_buf_release(&b);
 	return status;
+}
+
+int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struct hb_findings *f,
+                   size_t regions, const char *n, int status)
+{
+	struct hb_prom_gauge g[] = {
+	    {"hbtab_audit_regions", "Regions of the table that hbtab's last audit listed.", NAN},
+	    {"hbtab_audit_partitions",
+	     "N, the partition count the table's metadata row records (absent: no row).", NAN},
+	};
+	struct hb_prom_report r;
+	struct hb_prom_kind *kinds = NULL;
+
+	if (!cli_prom_wanted(o))
+		return status;
+	memset(&r, 0, sizeof(r));
+	r.command = "audit";
+	r.subject_label = "table";
+	r.subject = table;
+	if (hb_prom_success(status)) {
+		if (cli_prom_finding_kinds(&kinds, &r.nkinds, f)) {
+			cli_error("out of memory");
+			return CLI_EXIT_SERVER;
+		}
+		r.kinds_metric = "hbtab_audit_findings";
+		r.kinds_help = "Findings of hbtab's last audit of the table, per kind (0: none).";
+		r.kinds = kinds;
+		g[0].value = (double)regions;
+		if (n && *n) {
+			char *end;
+			long long v;
+
+			errno = 0;
+			v = strtoll(n, &end, 10);
+			if (!*end && !errno && v >= 0)
+				g[1].value = (double)v;
+		}
+		r.gauges = g;
+		r.ngauges = HB_ARRAY_LEN(g);
+	}
+	status = cli_prom_emit(o, &r, status);
+	free(kinds);
+	return status;
+}
+
+int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl, size_t created, size_t dropped,
+                    size_t pending, int status)
+{
+	const struct hb_prom_gauge g[] = {
+	    {"hbtab_rotate_tables_created", "Tables hbtab's last rotate run created.",
+	     (double)created},
+	    {"hbtab_rotate_tables_dropped", "Tables hbtab's last rotate run dropped.",
+	     (double)dropped},
+	    {"hbtab_rotate_pending_drops",
+	     "Managed tables past retention that hbtab's last rotate run left for a later one "
+	     "(--max-drops reached, or no --yes).",
+	     (double)pending},
+	};
+	struct hb_prom_report r;
+
+	memset(&r, 0, sizeof(r));
+	r.command = "rotate";
+	r.subject_label = "template";
+	r.subject = tmpl;
+	r.gauges = g;
+	r.ngauges = HB_ARRAY_LEN(g);
+	return cli_prom_emit(o, &r, status);
 }

@@ -21,12 +21,12 @@ struct cli_prom_opts {
 #define CLI_PROM_OPTIONS(o)                                                                        \
 	CLI_GROUP("Output"),                                                                       \
 	    CLI_CHOICE(0, "format", &(o)->format, "FORMAT",                                        \
-	               "text or json (as -o, which this overrides), or prometheus: the findings "  \
-	               "as Prometheus text exposition on standard output",                         \
+	               "text or json (as -o, which this overrides), or prometheus: gauges for a "  \
+	               "monitor, in Prometheus text format",                                       \
 	               "text json prometheus"),                                                    \
 	    CLI_STRING(0, "prom-file", &(o)->file, "PATH",                                         \
-	               "also write the findings as Prometheus text to PATH, atomically (for "      \
-	               "node_exporter's textfile collector)")
+	               "also write those gauges to PATH, atomically (node_exporter's textfile "    \
+	               "collector)")
 
 /* The synopsis fragment of the options. */
 #define CLI_PROM_USAGE "[--format text|json|prometheus] [--prom-file PATH]"
@@ -63,6 +63,23 @@ int cli_prom_emit(const struct cli_prom_opts *o, struct hb_prom_report *r, int s
  * the old file or the new one, never a part. HB_EINVAL with "cannot write 'PATH': reason".
  */
 int cli_prom_write_file(const char *path, const void *data, size_t n, struct hb_error *err);
+
+/*
+ * audit's report for table (cli_prom_emit): after a run that completed, every finding kind's
+ * count in f (hbtab_audit_findings), the regions listed (hbtab_audit_regions) and the metadata
+ * row's N (hbtab_audit_partitions; left out when n is NULL or not a number). Returns the
+ * status to exit with.
+ */
+int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struct hb_findings *f,
+                   size_t regions, const char *n, int status);
+
+/*
+ * rotate's report for the template tmpl (cli_prom_emit): the tables this run created and
+ * dropped and the drops left pending, whatever the status (they count what the run did before
+ * it stopped). Returns the status to exit with.
+ */
+int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl, size_t created, size_t dropped,
+                    size_t pending, int status);
 
 /*
  * The audit findings per kind: *out (malloc'd, caller frees) gets every kind audit knows,
