@@ -651,13 +651,98 @@ static void scanner_delete(struct hb_rest *c, const char *path)
 
 /* One scanner from start to the end (or a failure). *resumable = 1 when a transport fault
  * hit a GET, so the caller may reopen from where this one stopped. */
+/* POSTs the scanner (shielded from signals, so that a scanner it opens is known) and
+ * reads its path from the Location header into spath. */
+static int scanner_open(struct hb_rest *c, const char *path, const struct hb_scan_spec *spec,
+                        const char *body, struct hb_rest_resp *r, struct hb_buf *spath,
+                        struct hb_error *err)
+{
+	int rc;
+
+	hb_interrupt_shield(1);
+	rc = hb_rest_request(c, "POST", path, JSON, body, strlen(body), 0, r, err);
+	hb_interrupt_shield(0);
+	if (rc)
+		return rc;
+	if (r->status == 403)
+		return hb_error_set(
+		    err, HB_ESERVER,
+		    "POST %s: HTTP 403 Forbidden (the REST gateway refuses to open a "
+		    "scanner, which this read needs: the gateway is read-only "
+		    "(hbase.rest.readonly) or you lack permission. hbtab opens one only "
+		    "%s; against a read-only gateway %s)",
+		    path,
+		    spec->filter ? "to sample a live table (--sample-table)"
+		                 : "for row keys that are not printable ASCII",
+		    spec->filter ? "sample the keys elsewhere and give --sample-file"
+		                 : "use a printable --metadata-row");
+	if (r->status != 201)
+		return hb_rest_status_error("POST", path, r, err);
+	if (location_path(spath, r->location, path))
+		return hb_error_set(
+		    err, HB_ESERVER,
+		    "malformed response from POST %s: bad scanner Location '%.200s'", path,
+		    shown_header(spath, r->location));
+	return 0;
+}
+
+/* GETs the open scanner at spath until it is exhausted (204), each batch decoded into st.
+ * *open becomes 0 when the server removed the scanner itself; *resumable says a failure
+ * may be resumed with a new scanner. */
+static int scanner_read(struct hb_rest *c, const char *table, const char *spath,
+                        struct scan_state *st, struct hb_rest_resp *r, int *open, int *resumable,
+                        struct hb_error *err)
+{
+	char what[700];
+	int rc;
+
+	snprintf(what, sizeof(what), "GET %s", spath);
+	for (;;) {
+		if (hb_interrupt_stop())
+			return hb_error_set(err, HB_ENET, "GET %s: interrupted", spath);
+		/* Not idempotent: a scanner GET advances the scanner, so a lost response cannot
+		 * simply be asked for again (the caller reopens a scanner instead). */
+		rc = hb_rest_request(c, "GET", spath, NULL, NULL, 0, 0, r, err);
+		if (rc) {
+			*resumable = rc == HB_ENET;
+			return rc;
+		}
+		if (r->status == 204)
+			return flush_pending(st, err);
+		/* HBase opens a scanner lazily: the POST succeeds for any table, and the first
+		 * GET says what was wrong. 410: the table is not enabled (ScannerInstanceResource
+		 * has removed the scanner itself); 404: there is no such table. */
+		if (r->status == 410) {
+			*open = 0;
+			return hb_error_set(err, HB_ESERVER,
+			                    "table '%s' is disabled: its scanner ended at once "
+			                    "(GET %s: HTTP 410)",
+			                    table, spath);
+		}
+		if (r->status == 404 && !st->rows)
+			return hb_error_set(err, HB_ENOTFOUND,
+			                    "table '%s' not found (GET %s: HTTP 404)", table,
+			                    spath);
+		if (r->status != 200) {
+			*resumable = r->status == 502 || r->status == 503 || r->status == 504;
+			return hb_rest_status_error("GET", spath, r, err);
+		}
+		if ((rc = expect_json("GET", spath, r, err)))
+			return rc;
+		rc = hb_rest_decode_cellset(r->body.data, r->body.len, what, on_fragment, st, err);
+		if (rc)
+			return rc;
+		hb_rest_report_progress(c, st->rows, 0);
+	}
+}
+
 static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
                      const void *start, size_t start_len, struct scan_state *st, int *resumable,
                      struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT, spath = HB_BUF_INIT;
 	struct hb_rest_resp r;
-	char *body = NULL, what[700];
+	char *body = NULL;
 	int rc, open = 0;
 
 	*resumable = 0;
@@ -674,82 +759,11 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 		goto done_unheld;
 	}
 	hb_interrupt_hold();
-	hb_interrupt_shield(1);
-	rc = hb_rest_request(c, "POST", path.data, JSON, body, strlen(body), 0, &r, err);
-	hb_interrupt_shield(0);
-	if (rc)
-		goto done;
-	if (r.status == 403) {
-		rc = hb_error_set(
-		    err, HB_ESERVER,
-		    "POST %s: HTTP 403 Forbidden (the REST gateway refuses to open a "
-		    "scanner, which this read needs: the gateway is read-only "
-		    "(hbase.rest.readonly) or you lack permission. hbtab opens one only "
-		    "%s; against a read-only gateway %s)",
-		    path.data,
-		    spec->filter ? "to sample a live table (--sample-table)"
-		                 : "for row keys that are not printable ASCII",
-		    spec->filter ? "sample the keys elsewhere and give --sample-file"
-		                 : "use a printable --metadata-row");
-		goto done;
+	rc = scanner_open(c, path.data, spec, body, &r, &spath, err);
+	if (!rc) {
+		open = 1;
+		rc = scanner_read(c, table, spath.data, st, &r, &open, resumable, err);
 	}
-	if (r.status != 201) {
-		rc = hb_rest_status_error("POST", path.data, &r, err);
-		goto done;
-	}
-	if (location_path(&spath, r.location, path.data)) {
-		rc = hb_error_set(err, HB_ESERVER,
-		                  "malformed response from POST %s: bad scanner Location '%.200s'",
-		                  path.data, shown_header(&spath, r.location));
-		goto done;
-	}
-	open = 1;
-	snprintf(what, sizeof(what), "GET %s", spath.data);
-	for (;;) {
-		if (hb_interrupt_stop()) {
-			rc = hb_error_set(err, HB_ENET, "GET %s: interrupted", spath.data);
-			goto done;
-		}
-		/* Not idempotent: a scanner GET advances the scanner, so a lost response cannot
-		 * simply be asked for again (the caller reopens a scanner instead). */
-		rc = hb_rest_request(c, "GET", spath.data, NULL, NULL, 0, 0, &r, err);
-		if (rc) {
-			*resumable = rc == HB_ENET;
-			goto done;
-		}
-		if (r.status == 204)
-			break;
-		/* HBase opens a scanner lazily: the POST succeeds for any table, and the first
-		 * GET says what was wrong. 410: the table is not enabled (ScannerInstanceResource
-		 * has removed the scanner itself); 404: there is no such table. */
-		if (r.status == 410) {
-			open = 0;
-			rc = hb_error_set(err, HB_ESERVER,
-			                  "table '%s' is disabled: its scanner ended at once "
-			                  "(GET %s: HTTP 410)",
-			                  table, spath.data);
-			goto done;
-		}
-		if (r.status == 404 && !st->rows) {
-			rc = hb_error_set(err, HB_ENOTFOUND,
-			                  "table '%s' not found (GET %s: HTTP 404)", table,
-			                  spath.data);
-			goto done;
-		}
-		if (r.status != 200) {
-			rc = hb_rest_status_error("GET", spath.data, &r, err);
-			*resumable = r.status == 502 || r.status == 503 || r.status == 504;
-			goto done;
-		}
-		if ((rc = expect_json("GET", spath.data, &r, err)))
-			goto done;
-		rc = hb_rest_decode_cellset(r.body.data, r.body.len, what, on_fragment, st, err);
-		if (rc)
-			goto done;
-		hb_rest_report_progress(c, st->rows, 0);
-	}
-	rc = flush_pending(st, err);
-done:
 	if (open)
 		scanner_delete(c, spath.data);
 	/* The last release after a signal ends the process (core/interrupt.h). */
