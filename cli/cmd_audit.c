@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
+#include "prom.h"
 #include "rest_cli.h"
 #include "splitspec.h"
 
@@ -23,6 +24,7 @@ struct table_opts {
 };
 
 static struct table_opts o;
+static struct cli_prom_opts po;
 static const char *servers; /* --servers S: N = auto of a split set, offline */
 static struct hb_hot_params hot_params = HB_HOT_PARAMS_DEFAULT;
 static double window = DEFAULT_WINDOW;
@@ -102,12 +104,15 @@ static const struct cli_option opts[] = {
     CLI_SPLITSPEC_OPTIONS(&ss),
     CLI_STRING(0, "servers", &servers, "S",
                "with N = auto: region servers to count, no server asked (split set only)"),
+    CLI_PROM_OPTIONS(&po),
     CLI_END,
 };
 
 /* TABLE or a split set, not both; a split set needs --keyspace and is audited offline. */
 static int check(struct cli_ctx *x)
 {
+	if (cli_prom_check("audit", &po))
+		return CLI_EXIT_USAGE;
 	if (x->table && cli_splitspec_given(&ss))
 		return cli_usage_exit("audit",
 		                      "give either TABLE or a split specification, not both");
@@ -116,6 +121,9 @@ static int check(struct cli_ctx *x)
 	if (!x->table) {
 		if (!o.keyspace)
 			return cli_usage_exit("audit", "auditing a split set needs --keyspace");
+		if (cli_prom_wanted(&po))
+			return cli_usage_exit("audit",
+			                      "--format prometheus and --prom-file need a TABLE");
 		if (o.source || o.hotspots || o.window || o.meta_family || o.meta_row ||
 		    o.hot_factor || o.hot_min_writes || o.require_metadata || o.placement_factor)
 			return cli_usage_exit(
@@ -159,6 +167,8 @@ static int print_table(const struct hb_audit_report *r)
 {
 	if (cli_g.output == CLI_OUT_JSON)
 		return cli_audit_print_json(r);
+	if (cli_g.output == CLI_OUT_PROM) /* --format prometheus: cli_prom_audit prints */
+		return 0;
 	return cli_audit_print_text(r);
 }
 
@@ -195,7 +205,8 @@ static int audit_table(struct hb_audit_report *r, struct cli_ctx *x)
 	cli_progress_done();
 	if (!rc)
 		rc = print_table(r);
-	return cli_regions_status(x->table, rc, &err, r->a.findings.n);
+	rc = cli_regions_status(x->table, rc, &err, r->a.findings.n);
+	return cli_prom_audit(&po, x->table, &r->a.findings, r->rs.n, r->stored_n, rc);
 }
 
 /* A planned split set, audited offline (N = auto and --sample-table ask the cluster first). */
@@ -242,7 +253,8 @@ static int run(struct cli_ctx *x)
 const struct cli_command cli_cmd_audit = {
     .name = "audit",
     .summary = "find unreachable regions, chain defects, drift and hot-spots",
-    .usage = "audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window SEC]]\n"
+    .usage = "audit TABLE [--keyspace SPEC] [--source rest|meta] [--hotspots [--window "
+             "SEC]] " CLI_PROM_USAGE "\n"
              "audit " CLI_SPLITSPEC_USAGE " --keyspace SPEC",
     .opts = opts,
     .args = "TABLE",

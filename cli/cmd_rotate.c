@@ -7,6 +7,7 @@
 #include "create.h"
 #include "exit.h"
 #include "output.h"
+#include "prom.h"
 #include "rotate.h"
 #include "splitspec.h"
 
@@ -20,13 +21,14 @@
 	"SPEC] "                                                                                   \
 	"[--period day|hour] [--ahead K] [--retain K] [--max-drops M] [--yes] [--dry-run] "        \
 	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE] [--sample-previous] "      \
-	"[--adopt] [--create-namespace]"
+	"[--adopt] [--create-namespace] " CLI_PROM_USAGE
 
 #define MAX_AHEAD  1000
 #define MAX_RETAIN 100000
 
 static struct cli_splitspec ss;
 static struct cli_create_opts co;
+static struct cli_prom_opts po;
 static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *lock;
 static int yes, dry_run, opt_sample_previous, adopt, create_namespace;
 static const struct cli_option opts[] = {
@@ -54,6 +56,7 @@ static const struct cli_option opts[] = {
              "create the template's namespace when it does not exist"),
     CLI_SPLITSPEC_OPTIONS(&ss),
     CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell or rest", "auto thrift2 shell rest"),
+    CLI_PROM_OPTIONS(&po),
     CLI_END,
 };
 
@@ -221,6 +224,8 @@ static int check(struct cli_ctx *x)
 	int rc;
 
 	(void)x;
+	if (cli_prom_check("rotate", &po))
+		return CLI_EXIT_USAGE;
 	rc = check_template();
 	if (rc)
 		return rc == HB_ESAFETY ? CLI_EXIT_REFUSED : CLI_EXIT_USAGE;
@@ -316,6 +321,10 @@ static int run(struct cli_ctx *x)
 
 	ro.on_line = print_line;
 	st = cli_rotate_run(x->rest, &ro, &res);
+	/* a run refused by another's lock did nothing: the one holding it reports */
+	if (!res.listed && st == CLI_EXIT_REFUSED)
+		return st;
+	st = cli_prom_rotate(&po, tmpl, &res, st);
 	if (!res.listed)
 		return st;
 	if (cli_g.output == CLI_OUT_JSON && print_json() && !st)

@@ -268,21 +268,33 @@ int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struc
 	return status;
 }
 
-int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl, size_t created, size_t dropped,
-                    size_t pending, int status)
+/* How many of res's lines have action. */
+static size_t count_action(const struct cli_rotate_result *res, const char *action)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < res->nlines; i++)
+		n += !strcmp(res->lines[i].action, action);
+	return n;
+}
+
+int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl,
+                    const struct cli_rotate_result *res, int status)
 {
 	const struct hb_prom_gauge g[] = {
 	    {"hbtab_rotate_tables_created", "Tables hbtab's last rotate run created.",
-	     (double)created},
+	     (double)count_action(res, "created")},
 	    {"hbtab_rotate_tables_dropped", "Tables hbtab's last rotate run dropped.",
-	     (double)dropped},
+	     (double)count_action(res, "dropped")},
 	    {"hbtab_rotate_pending_drops",
 	     "Managed tables past retention that hbtab's last rotate run left for a later one "
 	     "(--max-drops reached, or no --yes).",
-	     (double)pending},
+	     (double)res->pending},
 	};
 	struct hb_prom_report r;
 
+	if (!cli_prom_wanted(o))
+		return status;
 	memset(&r, 0, sizeof(r));
 	r.command = "rotate";
 	r.subject_label = "template";

@@ -39,7 +39,7 @@ _hbtab_values()
     _hbtab_line "$1" || return 0
     if [ -n "${_hbtab_f[2]:-}" ]; then
         COMPREPLY=($(compgen -W "${_hbtab_f[2]}" -- "$2"))
-    elif [ "${_hbtab_f[1]:-}" = FILE ]; then
+    elif [ "${_hbtab_f[1]:-}" = FILE ] || [ "${_hbtab_f[1]:-}" = PATH ]; then
         compopt -o filenames 2>/dev/null
         COMPREPLY=($(compgen -f -- "$2"))
     fi

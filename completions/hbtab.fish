@@ -36,7 +36,7 @@ function __hbtab_values
         for c in (string split ' ' -- $f[3])
             echo $argv[2]$c
         end
-    else if test "$f[2]" = FILE
+    else if test "$f[2]" = FILE; or test "$f[2]" = PATH
         for p in (__fish_complete_path $argv[3])
             echo $argv[2]$p
         end

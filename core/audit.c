@@ -755,12 +755,14 @@ void hb_audit_report_init(struct hb_audit_report *r)
 
 void hb_audit_report_release(struct hb_audit_report *r)
 {
+	free(r->stored_n);
 	hb_keyspace_free(r->ks);
 	hb_buf_release(&r->ks_canon);
 	hb_audit_release(&r->a);
 	hb_hotspots_release(&r->hot);
 	hb_regions_release(&r->rs);
 	r->ks = NULL;
+	r->stored_n = NULL;
 }
 
 /* Orders regions by (start, end) for the meta/REST comparison. */

@@ -331,6 +331,7 @@ struct hb_audit_report {
 	double window;  /* seconds asked for between the two counter readings */
 	double elapsed; /* measured between the two counter readings; 0 with one reading */
 	int metadata;   /* 1 the metadata row exists, 0 it does not, -1 unknown */
+	char *stored_n; /* N as the metadata row stores it (owned), NULL when it has none */
 };
 
 void hb_audit_report_init(struct hb_audit_report *r);

@@ -320,6 +320,8 @@ int hb_rest_audit_table(struct hb_audit_report *r, struct hb_rest *c, const char
 		hb_findings_sort(&r->a.findings);
 	if (rc == HB_ENOMEM && !err->msg[0])
 		hb_error_set(err, HB_ENOMEM, "out of memory");
+	r->stored_n = md.n; /* for the report (--prom-file) */
+	md.n = NULL;
 	meta_values_release(&md);
 	return rc;
 }

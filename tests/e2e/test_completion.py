@@ -107,6 +107,8 @@ class CompletionCases:
         self.assertEqual(self.names("hbtab --cacert %s/c" % self.cwd), {"ca.pem"})
         self.assertIn("notes", self.names("hbtab simulate --keys-file "))
         self.assertIn("splits.txt", self.names("hbtab audit t --splits-file "))
+        # a file to write (PATH) is completed as one to read (FILE) is
+        self.assertIn("notes", self.names("hbtab audit t --prom-file "))
         # a count, a URL, a table are not files
         self.assertEqual(self.offers("hbtab create user --hex-splits "), [])
         self.assertEqual(self.offers("hbtab --rest "), [])
