@@ -15,5 +15,6 @@ extern const struct cli_command cli_cmd_describe;
 extern const struct cli_command cli_cmd_drop;
 extern const struct cli_command cli_cmd_rotate;
 extern const struct cli_command cli_cmd_simulate;
+extern const struct cli_command cli_cmd_repair;
 
 #endif

@@ -297,7 +297,9 @@ int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl,
 		return status;
 	memset(&r, 0, sizeof(r));
 	r.command = "rotate";
-	r.subject_label = "template";
+	/* the template goes in the table label: the textfile collector wants one set of label
+	 * names per metric name across all its files (audit's have command and table) */
+	r.subject_label = "table";
 	r.subject = tmpl;
 	r.gauges = g;
 	r.ngauges = HB_ARRAY_LEN(g);

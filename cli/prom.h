@@ -75,9 +75,9 @@ int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struc
                    size_t regions, const char *n, int status);
 
 /*
- * rotate's report for the template tmpl (cli_prom_emit): the tables res says this run created
- * and dropped and the drops it left pending, whatever the status (they count what the run did
- * before it stopped). Returns the status to exit with.
+ * rotate's report for the template tmpl, labelled table="<tmpl>" (cli_prom_emit): the tables
+ * res says this run created and dropped and the drops it left pending, whatever the status
+ * (they count what the run did before it stopped). Returns the status to exit with.
  */
 int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl,
                     const struct cli_rotate_result *res, int status);

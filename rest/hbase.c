@@ -899,7 +899,8 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 	            hb_buf_adds(&path, "&endrow=") ||
 	            (spec->end && hb_rest_path_escape(&path, spec->end, spec->end_len)) ||
 	            hb_buf_addf(&path, "&maxversions=%d",
-	                        spec->max_versions > 0 ? spec->max_versions : 1)))
+	                        spec->max_versions > 0 ? spec->max_versions : 1) ||
+	            (spec->limit > 0 && hb_buf_addf(&path, "&limit=%ld", spec->limit))))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (col = spec->columns; !rc && col && *col; col++)
 		if (hb_buf_adds(&path, "&column=") ||
@@ -1101,6 +1102,13 @@ static int sample_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 int hb_rest_sample_keys(struct hb_rest *c, const char *table, size_t max_rows, uint64_t seed,
                         struct hb_keys *out, struct hb_error *err)
 {
+	return hb_rest_sample_range(c, table, NULL, 0, NULL, 0, max_rows, seed, out, err);
+}
+
+int hb_rest_sample_range(struct hb_rest *c, const char *table, const void *from, size_t from_len,
+                         const void *to, size_t to_len, size_t max_rows, uint64_t seed,
+                         struct hb_keys *out, struct hb_error *err)
+{
 	struct sampler s;
 	struct hb_scan_spec spec;
 	struct hb_buf filter = HB_BUF_INIT, start = HB_BUF_INIT;
@@ -1114,6 +1122,8 @@ int hb_rest_sample_keys(struct hb_rest *c, const char *table, size_t max_rows, u
 	s.rng = seed;
 	s.chance = 1;
 	hb_buf_init(&s.last, 0);
+	if (from_len && hb_buf_add(&start, from, from_len))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (;;) {
 		if (hb_rest_sample_filter(&filter, s.chance)) {
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -1122,6 +1132,8 @@ int hb_rest_sample_keys(struct hb_rest *c, const char *table, size_t max_rows, u
 		memset(&spec, 0, sizeof(spec));
 		spec.start = start.data;
 		spec.start_len = start.len;
+		spec.end = to_len ? to : NULL;
+		spec.end_len = to_len;
 		spec.batch = 1000;
 		spec.max_versions = 1;
 		spec.filter = filter.data;

@@ -84,6 +84,8 @@ struct hb_scan_spec {
 	long batch;                 /* cells per GET; 0 = 1000 */
 	int max_versions;           /* 0 = 1 */
 	const char *filter;         /* ScannerModel's filter: a FilterModel as JSON text, or NULL */
+	long limit; /* a stateless scan's limit= (rows at most); 0 = none. A stateful scan sends no
+	             * limit: its callback stops it (a positive return) */
 };
 
 /* Called once per complete row, in key order; a non-zero return stops the scan with it. */
@@ -178,6 +180,10 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
  */
 int hb_rest_sample_keys(struct hb_rest *c, const char *table, size_t max_rows, uint64_t seed,
                         struct hb_keys *out, struct hb_error *err);
+/* hb_rest_sample_keys over the rows in [start, end) only (end_len 0 = to the last row). */
+int hb_rest_sample_range(struct hb_rest *c, const char *table, const void *start, size_t start_len,
+                         const void *end, size_t end_len, size_t max_rows, uint64_t seed,
+                         struct hb_keys *out, struct hb_error *err);
 /* Builds the FilterModel JSON (text) for the sampler's filter at chance (1 = no
  * RandomRowFilter) into out. HB_ENOMEM. */
 int hb_rest_sample_filter(struct hb_buf *out, double chance);

@@ -237,30 +237,30 @@ class RotatePrometheus(PromBase):
         r = self.rotate("2026-11-01", "--ahead", "1", "--prom-file", self.path)
         self.assertOk(r)
         m = parse(self.read())
-        t1 = self.assertRun(m, "rotate", 0, before, time.time(), template=TEMPLATE)
-        self.assertEqual(value(m, "hbtab_rotate_tables_created", template=TEMPLATE), 2)
-        self.assertEqual(value(m, "hbtab_rotate_tables_dropped", template=TEMPLATE), 0)
-        self.assertEqual(value(m, "hbtab_rotate_pending_drops", template=TEMPLATE), 0)
+        t1 = self.assertRun(m, "rotate", 0, before, time.time(), table=TEMPLATE)
+        self.assertEqual(value(m, "hbtab_rotate_tables_created", table=TEMPLATE), 2)
+        self.assertEqual(value(m, "hbtab_rotate_tables_dropped", table=TEMPLATE), 0)
+        self.assertEqual(value(m, "hbtab_rotate_pending_drops", table=TEMPLATE), 0)
         # two tables past retention, one drop allowed: exit 5, the other drop pending
         r = self.rotate("2026-11-05", "--ahead", "0", "--retain", "2", "--yes",
                         "--max-drops", "1", "--prom-file", self.path)
         self.assertEqual(r.rc, 5, repr(r))
         m = parse(self.read())
-        self.assertRun(m, "rotate", 5, before, time.time(), template=TEMPLATE)
+        self.assertRun(m, "rotate", 5, before, time.time(), table=TEMPLATE)
         self.assertEqual(value(m, "hbtab_last_success_timestamp_seconds", command="rotate",
-                               template=TEMPLATE), t1)
-        self.assertEqual(value(m, "hbtab_rotate_tables_created", template=TEMPLATE), 1)
-        self.assertEqual(value(m, "hbtab_rotate_tables_dropped", template=TEMPLATE), 1)
-        self.assertEqual(value(m, "hbtab_rotate_pending_drops", template=TEMPLATE), 1)
+                               table=TEMPLATE), t1)
+        self.assertEqual(value(m, "hbtab_rotate_tables_created", table=TEMPLATE), 1)
+        self.assertEqual(value(m, "hbtab_rotate_tables_dropped", table=TEMPLATE), 1)
+        self.assertEqual(value(m, "hbtab_rotate_pending_drops", table=TEMPLATE), 1)
         # on stdout instead of the text lines
         r = self.rotate("2026-11-05", "--ahead", "0", "--retain", "2", "--yes",
                         "--max-drops", "5", "--format", "prometheus")
         self.assertOk(r)
         m = parse(r.out)
-        self.assertRun(m, "rotate", 0, before, time.time(), template=TEMPLATE)
-        self.assertEqual(value(m, "hbtab_rotate_tables_created", template=TEMPLATE), 0)
-        self.assertEqual(value(m, "hbtab_rotate_tables_dropped", template=TEMPLATE), 1)
-        self.assertEqual(value(m, "hbtab_rotate_pending_drops", template=TEMPLATE), 0)
+        self.assertRun(m, "rotate", 0, before, time.time(), table=TEMPLATE)
+        self.assertEqual(value(m, "hbtab_rotate_tables_created", table=TEMPLATE), 0)
+        self.assertEqual(value(m, "hbtab_rotate_tables_dropped", table=TEMPLATE), 1)
+        self.assertEqual(value(m, "hbtab_rotate_pending_drops", table=TEMPLATE), 0)
 
     def test_prometheus__rotate_prom_file_leaves_the_normal_output_as_it_was(self):
         self.assertOk(self.rotate("2026-11-01", "--ahead", "1"))
@@ -273,7 +273,7 @@ class RotatePrometheus(PromBase):
             self.assertEqual((got.rc, got.out, got.err), (want.rc, want.out, want.err))
             self.assertEqual([n for n in os.listdir(self.dir) if n.startswith(".")], [])
             m = parse(self.read())
-            self.assertEqual(value(m, "hbtab_rotate_tables_dropped", template=TEMPLATE), 0)
+            self.assertEqual(value(m, "hbtab_rotate_tables_dropped", table=TEMPLATE), 0)
 
 
 if __name__ == "__main__":

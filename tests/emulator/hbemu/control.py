@@ -80,6 +80,14 @@ class ControlHandler(Handler):
             return ok({"daughters": [region_json(a), region_json(b)]})
         if p == "/control/merge" and method == "POST":
             return ok({"merged": region_json(s.merge_regions(req["table"], int(req["index"])))})
+        if p == "/control/merge-regions" and method == "POST":
+            # the shell's merge_region: regions by encoded or full name, in the order given
+            m = s.merge_named([str(x) for x in req["regions"]], bool(req.get("force", False)))
+            return ok({"merged": region_json(m)})
+        if p == "/control/split-region" and method == "POST":
+            # the shell's split: a region (encoded or full name) or a table, at key
+            a, b = s.split_named(str(req["region"]), base64.b64decode(req["key"]))
+            return ok({"daughters": [region_json(a), region_json(b)]})
         if p == "/control/offline" and method == "POST":
             return ok({"region": region_json(s.set_offline(req["table"], int(req["index"])))})
         if p == "/control/unassign" and method == "POST":

@@ -93,6 +93,21 @@ class IllegalArgument(HBaseError):
     java = "java.lang.IllegalArgumentException"
 
 
+class MergeRegion(HBaseError):
+    java = "org.apache.hadoop.hbase.exceptions.MergeRegionException"
+    do_not_retry = True
+
+
+class UnknownRegion(HBaseError):
+    java = "org.apache.hadoop.hbase.UnknownRegionException"
+    do_not_retry = True
+
+
+class SplitRegion(HBaseError):
+    java = "org.apache.hadoop.hbase.DoNotRetryIOException"
+    do_not_retry = True
+
+
 class ReadOnly(HBaseError):
     java = "org.apache.hadoop.hbase.DoNotRetryIOException"
     do_not_retry = True
@@ -901,6 +916,84 @@ class State(object):
             t.touch_regions()
             self.persist()
             return m
+
+    # ---- merge_region / split as the shell asks the master for them -----------------
+    def _region_by_name(self, name):
+        """(table, region) for an encoded region name or a full one ("t,start,id.enc.")."""
+        enc = name
+        if not (len(name) == 32 and all(c in "0123456789abcdef" for c in name)):
+            if len(name) >= 34 and name.endswith(".") and name[-34] == ".":
+                enc = name[-33:-1]
+            else:
+                return None, None
+        for t in self.tables.values():
+            for r in t.regions:
+                if r.encoded == enc and r.in_meta:
+                    return t, r
+        return None, None
+
+    def merge_named(self, names, force=False):
+        """Admin.mergeRegionsAsync: MergeTableRegionsProcedure checks the regions in the order
+        given, each against the one before it (adjacent, or overlapping, unless force), before
+        it sorts them; the merged region gets a new id (so a new encoded name), the lowest
+        start and the highest end, and the parents leave hbase:meta. Rows stay where they are
+        (the emulator keeps them per table)."""
+        with self.lock:
+            if len(set(names)) != len(names):
+                raise MergeRegion("Duplicate regions specified; cannot merge a region to itself. "
+                                  "Passed in %d but only %d unique." % (len(names), len(set(names))))
+            if len(names) < 2:
+                raise MergeRegion("Need two Regions at least to run a Merge")
+            regs, table = [], None
+            for n in names:
+                t, r = self._region_by_name(n)
+                if r is None:
+                    raise UnknownRegion(n)
+                if table is not None and t is not table:
+                    raise MergeRegion("Can't merge regions from different tables")
+                table = t
+                regs.append(r)
+            for prev, r in zip(regs, regs[1:]):
+                adjacent = prev.end == r.start or r.end == prev.start
+                overlap = (prev.start < r.end or not r.end) and (r.start < prev.end or not prev.end)
+                if not force and not adjacent and not overlap:
+                    raise MergeRegion("Unable to merge non-adjacent or non-overlapping regions "
+                                      "'%s', '%s' when force=false" % (prev.encoded, r.encoded))
+            for r in regs:
+                if r.replica:
+                    raise MergeRegion("Can't merge non-default replicas")
+                if r.offline or r.split or self.server_location(r) is None:
+                    raise MergeRegion("Unable to merge regions that are NOT online: %s"
+                                      % r.encoded)
+            regs.sort(key=lambda r: r.start)
+            end = b"" if any(not r.end for r in regs) else max(r.end for r in regs)
+            rid = max(self.new_rid(), max(r.rid for r in regs) + 1)
+            m = Region(table.name, regs[0].start, end, rid, regs[0].server)
+            for r in regs:
+                table.regions.remove(r)
+            table.regions.append(m)
+            self.note_open(table, [m])
+            table.touch_regions()
+            self.persist()
+            return m
+
+    def split_named(self, name, key):
+        """Admin.splitRegion (a region's name, encoded or full) or Admin.split (a table: the
+        region holding key): SplitTableRegionProcedure refuses a split row equal to the start
+        key or outside the region; the parent stays in meta as an offline split parent."""
+        with self.lock:
+            t, r = self._region_by_name(name)
+            if r is None:
+                t = self.get_table(name)
+                r = t.region_for(key)
+            if r is None or r.offline or r.split:
+                raise UnknownRegion(name)
+            if key == r.start:
+                raise SplitRegion("Split row is equal to startkey: %s" % to_string_binary(key))
+            if not r.contains(key):
+                raise SplitRegion("Split row is not inside region key range splitKey:%s region: %s"
+                                  % (to_string_binary(key), r.encoded))
+            return self.split_region(t.name, key, True)
 
     def set_offline(self, name, index):
         with self.lock:

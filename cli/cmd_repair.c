@@ -1,0 +1,452 @@
+/* hbtab repair: plan (and with --apply carry out) the merges and splits that fix a table's
+ * regions: unreachable or empty ones merged into a neighbour, hot ones split. */
+#include "../core/audit.h"
+#include "../core/keyspace.h"
+#include "../core/regioninfo.h"
+#include "../core/repair.h"
+#include "../rest/hbase.h"
+#include "../rest/metarow.h"
+#include "../rest/repair.h"
+#include "../rest/shellrun.h"
+#include "cli.h"
+#include "commands.h"
+#include "exit.h"
+#include "output.h"
+#include "rest_cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_STEPS 10
+#define DEFAULT_WAIT      60.0
+
+static const char *keyspace_opt, *min_regions_opt, *max_steps_opt, *via_opt, *wait_opt, *window_opt;
+static int empty, split_hot, apply;
+
+static struct hb_repair_params params = {0, 1, 0, DEFAULT_MAX_STEPS};
+static double wait_s = DEFAULT_WAIT, window_s = 10.0;
+static int print_only;
+
+static const struct cli_option opts[] = {
+    CLI_STRING(0, "keyspace", &keyspace_opt, "SPEC",
+               "row-key space (default: the metadata row's); regions no key reaches are merged"),
+    CLI_FLAG(0, "empty", &empty, "also merge runs of regions that hold no data"),
+    CLI_STRING(0, "min-regions", &min_regions_opt, "K",
+               "with --empty: never fewer than K regions (1)"),
+    CLI_FLAG(0, "split-hot", &split_hot,
+             "split write hot-spots at the median of a key sample drawn from the region"),
+    CLI_STRING(0, "window", &window_opt, "SEC",
+               "with --split-hot: seconds between the counter readings (10; 0 = since open)"),
+    CLI_FLAG(0, "apply", &apply, "carry the plan out through the hbase shell, then audit again"),
+    CLI_CHOICE(0, "via", &via_opt, "CHANNEL",
+               "auto or shell (run the steps), print (the shell script only)", "auto shell print"),
+    CLI_STRING(0, "max-steps", &max_steps_opt, "K", "at most K merges and splits in one run (10)"),
+    CLI_STRING(0, "wait", &wait_opt, "SEC", "how long a step's result may take to show (60)"),
+    CLI_END,
+};
+
+static int check(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	long v;
+
+	(void)x;
+	if (min_regions_opt && !empty)
+		return cli_usage_exit("repair", "--min-regions needs --empty");
+	if (window_opt && !split_hot)
+		return cli_usage_exit("repair", "--window needs --split-hot");
+	if (min_regions_opt) {
+		if (cli_parse_long(min_regions_opt, 1, 2147483647L, "--min-regions", &v, &err))
+			return cli_fail(&err);
+		params.min_regions = (size_t)v;
+	}
+	if (max_steps_opt) {
+		if (cli_parse_long(max_steps_opt, 1, 100000, "--max-steps", &v, &err))
+			return cli_fail(&err);
+		params.max_steps = (size_t)v;
+	}
+	if (wait_opt) {
+		if (cli_parse_long(wait_opt, 0, 86400, "--wait", &v, &err))
+			return cli_fail(&err);
+		wait_s = (double)v;
+	}
+	if (window_opt) {
+		char *end;
+
+		errno = 0;
+		window_s = strtod(window_opt, &end);
+		if (*end || end == window_opt || errno || !(window_s >= 0) || window_s > 86400)
+			return cli_usage_exit("repair", "invalid --window '%s' (seconds, 0..86400)",
+			                      window_opt);
+	}
+	if (via_opt && strcmp(via_opt, "auto") && strcmp(via_opt, "shell") &&
+	    strcmp(via_opt, "print"))
+		return cli_usage_exit(
+		    "repair", "invalid --via '%s' (expected auto, shell or print)", via_opt);
+	print_only = via_opt && !strcmp(via_opt, "print");
+	if (print_only && apply)
+		return cli_usage_exit("repair", "--via print writes the script and runs nothing: "
+		                                "leave out --apply");
+	if (keyspace_opt) {
+		struct hb_keyspace *ks = NULL;
+		int rc = hb_keyspace_parse(&ks, keyspace_opt, &err);
+
+		hb_keyspace_free(ks);
+		if (rc == HB_EINVAL)
+			return cli_usage_exit("repair", "--keyspace '%s': %s", keyspace_opt,
+			                      err.msg);
+		if (rc)
+			return cli_fail(&err);
+	}
+	params.empty = empty;
+	params.split_hot = split_hot;
+	return CLI_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- reading the table */
+
+/* What hbtab read, planned and did: what print_result shows. */
+struct repair_result {
+	const char *table;
+	struct hb_repair_survey sv; /* the table as read (sv.live: the regions plans index) */
+	struct hb_repair_plan plan;
+	int applied;                 /* --apply ran (steps were carried out, or there were none) */
+	size_t done;                 /* steps carried out */
+	int fixed;                   /* after --apply: a fresh plan has nothing left */
+	struct hb_repair_plan after; /* that fresh plan */
+};
+
+static void result_init(struct repair_result *r, const char *table)
+{
+	memset(r, 0, sizeof(*r));
+	r->table = table;
+	hb_repair_survey_init(&r->sv);
+	hb_repair_plan_init(&r->plan);
+	hb_repair_plan_init(&r->after);
+}
+
+static void result_release(struct repair_result *r)
+{
+	hb_repair_survey_release(&r->sv);
+	hb_repair_plan_release(&r->plan);
+	hb_repair_plan_release(&r->after);
+}
+
+/* Reads and plans TABLE into sv and plan (the audit's options from this command's). */
+static int survey(struct hb_rest *c, const char *table, struct hb_repair_survey *sv,
+                  const struct hb_repair_params *pp, struct hb_repair_plan *plan,
+                  struct hb_error *err)
+{
+	struct hb_audit_opts ao;
+	int rc = 0;
+
+	memset(&ao, 0, sizeof(ao));
+	ao.keyspace = keyspace_opt;
+	ao.hotspots = pp->split_hot;
+	ao.window = window_s;
+	ao.hot = (struct hb_hot_params)HB_HOT_PARAMS_DEFAULT;
+	ao.placement_factor = HB_PLACEMENT_FACTOR_DEFAULT;
+	ao.thrift = cli_thrift2_ask;
+	ao.tell = &cli_tell;
+	if (keyspace_opt && (hb_keyspace_parse(&sv->audit.ks, keyspace_opt, err) ||
+	                     hb_keyspace_format(&sv->audit.ks_canon, sv->audit.ks)))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc)
+		rc = hb_repair_survey(plan, sv, c, table, &ao, pp, err);
+	cli_progress_done();
+	return rc;
+}
+
+/* ---------------------------------------------------------------- output */
+
+static const char *action_name(enum hb_repair_action a)
+{
+	return a == HB_REPAIR_MERGE ? "merge" : a == HB_REPAIR_SPLIT ? "split" : "report";
+}
+
+/* One entry as a text line: the finding, the regions (encoded names and bounds), then the
+ * shell command to run (or, for a report, what it says and the operator's command). */
+static int text_step(struct hb_buf *b, const struct hb_regions *rs, const struct hb_repair_step *s)
+{
+	size_t i;
+	int rc = hb_buf_addf(b, "%s%s%s:", cli_color(CLI_RED), s->finding, cli_color(CLI_RESET));
+
+	for (i = s->first; !rc && i < s->first + s->n && i < rs->n; i++) {
+		struct hb_region_view v;
+		const struct hb_region *g = hb_regions_at(rs, i, &v);
+
+		rc = hb_buf_addf(b, "%s region %zu %s ['", i > s->first ? "," : "", i,
+		                 g->encoded ? g->encoded : "-") ||
+		     hb_tsb_append_quoted(b, g->start, g->start_len) || hb_buf_adds(b, "', '") ||
+		     hb_tsb_append_quoted(b, g->end, g->end_len) || hb_buf_adds(b, "')");
+	}
+	if (!rc && s->action != HB_REPAIR_REPORT)
+		rc = hb_buf_addf(b, ": %s\n", s->command);
+	else if (!rc)
+		rc = hb_buf_addf(b, "%s%s%s%s\n", s->n ? ": " : " ", s->message,
+		                 s->command ? "; run: " : "", s->command ? s->command : "");
+	return rc;
+}
+
+static int json_plan(cJSON *arr, const struct hb_regions *rs, const struct hb_repair_plan *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->n; i++) {
+		const struct hb_repair_step *s = &p->v[i];
+		cJSON *o = cJSON_CreateObject(), *regs;
+
+		if (!o || !cJSON_AddItemToArray(arr, o) ||
+		    !cli_json_add_str(o, "finding", s->finding) ||
+		    !cli_json_add_str(o, "action", action_name(s->action)) ||
+		    !(regs = cJSON_AddArrayToObject(o, "regions")))
+			return HB_ENOMEM;
+		for (j = s->first; j < s->first + s->n && j < rs->n; j++) {
+			struct hb_region_view v;
+			const struct hb_region *g = hb_regions_at(rs, j, &v);
+			cJSON *ro = cJSON_CreateObject();
+
+			if (!ro || !cJSON_AddItemToArray(regs, ro) ||
+			    !cJSON_AddNumberToObject(ro, "index", (double)j) ||
+			    !cli_json_add_str(ro, "name", g->encoded) ||
+			    !cli_json_add_tsb(ro, "start", g->start, g->start_len) ||
+			    !cli_json_add_tsb(ro, "end", g->end, g->end_len))
+				return HB_ENOMEM;
+		}
+		if (!cli_json_add_str(o, "command", s->command) ||
+		    !cli_json_add_str(o, "message", s->message) ||
+		    (s->action == HB_REPAIR_SPLIT &&
+		     !cli_json_add_tsb(o, "split_key", s->split.data, s->split.len)))
+			return HB_ENOMEM;
+	}
+	return 0;
+}
+
+/* Prints what repair found and did: the plan (text lines or the JSON document). */
+static int print_result(const struct repair_result *r)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (cli_g.output == CLI_OUT_JSON) {
+		cJSON *root = cJSON_CreateObject(), *steps, *open;
+
+		rc = root && cli_json_add_str(root, "table", r->table) &&
+		             (steps = cJSON_AddArrayToObject(root, "steps")) &&
+		             !json_plan(steps, &r->sv.live, &r->plan) &&
+		             cJSON_AddNumberToObject(root, "deferred", (double)r->plan.deferred) &&
+		             cJSON_AddBoolToObject(root, "applied", r->applied) &&
+		             cJSON_AddNumberToObject(root, "steps_done", (double)r->done) &&
+		             cJSON_AddBoolToObject(root, "fixed", r->fixed) &&
+		             (open = cJSON_AddArrayToObject(root, "open")) &&
+		             (!r->applied || !json_plan(open, &r->sv.live, &r->after))
+		         ? cli_json_print(root)
+		         : HB_ENOMEM;
+		cJSON_Delete(root);
+		return rc;
+	}
+	for (i = 0; !rc && i < r->plan.n; i++)
+		rc = text_step(&b, &r->sv.live, &r->plan.v[i]);
+	if (!rc && r->plan.deferred)
+		rc = hb_buf_addf(
+		    &b, "%zu more step%s after --max-steps %zu: rerun when these are done\n",
+		    r->plan.deferred, HB_PLURAL(r->plan.deferred), params.max_steps);
+	if (!rc && !cli_g.quiet) {
+		if (r->applied && r->plan.steps)
+			rc = hb_buf_addf(&b, "%s%s%s: %zu step%s done on '%s'\n",
+			                 cli_color(r->fixed ? CLI_GREEN : CLI_RED),
+			                 r->fixed ? "fixed" : "still open", cli_color(CLI_RESET),
+			                 r->done, HB_PLURAL(r->done), r->table);
+		else if (!r->plan.n)
+			rc = hb_buf_addf(&b, "%snothing to repair%s: %zu region%s in '%s'\n",
+			                 cli_color(CLI_GREEN), cli_color(CLI_RESET), r->sv.live.n,
+			                 HB_PLURAL(r->sv.live.n), r->table);
+		else
+			rc = hb_buf_addf(
+			    &b,
+			    "%zu step%s planned, %zu finding%s only reported; run with "
+			    "--apply, or --via print for the script\n",
+			    r->plan.steps, HB_PLURAL(r->plan.steps), r->plan.n - r->plan.steps,
+			    HB_PLURAL(r->plan.n - r->plan.steps));
+	}
+	for (i = 0; !rc && r->applied && !r->fixed && i < r->after.n; i++) {
+		if (!i)
+			rc = hb_buf_adds(&b, "left open:\n");
+		if (!rc)
+			rc = text_step(&b, &r->sv.live, &r->after.v[i]);
+	}
+	if (!rc)
+		rc = cli_write_stdout(b.data ? b.data : "", b.len);
+	hb_buf_release(&b);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- applying */
+
+/* Every step and its outcome on stderr, so that an interrupted run can be followed up. */
+static void log_step(void *ctx, const struct hb_repair_plan *p, size_t step, int done, int rc,
+                     const struct hb_error *err)
+{
+	const struct hb_repair_step *s = &p->v[step];
+	size_t k, nth = 0;
+
+	(void)ctx;
+	for (k = 0; k <= step; k++)
+		nth += p->v[k].action != HB_REPAIR_REPORT;
+	if (!done && !cli_g.quiet)
+		fprintf(stderr, "hbtab: step %zu/%zu (%s): %s\n", nth, p->steps, s->finding,
+		        s->command);
+	else if (done && !rc && !cli_g.quiet)
+		fprintf(stderr, "hbtab: step %zu/%zu done\n", nth, p->steps);
+	else if (done && rc)
+		fprintf(stderr, "hbtab: step %zu/%zu failed: %s\n", nth, p->steps, err->msg);
+}
+
+static const char *shell_command(void)
+{
+	return cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n";
+}
+
+/* The shell must be there before anything runs. */
+static int shell_usable(struct hb_error *err)
+{
+	struct hb_argv av;
+	int found;
+
+	if (hb_argv_split(&av, shell_command(), err))
+		return HB_EINVAL;
+	found = hb_shell_command_found(av.v[0]);
+	hb_argv_release(&av);
+	if (!found)
+		return hb_error_set(
+		    err, HB_EINVAL,
+		    "the hbase shell command '%s' is not on PATH: merges and splits "
+		    "go through it (set --hbase-shell, or use --via print for a "
+		    "script to run elsewhere)",
+		    shell_command());
+	return 0;
+}
+
+/* Nothing is changed on a table in transition or with a broken region chain: exit 5. */
+static int refuse(const struct repair_result *r)
+{
+	size_t i;
+
+	if (!r->sv.settled) {
+		cli_error("refusing to change table '%s': %s; rerun when it has settled", r->table,
+		          r->sv.why);
+		return CLI_EXIT_REFUSED;
+	}
+	for (i = 0; i < r->plan.n; i++)
+		if (r->plan.v[i].action == HB_REPAIR_REPORT && !r->plan.v[i].n) {
+			cli_error("refusing to change table '%s': its region chain is broken (%s); "
+			          "fix hbase:meta first",
+			          r->table, r->plan.v[i].finding);
+			return CLI_EXIT_REFUSED;
+		}
+	return 0;
+}
+
+static int do_apply(struct hb_rest *c, struct repair_result *r, struct hb_error *err)
+{
+	struct hb_repair_apply a;
+	struct hb_repair_params again = params;
+	struct hb_repair_survey fresh;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.table = r->table;
+	a.shell = shell_command();
+	a.timeout = cli_g.timeout + wait_s;
+	a.wait = wait_s;
+	a.log = log_step;
+	rc = hb_repair_run(c, &a, &r->sv.live, &r->plan, err);
+	r->done = a.done;
+	r->applied = 1;
+	if (rc)
+		return rc;
+	/* audit again; a split is judged by its key being a boundary (a hot-spot needs a new
+	 * window of writes to be measured) */
+	again.split_hot = 0;
+	hb_repair_survey_init(&fresh);
+	rc = survey(c, r->table, &fresh, &again, &r->after, err);
+	r->fixed = !rc && fresh.readable && !r->after.n && !r->plan.deferred;
+	hb_repair_survey_release(&fresh);
+	return rc;
+}
+
+static int run(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	struct repair_result r;
+	int rc;
+
+	result_init(&r, x->table);
+	rc = survey(x->rest, x->table, &r.sv, &params, &r.plan, &err);
+	if (rc) {
+		rc = cli_regions_status(x->table, rc, &err, 0);
+		goto done;
+	}
+	if (!r.sv.readable) {
+		cli_error("cannot read table '%s' completely: %s; nothing planned", r.table,
+		          r.sv.why);
+		rc = CLI_EXIT_FINDINGS;
+		goto done;
+	}
+	if (print_only) {
+		struct hb_buf b = HB_BUF_INIT;
+
+		rc = hb_repair_script(&b, r.table, &r.sv.live, &r.plan) ||
+		             cli_write_stdout(b.data, b.len)
+		         ? CLI_EXIT_SERVER
+		     : r.plan.n ? CLI_EXIT_FINDINGS
+		                : CLI_EXIT_OK;
+		hb_buf_release(&b);
+		goto done;
+	}
+	if (apply && r.plan.steps) {
+		rc = refuse(&r);
+		if (rc)
+			goto done;
+		if (shell_usable(&err)) {
+			rc = cli_fail(&err);
+			goto done;
+		}
+		rc = do_apply(x->rest, &r, &err);
+		if (rc) {
+			print_result(&r);
+			rc = cli_fail(&err);
+			goto done;
+		}
+	} else if (apply) {
+		r.applied = 1;
+		r.fixed = !r.plan.n;
+	}
+	rc = print_result(&r);
+	if (rc)
+		rc = cli_exit(rc);
+	else if (apply)
+		rc = r.fixed ? CLI_EXIT_OK : CLI_EXIT_FINDINGS;
+	else
+		rc = r.plan.n ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
+done:
+	result_release(&r);
+	return rc;
+}
+
+const struct cli_command cli_cmd_repair = {
+    .name = "repair",
+    .summary = "plan and apply the merges and splits that fix a table's regions",
+    .usage = "repair TABLE [--keyspace SPEC] [--empty [--min-regions K]] [--split-hot "
+             "[--window SEC]] [--apply] [--via auto|shell|print] [--max-steps K] [--wait SEC]",
+    .opts = opts,
+    .args = "TABLE",
+    .min_args = 1,
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+    .check = check,
+    .run = run,
+};

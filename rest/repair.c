@@ -1,0 +1,516 @@
+/* hbtab repair over the wire: emptiness proofs, region loads, samples, shell steps. */
+#include "rest/repair.h"
+
+#include "core/activity.h"
+#include "core/clock.h"
+#include "core/key.h"
+#include "core/metarow.h"
+#include "core/regioninfo.h"
+#include "rest/audit.h"
+#include "rest/hbase.h"
+#include "rest/shellrun.h"
+#include "rest/tempfile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- evidence */
+
+#define ROW_FOUND 1 /* the scan callback's stop: a row was seen */
+
+static int first_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	int *rows = ctx;
+
+	(void)err;
+	/* hbtab's own metadata row is not data: a merge carries it along */
+	if (row->key_len == strlen(HB_METAROW_ROW) &&
+	    !memcmp(row->key, HB_METAROW_ROW, row->key_len))
+		return 0;
+	*rows = 1;
+	return ROW_FOUND;
+}
+
+int hb_repair_range_rows(struct hb_rest *c, const char *table, const void *start, size_t start_len,
+                         const void *end, size_t end_len, int *rows, struct hb_error *err)
+{
+	struct hb_scan_spec spec;
+	int rc;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.start = start_len ? start : NULL;
+	spec.start_len = start_len;
+	spec.end = end_len ? end : NULL;
+	spec.end_len = end_len;
+	spec.batch = 2;
+	spec.max_versions = 1;
+	spec.limit = 2; /* one row of data even when the metadata row comes first */
+	*rows = 0;
+	rc = hb_rest_scan(c, table, &spec, first_row, rows, err);
+	return rc == ROW_FOUND ? 0 : rc;
+}
+
+int hb_repair_scan_rows(struct hb_rest *c, const char *table, const struct hb_regions *rs,
+                        const unsigned char *want, struct hb_repair_ev *ev, struct hb_error *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < rs->n; i++) {
+		const unsigned char *s, *e;
+		size_t sl, el;
+
+		if (want && !want[i])
+			continue;
+		hb_regions_bounds(rs, i, &s, &sl, &e, &el);
+		hb_activity_count("proving regions empty", i, rs->n);
+		rc = hb_repair_range_rows(c, table, s, sl, e, el, &ev[i].rows, err);
+	}
+	return rc;
+}
+
+/* The encoded name at the end of a full region name "table,start,id[_rep].ENCODED.", or NULL. */
+static const unsigned char *encoded_of(const unsigned char *name, size_t n)
+{
+	if (n < 34 || name[n - 1] != '.' || name[n - 34] != '.')
+		return NULL;
+	return name + n - 33;
+}
+
+struct enc_idx {
+	const char *enc;
+	size_t i;
+};
+
+static int enc_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct enc_idx *)a)->enc, ((const struct enc_idx *)b)->enc);
+}
+
+struct load_ctx {
+	struct enc_idx *idx;
+	size_t n;
+	struct hb_repair_ev *ev;
+};
+
+static int on_load(void *ctx, const struct hb_node *node, const struct hb_region_load *l,
+                   struct hb_error *err)
+{
+	struct load_ctx *m = ctx;
+	const unsigned char *e = encoded_of(l->name, l->name_len);
+	struct enc_idx key, *hit;
+	char enc[33];
+
+	(void)node;
+	(void)err;
+	if (!e)
+		return 0;
+	memcpy(enc, e, 32);
+	enc[32] = 0;
+	key.enc = enc;
+	hit = bsearch(&key, m->idx, m->n, sizeof(*m->idx), enc_cmp);
+	if (hit)
+		m->ev[hit->i].load_empty = l->storefiles == 0 && l->memstore_size_mb == 0;
+	return 0;
+}
+
+int hb_repair_loads(struct hb_rest *c, const struct hb_regions *rs, struct hb_repair_ev *ev,
+                    struct hb_error *err)
+{
+	struct hb_cluster_status st;
+	struct load_ctx m;
+	struct hb_region_view *views = NULL;
+	size_t i;
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	m.ev = ev;
+	m.n = 0;
+	m.idx = calloc(rs->n ? rs->n : 1, sizeof(*m.idx));
+	views = calloc(rs->n ? rs->n : 1, sizeof(*views));
+	if (!m.idx || !views) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < rs->n; i++) {
+		const struct hb_region *g = hb_regions_at(rs, i, &views[i]);
+
+		ev[i].load_empty = -1;
+		if (g->encoded) {
+			m.idx[m.n].enc = g->encoded;
+			m.idx[m.n++].i = i;
+		}
+	}
+	qsort(m.idx, m.n, sizeof(*m.idx), enc_cmp);
+	rc = hb_rest_get_status_each(c, &st, on_load, &m, err);
+done:
+	hb_cluster_status_release(&st);
+	free(m.idx);
+	free(views);
+	return rc;
+}
+
+int hb_repair_sample_median(struct hb_rest *c, const char *table, const void *start,
+                            size_t start_len, const void *end, size_t end_len, size_t max_rows,
+                            struct hb_buf *out, int *found, struct hb_error *err)
+{
+	struct hb_keys keys;
+	int rc;
+
+	hb_keys_init(&keys);
+	hb_buf_reset(out);
+	*found = 0;
+	/* a fixed seed: the same rows give the same split key, run after run */
+	rc = hb_rest_sample_range(c, table, start, start_len, end, end_len, max_rows,
+	                          0x5eed5eed5eedull, &keys, err);
+	if (!rc && keys.n) {
+		size_t kl;
+		const unsigned char *k = hb_keys_at(&keys, keys.n / 2, &kl);
+
+		if (hb_buf_add(out, k, kl))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		else
+			*found = 1;
+	}
+	hb_keys_release(&keys);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- survey */
+
+#define SAMPLE_ROWS 1000
+
+void hb_repair_survey_init(struct hb_repair_survey *s)
+{
+	memset(s, 0, sizeof(*s));
+	hb_audit_report_init(&s->audit);
+	hb_regions_init(&s->live);
+}
+
+void hb_repair_survey_release(struct hb_repair_survey *s)
+{
+	hb_audit_report_release(&s->audit);
+	hb_regions_release(&s->live);
+}
+
+/* Whether the audit has a finding of kind. */
+static const struct hb_finding *finding_of(const struct hb_findings *f, const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->v[i].kind, kind))
+			return &f->v[i];
+	return NULL;
+}
+
+/* The live chain of s->audit.rs into s->live, with each one's reachability in ev and the
+ * index in the live chain of every audited region in map (-1: not live). */
+static int live_chain(struct hb_repair_survey *s, struct hb_repair_ev *ev, long *map)
+{
+	const struct hb_regions *all = &s->audit.rs;
+	size_t i;
+
+	for (i = 0; i < all->n; i++) {
+		struct hb_region_view v;
+		const struct hb_region *g = hb_regions_at(all, i, &v);
+		struct hb_audit_region ar;
+
+		map[i] = -1;
+		if (!hb_region_is_live(g))
+			continue;
+		hb_audit_at(&s->audit.a, i, &ar);
+		map[i] = (long)s->live.n;
+		ev[s->live.n].reachable = ar.reachable;
+		ev[s->live.n].rows = -1;
+		ev[s->live.n].load_empty = -1;
+		if (hb_regions_push(&s->live, g))
+			return HB_ENOMEM;
+	}
+	return 0;
+}
+
+/* A key sample's median for every hot region (audit hot-spot findings), kept in medians. */
+static int hot_medians(struct hb_rest *c, const char *table, struct hb_repair_survey *s,
+                       const long *map, struct hb_repair_ev *ev, struct hb_buf *medians,
+                       struct hb_error *err)
+{
+	const struct hb_findings *f = &s->audit.a.findings;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; !rc && i < f->n; i++) {
+		const unsigned char *a, *b;
+		size_t al, bl;
+		long k = f->v[i].region;
+		int found = 0;
+
+		if (strcmp(f->v[i].kind, HB_FIND_HOTSPOT) || k < 0 || (size_t)k >= s->audit.rs.n ||
+		    map[k] < 0 || ev[map[k]].hot)
+			continue;
+		k = map[k];
+		ev[k].hot = 1;
+		hb_regions_bounds(&s->live, (size_t)k, &a, &al, &b, &bl);
+		rc = hb_repair_sample_median(c, table, a, al, b, bl, SAMPLE_ROWS, &medians[k],
+		                             &found, err);
+		if (!rc && found) {
+			ev[k].split = (const unsigned char *)medians[k].data;
+			ev[k].split_len = medians[k].len;
+		}
+	}
+	return rc;
+}
+
+int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, struct hb_rest *c,
+                     const char *table, const struct hb_audit_opts *ao,
+                     const struct hb_repair_params *p, struct hb_error *err)
+{
+	const struct hb_finding *f;
+	struct hb_repair_ev *ev = NULL;
+	struct hb_buf *medians = NULL;
+	unsigned char *want = NULL;
+	long *map = NULL;
+	size_t i, n;
+	int rc;
+
+	rc = hb_rest_audit_table(&s->audit, c, table, ao, err);
+	if (rc)
+		return rc;
+	n = s->audit.rs.n ? s->audit.rs.n : 1;
+	ev = calloc(n, sizeof(*ev));
+	want = calloc(n, 1);
+	map = calloc(n, sizeof(*map));
+	medians = calloc(n, sizeof(*medians));
+	if (!ev || !want || !map || !medians || live_chain(s, ev, map)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	f = finding_of(&s->audit.a.findings, HB_FIND_STATE_UNKNOWN);
+	s->readable = !f;
+	if (f)
+		snprintf(s->why, sizeof(s->why), "%s", f->message);
+	f = finding_of(&s->audit.a.findings, HB_FIND_DISABLED);
+	if (!f)
+		f = finding_of(&s->audit.a.findings, HB_FIND_NOT_OPEN);
+	s->settled = s->readable && !f;
+	if (s->readable && f)
+		snprintf(s->why, sizeof(s->why), "%s", f->message);
+	/* nothing is proven from a table that cannot be read completely */
+	if (!s->settled && !s->readable)
+		goto plan;
+	for (i = 0; i < s->live.n; i++)
+		want[i] = !ev[i].reachable;
+	if (p->empty) {
+		rc = hb_repair_loads(c, &s->live, ev, err);
+		for (i = 0; !rc && i < s->live.n; i++)
+			want[i] |= ev[i].load_empty == 1;
+	}
+	if (!rc)
+		rc = hb_repair_scan_rows(c, table, &s->live, want, ev, err);
+	if (!rc && p->split_hot)
+		rc = hot_medians(c, table, s, map, ev, medians, err);
+plan:
+	if (!rc && hb_repair_plan(out, table, &s->live, ev, &s->audit.a.findings, p))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+done:
+	for (i = 0; medians && i < s->live.n; i++)
+		hb_buf_release(&medians[i]);
+	free(medians);
+	free(ev);
+	free(want);
+	free(map);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- steps */
+
+/* "# FINDING: regions i..j [start, end)" for a step. */
+static int step_comment(struct hb_buf *out, const struct hb_repair_step *s)
+{
+	return hb_buf_addf(out, "# %s: %s\n", s->finding, s->message);
+}
+
+int hb_repair_script(struct hb_buf *out, const char *table, const struct hb_regions *rs,
+                     const struct hb_repair_plan *p)
+{
+	size_t i;
+	int rc;
+
+	(void)rs;
+	rc =
+	    hb_buf_addf(out, "# hbtab repair '%s': %zu step%s, each checked over REST afterwards\n",
+	                table, p->steps, HB_PLURAL(p->steps));
+	for (i = 0; !rc && i < p->n; i++) {
+		const struct hb_repair_step *s = &p->v[i];
+
+		if (s->action == HB_REPAIR_REPORT)
+			continue;
+		rc = step_comment(out, s) || hb_buf_addf(out, "%s\n", s->command);
+	}
+	return rc || hb_buf_adds(out, "exit\n") ? HB_ENOMEM : 0;
+}
+
+/* What a finished shell run of one step means: an ERROR line fails it; a non-zero exit
+ * without one is only a hint (some shells exit 1 after a clean run): the region list tells. */
+static int step_outcome(const struct hb_shell_result *res, double timeout, const char *cmd,
+                        struct hb_error *err)
+{
+	char line[512];
+
+	if (hb_shell_error_line(res, line, sizeof(line)))
+		return hb_error_set(err, HB_ESERVER, "shell '%s' failed: %s", cmd, line);
+	if (res->timed_out)
+		return hb_error_set(
+		    err, HB_ENET, "shell '%s' timed out after %.0f s and was killed", cmd, timeout);
+	return 0;
+}
+
+/* Runs one command in a script of its own through the shell command line a->shell. */
+static int run_command(const struct hb_repair_apply *a, const char *cmd, struct hb_error *err)
+{
+	struct hb_buf script = HB_BUF_INIT, path = HB_BUF_INIT;
+	struct hb_argv av = {NULL, 0};
+	struct hb_shell_result res;
+	char label[200];
+	int rc, have = 0;
+
+	hb_shell_result_init(&res);
+	rc = hb_argv_split(&av, a->shell, err);
+	if (rc)
+		goto done;
+	if (hb_buf_addf(&script, "%s\nexit\n", cmd) ||
+	    hb_buf_addf(&path, "%s/hbtab-repair-XXXXXX.rb", hb_temp_dir())) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = hb_shell_write_temp(path.data, 3, script.data, script.len, err);
+	if (rc)
+		goto done;
+	have = 1;
+	if (hb_argv_push(&av, path.data)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	snprintf(label, sizeof(label), "repairing table '%s' with the hbase shell", a->table);
+	hb_activity_begin(label);
+	rc = hb_shell_run(&av, a->timeout, &res, err);
+	hb_activity_end();
+	if (!rc)
+		rc = step_outcome(&res, a->timeout, cmd, err);
+done:
+	if (have)
+		hb_shell_remove_temp(path.data);
+	hb_argv_release(&av);
+	hb_shell_result_release(&res);
+	hb_buf_release(&script);
+	hb_buf_release(&path);
+	return rc;
+}
+
+/* Whether REST's region list shows the step's result: one region with the merged bounds, or
+ * a region starting at the split key. */
+static int step_visible(const struct hb_regions *now, const struct hb_regions *rs,
+                        const struct hb_repair_step *s)
+{
+	const unsigned char *a, *b, *c, *d;
+	size_t al, bl, cl, dl, i;
+
+	hb_regions_bounds(rs, s->first, &a, &al, &b, &bl);
+	hb_regions_bounds(rs, s->first + s->n - 1, &c, &cl, &d, &dl);
+	for (i = 0; i < now->n; i++) {
+		const unsigned char *x, *y;
+		size_t xl, yl;
+
+		hb_regions_bounds(now, i, &x, &xl, &y, &yl);
+		if (s->action == HB_REPAIR_MERGE && !hb_key_cmp(x, xl, a, al) &&
+		    !hb_key_cmp(y, yl, d, dl))
+			return 1;
+		if (s->action == HB_REPAIR_SPLIT && !hb_key_cmp(x, xl, s->split.data, s->split.len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Every live region of the table OPEN in hbase:meta (1), or not yet (0); a meta that cannot
+ * be read says nothing (1: the REST list already showed the result). */
+static int meta_settled(struct hb_rest *c, const char *table)
+{
+	struct hb_regions m;
+	struct hb_error e = {0};
+	size_t i;
+	int ok = 1;
+
+	hb_regions_init(&m);
+	if (hb_rest_meta_regions(c, table, &m, NULL, &e)) {
+		hb_regions_release(&m);
+		return 1;
+	}
+	for (i = 0; ok && i < m.n; i++) {
+		struct hb_region_view v;
+		const struct hb_region *g = hb_regions_at(&m, i, &v);
+
+		if (g->offline || g->split || g->replica_id)
+			continue;
+		if (!g->state || strcmp(g->state, "OPEN"))
+			ok = 0;
+	}
+	hb_regions_release(&m);
+	return ok;
+}
+
+/* Polls until the step's result shows and the table's regions are OPEN, a->wait at most. */
+static int settle(struct hb_rest *c, const struct hb_repair_apply *a, const struct hb_regions *rs,
+                  const struct hb_repair_step *s, struct hb_error *err)
+{
+	double t0 = hb_now(), pause = 0.2;
+
+	for (;;) {
+		struct hb_regions now;
+		struct hb_error e = {0};
+		int seen = 0, rc;
+
+		hb_regions_init(&now);
+		rc = hb_rest_get_regions(c, a->table, &now, &e);
+		if (!rc)
+			seen = step_visible(&now, rs, s);
+		hb_regions_release(&now);
+		if (rc == HB_ENOMEM)
+			return hb_error_set(err, rc, "out of memory");
+		if (seen && meta_settled(c, a->table))
+			return 0;
+		if (hb_now() - t0 > a->wait)
+			return hb_error_set(
+			    err, HB_ESERVER,
+			    "'%s' ran, but its result did not show within %.0f s%s%s", s->command,
+			    a->wait, e.msg[0] ? ": " : "", e.msg);
+		hb_activity_sleep("waiting for the regions to settle", pause);
+		if (pause < 2)
+			pause *= 2;
+	}
+}
+
+int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_regions *rs,
+                  const struct hb_repair_plan *p, struct hb_error *err)
+{
+	size_t i;
+	int rc = 0;
+
+	a->done = 0;
+	for (i = 0; !rc && i < p->n; i++) {
+		const struct hb_repair_step *s = &p->v[i];
+
+		if (s->action == HB_REPAIR_REPORT)
+			continue;
+		if (a->log)
+			a->log(a->ctx, p, i, 0, 0, NULL);
+		rc = run_command(a, s->command, err);
+		if (!rc)
+			rc = settle(c, a, rs, s, err);
+		if (!rc)
+			a->done++;
+		if (a->log)
+			a->log(a->ctx, p, i, 1, rc, err);
+	}
+	return rc;
+}

@@ -1,0 +1,98 @@
+/* hbtab repair's evidence and its steps: proving regions empty, reading their loads, sampling a
+ * hot region, running a plan's steps through the hbase shell and waiting for them to settle. */
+#ifndef HB_REST_REPAIR_H
+#define HB_REST_REPAIR_H
+
+#include "core/buf.h"
+#include "core/hb.h"
+#include "core/region.h"
+#include "core/repair.h"
+#include "rest/audit.h"
+#include "rest/rest.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Whether table holds a row in [start, end) (end_len 0 = to the last row), hbtab's metadata
+ * row aside: a scan asking for 2 rows at most (stateless when the bounds are printable, else
+ * a scanner stopped after the first row). *rows = 1 or 0.
+ */
+int hb_repair_range_rows(struct hb_rest *c, const char *table, const void *start, size_t start_len,
+                         const void *end, size_t end_len, int *rows, struct hb_error *err);
+
+/* ev[i].rows for every region of rs that want[i] asks for (want NULL: all), one scan each. */
+int hb_repair_scan_rows(struct hb_rest *c, const char *table, const struct hb_regions *rs,
+                        const unsigned char *want, struct hb_repair_ev *ev, struct hb_error *err);
+
+/*
+ * ev[i].load_empty from one /status/cluster read: 1 when region i's load shows no store file
+ * and an empty memstore, 0 when it shows data, -1 when no live server reports the region
+ * (matched by encoded name). HB_ENOMEM, and the status read's errors.
+ */
+int hb_repair_loads(struct hb_rest *c, const struct hb_regions *rs, struct hb_repair_ev *ev,
+                    struct hb_error *err);
+
+/* The median (the key at index n / 2) of up to max_rows keys sampled from [start, end) into
+ * out (reset first); *found = 0 when the range holds no row to sample. */
+int hb_repair_sample_median(struct hb_rest *c, const char *table, const void *start,
+                            size_t start_len, const void *end, size_t end_len, size_t max_rows,
+                            struct hb_buf *out, int *found, struct hb_error *err);
+
+/* A table as repair sees it: the audit (as `audit` makes it: regions, states, reachability,
+ * chain, hot-spots with hotspots set in the options) and its live chain, which plans index. */
+struct hb_repair_survey {
+	struct hb_audit_report audit;
+	struct hb_regions live;  /* the live regions of audit.rs (no replicas), sorted */
+	int readable;            /* every region's and the table's state known */
+	int settled;             /* the table enabled and every live region OPEN */
+	char why[HB_ERRMSG_MAX]; /* why not readable, or not settled */
+};
+
+void hb_repair_survey_init(struct hb_repair_survey *s);
+void hb_repair_survey_release(struct hb_repair_survey *s);
+
+/*
+ * Reads TABLE as hb_rest_audit_table does with ao (ao->hotspots for p->split_hot; s->audit.ks
+ * may hold a given key space), then gathers the evidence p needs (a scan of every unreachable
+ * region; with p->empty the region loads and a scan of every region they show empty; with
+ * p->split_hot a key sample of every hot region) and plans into out. A table that cannot be
+ * read completely is planned from no evidence (nothing proven, nothing merged). Errors as
+ * hb_rest_audit_table's.
+ */
+int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, struct hb_rest *c,
+                     const char *table, const struct hb_audit_opts *ao,
+                     const struct hb_repair_params *p, struct hb_error *err);
+
+/* The hbase shell script of a plan's steps (MERGE, SPLIT), one command a line, with a
+ * comment line before each naming its finding and regions, then "exit". */
+int hb_repair_script(struct hb_buf *out, const char *table, const struct hb_regions *rs,
+                     const struct hb_repair_plan *p);
+
+/* Called as apply goes: step (index into the plan) began (done 0) or ended (done 1, rc its
+ * outcome, err its message when rc != 0). */
+typedef void (*hb_repair_log_fn)(void *ctx, const struct hb_repair_plan *p, size_t step, int done,
+                                 int rc, const struct hb_error *err);
+
+struct hb_repair_apply {
+	const char *table;
+	const char *shell; /* the shell command line, e.g. "hbase shell -n" */
+	double timeout;    /* seconds for one step's shell run */
+	double wait;       /* seconds for a step's result to show and every region to be OPEN */
+	hb_repair_log_fn log;
+	void *ctx;
+	size_t done; /* steps carried out */
+};
+
+/*
+ * Carries out the plan's steps in order, each through its own shell run, then waits until
+ * REST lists the step's result (the merged region's bounds, the split key as a boundary)
+ * and hbase:meta shows every live region OPEN. Stops at the first step that fails: the
+ * rest was planned on a layout that is no longer known (a rerun plans again). HB_ESERVER
+ * (the shell's error, or the result never showed), HB_ENET (timeout), HB_EINVAL (shell not
+ * found), HB_ENOMEM.
+ */
+int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_regions *rs,
+                  const struct hb_repair_plan *p, struct hb_error *err);
+
+#endif

@@ -1,0 +1,212 @@
+"""repair against a cluster: the emulator, or real HBase (HBTAB_BACKEND=real) with HBase's own
+shell running the merges and splits.
+
+The seed design is createTable(desc, "0000000000000000", "ffffffffffffffff", 10) over 16-char
+lower-case hex keys: regions 0 and 3-7 hold no key of the key space (docs/hbase-keys.md §4).
+Boundaries and rows are read back from the gateway by the test, not by hbtab.
+"""
+import os
+import shlex
+import sys
+import tempfile
+import urllib.parse
+
+import backend
+import hbtest
+from hbtest import tsb, unb64
+
+SEED = ["--range-splits", "10", "--start", "0000000000000000", "--end", "ffffffffffffffff"]
+KEYSPACE = "hex{16}"
+# one row in each reachable region (1, 2, 8, 9) and more: none in regions 0 and 3-7
+ROWS = [b"0123456789abcdef", b"5555555555555555", b"6000000000000000", b"7abcdef012345678",
+        b"9fffffffffffffff", b"a000000000000000", b"cafebabecafebabe", b"fffffffffffffffe",
+        b"ffffffffffffffff"]
+
+# A shell that ends hbtab with SIGTERM instead of running its second step, then execs the
+# real shell for every other call: an --apply interrupted between two steps.
+INTERRUPTER = r"""
+import os, signal, sys
+path = os.environ["REPAIR_CALLS"]
+n = int(open(path).read() or "0") + 1 if os.path.exists(path) else 1
+open(path, "w").write(str(n))
+if n == 2:
+    os.kill(os.getppid(), signal.SIGTERM)
+    sys.exit(1)
+os.execvp(sys.argv[1], sys.argv[1:])
+"""
+
+
+class RepairAgainstCluster(backend.BackendTest):
+    def planned(self, *spec):
+        r = self.hb("splits", *spec, "--format", "json")
+        self.assertOk(r)
+        return [unb64(k["base64"]) for k in r.json()["splits"]]
+
+    def seeded(self, t, extra_rows=()):
+        keys = self.planned(*SEED)
+        self.be.create(t, families=["info"], splits=keys)
+        self.be.put(t, [(k, {"info:q": b"v" + k}) for k in ROWS + list(extra_rows)])
+        return keys
+
+    def rows(self, t):
+        """Every row key of t with its info:q value, read with a scan of the gateway."""
+        st, body = self.be.rest_get("/%s/*" % urllib.parse.quote(t, safe=""))
+        self.assertEqual(st, 200, body)
+        out = {}
+        for row in (body or {}).get("Row", []):
+            for c in row["Cell"]:
+                if unb64(c["column"]) == b"info:q":
+                    out[unb64(row["key"])] = unb64(c["$"])
+        return out
+
+    def repair(self, t, *args, env=None):
+        return self.hb("repair", t, "--keyspace", KEYSPACE, *args, "-o", "json", env=env)
+
+    def test_plan_names_every_merge_and_changes_nothing(self):
+        t = self.name()
+        keys = self.seeded(t)
+        r = self.repair(t)
+        self.assertEqual(r.rc, 1, r)
+        j = r.json()
+        self.assertEqual((j["table"], j["applied"], j["fixed"]), (t, False, False), r)
+        merges = [s for s in j["steps"] if s["action"] == "merge"]
+        self.assertEqual([[x["index"] for x in s["regions"]] for s in merges],
+                         [[0, 1], [2, 3, 4, 5, 6, 7]], r)
+        for s in merges:
+            self.assertEqual(s["finding"], "unreachable")
+            self.assertEqual(s["command"], "merge_region " + ", ".join(
+                "'%s'" % x["name"] for x in s["regions"]))
+            for a, b in zip(s["regions"], s["regions"][1:]):
+                self.assertEqual(a["end"], b["start"], "regions of a merge are adjacent")
+        self.assertEqual(merges[1]["regions"][1]["start"], tsb(keys[2]))
+        self.assertEqual(self.be.boundaries(t), keys)
+        # the text plan: one line a step, the finding, the regions and the command
+        r = self.hb("repair", t, "--keyspace", KEYSPACE)
+        self.assertEqual(r.rc, 1, r)
+        lines = [ln for ln in r.out.splitlines() if ln.startswith("unreachable:")]
+        self.assertEqual(len(lines), 2, r)
+        self.assertTrue(all(": merge_region '" in ln for ln in lines), r)
+        r = self.hb("repair", t, "--keyspace", KEYSPACE, "--via", "print")
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual([ln for ln in r.out.splitlines() if not ln.startswith("#")],
+                         [s["command"] for s in merges] + ["exit"], r)
+        self.assertEqual(self.be.boundaries(t), keys)
+
+    def test_seed_design_is_repaired_keeping_reachable_boundaries_and_rows(self):
+        t = self.name()
+        keys = self.seeded(t)
+        before = self.rows(t)
+        self.assertEqual(sorted(before), sorted(ROWS))
+        r = self.repair(t, "--apply")
+        self.assertOk(r)
+        j = r.json()
+        self.assertEqual((j["applied"], j["fixed"], j["steps_done"]), (True, True, 2), r)
+        self.assertRegex(r.err, r"step 1/2 \(unreachable\): merge_region")
+        self.assertRegex(r.err, r"step 2/2 done")
+        # the reachable regions 1, 2, 8, 9 start where they did (region 1 now at the start)
+        self.assertEqual(self.be.boundaries(t), [keys[1], keys[7], keys[8]])
+        self.assertEqual(self.rows(t), before)
+        a = self.hb("audit", t, "--keyspace", KEYSPACE, "-o", "json")
+        self.assertNotIn("unreachable", [f["kind"] for f in a.json()["findings"]], a)
+        self.assertTrue(all(x["reachable"] for x in a.json()["regions"]), a)
+        # a second run finds nothing to do
+        r = self.repair(t, "--apply")
+        self.assertOk(r)
+        self.assertEqual((r.json()["steps"], r.json()["fixed"], r.json()["steps_done"]),
+                         ([], True, 0), r)
+        self.assertEqual(self.be.boundaries(t), [keys[1], keys[7], keys[8]])
+        r = self.hb("repair", t, "--keyspace", KEYSPACE)
+        self.assertOk(r)
+        self.assertRegex(r.out, "nothing to repair")
+
+    def test_unreachable_region_holding_rows_is_reported_and_not_merged(self):
+        t = self.name()
+        stray = b"Bstray"  # not hex: it lands in region 3, ['=\xBD...', 'D\x84...')
+        keys = self.seeded(t, [(stray)])
+        r = self.repair(t, "--apply")
+        self.assertEqual(r.rc, 1, r)
+        j = r.json()
+        reported = [s for s in j["steps"] if s["action"] == "report"]
+        self.assertEqual([(s["finding"], [x["index"] for x in s["regions"]]) for s in reported],
+                         [("unreachable_not_empty", [3])], r)
+        self.assertFalse(j["fixed"], r)
+        # region 3 is still there with its bounds, its row with it
+        bounds = self.be.boundaries(t)
+        self.assertIn(keys[2], bounds)
+        self.assertIn(keys[3], bounds)
+        self.assertEqual(self.rows(t)[stray], b"v" + stray)
+        self.assertEqual(sorted(self.rows(t)), sorted(ROWS + [stray]))
+        # the rerun merges nothing more and still reports it
+        r = self.repair(t, "--apply")
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual([s["action"] for s in r.json()["steps"]], ["report"], r)
+        self.assertEqual(self.be.boundaries(t), bounds)
+
+    def test_interrupted_apply_is_completed_by_a_rerun(self):
+        t = self.name()
+        keys = self.seeded(t)
+        with tempfile.TemporaryDirectory() as d:
+            wrapper = os.path.join(d, "interrupt.py")
+            with open(wrapper, "w") as f:
+                f.write(INTERRUPTER)
+            shell = "%s %s %s" % (sys.executable, wrapper, self.be.shell)
+            env = {"REPAIR_CALLS": os.path.join(d, "calls")}
+            r = self.hb("repair", t, "--keyspace", KEYSPACE, "--apply", "--hbase-shell", shell,
+                        env=env)
+            self.assertEqual(r.rc, 143, r)
+            self.assertRegex(r.err, r"step 1/2 done")
+            self.assertNotRegex(r.err, r"step 2/2 done")
+        # one merge was made, the other not
+        self.assertEqual(len(self.be.boundaries(t)), 8)
+        r = self.repair(t, "--apply")
+        self.assertOk(r)
+        self.assertEqual((r.json()["steps_done"], r.json()["fixed"]), (1, True), r)
+        self.assertEqual(self.be.boundaries(t), [keys[1], keys[7], keys[8]])
+        self.assertEqual(sorted(self.rows(t)), sorted(ROWS))
+
+    def test_max_steps_bounds_one_run(self):
+        t = self.name()
+        keys = self.seeded(t)
+        r = self.repair(t, "--apply", "--max-steps", "1")
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual((r.json()["steps_done"], r.json()["deferred"]), (1, 1), r)
+        self.assertEqual(len(self.be.boundaries(t)), 8)
+        r = self.repair(t, "--apply", "--max-steps", "1")
+        self.assertOk(r)
+        self.assertEqual(self.be.boundaries(t), [keys[1], keys[7], keys[8]])
+
+    def test_hot_region_is_split_at_a_key_inside_it(self):
+        t = self.name()
+        r = self.hb("create", t, "--hex-splits", "4", "--family", "info")
+        self.assertOk(r)
+        # every write goes to region 2, [80000000, c0000000)
+        written = [b"9%07d" % i for i in range(300)]
+        self.be.put(t, [(k, {"info:q": b"v"}) for k in written])
+
+        def planned():
+            # region servers report their counters every few seconds (docs/hbase-wire.md §1)
+            r = self.hb("repair", t, "--split-hot", "--window", "0", "-o", "json")
+            return r.rc == 1 and any(s["action"] == "split" for s in r.json()["steps"])
+        hbtest.wait_for(planned, "the writes to show in /status/cluster")
+        r = self.hb("repair", t, "--split-hot", "--window", "0", "--apply", "-o", "json")
+        self.assertOk(r)
+        split = [s for s in r.json()["steps"] if s["action"] == "split"]
+        self.assertEqual(len(split), 1, r)
+        self.assertEqual([x["index"] for x in split[0]["regions"]], [2], r)
+        key = split[0]["split_key"].encode()
+        self.assertTrue(b"80000000" < key < b"c0000000", key)
+        self.assertIn(key, written)  # the median of a sample of the region's own rows
+        bounds = self.be.boundaries(t)
+        self.assertIn(key, bounds)
+        self.assertEqual(bounds, sorted(self.planned("--hex-splits", "4") + [key]))
+        self.assertEqual(sorted(k for k in self.rows(t)), sorted(written))
+
+    def test_system_tables_and_bad_flags_are_refused_before_any_request(self):
+        self.assertFails(self.hb("repair", "hbase:meta", "--apply"), 5)
+        self.assertFails(self.hb("repair", "t", "--min-regions", "3"), 2, "--min-regions")
+        self.assertFails(self.hb("repair", "t", "--via", "print", "--apply"), 2)
+        self.assertFails(self.hb("repair", "t", "--max-steps", "0"), 2, "--max-steps")
+
+
+if __name__ == "__main__":
+    hbtest.main()
