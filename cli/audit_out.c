@@ -11,19 +11,14 @@
 
 /* ---------------------------------------------------------------- a table, JSON */
 
-static int json_strn(struct hb_buf *b, const char *s)
-{
-	return s ? cli_json_str(b, s, strlen(s)) : hb_buf_adds(b, "null");
-}
-
 static int json_head(struct hb_buf *b, const struct hb_audit_report *r)
 {
 	return hb_buf_addf(b, "{\"healthy\":%s,\"table\":", r->a.findings.n ? "false" : "true") ||
-	       json_strn(b, r->table) ||
+	       cli_json_strz(b, r->table) ||
 	       hb_buf_addf(b, ",\"source\":\"%s\",\"keyspace\":", r->source) ||
-	       json_strn(b, r->ks && !r->any_key ? hb_buf_str(&r->ks_canon) : NULL) ||
+	       cli_json_strz(b, r->ks && !r->any_key ? hb_buf_str(&r->ks_canon) : NULL) ||
 	       hb_buf_adds(b, ",\"total_keys\":") ||
-	       json_strn(b, r->any_key ? NULL : r->a.total_keys) ||
+	       cli_json_strz(b, r->any_key ? NULL : r->a.total_keys) ||
 	       hb_buf_addf(b, ",\"metadata_row\":%s,\"regions\":[",
 	                   !r->table || r->metadata < 0 ? "null"
 	                   : r->metadata                ? "true"
@@ -50,7 +45,7 @@ static int json_region(struct hb_buf *b, const struct hb_audit_report *r, size_t
 		                       ar.reachable ? "true" : "false")
 		         : hb_buf_addf(b, ",\"reachable\":%s,\"share\":%s,\"keys\":",
 		                       ar.reachable ? "true" : "false", CLI_NUM(ar.share)) ||
-		               json_strn(b, ar.keys);
+		               cli_json_strz(b, ar.keys);
 	if (!rc && r->table) {
 		rc = hb_buf_addf(b,
 		                 ",\"live\":%s,\"name\":", hb_region_is_live(g) ? "true" : "false");
@@ -58,7 +53,7 @@ static int json_region(struct hb_buf *b, const struct hb_audit_report *r, size_t
 			rc = g->name ? cli_json_tsb(b, g->name, g->name_len, tmp)
 			             : hb_buf_adds(b, "null");
 		if (!rc)
-			rc = hb_buf_adds(b, ",\"server\":") || json_strn(b, g->server);
+			rc = hb_buf_adds(b, ",\"server\":") || cli_json_strz(b, g->server);
 	}
 	if (!rc && r->have_hot)
 		rc = hb_buf_addf(b, ",\"writes\":%llu,\"reads\":%llu,\"write_share\":%s",
@@ -88,7 +83,8 @@ static int json_hotspots(struct hb_buf *b, const struct hb_audit_report *r)
 	for (i = 0; !rc && i < h->ns; i++) {
 		const struct hb_hot_server *s = &h->s[i];
 
-		rc = hb_buf_adds(b, i ? ",{\"name\":" : "{\"name\":") || json_strn(b, s->name) ||
+		rc = hb_buf_adds(b, i ? ",{\"name\":" : "{\"name\":") ||
+		     cli_json_strz(b, s->name) ||
 		     hb_buf_addf(b,
 		                 ",\"regions\":%zu,\"writes\":%llu,\"reads\":%llu,"
 		                 "\"write_share\":%s}",
@@ -465,8 +461,8 @@ int cli_audit_splits_json(struct hb_split_walk *w, const char *ks_canon, struct 
 	split_out_init(&o, 1, &out);
 	rc = hb_buf_addf(&out, "{\"healthy\":%s,\"table\":null,\"source\":\"splits\",\"keyspace\":",
 	                 w->nf ? "false" : "true") ||
-	             json_strn(&out, ks_canon) || hb_buf_adds(&out, ",\"total_keys\":") ||
-	             json_strn(&out, w->total_keys) || hb_buf_adds(&out, ",\"regions\":[")
+	             cli_json_strz(&out, ks_canon) || hb_buf_adds(&out, ",\"total_keys\":") ||
+	             cli_json_strz(&out, w->total_keys) || hb_buf_adds(&out, ",\"regions\":[")
 	         ? HB_ENOMEM
 	         : 0;
 	if (!rc)

@@ -12,11 +12,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-static int json_strn(struct hb_buf *b, const char *s)
-{
-	return s ? cli_json_str(b, s, strlen(s)) : hb_buf_adds(b, "null");
-}
-
 /* One region as a JSON object (meta adds what only hbase:meta knows). */
 static int json_region(struct hb_buf *b, int meta, size_t i, const struct hb_region *r)
 {
@@ -24,12 +19,12 @@ static int json_region(struct hb_buf *b, int meta, size_t i, const struct hb_reg
 	         cli_json_tsb(b, r->start, r->start_len, NULL) || hb_buf_adds(b, ",\"end\":") ||
 	         cli_json_tsb(b, r->end, r->end_len, NULL) || hb_buf_adds(b, ",\"name\":") ||
 	         (r->name ? cli_json_tsb(b, r->name, r->name_len, NULL) : hb_buf_adds(b, "null")) ||
-	         hb_buf_adds(b, ",\"server\":") || json_strn(b, r->server) ||
+	         hb_buf_adds(b, ",\"server\":") || cli_json_strz(b, r->server) ||
 	         hb_buf_addf(b, ",\"id\":%" PRIu64, r->id) || hb_buf_adds(b, ",\"state\":") ||
-	         json_strn(b, r->state);
+	         cli_json_strz(b, r->state);
 
 	if (!rc && meta)
-		rc = hb_buf_adds(b, ",\"encoded\":") || json_strn(b, r->encoded) ||
+		rc = hb_buf_adds(b, ",\"encoded\":") || cli_json_strz(b, r->encoded) ||
 		     hb_buf_addf(b,
 		                 ",\"start_code\":%" PRId64
 		                 ",\"replica_id\":%d,\"offline\":%s,\"split\":%s",

@@ -422,6 +422,11 @@ cJSON *cli_json_add_tsb(cJSON *obj, const char *key, const void *k, size_t n)
 	return r;
 }
 
+int cli_json_strz(struct hb_buf *out, const char *s)
+{
+	return s ? cli_json_str(out, s, strlen(s)) : hb_buf_adds(out, "null");
+}
+
 int cli_json_tsb(struct hb_buf *out, const void *k, size_t n, struct hb_buf *tmp)
 {
 	(void)tmp;

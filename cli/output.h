@@ -46,6 +46,8 @@ int cli_json_print(const cJSON *root);
 /* Appends s (n bytes, UTF-8 or not: invalid bytes become U+FFFD) as a JSON string literal;
  * all controls (C0, DEL, C1) are escaped. */
 int cli_json_str(struct hb_buf *out, const char *s, size_t n);
+/* cli_json_str of the C string s, or null for NULL. */
+int cli_json_strz(struct hb_buf *out, const char *s);
 /* The shortest decimal text that reads back as v exactly (0.0996575, not
  * 0.099657499999999996), written into out (at least CLI_NUM_MAX bytes), which it returns;
  * "null" for an infinity or NaN, which JSON cannot hold. */

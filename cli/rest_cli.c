@@ -1,8 +1,6 @@
 /* The REST client as the commands see it: settings from cli_g, traces, progress, table names. */
 #include "rest_cli.h"
-#include "../core/clock.h"
 #include "../core/netrc.h"
-#include "../core/regioninfo.h"
 #include "../core/tname.h"
 #include "../rest/curlx.h"
 #include "../rest/hbase.h"
@@ -17,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static void on_progress(void *ctx, size_t done, size_t total)
