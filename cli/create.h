@@ -4,8 +4,11 @@
 #define HB_CLI_CREATE_H
 
 #include "../core/key.h"
+#include "../rest/create.h"
 #include "../rest/rest.h"
 #include "cli.h"
+#include "ddl.h"
+#include "splitspec.h"
 
 #include <stddef.h>
 
@@ -68,6 +71,39 @@ struct cli_create_out {
 	int ns_created; /* the namespace was created */
 	double ddl_s, wait_s, verify_s, metadata_s;
 };
+
+/* A create on the command line: the flow's plan and results, and what only the command line
+ * knows. */
+struct cli_create {
+	struct hb_create f;
+	enum cli_via via;
+	const char *ks_spec;              /* --keyspace as given */
+	int default_family;               /* no --family: the table gets the default one */
+	int exit_status;                  /* for the JSON summary of a failure */
+	long live_servers;                /* N = auto: the live region servers it came from */
+	const struct hb_keys *pre_splits; /* computed by the caller, or NULL */
+	const char *pre_spec_text;
+	struct hb_rest *rest;
+	/* prints the summary (error: the failure's message; returns an HB_E* code), or NULL */
+	int (*summary)(const struct cli_create *c, const char *error);
+};
+
+/* An empty create of table (lent); release with cli_create_release. */
+void cli_create_init(struct cli_create *c, const char *table);
+void cli_create_release(struct cli_create *c);
+
+/*
+ * Builds c's plan from the options: table name, --family (default 'cf'), --attr, the split
+ * keys (c->pre_splits, else ss's), the channel (--via), --keyspace, --metadata-family and
+ * --metadata-row (NULL: the default row). Messages are printed. HB_EINVAL, HB_ENOMEM.
+ */
+int cli_create_validate(struct cli_create *c, const struct cli_splitspec *ss,
+                        const struct cli_strlist *fams, const struct cli_strlist *attrs,
+                        const char *via, const char *meta_row);
+
+/* Runs the flow (rest/create.h) through c's channel; prints a failure (with the difference
+ * from the plan) and the regions no key reaches, then c->summary. Returns the exit status. */
+int cli_create_run(struct cli_create *c);
 
 /*
  * Runs create's whole flow for req through rest (lent, not freed), printing nothing on
