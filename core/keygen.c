@@ -489,6 +489,85 @@ void hb_keygen_skip(struct hb_keygen *g, uint64_t n)
 	g->id = (int64_t)((uint64_t)g->id + n);
 }
 
+/* The LCG state after n steps from seed. */
+static uint64_t jump(uint64_t seed, uint64_t n)
+{
+	struct hb_jrandom r = {seed};
+
+	hb_jrandom_skip(&r, n);
+	return r.seed;
+}
+
+/* Draws 0 .. n - 1 after seed as nextInt(1000) would take them: the accepted ones counted,
+ * their values summed (four at a time from the 1- to 4-step maps, as in ticks1000). */
+static void scan1000(struct hb_keygen_span *out, uint64_t s, uint64_t n)
+{
+	uint64_t a[4], c[4], i = 0;
+	int k;
+
+	a[0] = JR_MULT;
+	c[0] = JR_ADD;
+	for (k = 1; k < 4; k++) {
+		a[k] = (a[k - 1] * JR_MULT) & JR_MASK;
+		c[k] = (c[k - 1] * JR_MULT + JR_ADD) & JR_MASK;
+	}
+	for (; i + 4 <= n; i += 4) {
+		uint32_t u[4];
+
+		for (k = 0; k < 4; k++)
+			u[k] = (uint32_t)(((a[k] * s + c[k]) & JR_MASK) >> 17);
+		s = (a[3] * s + c[3]) & JR_MASK;
+		for (k = 0; k < 4; k++) {
+			out->keys += u[k] < REJECT_1000;
+			out->clock += u[k] < REJECT_1000 ? u[k] % 1000 : 0;
+		}
+	}
+	for (; i < n; i++) {
+		uint32_t u;
+
+		s = (s * JR_MULT + JR_ADD) & JR_MASK;
+		u = (uint32_t)(s >> 17);
+		out->keys += u < REJECT_1000;
+		out->clock += u < REJECT_1000 ? u % 1000 : 0;
+	}
+}
+
+void hb_keygen_span_scan(struct hb_keygen_span *out, const struct hb_keygen *g, uint64_t i,
+                         uint64_t len)
+{
+	uint64_t s, j;
+
+	out->keys = len;
+	out->clock = 0;
+	if (g->kind == HB_KEYGEN_MD5) {
+		/* a key's clock draw may be refused and drawn again: count the accepted ones */
+		out->keys = 0;
+		scan1000(out, jump(g->rnd.seed, i * len), len);
+	} else if (g->kind == HB_KEYGEN_TRANSACTION) {
+		/* two draws a key, neither ever refused (powers of two): nextInt(4), then the hash
+		 */
+		s = jump(g->rnd.seed, 2 * i * len);
+		for (j = 0; j < len; j++) {
+			s = (s * JR_MULT + JR_ADD) & JR_MASK;
+			out->clock += (s >> 17) >> 29;
+			s = (s * JR_MULT + JR_ADD) & JR_MASK;
+		}
+	}
+}
+
+void hb_keygen_span_start(struct hb_keygen *out, const struct hb_keygen *g, uint64_t i,
+                          uint64_t len, const struct hb_keygen_span *before)
+{
+	*out = *g;
+	if (g->kind != HB_KEYGEN_MD5 && g->kind != HB_KEYGEN_TRANSACTION) {
+		hb_keygen_skip(out, before->keys); /* the state follows from the id alone */
+		return;
+	}
+	out->rnd.seed = jump(g->rnd.seed, g->kind == HB_KEYGEN_MD5 ? i * len : 2 * before->keys);
+	out->ts = (int64_t)((uint64_t)g->ts + before->clock);
+	out->id = (int64_t)((uint64_t)g->id + before->keys);
+}
+
 int hb_keygen_fill(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err)
 {
 	unsigned char *dst;

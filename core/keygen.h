@@ -71,6 +71,24 @@ void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n);
 /* Moves past the next n keys without making them (no hashing): the state afterwards equals
  * that after n calls of hb_keygen_next. */
 void hb_keygen_skip(struct hb_keygen *g, uint64_t n);
+/*
+ * Spans: the keys of a generator cut into pieces that threads make independently. Span i of
+ * length len holds, for the generators whose clock draws may be redrawn (md5), the keys whose
+ * clock draw is one of the draws i*len .. (i+1)*len - 1 of the generator's random stream;
+ * for the others keys i*len .. (i+1)*len - 1. A span is scanned (cheaply: no hashing) for its
+ * number of keys and the clock's advance over them; the sums of the spans before span i then
+ * give the generator's state at span i's first key.
+ */
+struct hb_keygen_span {
+	uint64_t keys;  /* keys in the span (or before it) */
+	uint64_t clock; /* the clock's advance over them, modulo 2^64 */
+};
+/* Scans span i of length len (>= 1) of the generator whose key 0 is g's next key. */
+void hb_keygen_span_scan(struct hb_keygen_span *out, const struct hb_keygen *g, uint64_t i,
+                         uint64_t len);
+/* Sets out to g advanced to span i's first key, with before the sums of spans 0 .. i - 1. */
+void hb_keygen_span_start(struct hb_keygen *out, const struct hb_keygen *g, uint64_t i,
+                          uint64_t len, const struct hb_keygen_span *before);
 /* Appends count keys to out. HB_ENOMEM. */
 int hb_keygen_fill(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err);
 /* The generator names, space-separated, for help and completion. */

@@ -1,6 +1,7 @@
 /* Routing, statistics and split-policy growth for hbtab simulate (pure computation). */
 #include "simulate.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,87 @@ int hb_sim_policy_parse(struct hb_sim_config *cfg, const char *spec, struct hb_e
 	                    "unknown policy '%s' (expected stepping, increasing, constant, "
 	                    "keyprefix:L, delimited:D or disabled)",
 	                    spec);
+}
+
+/* The binary multiple a size suffix letter stands for; 0 when it is none. */
+static uint64_t size_unit(char c)
+{
+	switch (c) {
+	case 'k':
+	case 'K':
+		return 1ULL << 10;
+	case 'm':
+	case 'M':
+		return 1ULL << 20;
+	case 'g':
+	case 'G':
+		return 1ULL << 30;
+	case 't':
+	case 'T':
+		return 1ULL << 40;
+	}
+	return 0;
+}
+
+int hb_sim_parse_size(const char *s, const char *what, uint64_t min, uint64_t max, uint64_t *out,
+                      struct hb_error *err)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mult = 1;
+
+	errno = 0;
+	if (!s || *s < '0' || *s > '9')
+		return hb_error_set(err, HB_EINVAL, "%s must be a size in bytes, got '%s'", what,
+		                    s ? s : "");
+	v = strtoull(s, &end, 10);
+	if (*end) {
+		mult = size_unit(*end++);
+		if (*end == 'i' && end[1] == 'B')
+			end += 2;
+		else if (*end == 'B')
+			end++;
+	}
+	if (!mult || *end)
+		return hb_error_set(
+		    err, HB_EINVAL,
+		    "%s must be a size in bytes (suffix K, M, G or T allowed), got '%s'", what, s);
+	if (errno == ERANGE || v > max / mult || v * mult < min || v * mult > max)
+		return hb_error_set(err, HB_EINVAL,
+		                    "%s must be between %llu and %llu bytes, got '%s'", what,
+		                    (unsigned long long)min, (unsigned long long)max, s);
+	*out = v * mult;
+	return 0;
+}
+
+/* Lower limits HBase's TableDescriptorChecker enforces on a table's sizes; upper bounds. */
+#define MIN_FLUSH_SIZE   (1ULL << 20)
+#define MIN_MAX_FILESIZE (2ULL << 20)
+#define MAX_SIZE         (1ULL << 50)
+#define MAX_ROW_SIZE     (1ULL << 30)
+
+int hb_sim_config_parse(struct hb_sim_config *cfg, const char *policy, const char *row_size,
+                        const char *flush_size, const char *max_filesize, struct hb_error *err)
+{
+	int rc = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->row_size = HB_SIM_DEFAULT_ROW_SIZE;
+	cfg->flush_size = HB_SIM_DEFAULT_FLUSH_SIZE;
+	cfg->max_filesize = HB_SIM_DEFAULT_MAX_FILESIZE;
+	cfg->jitter = HB_SIM_DEFAULT_JITTER;
+	if (policy)
+		rc = hb_sim_policy_parse(cfg, policy, err);
+	if (!rc && row_size)
+		rc =
+		    hb_sim_parse_size(row_size, "--row-size", 1, MAX_ROW_SIZE, &cfg->row_size, err);
+	if (!rc && flush_size)
+		rc = hb_sim_parse_size(flush_size, "--flush-size", MIN_FLUSH_SIZE, MAX_SIZE,
+		                       &cfg->flush_size, err);
+	if (!rc && max_filesize)
+		rc = hb_sim_parse_size(max_filesize, "--max-filesize", MIN_MAX_FILESIZE, MAX_SIZE,
+		                       &cfg->max_filesize, err);
+	return rc;
 }
 
 uint64_t hb_sim_threshold(enum hb_sim_policy p, long count, uint64_t desired, uint64_t initial)

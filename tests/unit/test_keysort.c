@@ -132,10 +132,43 @@ static void test_keysort__equal_keys_and_prefix_chains(void)
 	hb_keys_release(&ks);
 }
 
+/* A list already in order (a sample made sorted) takes the one-pass path; one pair out of
+ * order at the very end must still be sorted. */
+static void test_keysort__sorted_lists_and_a_last_pair_out_of_order(void)
+{
+	uint64_t x = 0x0123456789ABCDEFULL;
+	size_t i;
+	int swap;
+
+	for (swap = 0; swap < 2; swap++) {
+		struct hb_keys ks, sorted;
+		struct hb_key_ref *r;
+
+		hb_keys_init(&ks);
+		hb_keys_init(&sorted);
+		random_keys(&ks, 5000, &x, 17);
+		r = malloc(ks.n * sizeof(*r));
+		for (i = 0; i < ks.n; i++)
+			r[i].p = hb_keys_at(&ks, i, &r[i].len);
+		qsort(r, ks.n, sizeof(*r), hb_key_ref_cmp);
+		for (i = 0; i < ks.n; i++) {
+			/* the last two swapped unless they are equal */
+			size_t j = swap && i >= ks.n - 2 ? 2 * ks.n - 3 - i : i;
+
+			CHECK_EQ_INT(hb_keys_push(&sorted, r[j].p, r[j].len), 0);
+		}
+		check_order(&sorted);
+		free(r);
+		hb_keys_release(&ks);
+		hb_keys_release(&sorted);
+	}
+}
+
 int main(void)
 {
 	RUN(test_keysort__random_keys_of_every_shape_sort_as_qsort);
 	RUN(test_keysort__generated_designs_sort_as_qsort);
 	RUN(test_keysort__equal_keys_and_prefix_chains);
+	RUN(test_keysort__sorted_lists_and_a_last_pair_out_of_order);
 	return TEST_DONE();
 }

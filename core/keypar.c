@@ -1,0 +1,523 @@
+/* Span plans for generated keys, and a generated sample made and sorted by several threads. */
+#include "keypar.h"
+
+#include "par.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Spans hold at least SPAN_MIN keys, and a plan has at most SPANS_MAX of them (10^12 writes
+ * then plan 16 bytes a span, 1 MiB in all). */
+#define SPAN_MIN  65536
+#define SPANS_MAX 65536
+
+/* ---------------------------------------------------------------- plans */
+
+/* Only a clock that advances by random draws needs the spans scanned; the other generators
+ * reach any key from its id (hb_keygen_skip), and one thread makes the spans in order. */
+static int needs_scan(const struct hb_keygen *g, size_t threads)
+{
+	return threads > 1 && (g->kind == HB_KEYGEN_MD5 || g->kind == HB_KEYGEN_TRANSACTION);
+}
+
+static void scan_task(void *ctx, size_t w, uint64_t t)
+{
+	struct hb_keyplan *p = ctx;
+
+	(void)w;
+	hb_keygen_span_scan(&p->before[t + 1], &p->g, t, p->len);
+}
+
+/* Adds span i's own figures (in before[i + 1]) to the sums before it. */
+static void accumulate(struct hb_keyplan *p, uint64_t i)
+{
+	p->before[i + 1].keys += p->before[i].keys;
+	p->before[i + 1].clock += p->before[i].clock;
+}
+
+int hb_keyplan_init(struct hb_keyplan *p, const struct hb_keygen *g, uint64_t count, size_t threads,
+                    struct hb_error *err)
+{
+	struct hb_par par = {.threads = threads, .task = scan_task, .ctx = p};
+	uint64_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->g = *g;
+	p->count = count;
+	p->len = count / SPANS_MAX + 1 > SPAN_MIN ? count / SPANS_MAX + 1 : SPAN_MIN;
+	p->spans = (count + p->len - 1) / p->len;
+	if (!count || !needs_scan(g, threads))
+		return 0;
+	p->before = calloc(p->spans + 1, sizeof(*p->before));
+	if (!p->before)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	par.tasks = p->spans;
+	hb_par_run(&par);
+	for (i = 0; i < p->spans; i++)
+		accumulate(p, i);
+	/* redrawn clock draws leave the last spans short of count keys: one more span then */
+	while (p->before[p->spans].keys < count) {
+		struct hb_keygen_span *nb = realloc(p->before, (p->spans + 2) * sizeof(*nb));
+
+		if (!nb)
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		p->before = nb;
+		hb_keygen_span_scan(&p->before[p->spans + 1], &p->g, p->spans, p->len);
+		accumulate(p, p->spans);
+		p->spans++;
+	}
+	return 0;
+}
+
+void hb_keyplan_release(struct hb_keyplan *p)
+{
+	free(p->before);
+	p->before = NULL;
+}
+
+void hb_keyplan_cursor_init(struct hb_keyplan_cursor *c, const struct hb_keyplan *p)
+{
+	c->g = p->g;
+	c->next = 0;
+}
+
+uint64_t hb_keyplan_seek(struct hb_keyplan_cursor *c, const struct hb_keyplan *p, uint64_t t,
+                         uint64_t *first)
+{
+	uint64_t end;
+
+	if (t >= p->spans || t < c->next)
+		HB_BUG("span out of order");
+	if (p->before) {
+		/* a worker that made span t - 1 stands at span t already (past any redrawn draw
+		 * at the end of span t - 1 it would redraw the same) */
+		*first = p->before[t].keys;
+		end = p->before[t + 1].keys < p->count ? p->before[t + 1].keys : p->count;
+		if (t != c->next)
+			hb_keygen_span_start(&c->g, &p->g, t, p->len, &p->before[t]);
+	} else {
+		*first = t * p->len;
+		end = *first + p->len < p->count ? *first + p->len : p->count;
+		if (t != c->next)
+			hb_keygen_skip(&c->g, (t - c->next) * p->len);
+	}
+	c->next = t + 1;
+	return end > *first ? end - *first : 0;
+}
+
+/* ---------------------------------------------------------------- the sorted sample */
+
+/* A key of up to 16 bytes as two big-endian numbers, zero-padded: with one width for all
+ * keys, (hi, lo) order is the keys' order. */
+struct rec {
+	uint64_t hi, lo;
+};
+
+/* Runs up to INSERTION records long are sorted by insertion; up to TMP_RECS by an LSD radix
+ * through a worker's scratch; longer ones first split in place on one byte. */
+#define INSERTION   32
+#define TMP_RECS    8192
+#define BUCKETS     65536 /* the leading digit: 16 bits */
+#define RANGES      8     /* parts the counting and moving passes are cut into, at most */
+#define GROUPS      256   /* tasks of BUCKETS / GROUPS digits each */
+#define STORE_PARTS 64    /* tasks writing the sorted keys back */
+
+struct sample {
+	const struct hb_keyplan *plan;
+	unsigned char *dst; /* the keys, count x w bytes */
+	size_t w, nranges;
+	uint64_t count;
+	struct rec *made;      /* the keys as records, in the order made */
+	struct rec *recs;      /* the same in digit order, then sorted: dst itself when w is 16 */
+	struct rec *tmp;       /* TMP_RECS a worker */
+	struct rec * or, *and; /* a worker's OR and AND of the keys it made */
+	struct hb_keyplan_cursor *cur;
+	uint32_t (*hist)[BUCKETS]; /* [range][digit]: counts, then where the next one goes */
+	uint32_t start[BUCKETS + 1];
+	unsigned d0; /* the digit is bytes d0 and d0 + 1 */
+};
+
+/* 8 bytes as a big-endian number: one load where the compiler knows the byte swap. */
+static inline uint64_t load_be64(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                        \
+    (defined(__GNUC__) || defined(__clang__))
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);
+#else
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+#endif
+}
+
+static inline void store_be64(unsigned char *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                        \
+    (defined(__GNUC__) || defined(__clang__))
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, 8);
+#else
+	int i;
+
+	for (i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)v;
+#endif
+}
+
+static inline struct rec load(const unsigned char *k, size_t w)
+{
+	unsigned char b[16] = {0};
+
+	if (w == 16)
+		return (struct rec){load_be64(k), load_be64(k + 8)};
+	memcpy(b, k, w);
+	return (struct rec){load_be64(b), load_be64(b + 8)};
+}
+
+static inline void store(unsigned char *k, struct rec r, size_t w)
+{
+	unsigned char b[16];
+
+	if (w == 16) {
+		store_be64(k, r.hi);
+		store_be64(k + 8, r.lo);
+		return;
+	}
+	store_be64(b, r.hi);
+	store_be64(b + 8, r.lo);
+	memcpy(k, b, w);
+}
+
+static inline unsigned byte_at(struct rec r, unsigned j)
+{
+	return (unsigned)(j < 8 ? r.hi >> (56 - 8 * j) : r.lo >> (120 - 8 * j)) & 0xFF;
+}
+
+static unsigned digit(const struct sample *s, struct rec r)
+{
+	return byte_at(r, s->d0) << 8 | (s->d0 < 15 ? byte_at(r, s->d0 + 1) : 0);
+}
+
+static int rec_lt(struct rec a, struct rec b)
+{
+	return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+}
+
+static void insertion(struct rec *r, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct rec t = r[i];
+
+		for (j = i; j > 0 && rec_lt(t, r[j - 1]); j--)
+			r[j] = r[j - 1];
+		r[j] = t;
+	}
+}
+
+static void sort_recs(struct rec *r, size_t n, unsigned d, struct rec *tmp);
+
+/* One LSD pass on byte j of one half (lo when low, else hi) from src to dst; h holds the
+ * byte's counts. */
+static void lsd_pass(struct rec *dst, const struct rec *src, size_t n, uint32_t *h, int low,
+                     unsigned shift)
+{
+	uint32_t sum = 0, c;
+	size_t i;
+	unsigned b;
+
+	for (b = 0; b < 256; b++) {
+		c = h[b];
+		h[b] = sum;
+		sum += c;
+	}
+	if (low)
+		for (i = 0; i < n; i++)
+			dst[h[(src[i].lo >> shift) & 0xFF]++] = src[i];
+	else
+		for (i = 0; i < n; i++)
+			dst[h[(src[i].hi >> shift) & 0xFF]++] = src[i];
+}
+
+/* LSD radix on the bytes d .. 7 of hi (d < 8) or d .. 15 of lo, skipping the bytes all n
+ * records share; after hi, runs with equal hi are sorted by lo. */
+static void lsd(struct rec *r, size_t n, unsigned d, struct rec *tmp)
+{
+	uint32_t hist[8][256];
+	struct rec *src = r, *dst = tmp, *sw;
+	int low = d >= 8;
+	unsigned j, first = low ? d - 8 : d;
+	size_t i, e;
+
+	memset(hist, 0, sizeof(hist));
+	for (i = 0; i < n; i++) {
+		uint64_t v = low ? r[i].lo : r[i].hi;
+
+		for (j = 0; j < 8; j++)
+			hist[j][(v >> (56 - 8 * j)) & 0xFF]++;
+	}
+	for (j = 8; j-- > first;) {
+		uint64_t v0 = low ? src[0].lo : src[0].hi;
+
+		if (hist[j][(v0 >> (56 - 8 * j)) & 0xFF] == n)
+			continue;
+		lsd_pass(dst, src, n, hist[j], low, 56 - 8 * j);
+		sw = src, src = dst, dst = sw;
+	}
+	if (src != r)
+		memcpy(r, src, n * sizeof(*r));
+	for (i = 0; !low && i < n; i = e) {
+		for (e = i + 1; e < n && r[e].hi == r[i].hi; e++)
+			;
+		sort_recs(r + i, e - i, 8, tmp);
+	}
+}
+
+/* Splits r in place by byte d (American flag sort), then sorts each part from byte d + 1. */
+static void split_in_place(struct rec *r, size_t n, unsigned d, struct rec *tmp)
+{
+	size_t cnt[256] = {0}, head[256], tail[256], i, sum = 0;
+	unsigned b;
+
+	for (i = 0; i < n; i++)
+		cnt[byte_at(r[i], d)]++;
+	for (b = 0; b < 256; b++) {
+		head[b] = sum;
+		sum += cnt[b];
+		tail[b] = sum;
+	}
+	for (b = 0; b < 256; b++)
+		while (head[b] < tail[b]) {
+			struct rec v = r[head[b]], t;
+			unsigned c;
+
+			while ((c = byte_at(v, d)) != b) {
+				t = r[head[c]];
+				r[head[c]++] = v;
+				v = t;
+			}
+			r[head[b]++] = v;
+		}
+	for (b = 0, sum = 0; b < 256; sum += cnt[b++])
+		sort_recs(r + sum, cnt[b], d + 1, tmp);
+}
+
+/* Sorts n records whose bytes before d are equal. */
+static void sort_recs(struct rec *r, size_t n, unsigned d, struct rec *tmp)
+{
+	if (n < 2 || d >= 16)
+		return;
+	if (n <= INSERTION)
+		insertion(r, n);
+	else if (n <= TMP_RECS)
+		lsd(r, n, d, tmp);
+	else
+		split_in_place(r, n, d, tmp);
+}
+
+/* Keys made at a time before they become records. */
+#define MAKE_BATCH 256
+
+/* Makes span t's keys as records, and notes the bits they set and clear. */
+static void make_task(void *ctx, size_t w, uint64_t t)
+{
+	struct sample *s = ctx;
+	unsigned char k[MAKE_BATCH * HB_KEYGEN_MAX_KEY];
+	uint64_t first, n = hb_keyplan_seek(&s->cur[w], s->plan, t, &first), m;
+	struct rec o = s->or [w], a = s->and[w], *r = s->made + first;
+	size_t i;
+
+	for (; n; n -= m) {
+		m = n < MAKE_BATCH ? n : MAKE_BATCH;
+		hb_keygen_next_n(&s->cur[w].g, k, (size_t)m);
+		for (i = 0; i < m; i++, r++) {
+			*r = load(k + i * s->w, s->w);
+			o.hi |= r->hi, o.lo |= r->lo;
+			a.hi &= r->hi, a.lo &= r->lo;
+		}
+	}
+	s->or [w] = o;
+	s->and[w] = a;
+}
+
+/* Part t of the keys cut into `parts`: [begin, end). */
+static uint64_t range_at(const struct sample *s, uint64_t t, uint64_t parts, uint64_t *end)
+{
+	*end = s->count * (t + 1) / parts;
+	return s->count * t / parts;
+}
+
+static void count_task(void *ctx, size_t w, uint64_t t)
+{
+	struct sample *s = ctx;
+	uint64_t end, i = range_at(s, t, s->nranges, &end);
+
+	(void)w;
+	for (; i < end; i++)
+		s->hist[t][digit(s, s->made[i])]++;
+}
+
+static void move_task(void *ctx, size_t w, uint64_t t)
+{
+	struct sample *s = ctx;
+	uint64_t end, i = range_at(s, t, s->nranges, &end);
+
+	(void)w;
+	for (; i < end; i++)
+		s->recs[s->hist[t][digit(s, s->made[i])]++] = s->made[i];
+}
+
+static void sort_task(void *ctx, size_t w, uint64_t t)
+{
+	struct sample *s = ctx;
+	size_t b;
+
+	for (b = t * (BUCKETS / GROUPS); b < (t + 1) * (BUCKETS / GROUPS); b++)
+		sort_recs(s->recs + s->start[b], s->start[b + 1] - s->start[b], s->d0 + 2,
+		          s->tmp + w * TMP_RECS);
+}
+
+static void store_task(void *ctx, size_t w, uint64_t t)
+{
+	struct sample *s = ctx;
+	uint64_t end, i = range_at(s, t, STORE_PARTS, &end);
+
+	(void)w;
+	/* in place when recs is dst: record i and key i take the same 16 bytes */
+	for (; i < end; i++)
+		store(s->dst + i * s->w, s->recs[i], s->w);
+}
+
+/* The first byte in which the keys differ (16: they are all equal), from the workers' ORs and
+ * ANDs. */
+static unsigned first_varying(const struct sample *s, size_t threads)
+{
+	struct rec o = {0, 0}, a = {UINT64_MAX, UINT64_MAX};
+	unsigned j;
+	size_t i;
+
+	for (i = 0; i < threads; i++) {
+		o.hi |= s->or [i].hi, o.lo |= s->or [i].lo;
+		a.hi &= s->and[i].hi, a.lo &= s->and[i].lo;
+	}
+	for (j = 0; j < 16 && byte_at(o, j) == byte_at(a, j); j++)
+		;
+	return j;
+}
+
+/* Turns the counts into where each range's keys of each digit go, and the digits' starts. */
+static void place(struct sample *s)
+{
+	uint32_t sum = 0, c;
+	size_t b, r;
+
+	for (b = 0; b < BUCKETS; b++) {
+		s->start[b] = sum;
+		for (r = 0; r < s->nranges; r++) {
+			c = s->hist[r][b];
+			s->hist[r][b] = sum;
+			sum += c;
+		}
+	}
+	s->start[BUCKETS] = sum;
+}
+
+static void run_phase(struct sample *s, size_t threads, uint64_t tasks,
+                      void (*task)(void *, size_t, uint64_t))
+{
+	struct hb_par par = {.threads = threads, .tasks = tasks, .task = task, .ctx = s};
+
+	hb_par_run(&par);
+}
+
+/* Sorts the keys made in s->dst (the memory s needs is there). */
+static void sort_sample(struct sample *s, size_t threads)
+{
+	s->d0 = first_varying(s, threads);
+	if (s->d0 >= 16) {
+		/* every key is the same */
+		memcpy(s->recs, s->made, s->count * sizeof(*s->recs));
+		run_phase(s, threads, STORE_PARTS, store_task);
+		return;
+	}
+	run_phase(s, threads, s->nranges, count_task);
+	place(s);
+	run_phase(s, threads, s->nranges, move_task);
+	run_phase(s, threads, GROUPS, sort_task);
+	run_phase(s, threads, STORE_PARTS, store_task);
+}
+
+static int sample_alloc(struct sample *s, size_t threads)
+{
+	size_t i;
+
+	s->nranges = threads < RANGES ? threads : RANGES;
+	s->made = malloc(s->count * sizeof(*s->made));
+	/* the sorted records fit where the keys go when those are 16 bytes each */
+	s->recs = s->w == 16 && (uintptr_t)s->dst % _Alignof(struct rec) == 0
+	              ? (struct rec *)(void *)s->dst
+	              : malloc(s->count * sizeof(*s->recs));
+	s->tmp = malloc(threads * TMP_RECS * sizeof(*s->tmp));
+	s->or = malloc(threads * sizeof(*s->or));
+	s->and = malloc(threads * sizeof(*s->and));
+	s->cur = malloc(threads * sizeof(*s->cur));
+	s->hist = calloc(s->nranges, sizeof(*s->hist));
+	if (!s->made || !s->recs || !s->tmp || !s->or || !s->and || !s->cur || !s->hist)
+		return HB_ENOMEM;
+	for (i = 0; i < threads; i++) {
+		s->or [i] = (struct rec){0, 0};
+		s->and[i] = (struct rec){UINT64_MAX, UINT64_MAX};
+		hb_keyplan_cursor_init(&s->cur[i], s->plan);
+	}
+	return 0;
+}
+
+int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
+                            size_t threads, struct hb_error *err)
+{
+	struct hb_keyplan plan;
+	struct sample *s;
+	int rc;
+
+	if (count >= UINT32_MAX)
+		return hb_error_set(err, HB_EINVAL, "too many keys to sort (%llu)",
+		                    (unsigned long long)count);
+	if (!count)
+		return 0;
+	threads = threads < 1 ? 1 : threads > HB_PAR_MAX_THREADS ? HB_PAR_MAX_THREADS : threads;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	rc = hb_keyplan_init(&plan, g, count, threads, err);
+	if (rc)
+		goto done;
+	s->plan = &plan;
+	s->count = count;
+	s->w = hb_keygen_width(g);
+	s->dst = hb_keys_push_fixed(out, (size_t)count, s->w);
+	if (!s->dst || sample_alloc(s, threads)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	run_phase(s, threads, plan.spans, make_task);
+	sort_sample(s, threads);
+done:
+	hb_keyplan_release(&plan);
+	free(s->made);
+	if (s->recs != (struct rec *)(void *)s->dst)
+		free(s->recs);
+	free(s->tmp);
+	free(s->or);
+	free(s->and);
+	free(s->cur);
+	free(s->hist);
+	free(s);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/* Generated keys made by several threads: the plan that places each span of a generator's
+ * keys, and a sample made and sorted in parallel. */
+#ifndef HB_KEYPAR_H
+#define HB_KEYPAR_H
+
+#include "hb.h"
+#include "key.h"
+#include "keygen.h"
+
+#include <stdint.h>
+
+/* The first `count` keys of a generator cut into spans (core/keygen.h) that threads make in
+ * any order; spans are numbered from 0 and hold up to len keys. */
+struct hb_keyplan {
+	struct hb_keygen g; /* at key 0 */
+	uint64_t count, len, spans;
+	/* spans + 1 sums of the spans before each; NULL when every span holds len keys and a
+	 * generator reaches any span by hb_keygen_skip (or one thread makes them in order) */
+	struct hb_keygen_span *before;
+};
+
+/* A worker's generator, standing at span `next`. */
+struct hb_keyplan_cursor {
+	struct hb_keygen g;
+	uint64_t next;
+};
+
+/* Plans count keys of g for `threads` threads (the spans scanned by as many threads when the
+ * generator's clock needs it). HB_ENOMEM. */
+int hb_keyplan_init(struct hb_keyplan *p, const struct hb_keygen *g, uint64_t count, size_t threads,
+                    struct hb_error *err);
+void hb_keyplan_release(struct hb_keyplan *p);
+void hb_keyplan_cursor_init(struct hb_keyplan_cursor *c, const struct hb_keyplan *p);
+/* Moves c's generator to span t's first key (a worker's spans must come in increasing order)
+ * and returns the number of keys the caller then makes with it; *first is the index of the
+ * first. */
+uint64_t hb_keyplan_seek(struct hb_keyplan_cursor *c, const struct hb_keyplan *p, uint64_t t,
+                         uint64_t *first);
+
+/* Appends the count keys g makes next (g itself unchanged) to out in HBase order, equal keys
+ * side by side: made and sorted by up to `threads` threads (a radix sort on a leading 16-bit
+ * digit, then each digit's keys on their own). HB_ENOMEM, HB_EINVAL for 2^32 keys or more. */
+int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
+                            size_t threads, struct hb_error *err);
+
+#endif

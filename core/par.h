@@ -1,0 +1,28 @@
+/* Work split over threads: tasks numbered 0 .. n - 1, each taken by the first idle worker. */
+#ifndef HB_PAR_H
+#define HB_PAR_H
+
+#include "hb.h"
+
+#include <stdint.h>
+
+/* Most threads a run starts. */
+#define HB_PAR_MAX_THREADS 64
+
+struct hb_par {
+	size_t threads; /* workers, 1 .. HB_PAR_MAX_THREADS */
+	uint64_t tasks;
+	/* does task t on worker w (0 .. threads - 1); tasks on one worker run one at a time */
+	void (*task)(void *ctx, size_t w, uint64_t t);
+	void *ctx;
+	/* when set, called on the calling thread about every 50 ms while the workers run */
+	void (*tick)(void *tick_ctx);
+	void *tick_ctx;
+};
+
+/* Runs every task of p once and returns when all are done. With one thread and no tick the
+ * calling thread does the work; a worker that cannot start leaves its share to the others
+ * (or to the calling thread when none started). Never fails. */
+void hb_par_run(const struct hb_par *p);
+
+#endif

@@ -1,0 +1,157 @@
+/* Generated keys made by spans in any order, and the sample made sorted by threads, against the
+ * keys one generator makes in sequence. */
+#include "core/keypar.h"
+#include "test.h"
+
+static const char *const designs[] = {"md5",      "transaction",  "hex8",       "partition:7",
+                                      "salt:300", "roundrobin:5", "sequential", "statistics:7"};
+
+/* Seed 340's java.util.Random refuses its draw 2786 for nextInt(1000): the md5 clock draws
+ * again there, so spans of draws and spans of keys part ways. */
+#define REDRAW_SEED 340
+
+static unsigned char *sequence(const char *design, uint64_t n, size_t *w)
+{
+	struct hb_keygen g;
+	unsigned char *out;
+
+	CHECK_EQ_INT(hb_keygen_init(&g, design, REDRAW_SEED, 1700000000000LL, NULL), 0);
+	*w = hb_keygen_width(&g);
+	out = malloc(n * *w + 1);
+	hb_keygen_next_n(&g, out, n);
+	return out;
+}
+
+static void test_keypar__spans_made_backwards_give_the_sequence(void)
+{
+	static const uint64_t lens[] = {1, 7, 100, 1393, 2786, 2787, 5000};
+	const uint64_t count = 10000;
+	size_t d, l, w;
+
+	for (d = 0; d < HB_ARRAY_LEN(designs); d++)
+		for (l = 0; l < HB_ARRAY_LEN(lens); l++) {
+			struct hb_keygen g, at;
+			struct hb_keygen_span before[10002], own;
+			unsigned char *want = sequence(designs[d], count, &w);
+			unsigned char *got = calloc(count, w);
+			uint64_t n = 0, i;
+
+			hb_keygen_init(&g, designs[d], REDRAW_SEED, 1700000000000LL, NULL);
+			before[0] = (struct hb_keygen_span){0, 0};
+			for (n = 0; before[n].keys < count; n++) {
+				hb_keygen_span_scan(&own, &g, n, lens[l]);
+				before[n + 1].keys = before[n].keys + own.keys;
+				before[n + 1].clock = before[n].clock + own.clock;
+			}
+			for (i = n; i-- > 0;) {
+				uint64_t end =
+				    before[i + 1].keys < count ? before[i + 1].keys : count;
+
+				hb_keygen_span_start(&at, &g, i, lens[l], &before[i]);
+				hb_keygen_next_n(&at, got + before[i].keys * w,
+				                 (size_t)(end - before[i].keys));
+			}
+			if (memcmp(got, want, count * w))
+				fprintf(stderr, "%s, spans of %llu\n", designs[d],
+				        (unsigned long long)lens[l]);
+			CHECK(!memcmp(got, want, count * w));
+			free(want);
+			free(got);
+		}
+}
+
+static void test_keypar__a_redrawn_clock_draw_makes_no_key(void)
+{
+	struct hb_keygen g;
+	struct hb_keygen_span own;
+
+	CHECK_EQ_INT(hb_keygen_init(&g, "md5", REDRAW_SEED, 0, NULL), 0);
+	hb_keygen_span_scan(&own, &g, 0, 2786);
+	CHECK_EQ_INT(own.keys, 2786);
+	hb_keygen_span_scan(&own, &g, 0, 2787);
+	CHECK_EQ_INT(own.keys, 2786);
+	hb_keygen_span_scan(&own, &g, 2, 1393);
+	CHECK_EQ_INT(own.keys, 1392);
+}
+
+static void test_keypar__plans_for_threads_give_the_sequence(void)
+{
+	const uint64_t count = 150000; /* 3 spans */
+	size_t d, w, threads;
+
+	for (d = 0; d < HB_ARRAY_LEN(designs); d++)
+		for (threads = 1; threads <= 3; threads += 2) {
+			struct hb_keyplan p;
+			struct hb_keyplan_cursor fwd, back;
+			unsigned char *want = sequence(designs[d], count, &w);
+			unsigned char *got = calloc(count, w), *got2 = calloc(count, w);
+			struct hb_keygen g;
+			uint64_t t, first, n;
+
+			hb_keygen_init(&g, designs[d], REDRAW_SEED, 1700000000000LL, NULL);
+			CHECK_EQ_INT(hb_keyplan_init(&p, &g, count, threads, NULL), 0);
+			hb_keyplan_cursor_init(&fwd, &p);
+			for (t = 0; t < p.spans; t++) {
+				n = hb_keyplan_seek(&fwd, &p, t, &first);
+				hb_keygen_next_n(&fwd.g, got + first * w, (size_t)n);
+			}
+			/* one cursor a span, last first (only plans with sums can jump) */
+			for (t = p.spans; p.before && t-- > 0;) {
+				hb_keyplan_cursor_init(&back, &p);
+				n = hb_keyplan_seek(&back, &p, t, &first);
+				hb_keygen_next_n(&back.g, got2 + first * w, (size_t)n);
+			}
+			CHECK(!memcmp(got, want, count * w));
+			CHECK(!p.before || !memcmp(got2, want, count * w));
+			hb_keyplan_release(&p);
+			free(want);
+			free(got);
+			free(got2);
+		}
+}
+
+static size_t cmp_w;
+
+static int cmp_fixed(const void *a, const void *b)
+{
+	return memcmp(a, b, cmp_w);
+}
+
+static void test_keypar__sorted_sample_is_the_sequence_sorted(void)
+{
+	static const uint64_t counts[] = {1, 2, 1000, 140000};
+	static const size_t threads[] = {1, 2, 3, 8};
+	size_t d, c, t, w;
+
+	for (d = 0; d < HB_ARRAY_LEN(designs); d++)
+		for (c = 0; c < HB_ARRAY_LEN(counts); c++) {
+			unsigned char *want = sequence(designs[d], counts[c], &w);
+
+			cmp_w = w;
+			qsort(want, counts[c], w, cmp_fixed);
+			for (t = 0; t < HB_ARRAY_LEN(threads); t++) {
+				struct hb_keys ks;
+				struct hb_keygen g;
+
+				hb_keys_init(&ks);
+				hb_keygen_init(&g, designs[d], REDRAW_SEED, 1700000000000LL, NULL);
+				CHECK_EQ_INT(
+				    hb_keygen_sample_sorted(&ks, &g, counts[c], threads[t], NULL),
+				    0);
+				CHECK_EQ_INT(ks.n, counts[c]);
+				CHECK(ks.bytes.len == counts[c] * w &&
+				      !memcmp(ks.bytes.data, want, counts[c] * w));
+				hb_keys_release(&ks);
+			}
+			free(want);
+		}
+}
+
+int main(void)
+{
+	RUN(test_keypar__a_redrawn_clock_draw_makes_no_key);
+	RUN(test_keypar__spans_made_backwards_give_the_sequence);
+	RUN(test_keypar__plans_for_threads_give_the_sequence);
+	RUN(test_keypar__sorted_sample_is_the_sequence_sorted);
+	return TEST_DONE();
+}
