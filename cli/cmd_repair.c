@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "exit.h"
 #include "output.h"
+#include "prom.h"
 #include "rest_cli.h"
 
 #include <errno.h>
@@ -28,6 +29,7 @@ static int empty, split_hot, apply;
 static struct hb_repair_params params = {0, 1, 0, DEFAULT_MAX_STEPS};
 static double wait_s = DEFAULT_WAIT, window_s = 10.0;
 static int print_only;
+static struct cli_prom_opts po;
 
 static const struct cli_option opts[] = {
     CLI_STRING(0, "keyspace", &keyspace_opt, "SPEC",
@@ -44,6 +46,7 @@ static const struct cli_option opts[] = {
                "auto or shell (run the steps), print (the shell script only)", "auto shell print"),
     CLI_STRING(0, "max-steps", &max_steps_opt, "K", "at most K merges and splits in one run (10)"),
     CLI_STRING(0, "wait", &wait_opt, "SEC", "how long a step's result may take to show (60)"),
+    CLI_PROM_OPTIONS(&po),
     CLI_END,
 };
 
@@ -53,6 +56,8 @@ static int check(struct cli_ctx *x)
 	long v;
 
 	(void)x;
+	if (cli_prom_check("repair", &po))
+		return CLI_EXIT_USAGE;
 	if (min_regions_opt && !empty)
 		return cli_usage_exit("repair", "--min-regions needs --empty");
 	if (window_opt && !split_hot)
@@ -89,6 +94,9 @@ static int check(struct cli_ctx *x)
 	if (print_only && apply)
 		return cli_usage_exit("repair", "--via print writes the script and runs nothing: "
 		                                "leave out --apply");
+	if (print_only && cli_prom_stdout(&po))
+		return cli_usage_exit("repair", "--via print writes the script on standard output: "
+		                                "use --prom-file for the gauges");
 	if (keyspace_opt) {
 		struct hb_keyspace *ks = NULL;
 		int rc = hb_keyspace_parse(&ks, keyspace_opt, &err);
@@ -231,6 +239,8 @@ static int print_result(const struct repair_result *r)
 	size_t i;
 	int rc = 0;
 
+	if (cli_g.output == CLI_OUT_PROM) /* --format prometheus: report_prom prints */
+		return 0;
 	if (cli_g.output == CLI_OUT_JSON) {
 		cJSON *root = cJSON_CreateObject(), *steps, *open;
 
@@ -378,6 +388,18 @@ static int do_apply(struct hb_rest *c, struct repair_result *r, struct hb_error 
 	return rc;
 }
 
+/* --format prometheus, --prom-file: what this run planned and did; the status to exit with. */
+static int report_prom(const struct repair_result *r, int status)
+{
+	struct cli_prom_repair pr;
+
+	pr.plan = r->sv.readable ? &r->plan : NULL;
+	pr.regions = r->sv.live.n;
+	pr.done = r->done;
+	pr.open = r->applied && r->plan.steps ? r->after.n : r->plan.n;
+	return cli_prom_repair(&po, r->table, &pr, status);
+}
+
 static int run(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
@@ -433,6 +455,7 @@ static int run(struct cli_ctx *x)
 	else
 		rc = r.plan.n ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
 done:
+	rc = report_prom(&r, rc);
 	result_release(&r);
 	return rc;
 }
@@ -441,7 +464,8 @@ const struct cli_command cli_cmd_repair = {
     .name = "repair",
     .summary = "plan and apply the merges and splits that fix a table's regions",
     .usage = "repair TABLE [--keyspace SPEC] [--empty [--min-regions K]] [--split-hot "
-             "[--window SEC]] [--apply] [--via auto|shell|print] [--max-steps K] [--wait SEC]",
+             "[--window SEC]] [--apply] [--via auto|shell|print] [--max-steps K] [--wait "
+             "SEC] " CLI_PROM_USAGE,
     .opts = opts,
     .args = "TABLE",
     .min_args = 1,

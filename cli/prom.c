@@ -305,3 +305,75 @@ int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl,
 	r.ngauges = HB_ARRAY_LEN(g);
 	return cli_prom_emit(o, &r, status);
 }
+
+/* Every kind repair plans (core/repair.h); audit's chain findings join when they appear. */
+static const char *const repair_kinds[] = {
+    HB_REPAIR_UNREACHABLE, HB_REPAIR_NOT_EMPTY, HB_REPAIR_UNPROVEN,   HB_REPAIR_NO_NEIGHBOUR,
+    HB_REPAIR_EMPTY,       HB_REPAIR_HOT,       HB_REPAIR_HOT_NO_KEY,
+};
+
+int cli_prom_repair(const struct cli_prom_opts *o, const char *table,
+                    const struct cli_prom_repair *rp, int status)
+{
+	struct hb_prom_gauge g[] = {
+	    {"hbtab_repair_table_readable",
+	     "Whether hbtab's last repair run could read the table completely (0: nothing "
+	     "planned).",
+	     NAN},
+	    {"hbtab_repair_regions", "Live regions of the table that hbtab's last repair run read.",
+	     NAN},
+	    {"hbtab_repair_steps_deferred",
+	     "Merges and splits hbtab's last repair run left for the next one (--max-steps).", NAN},
+	    {"hbtab_repair_steps_done", "Merges and splits hbtab's last repair run carried out.",
+	     NAN},
+	    {"hbtab_repair_open",
+	     "Entries of the repair plan still open after hbtab's last repair run (steps not run "
+	     "or not effective, findings only reported).",
+	     NAN},
+	};
+	struct hb_prom_kind *kinds = NULL;
+	struct hb_prom_report r;
+	size_t i, j, k = 0;
+
+	if (!cli_prom_wanted(o))
+		return status;
+	memset(&r, 0, sizeof(r));
+	r.command = "repair";
+	r.subject_label = "table";
+	r.subject = table;
+	if (hb_prom_success(status)) {
+		g[0].value = rp->plan ? 1 : 0;
+		g[1].value = (double)rp->regions;
+		if (rp->plan) {
+			kinds = calloc(HB_ARRAY_LEN(repair_kinds) + rp->plan->n, sizeof(*kinds));
+			if (!kinds) {
+				cli_error("out of memory");
+				return CLI_EXIT_SERVER;
+			}
+			for (i = 0; i < HB_ARRAY_LEN(repair_kinds); i++)
+				kinds[k++].kind = repair_kinds[i];
+			for (i = 0; i < rp->plan->n; i++) {
+				for (j = 0; j < k && strcmp(kinds[j].kind, rp->plan->v[i].finding);
+				     j++)
+					;
+				if (j == k)
+					kinds[k++].kind = rp->plan->v[i].finding;
+				kinds[j].value++;
+			}
+			r.kinds_metric = "hbtab_repair_planned";
+			r.kinds_help =
+			    "Entries of hbtab's last repair plan of the table, per finding kind "
+			    "(merges and splits to run, findings only reported).";
+			r.kinds = kinds;
+			r.nkinds = k;
+			g[2].value = (double)rp->plan->deferred;
+			g[3].value = (double)rp->done;
+			g[4].value = (double)rp->open;
+		}
+		r.gauges = g;
+		r.ngauges = HB_ARRAY_LEN(g);
+	}
+	status = cli_prom_emit(o, &r, status);
+	free(kinds);
+	return status;
+}

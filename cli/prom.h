@@ -7,6 +7,7 @@
 #include "../core/audit.h"
 #include "../core/hb.h"
 #include "../core/prom.h"
+#include "../core/repair.h"
 #include "cli.h"
 #include "rotate.h"
 
@@ -81,6 +82,24 @@ int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struc
  */
 int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl,
                     const struct cli_rotate_result *res, int status);
+
+/* What a repair run planned and did, for cli_prom_repair. */
+struct cli_prom_repair {
+	const struct hb_repair_plan *plan; /* this run's plan; NULL: the table could not be read
+	                                    * completely, nothing was planned */
+	size_t regions;                    /* live regions read */
+	size_t done;                       /* steps carried out (--apply) */
+	size_t open;                       /* plan entries still open after the run */
+};
+
+/*
+ * repair's report for table (cli_prom_emit): after a run that completed, the plan's entries
+ * per finding kind (hbtab_repair_planned, every kind repair plans present), the steps left
+ * by --max-steps, carried out, and still open, the regions read, and whether the table could
+ * be read completely. Returns the status to exit with.
+ */
+int cli_prom_repair(const struct cli_prom_opts *o, const char *table,
+                    const struct cli_prom_repair *rp, int status);
 
 /*
  * The audit findings per kind: *out (malloc'd, caller frees) gets every kind audit knows,

@@ -276,5 +276,42 @@ class RotatePrometheus(PromBase):
             self.assertEqual(value(m, "hbtab_rotate_tables_dropped", table=TEMPLATE), 0)
 
 
+class RepairPrometheus(PromBase):
+    def test_prometheus__repair_plan_and_apply(self):
+        self.seed001("t1")
+        want = self.hb("repair", "t1", "-o", "json")
+        self.assertEqual(want.rc, 1, repr(want))
+        steps = want.json()["steps"]
+        r = self.hb("repair", "t1", "--format", "prometheus")
+        self.assertEqual((r.rc, r.err), (1, ""), repr(r))
+        m = parse(r.out)
+        planned = {dict(k)["kind"]: v for k, v in m["hbtab_repair_planned"].items()}
+        self.assertEqual(planned["unreachable"], 2)
+        self.assertEqual({k: v for k, v in planned.items() if v},
+                         {s["finding"]: sum(1 for x in steps if x["finding"] == s["finding"])
+                          for s in steps})
+        self.assertLessEqual({"unreachable", "unreachable_not_empty", "unreachable_unproven",
+                              "unreachable_isolated", "empty", "hotspot",
+                              "hotspot_no_split_key"}, set(planned))
+        for name, v in (("hbtab_repair_table_readable", 1), ("hbtab_repair_regions", 10),
+                        ("hbtab_repair_steps_done", 0), ("hbtab_repair_steps_deferred", 0),
+                        ("hbtab_repair_open", 2)):
+            self.assertEqual(value(m, name, table="t1"), v, name)
+        self.assertEqual(value(m, "hbtab_last_run_success", command="repair", table="t1"), 1)
+        # the script is standard output: the gauges can only go to a file
+        r = self.hb("repair", "t1", "--via", "print", "--format", "prometheus")
+        self.assertFails(r, 2, r"--via print writes the script on standard output")
+        # --apply through the shell stand-in, the gauges beside the normal output
+        shell = "ruby %s -n" % hbtest.SHELL_STANDIN
+        r = self.hb("repair", "t1", "--apply", "--hbase-shell", shell, "--prom-file", self.path,
+                    env={"HBEMU_CONTROL": self.emu.control_url})
+        self.assertOk(r)
+        self.assertRegex(r.out, r"fixed: 2 steps done on 't1'")
+        m = parse(self.read())
+        self.assertEqual(value(m, "hbtab_repair_steps_done", table="t1"), 2)
+        self.assertEqual(value(m, "hbtab_repair_open", table="t1"), 0)
+        self.assertEqual(value(m, "hbtab_last_run_exit_status", command="repair", table="t1"), 0)
+
+
 if __name__ == "__main__":
     hbtest.main()
