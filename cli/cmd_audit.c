@@ -209,6 +209,12 @@ static int audit_table(struct hb_audit_report *r, struct cli_ctx *x)
 	return cli_prom_audit(&po, x->table, &r->a.findings, r->rs.n, r->stored_n, rc);
 }
 
+static void walk_progress(void *ctx, size_t done, size_t total)
+{
+	(void)ctx;
+	cli_progress("auditing regions", done, total);
+}
+
 /* A planned split set, audited offline (N = auto and --sample-table ask the cluster first). */
 static int audit_splits(struct hb_audit_report *r, struct cli_ctx *x)
 {
@@ -222,6 +228,7 @@ static int audit_splits(struct hb_audit_report *r, struct cli_ctx *x)
 		return cli_fail(&err);
 	hb_keys_init(&keys);
 	hb_split_walk_init(&w, &keys, r->ks);
+	w.progress = walk_progress;
 	rc = cli_splitspec_compute(&keys, &ss, &err);
 	if (!rc) {
 		rc = hb_split_walk_pass(&w, HB_WALK_COUNT, &err);

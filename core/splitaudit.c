@@ -1,6 +1,5 @@
 /* The audit of a planned split set, as a stream over its key list (several passes). */
 #include "splitaudit.h"
-#include "activity.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,8 +131,8 @@ int hb_split_walk_pass(struct hb_split_walk *w, enum hb_walk_pass pass, struct h
 	p.reach.escape_messages = pass == HB_WALK_FINDINGS && w->escape_messages;
 	p.reach.keep_message = pass == HB_WALK_FINDINGS;
 	for (i = 0; !rc && i < n; i++) {
-		if (pass == HB_WALK_COUNT && !(i & 1023))
-			hb_activity_count("auditing regions", i, n);
+		if (pass == HB_WALK_COUNT && !(i & 1023) && w->progress)
+			w->progress(w->ctx, i, n);
 		rc = step(&p, i, err);
 	}
 	if (!rc)

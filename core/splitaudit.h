@@ -34,12 +34,16 @@ typedef int (*hb_walk_row_fn)(void *ctx, size_t i, const struct hb_region *g,
 typedef int (*hb_walk_finding_fn)(void *ctx, const char *kind, long region, const char *msg,
                                   size_t len, int escaped);
 
+/* Regions decided so far of total (the count pass, every 1024 regions). */
+typedef void (*hb_walk_progress_fn)(void *ctx, size_t done, size_t total);
+
 struct hb_split_walk {
 	const struct hb_keys *keys; /* the sorted split keys (borrowed) */
 	struct hb_keyspace *ks;     /* borrowed */
 	int escape_messages;        /* findings' messages as JSON string bodies */
 	hb_walk_row_fn row;
 	hb_walk_finding_fn finding;
+	hb_walk_progress_fn progress; /* may be NULL */
 	void *ctx;
 	size_t nf;        /* after the count pass: findings counted */
 	size_t chain_nf;  /* ... how many of them the chain check made */
@@ -57,7 +61,7 @@ size_t hb_split_walk_regions(const struct hb_split_walk *w);
 
 /*
  * One pass over the regions (the count pass first: the others rely on its counts; the count
- * pass reports "auditing regions" progress through core/activity.h). A callback's non-zero
+ * pass reports its progress). A callback's non-zero
  * return stops the pass with it. HB_EINVAL (key space too large to evaluate), HB_ENOMEM.
  */
 int hb_split_walk_pass(struct hb_split_walk *w, enum hb_walk_pass pass, struct hb_error *err);
