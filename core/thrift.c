@@ -596,6 +596,22 @@ int hb_thrift_encode_table_call(struct hb_buf *out, const char *method, int32_t 
 	return rc ? enc_fail(rc, err) : 0;
 }
 
+int hb_thrift_encode_truncate_table(struct hb_buf *out, int32_t seqid, const char *table,
+                                    int preserve_splits, struct hb_error *err)
+{
+	int rc = hb_thrift_write_msg_begin(out, "truncateTable", HB_TMSG_CALL, seqid);
+
+	if (!rc)
+		rc = write_tname(out, 1, table);
+	if (!rc)
+		rc = hb_thrift_write_field(out, HB_TT_BOOL, 2);
+	if (!rc)
+		rc = hb_thrift_write_bool(out, preserve_splits);
+	if (!rc)
+		rc = hb_thrift_write_stop(out);
+	return rc ? enc_fail(rc, err) : 0;
+}
+
 int hb_thrift_encode_region_locations(struct hb_buf *out, int32_t seqid, const char *table,
                                       struct hb_error *err)
 {

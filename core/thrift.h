@@ -84,6 +84,9 @@ int hb_thrift_encode_create_table(struct hb_buf *out, int32_t seqid, const struc
  * disableTable, enableTable, getTableDescriptor, isTableEnabled...). table is "ns:q" or "q". */
 int hb_thrift_encode_table_call(struct hb_buf *out, const char *method, int32_t seqid,
                                 const char *table, struct hb_error *err);
+/* Encodes truncateTable(1: TTableName tableName, 2: bool preserveSplits). HB_EINVAL, HB_ENOMEM. */
+int hb_thrift_encode_truncate_table(struct hb_buf *out, int32_t seqid, const char *table,
+                                    int preserve_splits, struct hb_error *err);
 /* Encodes getAllRegionLocations(1: binary table). */
 int hb_thrift_encode_region_locations(struct hb_buf *out, int32_t seqid, const char *table,
                                       struct hb_error *err);

@@ -2,6 +2,7 @@
 #include "rest/shellrun.h"
 #include "core/activity.h"
 #include "core/clock.h"
+#include "rest/tempfile.h"
 
 #include "core/interrupt.h"
 
@@ -499,4 +500,72 @@ static int last_line(const struct hb_buf *b, char *out, size_t cap)
 int hb_shell_last_line(const struct hb_shell_result *r, char *out, size_t cap)
 {
 	return last_line(&r->err, out, cap) || last_line(&r->out, out, cap);
+}
+
+int hb_shell_run_script(const char *command, const char *name, const void *script, size_t len,
+                        double timeout, struct hb_shell_result *res, struct hb_error *err)
+{
+	struct hb_buf path = HB_BUF_INIT;
+	struct hb_argv av = {NULL, 0};
+	int rc, have_file = 0;
+
+	rc = hb_argv_split(&av, command, err);
+	if (rc)
+		goto done;
+	if (hb_buf_addf(&path, "%s/hbtab-%s-XXXXXX.rb", hb_temp_dir(), name)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = hb_shell_write_temp(path.data, 3, script, len, err);
+	if (rc)
+		goto done;
+	have_file = 1;
+	if (hb_argv_push(&av, path.data)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	rc = hb_shell_run(&av, timeout, res, err);
+done:
+	if (have_file)
+		hb_shell_remove_temp(path.data);
+	hb_argv_release(&av);
+	hb_buf_release(&path);
+	return rc;
+}
+
+enum hb_shell_end hb_shell_judge(const struct hb_shell_result *res, const char *what,
+                                 double timeout, struct hb_error *err)
+{
+	const char *how = res->exited ? "exit" : "signal";
+	int code = res->exited ? res->status : res->signal;
+	char line[512];
+
+	if (hb_shell_error_line(res, line, sizeof(line))) {
+		const char *cls, *msg;
+		size_t cls_len;
+
+		hb_shell_error_parts(line, &cls, &cls_len, &msg);
+		if (cls)
+			hb_error_set(err, HB_ESERVER, "shell %s failed (%.*s, %s %d): %s", what,
+			             (int)cls_len, cls, how, code, msg);
+		else
+			hb_error_set(err, HB_ESERVER, "shell %s failed (%s %d): %s", what, how,
+			             code, msg);
+		return HB_SHELL_ERROR;
+	}
+	if (res->timed_out) {
+		hb_error_set(
+		    err, HB_ENET,
+		    "shell %s timed out after %.0f s and was killed (some hbase shells hang "
+		    "after the script ends)",
+		    what, timeout);
+		return HB_SHELL_TIMED_OUT;
+	}
+	if (!res->exited || res->status) {
+		if (!hb_shell_last_line(res, line, sizeof(line)))
+			memcpy(line, "(no output)", 12);
+		hb_error_set(err, HB_ESERVER, "shell %s failed (%s %d): %s", what, how, code, line);
+		return HB_SHELL_FAILED;
+	}
+	return HB_SHELL_CLEAN;
 }

@@ -66,6 +66,32 @@ int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_res
                  struct hb_error *err);
 
 /*
+ * Writes script to a new 0600 file "hbtab-NAME-XXXXXX.rb" in hb_temp_dir() and runs the
+ * shell command line command (split by hb_argv_split, the file's path appended) on it with
+ * hb_shell_run; the file is removed afterwards. Returns as hb_shell_run; HB_EINVAL also for a
+ * command that cannot be split or a file that cannot be written.
+ */
+int hb_shell_run_script(const char *command, const char *name, const void *script, size_t len,
+                        double timeout, struct hb_shell_result *res, struct hb_error *err);
+
+/* How a finished run of the shell ended, in the order it is judged: the shell's exit status
+ * is only a hint (some releases exit 1 after a clean run, others 0 after an error). */
+enum hb_shell_end {
+	HB_SHELL_CLEAN = 0, /* no ERROR line, not killed, exit status 0 */
+	HB_SHELL_ERROR,     /* an ERROR line (hb_shell_error_line): the command failed */
+	HB_SHELL_TIMED_OUT, /* killed after its timeout (some shells never exit) */
+	HB_SHELL_FAILED,    /* no ERROR line, but a non-zero exit status or a signal */
+};
+
+/*
+ * Judges res. Unless it is clean, err gets "shell WHAT failed (Class, exit 1): message"
+ * (HB_ESERVER), "shell WHAT timed out after N s and was killed ..." (HB_ENET) or "shell WHAT
+ * failed (exit N): last line" (HB_ESERVER); what names the command ("create 't1'").
+ */
+enum hb_shell_end hb_shell_judge(const struct hb_shell_result *res, const char *what,
+                                 double timeout, struct hb_error *err);
+
+/*
  * Copies the first line of the captured output (stderr first, then stdout) that starts with
  * "ERROR:" (older shells), "ERROR <Class>: " (2.4.10+, Shell.exception_handler), leading
  * blanks allowed, or that names a Java exception ("Exception:"), into out (truncated,

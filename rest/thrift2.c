@@ -358,6 +358,59 @@ int hb_thrift2_is_table_available(struct hb_thrift2 *c, const char *table, int *
 	return table_bool(c, "isTableAvailable", table, available, err);
 }
 
+/* A DDL call with a void result (enableTable, disableTable, truncateTable): sent once. */
+static int void_call(struct hb_thrift2 *c, const char *method, const char *table, int truncate,
+                     int preserve, enum hb_thrift_outcome *outcome, int32_t *app_type,
+                     struct hb_error *err)
+{
+	struct hb_buf msg = HB_BUF_INIT, body = HB_BUF_INIT;
+	struct hb_thrift_reply r;
+	int32_t seqid = hb_thrift2_next_seqid(c);
+	int rc;
+
+	hb_thrift_reply_init(&r);
+	if (outcome)
+		*outcome = HB_TR_VOID;
+	if (app_type)
+		*app_type = -1;
+	rc = truncate ? hb_thrift_encode_truncate_table(&msg, seqid, table, preserve, err)
+	              : hb_thrift_encode_table_call(&msg, method, seqid, table, err);
+	if (!rc)
+		rc = hb_thrift2_call(c, method, seqid, msg.data, msg.len, 0, &body, &r, err);
+	if (!rc) {
+		if (outcome)
+			*outcome = r.outcome;
+		if (app_type)
+			*app_type = r.app_type;
+		rc = hb_thrift_reply_error(&r, method, err);
+	}
+	hb_thrift_reply_release(&r);
+	hb_buf_release(&msg);
+	hb_buf_release(&body);
+	return rc;
+}
+
+int hb_thrift2_enable_table(struct hb_thrift2 *c, const char *table,
+                            enum hb_thrift_outcome *outcome, int32_t *app_type,
+                            struct hb_error *err)
+{
+	return void_call(c, "enableTable", table, 0, 0, outcome, app_type, err);
+}
+
+int hb_thrift2_disable_table(struct hb_thrift2 *c, const char *table,
+                             enum hb_thrift_outcome *outcome, int32_t *app_type,
+                             struct hb_error *err)
+{
+	return void_call(c, "disableTable", table, 0, 0, outcome, app_type, err);
+}
+
+int hb_thrift2_truncate_table(struct hb_thrift2 *c, const char *table, int preserve_splits,
+                              enum hb_thrift_outcome *outcome, int32_t *app_type,
+                              struct hb_error *err)
+{
+	return void_call(c, "truncateTable", table, 1, preserve_splits, outcome, app_type, err);
+}
+
 int hb_thrift2_region_locations(struct hb_thrift2 *c, const char *table, struct hb_regions *out,
                                 struct hb_error *err)
 {

@@ -63,6 +63,24 @@ int hb_thrift2_is_table_enabled(struct hb_thrift2 *c, const char *table, int *en
 /* isTableAvailable(table): enabled and every region has a server in hbase:meta. */
 int hb_thrift2_is_table_available(struct hb_thrift2 *c, const char *table, int *available,
                                   struct hb_error *err);
+/*
+ * enableTable(table) / disableTable(table) / truncateTable(table, preserveSplits): the
+ * server runs HBase's synchronous Admin call, so these return once the master's procedure
+ * is done. Not resent after a transport fault that may have reached the server. *outcome and
+ * *app_type (either may be NULL) receive the reply's outcome and TApplicationException type
+ * (-1 when none): a TIOError is what TableNotEnabledException, TableNotDisabledException and
+ * TableNotFoundException become (HB_ESERVER "thrift2 METHOD: TIOError: ..."); UNKNOWN_METHOD
+ * (1) is a server without the call (before 2.2). HB_ENET, HB_EINVAL as hb_thrift2_call.
+ */
+int hb_thrift2_enable_table(struct hb_thrift2 *c, const char *table,
+                            enum hb_thrift_outcome *outcome, int32_t *app_type,
+                            struct hb_error *err);
+int hb_thrift2_disable_table(struct hb_thrift2 *c, const char *table,
+                             enum hb_thrift_outcome *outcome, int32_t *app_type,
+                             struct hb_error *err);
+int hb_thrift2_truncate_table(struct hb_thrift2 *c, const char *table, int preserve_splits,
+                              enum hb_thrift_outcome *outcome, int32_t *app_type,
+                              struct hb_error *err);
 /* getAllRegionLocations(table) appended to an initialised list, sorted by start key. */
 int hb_thrift2_region_locations(struct hb_thrift2 *c, const char *table, struct hb_regions *out,
                                 struct hb_error *err);

@@ -514,7 +514,8 @@ static void test_thrift__region_locations_decode(void)
 
 static void test_thrift__other_table_calls_share_the_ttablename_argument(void)
 {
-	static const char *const methods[] = {"deleteTable", "disableTable", "getTableDescriptor"};
+	static const char *const methods[] = {"deleteTable", "disableTable", "enableTable",
+	                                      "getTableDescriptor"};
 	static const char tail[] = "\x00\x00\x00\x09\x0c\x00\x01"
 	                           "\x0b\x00\x01\x00\x00\x00\x02ns"
 	                           "\x0b\x00\x02\x00\x00\x00\x01q"
@@ -538,6 +539,31 @@ static void test_thrift__other_table_calls_share_the_ttablename_argument(void)
 	                 "\x0b\x00\x01\x00\x00\x00\x04ns:q\x00")));
 	hb_buf_release(&b);
 	hb_buf_release(&want);
+}
+
+static void test_thrift__truncate_table_call_carries_preserve_splits(void)
+{
+	/* truncateTable(1: TTableName, 2: bool preserveSplits): the bool is field 2 */
+	static const char want[] = "\x80\x01\x00\x01"
+	                           "\x00\x00\x00\x0d"
+	                           "truncateTable"
+	                           "\x00\x00\x00\x03"
+	                           "\x0c\x00\x01"
+	                           "\x0b\x00\x01\x00\x00\x00\x02ns"
+	                           "\x0b\x00\x02\x00\x00\x00\x01q"
+	                           "\x00"
+	                           "\x02\x00\x02\x01"
+	                           "\x00";
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_error err = {0};
+
+	CHECK_EQ_INT(hb_thrift_encode_truncate_table(&b, 3, "ns:q", 1, &err), 0);
+	CHECK(same(&b, S(want)));
+	hb_buf_reset(&b);
+	CHECK_EQ_INT(hb_thrift_encode_truncate_table(&b, 3, "ns:q", 0, &err), 0);
+	CHECK_EQ_INT((int)b.len, (int)sizeof(want) - 1);
+	CHECK_EQ_INT(b.data[b.len - 2], 0);
+	hb_buf_release(&b);
 }
 
 static void test_thrift__attribute_map_compression_wins_over_the_lossy_enum(void)
@@ -712,6 +738,7 @@ int main(void)
 	RUN(test_thrift__lzma_travels_in_the_attribute_map_not_the_enum);
 	RUN(test_thrift__region_locations_decode);
 	RUN(test_thrift__other_table_calls_share_the_ttablename_argument);
+	RUN(test_thrift__truncate_table_call_carries_preserve_splits);
 	RUN(test_thrift__table_descriptor_reply_decodes_with_every_cf_field);
 	RUN(test_thrift__attribute_map_compression_wins_over_the_lossy_enum);
 	RUN(test_thrift__mutated_messages_never_crash);

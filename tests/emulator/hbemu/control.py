@@ -120,6 +120,10 @@ class ControlHandler(Handler):
         if p == "/control/enable" and method == "POST":
             s.enable_table(req["table"])
             return ok({"table": req["table"], "enabled": True})
+        if p == "/control/truncate" and method == "POST":
+            # Admin.truncateTable: the table must be disabled first
+            s.truncate_table(req["table"], bool(req.get("preserve", True)))
+            return ok({"table": req["table"], "enabled": True})
         if p == "/control/meta-cut" and method == "POST":
             # the next stateless scans of hbase:meta end after this many rows, the last one
             # cut after its first cell, as a 200 with valid JSON: a scan that failed part-way

@@ -650,7 +650,8 @@ class State(object):
         with self.lock:
             t = self.get_table(name)
             if not t.enabled:
-                raise TableNotEnabled(t.name)
+                # DisableTableProcedure.prepareDisable: the TableState's toString
+                raise TableNotEnabled("tableName=%s, state=DISABLED" % t.name)
             t.enabled = False
             t.touch_regions()
             self.persist()
@@ -659,17 +660,22 @@ class State(object):
         with self.lock:
             t = self.get_table(name)
             if t.enabled:
-                raise TableNotDisabled(t.name)
+                # EnableTableProcedure.prepareEnable: the TableState's toString
+                raise TableNotDisabled("tableName=%s, state=%s" % (
+                    t.name, "ENABLING" if t.opening_until is not None else "ENABLED"))
             t.enabled = True
             self.note_open(t)
             t.touch_regions()
             self.persist()
 
     def truncate_table(self, name, preserve):
+        """TruncateTableProcedure: the table must be DISABLED (HMaster.checkTableModifiable);
+        it is recreated with the same descriptor, with the old split points when preserve,
+        and ends ENABLED with new region ids."""
         with self.lock:
             t = self.get_table(name)
             if t.enabled:
-                raise TableNotDisabled(t.name)
+                raise TableNotDisabled("Not DISABLED; %s" % t.name)
             keys = [r.start for r in t.chain()[1] if r.start] if preserve else []
             del self.tables[t.name]
             nt = self._do_create(t.name, t.families, t.attrs, keys)

@@ -138,21 +138,23 @@ class THBaseHandler(object):
             return None
         return self._call("deleteTable", lambda: self.state.delete_table(self._tname(tableName)), True)
 
+    # ThriftHBaseServiceHandler (2.5, 2.6) checks read-only mode in the data calls only: these
+    # DDL calls go to the Admin on a read-only Thrift server too (NOTES.md, "Read-only").
     def truncateTable(self, tableName, preserveSplits):
         if self.state.thrift_legacy_17:
             return None
         return self._call("truncateTable",
-                          lambda: self.state.truncate_table(self._tname(tableName), preserveSplits), True)
+                          lambda: self.state.truncate_table(self._tname(tableName), preserveSplits))
 
     def enableTable(self, tableName):
         if self.state.thrift_legacy_17:
             return None
-        return self._call("enableTable", lambda: self.state.enable_table(self._tname(tableName)), True)
+        return self._call("enableTable", lambda: self.state.enable_table(self._tname(tableName)))
 
     def disableTable(self, tableName):
         if self.state.thrift_legacy_17:
             return None
-        return self._call("disableTable", lambda: self.state.disable_table(self._tname(tableName)), True)
+        return self._call("disableTable", lambda: self.state.disable_table(self._tname(tableName)))
 
     def isTableEnabled(self, tableName):
         # TableState.inStates(ENABLED): false for ENABLING (and DISABLING) as well

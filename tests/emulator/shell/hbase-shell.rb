@@ -192,6 +192,26 @@ module HBEmuShell
     raise ShellError.new(data['error'].to_s, jclass.fetch(data['type'].to_s, 'Java::OrgApacheHadoopHbase::DoNotRetryIOException'))
   end
 
+  # Admin.enableTable / disableTable / truncateTable through the emulator's control channel.
+  def self.table_call(verb, table, body = {})
+    code, data = request(:post, "/control/#{verb}", { 'table' => table }.merge(body))
+    return if code == 200
+    # translate_hbase_exceptions (shell/commands.rb) turns these into RuntimeErrors
+    case data['type']
+    when 'TableNotFoundException' then raise ShellError, "Unknown table #{table}!"
+    when 'TableNotEnabledException' then raise ShellError, "Table #{table} is disabled!"
+    when 'TableNotDisabledException' then raise ShellError, "Table #{data['error']} should be disabled!"
+    else raise ShellError, data['error'].to_s
+    end
+  end
+
+  def self.table_state(table)
+    name = table.start_with?('default:') ? table.sub('default:', '') : table
+    t = tables.find { |x| x['name'] == name }
+    raise ShellError, "Unknown table #{table}!" unless t
+    t['enabled']
+  end
+
   def self.tables
     code, data = request(:get, '/control/state')
     raise ShellError, data['error'].to_s unless code == 200
@@ -273,6 +293,45 @@ def split(table_or_region_name, split_point = nil)
     hbemu_timed do
       HBEmuShell.region_call('split-region', { 'region' => table_or_region_name.to_s,
                                                'key' => Base64.strict_encode64(split_point.to_s.b) })
+    end
+  end
+  nil
+end
+
+# enable / disable (hbase/admin.rb, 2.4): "Table T does not exist." for a missing table (an
+# ArgumentError); a table already in the state asked for is left alone, without an error.
+def enable(table)
+  hbemu_command('enable') do
+    hbemu_timed do
+      raise ArgumentError, "Table #{table} does not exist." unless exists?(table)
+      HBEmuShell.table_call('enable', table) unless HBEmuShell.table_state(table)
+    end
+  end
+  nil
+end
+
+def disable(table)
+  hbemu_command('disable') do
+    hbemu_timed do
+      raise ArgumentError, "Table #{table} does not exist." unless exists?(table)
+      HBEmuShell.table_call('disable', table) if HBEmuShell.table_state(table)
+    end
+  end
+  nil
+end
+
+# truncate_preserve (hbase/admin.rb, 2.4): disables an enabled table itself, then
+# Admin.truncateTable(table, true); the table ends enabled with the same split points.
+def truncate_preserve(table)
+  hbemu_command('truncate_preserve') do
+    hbemu_timed do
+      puts "Truncating '#{table}' table (it may take a while):"
+      if HBEmuShell.table_state(table)
+        puts 'Disabling table...'
+        HBEmuShell.table_call('disable', table)
+      end
+      puts 'Truncating table...'
+      HBEmuShell.table_call('truncate', table, 'preserve' => true)
     end
   end
   nil

@@ -1,0 +1,496 @@
+/* enable, disable and truncate (keeping the split points): send, wait for the state, verify. */
+#include "rest/lifecycle.h"
+
+#include "rest/hbase.h"
+#include "rest/shellrun.h"
+#include "rest/thrift2.h"
+
+#include "core/activity.h"
+#include "core/audit.h"
+#include "core/bounds.h"
+#include "core/clock.h"
+#include "core/diff.h"
+#include "core/key.h"
+#include "core/metarow.h"
+#include "core/region.h"
+#include "core/regioninfo.h"
+#include "core/tname.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verb_names[] = {"enable", "disable", "truncate"};
+
+const char *hb_lc_verb_name(enum hb_lc_verb verb)
+{
+	return verb_names[verb];
+}
+
+/* Region rows and the table:state row in hbase:meta name default-namespace tables bare. */
+static const char *meta_name(const char *table)
+{
+	return strncmp(table, "default:", 8) ? table : table + 8;
+}
+
+static const char *state_name(int state)
+{
+	return state == HB_TABLE_CHANGING ? "ENABLING or DISABLING" : hb_tablestate_name(state);
+}
+
+/* The table's state from Thrift2 (isTableEnabled, then isTableDisabled) or, without a Thrift2
+ * server, from its table:state row in hbase:meta. */
+static int read_state(struct hb_rest *rest, const struct hb_lc_req *q, int *state,
+                      struct hb_error *err)
+{
+	int rc, yes = 0, off = 0;
+
+	*state = -1;
+	if (q->thrift) {
+		rc = hb_thrift2_is_table_enabled(q->thrift, q->table, &yes, err);
+		if (!rc && !yes)
+			rc = hb_thrift2_is_table_disabled(q->thrift, q->table, &off, err);
+		if (!rc)
+			*state = yes   ? HB_TABLE_ENABLED
+			         : off ? HB_TABLE_DISABLED
+			               : HB_TABLE_CHANGING;
+		return rc;
+	}
+	rc = hb_rest_table_state(rest, meta_name(q->table), state, err);
+	if (!rc && *state < 0)
+		rc =
+		    hb_error_set(err, HB_ESERVER,
+		                 "cannot learn whether table '%s' is enabled: hbase:meta has no "
+		                 "table:state row for it (HBase 1.x keeps the state in ZooKeeper); "
+		                 "give the Thrift2 server (--thrift URL) to ask it instead",
+		                 q->table);
+	return rc;
+}
+
+/* The regions as /T/regions lists them, sorted, each region once (replicas dropped). */
+static int read_regions(struct hb_rest *rest, const char *table, struct hb_regions *rs,
+                        struct hb_error *err)
+{
+	int rc;
+
+	hb_regions_release(rs);
+	hb_regions_init(rs);
+	rc = hb_rest_get_regions(rest, table, rs, err);
+	if (!rc) {
+		hb_regions_sort(rs);
+		hb_bounds_dedupe_replicas(rs);
+	}
+	return rc;
+}
+
+/*
+ * Whether every region of the (enabled) table is online: /T/regions lists one complete chain
+ * (a 500 is a region without a location yet) and hbase:meta says each live region is OPEN on
+ * a server; when meta cannot be read, Thrift2's isTableAvailable. *missing gets the number of
+ * regions known not to be online. rs receives the /T/regions listing.
+ */
+static int regions_online(struct hb_rest *rest, const struct hb_lc_req *q, struct hb_regions *rs,
+                          int *online, size_t *missing, struct hb_error *err)
+{
+	struct hb_error merr = {0};
+	struct hb_regions meta;
+	int rc, state = -1, avail = 0;
+	size_t i;
+
+	*online = 0;
+	*missing = 0;
+	rc = read_regions(rest, q->table, rs, err);
+	if (rc == HB_ENOLOCATION || rc == HB_ENOTFOUND)
+		return 0;
+	if (rc)
+		return rc;
+	if (!hb_bounds_chain_complete(rs))
+		return 0;
+	hb_regions_init(&meta);
+	if (!hb_rest_meta_regions(rest, meta_name(q->table), &meta, &state, &merr)) {
+		for (i = 0; i < meta.n; i++) {
+			struct hb_region_view v;
+			const struct hb_region *r = hb_regions_at(&meta, i, &v);
+
+			if (hb_region_is_live(r) &&
+			    (!r->server || !*r->server || (r->state && strcmp(r->state, "OPEN"))))
+				(*missing)++;
+		}
+		*online = meta.n > 0 && !*missing;
+	} else if (q->thrift) {
+		rc = hb_thrift2_is_table_available(q->thrift, q->table, &avail, err);
+		*online = !rc && avail;
+	} else {
+		*online =
+		    1; /* nothing more to ask: the table is ENABLED and every region located */
+	}
+	hb_regions_release(&meta);
+	return rc;
+}
+
+/* Polls until the table is in state target (and, with need_online, every region is online)
+ * or the deadline passes. */
+static int wait_for(struct hb_rest *rest, const struct hb_lc_req *q, int target, int need_online,
+                    double started, struct hb_regions *rs, int *state, struct hb_error *err)
+{
+	double deadline = started + q->wait, delay = 0.05;
+	size_t missing = 0;
+	int rc, online = 0;
+	char label[300];
+
+	snprintf(label, sizeof(label), "waiting for table '%s' to be %s", q->table,
+	         hb_tablestate_name(target));
+	hb_activity_begin(label);
+	for (;;) {
+		rc = read_state(rest, q, state, err);
+		if (!rc && *state == target && need_online)
+			rc = regions_online(rest, q, rs, &online, &missing, err);
+		if (rc || (*state == target && (!need_online || online)))
+			break;
+		if (hb_now() + delay > deadline)
+			break;
+		hb_activity_tick();
+		hb_sleep(delay);
+		delay = delay * 2 > 1 ? 1 : delay * 2;
+	}
+	hb_activity_end();
+	if (rc)
+		return rc;
+	if (*state != target)
+		return hb_error_set(
+		    err, HB_ESERVER, "table '%s' is %s, not %s, after %.0f s (--wait)", q->table,
+		    state_name(*state), hb_tablestate_name(target), hb_now() - started);
+	if (need_online && !online) {
+		if (missing)
+			return hb_error_set(
+			    err, HB_ESERVER,
+			    "table '%s' is %s but %zu of its regions are not online "
+			    "after %.0f s (--wait); 'hbtab regions %s --source meta' "
+			    "shows each region's state",
+			    q->table, hb_tablestate_name(target), missing, hb_now() - started,
+			    q->table);
+		return hb_error_set(err, HB_ESERVER,
+		                    "table '%s' is %s but its regions are not all online after "
+		                    "%.0f s (--wait); 'hbtab regions %s --source meta' shows each "
+		                    "region's state",
+		                    q->table, hb_tablestate_name(target), hb_now() - started,
+		                    q->table);
+	}
+	return 0;
+}
+
+/* Waits while the table is ENABLING or DISABLING (someone else's enable or disable). */
+static int wait_settled(struct hb_rest *rest, const struct hb_lc_req *q, double started, int *state,
+                        struct hb_error *err)
+{
+	double deadline = started + q->wait, delay = 0.05;
+	int rc;
+
+	while (*state != HB_TABLE_ENABLED && *state != HB_TABLE_DISABLED) {
+		if (hb_now() + delay > deadline)
+			return hb_error_set(
+			    err, HB_ESERVER,
+			    "table '%s' is still %s after %.0f s (--wait); not sending "
+			    "%s",
+			    q->table, state_name(*state), hb_now() - started,
+			    hb_lc_verb_name(q->verb));
+		hb_sleep(delay);
+		delay = delay * 2 > 1 ? 1 : delay * 2;
+		rc = read_state(rest, q, state, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* One shell command on the table ("disable 't1'"), judged as the shell channel is. Returns
+ * 0 when it ran clean; otherwise *end says how it ended and err why. */
+static int send_shell(const struct hb_lc_req *q, const char *command, enum hb_shell_end *end,
+                      struct hb_error *err)
+{
+	struct hb_buf script = HB_BUF_INIT, what = HB_BUF_INIT;
+	struct hb_shell_result res;
+	char label[300];
+	int rc;
+
+	*end = HB_SHELL_CLEAN;
+	hb_shell_result_init(&res);
+	/* the name was checked (hb_tname_parse): letters, digits, '_', '-', '.' and one ':',
+	 * nothing Ruby's single quotes would treat specially */
+	if (hb_buf_addf(&what, "%s '%s'", command, q->table) ||
+	    hb_buf_addf(&script,
+	                "# hbtab %s: the table's state is read back afterwards\n%s\nexit\n",
+	                hb_lc_verb_name(q->verb), hb_buf_str(&what))) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	snprintf(label, sizeof(label), "%s with the hbase shell", hb_buf_str(&what));
+	hb_activity_begin(label);
+	rc = hb_shell_run_script(q->shell, hb_lc_verb_name(q->verb), script.data, script.len,
+	                         q->timeout + q->wait, &res, err);
+	hb_activity_end();
+	if (!rc) {
+		*end = hb_shell_judge(&res, hb_buf_str(&what), q->timeout + q->wait, err);
+		rc = *end == HB_SHELL_CLEAN ? 0 : err->code;
+	}
+done:
+	hb_shell_result_release(&res);
+	hb_buf_release(&script);
+	hb_buf_release(&what);
+	return rc;
+}
+
+/* Thrift2's call for verb (truncate: truncateTable with preserveSplits). */
+static int send_thrift(const struct hb_lc_req *q, enum hb_lc_verb verb,
+                       enum hb_thrift_outcome *outcome, int32_t *app_type, struct hb_error *err)
+{
+	static const char *const doing[] = {"enabling", "disabling", "truncating"};
+	char label[300];
+	int rc;
+
+	snprintf(label, sizeof(label), "%s table '%s' over Thrift2", doing[verb], q->table);
+	hb_activity_begin(label);
+	if (verb == HB_LC_ENABLE)
+		rc = hb_thrift2_enable_table(q->thrift, q->table, outcome, app_type, err);
+	else if (verb == HB_LC_DISABLE)
+		rc = hb_thrift2_disable_table(q->thrift, q->table, outcome, app_type, err);
+	else
+		rc = hb_thrift2_truncate_table(q->thrift, q->table, 1, outcome, app_type, err);
+	hb_activity_end();
+	return rc;
+}
+
+/*
+ * Sends verb through the request's channel and settles what a failure means: an error the
+ * server gave (TIOError, the shell's ERROR line) stands unless the table is in target state
+ * anyway (*raced = 1: someone else got there first); a shell that ended without an error
+ * line but with a bad status or a timeout is only a hint, so the caller's wait decides
+ * (*hint gets the message). A Thrift2 server without the call hands over to the shell when
+ * the request allows it.
+ */
+static int send_verb(struct hb_rest *rest, const struct hb_lc_req *q, enum hb_lc_verb verb,
+                     int target, struct hb_lc_result *out, int *raced, struct hb_error *hint,
+                     struct hb_error *err)
+{
+	static const char *const shell_cmd[] = {"enable", "disable", "truncate_preserve"};
+	enum hb_thrift_outcome outcome = HB_TR_VOID;
+	enum hb_shell_end end = HB_SHELL_CLEAN;
+	int32_t app_type = -1;
+	int rc, state = -1;
+
+	*raced = 0;
+	if (!q->use_shell && q->thrift) {
+		out->via = "thrift2";
+		rc = send_thrift(q, verb, &outcome, &app_type, err);
+		if (!rc || outcome != HB_TR_APP_EXCEPTION || app_type != 1 || !q->shell_fallback)
+			goto judged;
+	}
+	out->via = "shell";
+	rc = send_shell(q, shell_cmd[verb], &end, err);
+	if (rc && (end == HB_SHELL_TIMED_OUT || end == HB_SHELL_FAILED)) {
+		*hint = *err;
+		return 0;
+	}
+judged:
+	if (!rc || !(outcome == HB_TR_IOERROR || end == HB_SHELL_ERROR))
+		return rc;
+	{
+		struct hb_error serr = {0};
+
+		if (!read_state(rest, q, &state, &serr) && state == target) {
+			*raced = 1;
+			return 0;
+		}
+	}
+	return rc;
+}
+
+/* The split keys of a sorted chain of regions: every start but the first. */
+static int split_keys(struct hb_keys *out, const struct hb_regions *rs)
+{
+	size_t i;
+
+	for (i = 1; i < rs->n; i++) {
+		const unsigned char *s, *e;
+		size_t sl, el;
+
+		hb_regions_bounds(rs, i, &s, &sl, &e, &el);
+		if (hb_keys_push(out, s, sl))
+			return HB_ENOMEM;
+	}
+	return 0;
+}
+
+/* Reads hbtab's metadata row (HB_METAROW_ROW, every family) into the initialised row;
+ * *found 0 when the table has none. */
+static int read_metarow(struct hb_rest *rest, const char *table, struct hb_row *row, int *found,
+                        struct hb_error *err)
+{
+	return hb_rest_get_row(rest, table, HB_METAROW_ROW, strlen(HB_METAROW_ROW), NULL, row,
+	                       found, err);
+}
+
+/* Writes the metadata row read before the truncate back, its cells at the server's time (an
+ * old timestamp could fall outside a family's TTL at once). */
+static int restore_metarow(struct hb_rest *rest, const char *table, const struct hb_row *row,
+                           struct hb_error *err)
+{
+	struct hb_cell *cells = calloc(row->ncells ? row->ncells : 1, sizeof(*cells));
+	size_t i;
+	int rc;
+
+	if (!cells)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	for (i = 0; i < row->ncells; i++) {
+		cells[i] = row->cells[i];
+		cells[i].timestamp = 0;
+	}
+	rc = hb_rest_put_row(rest, table, row->key, row->key_len, cells, row->ncells, err);
+	if (rc)
+		hb_error_prefix(err, rc,
+		                "table '%s' was truncated, but its metadata row could not "
+		                "be written back",
+		                table);
+	free(cells);
+	return rc;
+}
+
+/* HB_EFINDING naming what differs between the regions after truncate and the keys before. */
+static int boundaries_changed(const char *table, const struct hb_regions *rs,
+                              const struct hb_keys *before, struct hb_error *err)
+{
+	struct hb_diff d;
+	struct hb_buf m = HB_BUF_INIT;
+	const char *p;
+	int rc;
+
+	hb_diff_init(&d, 10);
+	rc = hb_bounds_diff(&d, rs, before);
+	if (!rc)
+		rc = hb_buf_addf(&m,
+		                 "table '%s': the region boundaries after truncate differ from "
+		                 "those before",
+		                 table);
+	for (p = hb_buf_str(&d.lines); !rc && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		rc = hb_buf_adds(&m, p == d.lines.data ? ": " : "; ");
+		if (!rc)
+			rc = hb_buf_add(&m, p, n);
+		p += n + (nl ? 1 : 0);
+	}
+	if (!rc)
+		hb_error_set(err, HB_EFINDING, "%s", hb_buf_str(&m));
+	hb_buf_release(&m);
+	hb_diff_release(&d);
+	return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : HB_EFINDING;
+}
+
+int hb_lc_run(struct hb_rest *rest, const struct hb_lc_req *q, struct hb_lc_result *out,
+              struct hb_error *err)
+{
+	static const int targets[] = {HB_TABLE_ENABLED, HB_TABLE_DISABLED, HB_TABLE_ENABLED};
+	struct hb_regions rs;
+	struct hb_keys before;
+	struct hb_error hint = {0};
+	struct hb_tname tn;
+	int rc, exists = 0, state = -1, raced = 0, target = targets[q->verb];
+	double started = hb_now();
+	struct hb_lc_req r = *q;
+	struct hb_row meta;
+	int have_meta = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->before = out->after = -1;
+	out->via = "none";
+	hb_regions_init(&rs);
+	hb_keys_init(&before);
+	hb_row_init(&meta);
+	rc = hb_tname_parse(&tn, q->table, err);
+	if (!rc)
+		rc = hb_rest_table_exists(rest, q->table, &exists, err);
+	if (!rc && !exists)
+		rc = hb_error_set(err, HB_ENOTFOUND, "table '%s' not found", q->table);
+	if (!rc)
+		rc = read_state(rest, q, &state, err);
+	out->before = state;
+	if (!rc)
+		rc = wait_settled(rest, q, started, &state, err);
+	if (rc)
+		goto done;
+	if (q->verb != HB_LC_TRUNCATE) {
+		if (state == target) /* already so: nothing to send */
+			goto done;
+		rc = send_verb(rest, q, q->verb, target, out, &raced, &hint, err);
+		if (!rc)
+			rc = wait_for(rest, q, target, q->verb == HB_LC_ENABLE, started, &rs,
+			              &state, err);
+		out->changed = !rc && !raced;
+		goto done;
+	}
+	/* truncate: the boundaries to keep, read before anything is sent */
+	rc = read_regions(rest, q->table, &rs, err);
+	if (!rc && !hb_bounds_chain_complete(&rs))
+		rc =
+		    hb_error_set(err, HB_ESAFETY,
+		                 "refusing to truncate table '%s': its regions do not form one "
+		                 "chain from the first key to the last ('hbtab audit %s' shows the "
+		                 "holes or overlaps), so there are no split points to keep",
+		                 q->table, q->table);
+	if (!rc && split_keys(&before, &rs))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (rc)
+		goto done;
+	out->regions = rs.n;
+	/* hbtab's metadata row is a row like any other: kept aside and written back. A disabled
+	 * table serves no row, and truncate leaves the table enabled anyway: enable it first. */
+	if (state == HB_TABLE_DISABLED) {
+		rc = send_verb(rest, &r, HB_LC_ENABLE, HB_TABLE_ENABLED, out, &raced, &hint, err);
+		if (!rc)
+			rc = wait_for(rest, &r, HB_TABLE_ENABLED, 1, started, &rs, &state, err);
+		if (rc)
+			goto done;
+		r.use_shell = !strcmp(out->via, "shell");
+	}
+	rc = read_metarow(rest, q->table, &meta, &have_meta, err);
+	if (rc)
+		goto done;
+	/* Thrift2's truncateTable wants a disabled table; the shell's truncate_preserve
+	 * disables it itself. */
+	if (!r.use_shell && r.thrift && state != HB_TABLE_DISABLED) {
+		rc = send_verb(rest, &r, HB_LC_DISABLE, HB_TABLE_DISABLED, out, &raced, &hint, err);
+		if (!rc)
+			rc = wait_for(rest, &r, HB_TABLE_DISABLED, 0, started, &rs, &state, err);
+		if (rc)
+			goto done;
+		/* a server without disableTable has no truncateTable either */
+		r.use_shell = !strcmp(out->via, "shell");
+	}
+	rc = send_verb(rest, &r, HB_LC_TRUNCATE, -2, out, &raced, &hint, err);
+	if (!rc)
+		rc = wait_for(rest, &r, HB_TABLE_ENABLED, 1, started, &rs, &state, err);
+	if (rc)
+		goto done;
+	out->changed = 1;
+	out->verified = hb_bounds_equal(&rs, &before);
+	if (!out->verified)
+		rc = boundaries_changed(q->table, &rs, &before, err);
+	else if (have_meta && !(rc = restore_metarow(rest, q->table, &meta, err)))
+		out->metadata = 1;
+done:
+	if (rc && hint.code && rc != HB_ENOTFOUND && rc != HB_EFINDING) {
+		/* the wait failed after a shell run that ended badly: its message says more */
+		char waited[HB_ERRMSG_MAX];
+
+		snprintf(waited, sizeof(waited), "%s", err->msg);
+		hb_error_set(err, hint.code, "%s; %s", hint.msg, waited);
+		rc = hint.code;
+	}
+	out->after = state;
+	out->seconds = hb_now() - started;
+	hb_regions_release(&rs);
+	hb_keys_release(&before);
+	hb_row_release(&meta);
+	return rc;
+}
