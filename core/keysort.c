@@ -16,7 +16,7 @@ struct ctx {
 };
 
 /* Bytes o .. o + 7 of key k as a big-endian number, 0 past the key's end. */
-static uint64_t window(const unsigned char *k, size_t len, size_t o)
+static inline uint64_t window(const unsigned char *k, size_t len, size_t o)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -141,14 +141,15 @@ static void sort_level(struct ctx *c, size_t at, size_t n, size_t o)
  * are compared first, whole keys only when they tie. */
 static int in_order(uint32_t *out, size_t *nout, const struct hb_keys *ks)
 {
+	const unsigned char *base = (const unsigned char *)ks->bytes.data;
 	uint64_t prev = 0, win;
 	size_t i, j, len;
 	int c;
 
 	for (i = j = 0; i < ks->n; i++) {
-		const unsigned char *k = hb_keys_at(ks, i, &len);
-
-		win = window(k, len, 0);
+		/* the keys read in place: this pass is all an ordered list costs */
+		len = ks->off[i + 1] - ks->off[i];
+		win = window(base + ks->off[i], len, 0);
 		c = !i            ? 1
 		    : win != prev ? (win > prev ? 1 : -1)
 		                  : cmp_at(ks, (uint32_t)i, (uint32_t)i - 1);

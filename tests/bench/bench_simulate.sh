@@ -8,8 +8,9 @@
 #   - tests/bench/md5_lanes.c: OpenSSL's one-shot MD5() of 8-byte inputs, the bound of the md5
 #     generator, beside each MD5 implementation of core/md5.c (scalar, AVX2, AVX-512).
 # Checks that all give identical split keys and per-region counts. Every speed is a ratio to a
-# figure measured in this run; timings of hbtab are the best of 3 runs (a busy host only ever
-# slows a run down), CPU rates are per CPU second (steadier than wall time on a shared host).
+# figure measured in this run; timings of hbtab are the best of 3 runs (BENCH_REPEAT; a busy host
+# only ever slows a run down), CPU rates are per CPU second (steadier than wall time on a shared
+# host).
 # Usage: tests/bench/bench_simulate.sh [HBTAB_BINARY] [--check]
 # --check exits 1 when a target is missed: identical counts, under 64 MiB peak RSS, at least
 # 2.5x the JVM baseline single-threaded and 4x with --threads 2; hbtab's keys per CPU second,
@@ -46,13 +47,13 @@ run() {
 	kb=$3
 }
 
-# best3 NAME CMD...: run three times; keeps the least wall and the least CPU time, the largest
-# peak RSS
+# best3 NAME CMD...: run BENCH_REPEAT times (3 by default); keeps the least wall and the least
+# CPU time, the largest peak RSS
 best3() {
 	bname=$1
 	shift
 	bw=999999 bc=999999 bk=0
-	for i in 1 2 3; do
+	for i in $(seq "${BENCH_REPEAT:-3}"); do
 		run "$bname" "$@"
 		bw=$(awk -v a="$bw" -v b="$wall" 'BEGIN { print (b < a) ? b : a }')
 		bc=$(awk -v a="$bc" -v b="$cpu" 'BEGIN { print (b < a) ? b : a }')

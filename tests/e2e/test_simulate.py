@@ -32,6 +32,25 @@ def md5_splits(regions, sample=1000000):
     return [rows[p] for p in range(base, len(rows), base)][:regions - 1]
 
 
+def md5_splits_seeded(regions, sample, seed):
+    """md5_splits for another java.util.Random seed (start time 0)."""
+    import hashlib
+    state = (seed ^ 0x5DEECE66D) & ((1 << 48) - 1)
+    ts, keys = 0, set()
+    for i in range(1, sample + 1):
+        while True:
+            state = (state * 0x5DEECE66D + 0xB) & ((1 << 48) - 1)
+            u = state >> 17
+            if u - u % 1000 + 999 < (1 << 31):
+                break
+        ts += u % 1000
+        raw = struct.pack(">II", i & 0xFFFFFFFF, ts & 0xFFFFFFFF)
+        keys.add(hashlib.md5(raw).hexdigest()[:8].encode() + struct.pack(">q", i))
+    rows = sorted(keys)
+    base = len(rows) // regions
+    return [rows[p] for p in range(base, len(rows), base)][:regions - 1]
+
+
 class Simulate(hbtest.OfflineTest):
     def sim(self, *args, **kw):
         return self.hb("simulate", "--no-progress", *args, **kw)
@@ -84,6 +103,25 @@ class Simulate(hbtest.OfflineTest):
         for o in outs[1:]:
             self.assertEqual(o, outs[0])
         self.assertEqual(sum(reg["writes"] for reg in outs[0]["regions"]), 300000)
+
+    def test_simulate__sampled_splits_are_the_same_for_every_thread_count(self):
+        # seed 340's clock draws again at its draw 2786 (nextInt(1000) refuses it), so the
+        # spans the threads make of the sample and of the writes start past a redrawn draw
+        want = md5_splits_seeded(6, 150000, 340)
+        for design in ("md5", "transaction", "hex8", "partition:9", "salt:300"):
+            outs = []
+            for k in ("1", "2", "3"):
+                r = self.sim("--sampled-splits", "6", "--generator", design, "--seed", "340",
+                             "--sample-size", "150000", "--count", "150000", "--threads", k,
+                             "-o", "json")
+                self.assertOk(r)
+                outs.append(r.json())
+            for o in outs[1:]:
+                self.assertEqual(o, outs[0], design)
+            if design == "md5":
+                self.assertEqual([reg["start"] for reg in outs[0]["regions"][1:]],
+                                 [tsb(k) for k in want])
+                self.assertEqual([reg["writes"] for reg in outs[0]["regions"]], [25000] * 6)
 
     def test_simulate__sequential_keys_all_land_in_the_last_region(self):
         r = self.sim("--partition-splits", "5", "--generator", "sequential", "--count", "5000",
