@@ -1,3 +1,4 @@
+/* Long waits made visible through the program's progress hook, once they last about a second. */
 #include "activity.h"
 #include "clock.h"
 #include "interrupt.h"

@@ -1,3 +1,4 @@
+/* Finding a login and password for a host in a ~/.netrc file, read as libcurl reads it. */
 #include "netrc.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* Anonymous temporary files on disk for large server answers, in a directory hbtab can write. */
 #include "tempfile.h"
 #include "core/buf.h"
 #include "core/interrupt.h"
