@@ -1,4 +1,5 @@
-/* libcurl set-up shared by the REST and Thrift2 channels: TLS, timeouts, body cap, errors. */
+/* The libcurl side of both channels: set-up (TLS, timeouts, body cap), the REST transfer, errors.
+ */
 #include "rest/curlx.h"
 
 #include "core/activity.h"
@@ -6,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +108,13 @@ static int on_xfer(void *ud, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ul
 	return hb_interrupt_stop();
 }
 
+/* Sets one option on h unless an earlier one failed (e, a CURLcode, in scope). */
+#define SET(opt, val)                                                                              \
+	do {                                                                                       \
+		if (e == CURLE_OK)                                                                 \
+			e = curl_easy_setopt(h, opt, val);                                         \
+	} while (0)
+
 CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *url,
                         struct curl_slist *hdrs, struct hb_curlx_sink *sink, char *errbuf)
 {
@@ -113,11 +122,6 @@ CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *u
 	CURLcode e = CURLE_OK;
 
 	curl_easy_reset(h);
-#define SET(opt, val)                                                                              \
-	do {                                                                                       \
-		if (e == CURLE_OK)                                                                 \
-			e = curl_easy_setopt(h, opt, val);                                         \
-	} while (0)
 	SET(CURLOPT_URL, url);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
 	/* libcurl leaves the signal dispositions alone: without this it would swap hbtab's
@@ -145,7 +149,6 @@ CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *u
 		SET(CURLOPT_SSL_VERIFYPEER, 0L);
 		SET(CURLOPT_SSL_VERIFYHOST, 0L);
 	}
-#undef SET
 	return e;
 }
 
@@ -340,7 +343,195 @@ int hb_curlx_escape(struct hb_buf *out, const void *p, size_t n)
 	return rc;
 }
 
-CURLcode hb_curlx_negotiate(CURL *h, int *cookies_on)
+/* ---- The REST transfer: one attempt of a request, from set-up to status ---- */
+
+void hb_curlx_tracef(struct hb_curlx_xfer *x, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!x->trace)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	x->trace(x->trace_ctx, line);
+}
+
+static void copy_trimmed(char *dst, size_t cap, const char *v, size_t n)
+{
+	while (n && (v[0] == ' ' || v[0] == '\t')) {
+		v++;
+		n--;
+	}
+	while (n && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' '))
+		n--;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, v, n);
+	dst[n] = '\0';
+}
+
+static double parse_retry_after(const char *v)
+{
+	char *end;
+	double s;
+	time_t t;
+
+	errno = 0;
+	s = strtod(v, &end);
+	if (end != v && !*end && !errno && s >= 0)
+		return s;
+	t = curl_getdate(v, NULL);
+	if (t < 0)
+		return -1;
+	s = difftime(t, time(NULL));
+	return s < 0 ? 0 : s;
+}
+
+static void heads_reset(struct hb_curlx_heads *r)
+{
+	r->content_type[0] = '\0';
+	r->location[0] = '\0';
+	r->retry_after = -1;
+	r->challenge[0] = '\0';
+}
+
+static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
+{
+	struct hb_curlx_heads *r = ud;
+	size_t n = size * nmemb;
+	char tmp[256];
+
+	/* A new status line (auth challenge, 100-continue): forget the previous headers. */
+	if (n >= 5 && !strncmp(p, "HTTP/", 5)) {
+		heads_reset(r);
+	} else if (n > 17 && !strncasecmp(p, "WWW-Authenticate:", 17)) {
+		size_t have = strlen(r->challenge), len;
+
+		copy_trimmed(tmp, sizeof(tmp), p + 17, n - 17);
+		len = strcspn(tmp, " \t,"); /* the scheme; its parameters are not needed */
+		if (len && have + len + 2 < sizeof(r->challenge)) {
+			if (have)
+				r->challenge[have++] = ' ';
+			memcpy(r->challenge + have, tmp, len);
+			r->challenge[have + len] = '\0';
+		}
+	} else if (n > 13 && !strncasecmp(p, "Content-Type:", 13)) {
+		copy_trimmed(r->content_type, sizeof(r->content_type), p + 13, n - 13);
+	} else if (n > 9 && !strncasecmp(p, "Location:", 9)) {
+		copy_trimmed(r->location, sizeof(r->location), p + 9, n - 9);
+	} else if (n > 12 && !strncasecmp(p, "Retry-After:", 12)) {
+		copy_trimmed(tmp, sizeof(tmp), p + 12, n - 12);
+		r->retry_after = parse_retry_after(tmp);
+	}
+	return n;
+}
+
+/* For a libcurl debug text line: when it reports a GSS-API failure, copies the reason into
+ * note (cap bytes, NUL-terminated, non-printable bytes as '?') and returns 1; otherwise 0. */
+static int gss_note(char *note, size_t cap, const char *line, size_t len)
+{
+	static const char *const marks[] = {
+	    "gss_init_sec_context() failed: ", "gss_accept_sec_context() failed: ",
+	    "gss_inquire_context() failed: ", "gss_import_name() failed: "};
+	size_t i, j, m;
+
+	if (!cap)
+		return 0;
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		m = strlen(marks[i]);
+		if (len < m || memcmp(line, marks[i], m))
+			continue;
+		line += m;
+		len -= m;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
+		               line[len - 1] == ' ' || line[len - 1] == '.'))
+			len--;
+		if (len >= cap)
+			len = cap - 1;
+		for (j = 0; j < len; j++)
+			note[j] = (line[j] >= 0x20 && line[j] < 0x7f) ? line[j] : '?';
+		note[len] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/* Offset of word in line[0..len), len when absent. */
+static size_t find_word(const char *line, size_t len, const char *word)
+{
+	size_t i, n = strlen(word);
+
+	for (i = 0; i + n <= len; i++)
+		if (!memcmp(line + i, word, n))
+			return i;
+	return len;
+}
+
+/* One -v line of libcurl's headers or text, with credentials and cookie values redacted. */
+static void trace_line(struct hb_curlx_xfer *x, curl_infotype type, const char *dir,
+                       const char *line, size_t len)
+{
+	size_t k;
+
+	if ((len >= 14 && !strncasecmp(line, "Authorization:", 14)) ||
+	    (len >= 20 && !strncasecmp(line, "Proxy-Authorization:", 20)))
+		hb_curlx_tracef(x, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
+	else if ((len >= 7 && !strncasecmp(line, "Cookie:", 7)) ||
+	         (len >= 11 && !strncasecmp(line, "Set-Cookie:", 11)))
+		hb_curlx_tracef(x, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
+	else if (type == CURLINFO_TEXT && (k = find_word(line, len, "cookie ")) < len)
+		/* libcurl's "Added cookie NAME="VALUE" for domain ..." */
+		hb_curlx_tracef(x, "%s%.*s<redacted>", dir, (int)(k + 7), line);
+	else
+		hb_curlx_tracef(x, "%s%.*s", dir, (int)(len > 900 ? 900 : len), line);
+}
+
+/* libcurl's debug output: the SPNEGO failure note, and for -v the headers line by line. */
+static int on_debug(CURL *h, curl_infotype type, char *data, size_t size, void *ud)
+{
+	struct hb_curlx_xfer *x = ud;
+	const char *dir;
+	size_t i = 0;
+
+	(void)h;
+	if (type == CURLINFO_TEXT)
+		gss_note(x->gss_note, sizeof(x->gss_note), data, size);
+	if (!x->trace)
+		return 0;
+	if (type == CURLINFO_HEADER_OUT)
+		dir = "> ";
+	else if (type == CURLINFO_HEADER_IN)
+		dir = "< ";
+	else if (type == CURLINFO_TEXT)
+		dir = "* ";
+	else
+		return 0;
+	while (i < size) {
+		size_t j = i, len;
+		const char *line = data + i;
+
+		while (j < size && data[j] != '\n')
+			j++;
+		len = j - i;
+		if (len && line[len - 1] == '\r')
+			len--;
+		i = j + 1;
+		if (len)
+			trace_line(x, type, dir, line, len);
+	}
+	return 0;
+}
+
+/*
+ * Kerberos SPNEGO for the next transfer on h: the ticket cache named by KRB5CCNAME, the
+ * service principal HTTP/<host of the URL>. Negotiate is offered only when the server asks
+ * for it (401 with WWW-Authenticate: Negotiate), and the in-memory cookie engine is on, so the
+ * hadoop.auth cookie the server sets after one negotiation is sent with every later request
+ * of the run on this handle: SPNEGO runs once, not per request.
+ */
+static CURLcode negotiate(CURL *h, int *cookies_on)
 {
 	CURLcode e;
 
@@ -381,75 +572,152 @@ static int cookie_fields(char *line, char *f[7])
 	return 0;
 }
 
-int hb_curlx_keep_auth_cookie(CURL *h)
+/* Files the cookie line l, when it is a hadoop.auth cookie without the path "/", under "/"
+ * and expires its narrower copy. Returns 0 (also when there is nothing to do), -1 when libcurl
+ * refused a store, -2 when out of memory. */
+static int refile_auth_cookie(CURL *h, const char *l)
+{
+	char *f[7], *copy, *line;
+	size_t n;
+	int rc = 0;
+
+	if (!strstr(l, "\t" AUTH_COOKIE "\t"))
+		return 0;
+	copy = strdup(l);
+	if (!copy)
+		return -2;
+	/* domain, include-subdomains, path, secure, expires, name, value */
+	if (cookie_fields(copy, f) || strcmp(f[5], AUTH_COOKIE) || !*f[6] || !strcmp(f[2], "/")) {
+		free(copy);
+		return 0;
+	}
+	n = strlen(l) + 32;
+	line = malloc(n);
+	if (!line) {
+		free(copy);
+		return -2;
+	}
+	snprintf(line, n, "%s\t%s\t/\t%s\t%s\t%s\t%s", f[0], f[1], f[3], f[4], f[5], f[6]);
+	if (curl_easy_setopt(h, CURLOPT_COOKIELIST, line) != CURLE_OK)
+		rc = -1;
+	/* The narrower copy expires now, so one value is sent, not two. */
+	snprintf(line, n, "%s\t%s\t%s\t%s\t1\t%s\t%s", f[0], f[1], f[2], f[3], f[5], f[6]);
+	if (curl_easy_setopt(h, CURLOPT_COOKIELIST, line) != CURLE_OK)
+		rc = -1;
+	free(line);
+	free(copy);
+	return rc;
+}
+
+/*
+ * After a transfer with SPNEGO: the server sets hadoop.auth without a Path, so libcurl would
+ * keep it for the request's directory only; Hadoop's own client sends it with every request
+ * to the server. This gives the cookie the path "/" (and drops the narrower copy). Returns 0,
+ * or -1 when libcurl cannot list or store cookies.
+ */
+static int keep_auth_cookie(CURL *h)
 {
 	struct curl_slist *list = NULL, *l;
-	int rc = 0;
+	int rc = 0, r = 0;
 
 	if (curl_easy_getinfo(h, CURLINFO_COOKIELIST, &list) != CURLE_OK)
 		return -1;
-	for (l = list; l; l = l->next) {
-		char *f[7], *copy, *line;
-		size_t n;
-
-		if (!strstr(l->data, "\t" AUTH_COOKIE "\t"))
-			continue;
-		copy = strdup(l->data);
-		if (!copy) {
+	for (l = list; l && r != -2; l = l->next)
+		if ((r = refile_auth_cookie(h, l->data)))
 			rc = -1;
-			break;
-		}
-		/* domain, include-subdomains, path, secure, expires, name, value */
-		if (cookie_fields(copy, f) || strcmp(f[5], AUTH_COOKIE) || !*f[6] ||
-		    !strcmp(f[2], "/")) {
-			free(copy);
-			continue;
-		}
-		n = strlen(l->data) + 32;
-		line = malloc(n);
-		if (!line) {
-			free(copy);
-			rc = -1;
-			break;
-		}
-		snprintf(line, n, "%s\t%s\t/\t%s\t%s\t%s\t%s", f[0], f[1], f[3], f[4], f[5], f[6]);
-		if (curl_easy_setopt(h, CURLOPT_COOKIELIST, line) != CURLE_OK)
-			rc = -1;
-		/* The narrower copy expires now, so one value is sent, not two. */
-		snprintf(line, n, "%s\t%s\t%s\t%s\t1\t%s\t%s", f[0], f[1], f[2], f[3], f[5], f[6]);
-		if (curl_easy_setopt(h, CURLOPT_COOKIELIST, line) != CURLE_OK)
-			rc = -1;
-		free(line);
-		free(copy);
-	}
 	curl_slist_free_all(list);
 	return rc;
 }
 
-int hb_curlx_gss_note(char *note, size_t cap, const char *line, size_t len)
+/* The method and its body: a DELETE without a body sends none. */
+static CURLcode set_method(CURL *h, const struct hb_curlx_request *req)
 {
-	static const char *const marks[] = {
-	    "gss_init_sec_context() failed: ", "gss_accept_sec_context() failed: ",
-	    "gss_inquire_context() failed: ", "gss_import_name() failed: "};
-	size_t i, j, m;
+	CURLcode e = CURLE_OK;
 
-	if (!cap)
-		return 0;
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		m = strlen(marks[i]);
-		if (len < m || memcmp(line, marks[i], m))
-			continue;
-		line += m;
-		len -= m;
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
-		               line[len - 1] == ' ' || line[len - 1] == '.'))
-			len--;
-		if (len >= cap)
-			len = cap - 1;
-		for (j = 0; j < len; j++)
-			note[j] = (line[j] >= 0x20 && line[j] < 0x7f) ? line[j] : '?';
-		note[len] = '\0';
-		return 1;
+	if (!strcmp(req->method, "GET")) {
+		SET(CURLOPT_HTTPGET, 1L);
+	} else if (!strcmp(req->method, "HEAD")) {
+		SET(CURLOPT_NOBODY, 1L);
+	} else {
+		SET(CURLOPT_CUSTOMREQUEST, req->method);
+		if (req->body || strcmp(req->method, "DELETE")) {
+			SET(CURLOPT_POST, 1L);
+			SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->len);
+			SET(CURLOPT_POSTFIELDS, req->body ? (const char *)req->body : "");
+		}
 	}
+	return e;
+}
+
+/* Everything a REST request sets on the handle before it is sent. */
+static CURLcode rest_setup(struct hb_curlx_xfer *x, const struct hb_curlx_conf *conf,
+                           const struct hb_curlx_request *req)
+{
+	CURL *h = x->h;
+	CURLcode e = hb_curlx_setup(h, conf, req->url, req->hdrs, &x->sink, x->errbuf);
+
+	SET(CURLOPT_ACCEPT_ENCODING, "");
+	SET(CURLOPT_HEADERFUNCTION, on_header);
+	SET(CURLOPT_HEADERDATA, &x->heads);
+	SET(CURLOPT_TCP_KEEPALIVE, 1L);
+	if (conf->negotiate) {
+		if (e == CURLE_OK)
+			e = negotiate(h, &x->cookies_on);
+	} else if (conf->user) {
+		/* The caller resolves the credentials (HBTAB_PASSWORD, ~/.netrc): libcurl 7.88
+		 * does not look a password up in ~/.netrc when CURLOPT_USERNAME is set. */
+		SET(CURLOPT_USERNAME, conf->user);
+		SET(CURLOPT_PASSWORD, conf->password ? conf->password : "");
+		SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+	}
+	/* With SPNEGO, libcurl tells why it could not make a token only in its debug text. */
+	if (x->trace || conf->negotiate) {
+		SET(CURLOPT_VERBOSE, 1L);
+		SET(CURLOPT_DEBUGFUNCTION, on_debug);
+		SET(CURLOPT_DEBUGDATA, x);
+	}
+	if (e == CURLE_OK)
+		e = set_method(h, req);
+	return e;
+}
+
+int hb_curlx_xfer_init(struct hb_curlx_xfer *x, void (*trace)(void *ctx, const char *line),
+                       void *trace_ctx)
+{
+	memset(x, 0, sizeof(*x));
+	x->trace = trace;
+	x->trace_ctx = trace_ctx;
+	x->h = curl_easy_init();
+	return x->h ? 0 : HB_ENOMEM;
+}
+
+void hb_curlx_xfer_release(struct hb_curlx_xfer *x)
+{
+	if (x->h)
+		curl_easy_cleanup(x->h);
+	x->h = NULL;
+}
+
+int hb_curlx_transfer(struct hb_curlx_xfer *x, const struct hb_curlx_conf *conf,
+                      const struct hb_curlx_request *req, const char *line, CURLcode *e)
+{
+	x->errbuf[0] = '\0';
+	x->gss_note[0] = '\0';
+	heads_reset(&x->heads);
+	x->status = 0;
+	if (rest_setup(x, conf, req) != CURLE_OK)
+		return -1;
+	hb_curlx_tracef(x, "%s", line);
+	hb_interrupt_transfer(1);
+	hb_activity_begin(NULL);
+	*e = curl_easy_perform(x->h);
+	hb_activity_end();
+	hb_interrupt_transfer(0);
+	x->sink.buf = NULL;
+	x->sink.f = NULL;
+	if (conf->negotiate && keep_auth_cookie(x->h))
+		hb_curlx_tracef(x, "cannot keep the hadoop.auth cookie for later requests");
+	if (*e == CURLE_OK)
+		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->status);
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* libcurl set-up shared by the REST and Thrift2 channels: TLS, timeouts, body cap, errors. */
+/* The libcurl side of both channels: set-up (TLS, timeouts, body cap), the REST transfer, errors.
+ */
 #ifndef HB_REST_CURLX_H
 #define HB_REST_CURLX_H
 
@@ -46,29 +47,61 @@ void hb_curlx_conf_release(struct hb_curlx_conf *conf);
 CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *url,
                         struct curl_slist *hdrs, struct hb_curlx_sink *sink, char *errbuf);
 
-/*
- * Kerberos SPNEGO for the next transfer on h (after hb_curlx_setup): the ticket cache named
- * by KRB5CCNAME, the service principal HTTP/<host of the URL>. Negotiate is offered only
- * when the server asks for it (401 with WWW-Authenticate: Negotiate), and the in-memory
- * cookie engine is on, so the hadoop.auth cookie the server sets after one negotiation is
- * sent with every later request of the run on this handle: SPNEGO runs once, not per request.
- * *cookies_on (0 for a new handle) records that the engine is on.
- */
-CURLcode hb_curlx_negotiate(CURL *h, int *cookies_on);
+/* The response headers a REST request reads, each NUL-terminated and cut to its size (the
+ * sizes of struct hb_rest_resp's fields). */
+struct hb_curlx_heads {
+	char content_type[128];
+	char location[2048];
+	double retry_after; /* seconds from a Retry-After header, -1 when absent */
+	char challenge[64]; /* the WWW-Authenticate schemes, space-separated */
+};
+
+/* One REST request as it goes on the wire (the strings and the body are the caller's). */
+struct hb_curlx_request {
+	const char *method, *url;
+	struct curl_slist *hdrs;
+	const void *body; /* NULL: none (a POST or PUT then sends an empty one) */
+	size_t len;
+};
 
 /*
- * After a transfer with hb_curlx_negotiate: the server sets hadoop.auth without a Path, so
- * libcurl would keep it for the request's directory only; Hadoop's own client sends it with
- * every request to the server. This gives the cookie the path "/" (and drops the narrower
- * copy). Returns 0, or -1 when libcurl cannot list or store cookies (nothing changed).
+ * The REST channel's libcurl handle, kept for the run, and what its last transfer reported.
+ * The caller points sink at the body's place before each transfer; hb_curlx_transfer fills
+ * errbuf, gss_note, heads and status.
  */
-int hb_curlx_keep_auth_cookie(CURL *h);
+struct hb_curlx_xfer {
+	CURL *h;
+	int cookies_on;                             /* the handle's cookie engine is on */
+	void (*trace)(void *ctx, const char *line); /* -v lines, or NULL */
+	void *trace_ctx;
+	struct hb_curlx_sink sink;
+	char errbuf[CURL_ERROR_SIZE];
+	char gss_note[200]; /* why libcurl could not make a SPNEGO token ("" when it could) */
+	struct hb_curlx_heads heads;
+	long status; /* the HTTP status of a transfer that completed, else 0 */
+};
+
+/* Zeroes x and opens its handle; trace (may be NULL) gets the -v lines. HB_ENOMEM. */
+int hb_curlx_xfer_init(struct hb_curlx_xfer *x, void (*trace)(void *ctx, const char *line),
+                       void *trace_ctx);
+/* Closes the handle (its cookies go with it); the struct itself is the caller's. */
+void hb_curlx_xfer_release(struct hb_curlx_xfer *x);
+
+/* Hands one -v line (printf-style, cut to 1023 bytes) to x's trace callback, if there is one. */
+void hb_curlx_tracef(struct hb_curlx_xfer *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /*
- * For a libcurl debug text line: when it reports a GSS-API failure, copies the reason into
- * note (cap bytes, NUL-terminated, non-printable bytes as '?') and returns 1; otherwise 0.
+ * One attempt of a REST request on x's handle. Sets the handle up: hb_curlx_setup with conf,
+ * compressed bodies, keep-alive, the method and body, and the credentials of conf, either
+ * Basic or Kerberos SPNEGO (offered only when the server asks, with the hadoop.auth cookie
+ * kept on the handle so that SPNEGO runs once a run, not once a request). Then traces line,
+ * performs the transfer (stopped when a signal asks hbtab to stop; -v shows the headers with
+ * credentials and cookies redacted) and reads its status. Returns -1 when the handle cannot
+ * be set up (nothing was sent), else 0 with the transfer's outcome in *e.
  */
-int hb_curlx_gss_note(char *note, size_t cap, const char *line, size_t len);
+int hb_curlx_transfer(struct hb_curlx_xfer *x, const struct hb_curlx_conf *conf,
+                      const struct hb_curlx_request *req, const char *line, CURLcode *e);
 
 /*
  * Reads a server's URL with libcurl's URL API (curl_url): the scheme http or https in any

@@ -1,4 +1,5 @@
-/* The libcurl transport: one reused handle, timeouts, retries with backoff, TLS, auth, traces. */
+/* The REST request engine: URL and headers, attempts with retries and backoff, the response
+ * record and the status messages. Each attempt's transfer is rest/curlx.c's. */
 #include "rest/rest.h"
 
 #include "core/activity.h"
@@ -10,7 +11,6 @@
 
 #include <curl/curl.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,43 +27,21 @@
 #define BACKOFF_MAX  5.0
 
 struct hb_rest {
-	CURL *h;
-	char *base;            /* without a trailing '/' */
-	const char *base_path; /* its path part ("" without one), inside base */
+	struct hb_curlx_xfer x; /* the handle, its trace and what its last transfer reported */
+	char *base;             /* without a trailing '/' */
+	const char *base_path;  /* its path part ("" without one), inside base */
 	struct hb_curlx_conf conf;
 	double max_retry_after;
 	long retries;
 	size_t max_body;
-	hb_rest_trace_fn trace;
-	void *trace_ctx;
 	hb_rest_progress_fn progress;
 	void *progress_ctx;
 	hb_rest_notice_fn notice;
 	void *notice_ctx;
 	unsigned long attempts;
 	unsigned int seed;
-	char errbuf[CURL_ERROR_SIZE];
-	char gss_note[200]; /* why libcurl could not make a SPNEGO token ("" when it could) */
-	int cookies_on;     /* the handle's cookie engine is on */
 	char password_from[32];
-	/* per attempt */
-	struct hb_rest_resp *resp;
-	struct hb_curlx_sink sink;
 };
-
-static void tracef(struct hb_rest *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tracef(struct hb_rest *c, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-
-	if (!c->trace)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	c->trace(c->trace_ctx, line);
-}
 
 /* Longest part of a request path quoted in a message; the reason after it must survive. */
 #define PATH_SHOWN 160
@@ -95,12 +73,13 @@ int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_er
 		free(base);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
-	c->h = curl_easy_init();
+	fail = hb_curlx_xfer_init(&c->x, o->trace, o->trace_ctx);
 	c->base = base;
 	snprintf(c->password_from, sizeof(c->password_from), "%s",
 	         o->password_from ? o->password_from : "the caller");
-	fail = hb_curlx_conf_copy(&c->conf, o->user, o->password, o->cacert, o->cert, o->key);
-	if (!c->h || fail) {
+	if (hb_curlx_conf_copy(&c->conf, o->user, o->password, o->cacert, o->cert, o->key))
+		fail = HB_ENOMEM;
+	if (fail) {
 		hb_rest_free(c);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
@@ -120,8 +99,6 @@ int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_er
 	c->conf.negotiate = o->negotiate;
 	c->max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY;
 	c->max_retry_after = o->max_retry_after > 0 ? o->max_retry_after : DEFAULT_RETRY_AFTER_CAP;
-	c->trace = o->trace;
-	c->trace_ctx = o->trace_ctx;
 	c->seed = (unsigned int)time(NULL) ^ (unsigned int)(size_t)c;
 	*out = c;
 	return 0;
@@ -131,8 +108,7 @@ void hb_rest_free(struct hb_rest *c)
 {
 	if (!c)
 		return;
-	if (c->h)
-		curl_easy_cleanup(c->h);
+	hb_curlx_xfer_release(&c->x);
 	free(c->base);
 	hb_curlx_conf_release(&c->conf);
 	free(c);
@@ -250,190 +226,10 @@ int hb_rest_path_escape(struct hb_buf *out, const void *p, size_t n)
 	return hb_curlx_escape(out, p, n);
 }
 
-static void copy_trimmed(char *dst, size_t cap, const char *v, size_t n)
-{
-	while (n && (v[0] == ' ' || v[0] == '\t')) {
-		v++;
-		n--;
-	}
-	while (n && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' '))
-		n--;
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(dst, v, n);
-	dst[n] = '\0';
-}
-
-static double parse_retry_after(const char *v)
-{
-	char *end;
-	double s;
-	time_t t;
-
-	errno = 0;
-	s = strtod(v, &end);
-	if (end != v && !*end && !errno && s >= 0)
-		return s;
-	t = curl_getdate(v, NULL);
-	if (t < 0)
-		return -1;
-	s = difftime(t, time(NULL));
-	return s < 0 ? 0 : s;
-}
-
-static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
-{
-	struct hb_rest *c = ud;
-	size_t n = size * nmemb;
-	struct hb_rest_resp *r = c->resp;
-	char tmp[256];
-
-	/* A new status line (auth challenge, 100-continue): forget the previous headers. */
-	if (n >= 5 && !strncmp(p, "HTTP/", 5)) {
-		r->content_type[0] = '\0';
-		r->location[0] = '\0';
-		r->retry_after = -1;
-		r->challenge[0] = '\0';
-	} else if (n > 17 && !strncasecmp(p, "WWW-Authenticate:", 17)) {
-		size_t have = strlen(r->challenge), len;
-
-		copy_trimmed(tmp, sizeof(tmp), p + 17, n - 17);
-		len = strcspn(tmp, " \t,"); /* the scheme; its parameters are not needed */
-		if (len && have + len + 2 < sizeof(r->challenge)) {
-			if (have)
-				r->challenge[have++] = ' ';
-			memcpy(r->challenge + have, tmp, len);
-			r->challenge[have + len] = '\0';
-		}
-	} else if (n > 13 && !strncasecmp(p, "Content-Type:", 13)) {
-		copy_trimmed(r->content_type, sizeof(r->content_type), p + 13, n - 13);
-	} else if (n > 9 && !strncasecmp(p, "Location:", 9)) {
-		copy_trimmed(r->location, sizeof(r->location), p + 9, n - 9);
-	} else if (n > 12 && !strncasecmp(p, "Retry-After:", 12)) {
-		copy_trimmed(tmp, sizeof(tmp), p + 12, n - 12);
-		r->retry_after = parse_retry_after(tmp);
-	}
-	return n;
-}
-
-/* Offset of word in line[0..len), len when absent. */
-static size_t find_word(const char *line, size_t len, const char *word)
-{
-	size_t i, n = strlen(word);
-
-	for (i = 0; i + n <= len; i++)
-		if (!memcmp(line + i, word, n))
-			return i;
-	return len;
-}
-
-/* -v: request and response headers with credentials removed. */
-static int on_debug(CURL *h, curl_infotype type, char *data, size_t size, void *ud)
-{
-	struct hb_rest *c = ud;
-	const char *dir;
-	size_t i = 0, k;
-
-	(void)h;
-	if (type == CURLINFO_TEXT)
-		hb_curlx_gss_note(c->gss_note, sizeof(c->gss_note), data, size);
-	if (!c->trace)
-		return 0;
-	if (type == CURLINFO_HEADER_OUT)
-		dir = "> ";
-	else if (type == CURLINFO_HEADER_IN)
-		dir = "< ";
-	else if (type == CURLINFO_TEXT)
-		dir = "* ";
-	else
-		return 0;
-	while (i < size) {
-		size_t j = i, len;
-		const char *line = data + i;
-
-		while (j < size && data[j] != '\n')
-			j++;
-		len = j - i;
-		if (len && line[len - 1] == '\r')
-			len--;
-		i = j + 1;
-		if (!len)
-			continue;
-		if ((len >= 14 && !strncasecmp(line, "Authorization:", 14)) ||
-		    (len >= 20 && !strncasecmp(line, "Proxy-Authorization:", 20)))
-			tracef(c, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
-		else if ((len >= 7 && !strncasecmp(line, "Cookie:", 7)) ||
-		         (len >= 11 && !strncasecmp(line, "Set-Cookie:", 11)))
-			tracef(c, "%s%.*s: <redacted>", dir, (int)strcspn(line, ":"), line);
-		else if (type == CURLINFO_TEXT && (k = find_word(line, len, "cookie ")) < len)
-			/* libcurl's "Added cookie NAME="VALUE" for domain ..." */
-			tracef(c, "%s%.*s<redacted>", dir, (int)(k + 7), line);
-		else
-			tracef(c, "%s%.*s", dir, (int)(len > 900 ? 900 : len), line);
-	}
-	return 0;
-}
-
 /* Retries left to a request: none once a signal asks hbtab to stop (one clean-up attempt). */
 static long retry_budget(const struct hb_rest *c)
 {
 	return hb_interrupted ? 0 : c->retries;
-}
-
-static int setup(struct hb_rest *c, const char *method, const char *url, struct curl_slist *hdrs,
-                 const void *body, size_t len)
-{
-	CURL *h = c->h;
-	struct hb_curlx_conf conf = c->conf;
-	CURLcode e;
-
-	/* Once a signal asks hbtab to stop, what still runs is clean-up (deleting the open
-	 * scanner): it gets a short timeout, so a gateway that hangs cannot hold the exit. */
-	if (hb_interrupted && conf.timeout > HB_REST_CLEANUP_TIMEOUT)
-		conf.timeout = HB_REST_CLEANUP_TIMEOUT;
-	e = hb_curlx_setup(h, &conf, url, hdrs, &c->sink, c->errbuf);
-
-#define SET(opt, val)                                                                              \
-	do {                                                                                       \
-		if (e == CURLE_OK)                                                                 \
-			e = curl_easy_setopt(h, opt, val);                                         \
-	} while (0)
-	SET(CURLOPT_ACCEPT_ENCODING, "");
-	SET(CURLOPT_HEADERFUNCTION, on_header);
-	SET(CURLOPT_HEADERDATA, c);
-	SET(CURLOPT_TCP_KEEPALIVE, 1L);
-	if (c->conf.negotiate) {
-		if (e == CURLE_OK)
-			e = hb_curlx_negotiate(h, &c->cookies_on);
-	} else {
-		/* The caller resolves the credentials (HBTAB_PASSWORD, ~/.netrc): libcurl 7.88
-		 * does not look a password up in ~/.netrc when CURLOPT_USERNAME is set. */
-		if (c->conf.user) {
-			SET(CURLOPT_USERNAME, c->conf.user);
-			SET(CURLOPT_PASSWORD, c->conf.password ? c->conf.password : "");
-			SET(CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-		}
-	}
-	/* With SPNEGO, libcurl tells why it could not make a token only in its debug text. */
-	if (c->trace || c->conf.negotiate) {
-		SET(CURLOPT_VERBOSE, 1L);
-		SET(CURLOPT_DEBUGFUNCTION, on_debug);
-		SET(CURLOPT_DEBUGDATA, c);
-	}
-	if (!strcmp(method, "GET")) {
-		SET(CURLOPT_HTTPGET, 1L);
-	} else if (!strcmp(method, "HEAD")) {
-		SET(CURLOPT_NOBODY, 1L);
-	} else {
-		SET(CURLOPT_CUSTOMREQUEST, method);
-		if (body || strcmp(method, "DELETE")) {
-			SET(CURLOPT_POST, 1L);
-			SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-			SET(CURLOPT_POSTFIELDS, body ? (const char *)body : "");
-		}
-	}
-#undef SET
-	return e == CURLE_OK ? 0 : -1;
 }
 
 /* Transport failures worth another attempt (the server may not have seen the request). */
@@ -490,172 +286,209 @@ static void note_login(const struct hb_rest *c, struct hb_rest_resp *r)
 	snprintf(r->host, sizeof(r->host), "%.*s", (int)(n < sizeof(r->host) ? n : 0), host);
 }
 
-int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
-                    const char *content_type, const void *body, size_t len, int idempotent,
-                    struct hb_rest_resp *resp, struct hb_error *err)
-{
-	struct curl_slist *hdrs = NULL, *t;
-	struct hb_buf url = HB_BUF_INIT, ct = HB_BUF_INIT;
-	FILE *spool_f = NULL;
-	int attempt, rc = 0, is_write = strcmp(method, "GET") && strcmp(method, "HEAD");
+/* One request's fixed parts, kept for all of its attempts. */
+struct request {
+	const char *method, *path;
+	int idempotent;
+	struct hb_buf url;
+	struct hb_curlx_request wire;
+	struct hb_rest_resp *resp;
+	FILE *spool_f; /* the current attempt's spool file, or NULL */
+};
 
-	hb_rest_resp_release(resp);
-	if (hb_buf_adds(&url, c->base) || hb_buf_adds(&url, path)) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
-	if (hb_buf_addf(&ct, "Accept: %s", resp->accept ? resp->accept : "application/json")) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
-	t = curl_slist_append(NULL, hb_buf_str(&ct));
-	hdrs = t;
+/* Another attempt is due (a value that no HB_E* code has). */
+#define RETRY 1
+
+/* The URL and the headers: Accept, the CSRF header on writes, Content-Type, no Expect. */
+static int request_build(const struct hb_rest *c, struct request *q, const char *content_type,
+                         struct hb_error *err)
+{
+	struct hb_buf ct = HB_BUF_INIT;
+	struct curl_slist *t = NULL;
+	int is_write = strcmp(q->method, "GET") && strcmp(q->method, "HEAD");
+
+	if (!hb_buf_adds(&q->url, c->base) && !hb_buf_adds(&q->url, q->path) &&
+	    !hb_buf_addf(&ct, "Accept: %s", q->resp->accept ? q->resp->accept : "application/json"))
+		t = q->wire.hdrs = curl_slist_append(NULL, hb_buf_str(&ct));
 	hb_buf_reset(&ct);
 	/* CSRF filter (docs/hbase-wire.md §7); harmless everywhere, needed on writes. */
 	if (t && is_write)
-		t = curl_slist_append(hdrs, "X-XSRF-HEADER: 1");
+		t = curl_slist_append(q->wire.hdrs, "X-XSRF-HEADER: 1");
 	if (t && content_type) {
 		if (hb_buf_addf(&ct, "Content-Type: %s", content_type))
 			t = NULL;
 		else
-			t = curl_slist_append(hdrs, hb_buf_str(&ct));
+			t = curl_slist_append(q->wire.hdrs, hb_buf_str(&ct));
 	}
 	if (t)
-		t = curl_slist_append(hdrs, "Expect:"); /* no 100-continue round trip */
-	if (!t) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
-	for (attempt = 0;; attempt++) {
-		CURLcode e;
-		long status = 0;
-		double wait;
-		char label[160];
-
-		hb_rest_resp_release(resp);
-		if (spool_f)
-			fclose(spool_f);
-		spool_f = NULL;
-		if (resp->spool && !(spool_f = hb_temp_file())) {
-			rc = hb_error_set(
-			    err, HB_EINVAL,
-			    "cannot create a temporary file in '%s' for the response to "
-			    "%s %.*s%s: %s (TMPDIR names the directory)",
-			    hb_temp_dir(), method, SHOWN(path), strerror(errno));
-			goto done;
-		}
-		c->resp = resp;
-		c->sink.buf = &resp->body;
-		c->sink.max = spool_f ? spool_max(c) : c->max_body;
-		c->sink.overflow = 0;
-		c->sink.f = spool_f;
-		c->sink.n = 0;
-		c->sink.write_error = 0;
-		c->errbuf[0] = '\0';
-		c->gss_note[0] = '\0';
-		if (hb_interrupt_stop()) {
-			rc = hb_error_set(err, HB_ENET, "%s %.*s%s: interrupted", method,
-			                  SHOWN(path));
-			goto done;
-		}
-		if (setup(c, method, hb_buf_str(&url), hdrs, body, len)) {
-			rc = hb_error_set(err, HB_EINVAL, "cannot set up %s %.*s%s", method,
-			                  SHOWN(path));
-			goto done;
-		}
-		c->attempts++;
-		tracef(c, "%s %s (attempt %d)", method, path, attempt + 1);
-		hb_interrupt_transfer(1);
-		hb_activity_begin(NULL);
-		e = curl_easy_perform(c->h);
-		hb_activity_end();
-		hb_interrupt_transfer(0);
-		c->resp = NULL;
-		c->sink.buf = NULL;
-		c->sink.f = NULL;
-		snprintf(resp->prefix, sizeof(resp->prefix), "%s", c->base_path);
-		if (c->conf.negotiate && hb_curlx_keep_auth_cookie(c->h))
-			tracef(c, "cannot keep the hadoop.auth cookie for later requests");
-		if (e == CURLE_OK) {
-			curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &status);
-			resp->status = status;
-			errno = 0;
-			if (spool_f && spool_finish(resp, spool_f, c->sink.n, c->max_body)) {
-				rc = hb_error_set(
-				    err, HB_ESERVER,
-				    "cannot keep the response to %s %.*s%s (%zu bytes): "
-				    "%s",
-				    method, SHOWN(path), c->sink.n,
-				    errno ? strerror(errno) : "too large");
-				hb_rest_resp_release(resp);
-				goto done;
-			}
-			if (c->conf.negotiate && (status == 401 || status == 403))
-				snprintf(resp->auth_note, sizeof(resp->auth_note), "%s",
-				         c->gss_note[0] ? c->gss_note : "-");
-			if (status == 401 || status == 403)
-				note_login(c, resp);
-			tracef(c, "%s %s: HTTP %ld, %zu bytes", method, path, status,
-			       spool_f ? c->sink.n : resp->body.len);
-			if (!(status == 502 || status == 503 || status == 504) || !idempotent ||
-			    attempt >= retry_budget(c))
-				break;
-			wait = backoff(c, attempt, resp->retry_after);
-			tracef(c, "HTTP %ld; retrying in %.2f s", status, wait);
-			snprintf(label, sizeof(label), "the gateway answered HTTP %ld; retrying",
-			         status);
-			hb_activity_sleep(label, wait);
-			continue;
-		}
-		if (e == CURLE_ABORTED_BY_CALLBACK && hb_interrupt_stop()) {
-			rc = hb_error_set(err, HB_ENET, "%s %.*s%s: interrupted", method,
-			                  SHOWN(path));
-			hb_rest_resp_release(resp);
-			goto done;
-		}
-		if (c->sink.overflow) {
-			rc = hb_error_set(err, HB_ESERVER,
-			                  "response to %s %.*s%s is larger than %zu bytes", method,
-			                  SHOWN(path), spool_f ? spool_max(c) : c->max_body);
-			goto done;
-		}
-		if (c->sink.write_error) {
-			rc = hb_error_set(err, HB_EINVAL,
-			                  "cannot write the response to %s %.*s%s to a temporary "
-			                  "file: %s",
-			                  method, SHOWN(path), strerror(errno));
-			hb_rest_resp_release(resp);
-			goto done;
-		}
-		/* A refused connection never reached the server, so even a POST may be resent. */
-		if (attempt < retry_budget(c) && transient(e) &&
-		    (idempotent || e == CURLE_COULDNT_CONNECT)) {
-			wait = backoff(c, attempt, -1);
-			tracef(c, "%s; retrying in %.2f s", hb_curlx_reason(e, c->errbuf), wait);
-			snprintf(label, sizeof(label), "%s; retrying",
-			         hb_curlx_reason(e, c->errbuf));
-			hb_activity_sleep(label, wait);
-			continue;
-		}
-		if (attempt)
-			rc = hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
-			                  "cannot %s %s%.*s%s: %s%s (%d attempts)", method, c->base,
-			                  SHOWN(path), hb_curlx_reason(e, c->errbuf),
-			                  hb_curlx_hint(c->base, e, c->errbuf), attempt + 1);
-		else
-			rc = hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
-			                  "cannot %s %s%.*s%s: %s%s", method, c->base, SHOWN(path),
-			                  hb_curlx_reason(e, c->errbuf),
-			                  hb_curlx_hint(c->base, e, c->errbuf));
-		hb_rest_resp_release(resp);
-		goto done;
-	}
-done:
-	if (spool_f)
-		fclose(spool_f);
-	curl_slist_free_all(hdrs);
-	hb_buf_release(&url);
+		t = curl_slist_append(q->wire.hdrs, "Expect:"); /* no 100-continue round trip */
 	hb_buf_release(&ct);
+	if (!t)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	q->wire.url = hb_buf_str(&q->url);
+	return 0;
+}
+
+/* A transfer that ended with a status: the body kept, the login noted for a 401/403 message,
+ * and another attempt when a gateway's 502/503/504 may pass and the request may be resent. */
+static int answered(struct hb_rest *c, struct request *q, int attempt, struct hb_error *err)
+{
+	struct hb_rest_resp *resp = q->resp;
+	long status = c->x.status;
+	char label[160];
+	double wait;
+	int rc;
+
+	resp->status = status;
+	errno = 0;
+	if (q->spool_f && spool_finish(resp, q->spool_f, c->x.sink.n, c->max_body)) {
+		rc = hb_error_set(
+		    err, HB_ESERVER, "cannot keep the response to %s %.*s%s (%zu bytes): %s",
+		    q->method, SHOWN(q->path), c->x.sink.n, errno ? strerror(errno) : "too large");
+		hb_rest_resp_release(resp);
+		return rc;
+	}
+	if (c->conf.negotiate && (status == 401 || status == 403))
+		snprintf(resp->auth_note, sizeof(resp->auth_note), "%s",
+		         c->x.gss_note[0] ? c->x.gss_note : "-");
+	if (status == 401 || status == 403)
+		note_login(c, resp);
+	hb_curlx_tracef(&c->x, "%s %s: HTTP %ld, %zu bytes", q->method, q->path, status,
+	                q->spool_f ? c->x.sink.n : resp->body.len);
+	if (!(status == 502 || status == 503 || status == 504) || !q->idempotent ||
+	    attempt >= retry_budget(c))
+		return 0;
+	wait = backoff(c, attempt, resp->retry_after);
+	hb_curlx_tracef(&c->x, "HTTP %ld; retrying in %.2f s", status, wait);
+	snprintf(label, sizeof(label), "the gateway answered HTTP %ld; retrying", status);
+	hb_activity_sleep(label, wait);
+	return RETRY;
+}
+
+/* A transfer that ended without a status: another attempt when the failure is transient and
+ * the request may be resent, else the error. */
+static int failed(struct hb_rest *c, struct request *q, int attempt, CURLcode e,
+                  struct hb_error *err)
+{
+	char label[160], tries[32] = "";
+	double wait;
+	int rc;
+
+	if (e == CURLE_ABORTED_BY_CALLBACK && hb_interrupt_stop()) {
+		rc =
+		    hb_error_set(err, HB_ENET, "%s %.*s%s: interrupted", q->method, SHOWN(q->path));
+		hb_rest_resp_release(q->resp);
+		return rc;
+	}
+	if (c->x.sink.overflow)
+		return hb_error_set(err, HB_ESERVER,
+		                    "response to %s %.*s%s is larger than %zu bytes", q->method,
+		                    SHOWN(q->path), q->spool_f ? spool_max(c) : c->max_body);
+	if (c->x.sink.write_error) {
+		rc = hb_error_set(err, HB_EINVAL,
+		                  "cannot write the response to %s %.*s%s to a temporary file: %s",
+		                  q->method, SHOWN(q->path), strerror(errno));
+		hb_rest_resp_release(q->resp);
+		return rc;
+	}
+	/* A refused connection never reached the server, so even a POST may be resent. */
+	if (attempt < retry_budget(c) && transient(e) &&
+	    (q->idempotent || e == CURLE_COULDNT_CONNECT)) {
+		wait = backoff(c, attempt, -1);
+		hb_curlx_tracef(&c->x, "%s; retrying in %.2f s", hb_curlx_reason(e, c->x.errbuf),
+		                wait);
+		snprintf(label, sizeof(label), "%s; retrying", hb_curlx_reason(e, c->x.errbuf));
+		hb_activity_sleep(label, wait);
+		return RETRY;
+	}
+	if (attempt)
+		snprintf(tries, sizeof(tries), " (%d attempts)", attempt + 1);
+	rc = hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
+	                  "cannot %s %s%.*s%s: %s%s%s", q->method, c->base, SHOWN(q->path),
+	                  hb_curlx_reason(e, c->x.errbuf), hb_curlx_hint(c->base, e, c->x.errbuf),
+	                  tries);
+	hb_rest_resp_release(q->resp);
+	return rc;
+}
+
+/* The response headers the transfer read, into the response record. */
+static void take_heads(struct hb_rest_resp *r, const struct hb_curlx_heads *h)
+{
+	_Static_assert(sizeof(r->content_type) == sizeof(h->content_type), "content_type");
+	_Static_assert(sizeof(r->location) == sizeof(h->location), "location");
+	_Static_assert(sizeof(r->challenge) == sizeof(h->challenge), "challenge");
+	memcpy(r->content_type, h->content_type, sizeof(r->content_type));
+	memcpy(r->location, h->location, sizeof(r->location));
+	r->retry_after = h->retry_after;
+	memcpy(r->challenge, h->challenge, sizeof(r->challenge));
+}
+
+/* One attempt: a fresh response record and body place, the transfer, then its judgement.
+ * Returns 0 (done), RETRY or an HB_E* code. */
+static int attempt_once(struct hb_rest *c, struct request *q, int attempt, struct hb_error *err)
+{
+	struct hb_rest_resp *resp = q->resp;
+	struct hb_curlx_conf conf = c->conf;
+	char line[1024];
+	CURLcode e;
+
+	hb_rest_resp_release(resp);
+	if (q->spool_f)
+		fclose(q->spool_f);
+	q->spool_f = NULL;
+	if (resp->spool && !(q->spool_f = hb_temp_file()))
+		return hb_error_set(err, HB_EINVAL,
+		                    "cannot create a temporary file in '%s' for the response to "
+		                    "%s %.*s%s: %s (TMPDIR names the directory)",
+		                    hb_temp_dir(), q->method, SHOWN(q->path), strerror(errno));
+	c->x.sink.buf = &resp->body;
+	c->x.sink.max = q->spool_f ? spool_max(c) : c->max_body;
+	c->x.sink.overflow = 0;
+	c->x.sink.f = q->spool_f;
+	c->x.sink.n = 0;
+	c->x.sink.write_error = 0;
+	if (hb_interrupt_stop())
+		return hb_error_set(err, HB_ENET, "%s %.*s%s: interrupted", q->method,
+		                    SHOWN(q->path));
+	/* Once a signal asks hbtab to stop, what still runs is clean-up (deleting the open
+	 * scanner): it gets a short timeout, so a gateway that hangs cannot hold the exit. */
+	if (hb_interrupted && conf.timeout > HB_REST_CLEANUP_TIMEOUT)
+		conf.timeout = HB_REST_CLEANUP_TIMEOUT;
+	snprintf(line, sizeof(line), "%s %s (attempt %d)", q->method, q->path, attempt + 1);
+	if (hb_curlx_transfer(&c->x, &conf, &q->wire, line, &e))
+		return hb_error_set(err, HB_EINVAL, "cannot set up %s %.*s%s", q->method,
+		                    SHOWN(q->path));
+	c->attempts++;
+	take_heads(resp, &c->x.heads);
+	snprintf(resp->prefix, sizeof(resp->prefix), "%s", c->base_path);
+	return e == CURLE_OK ? answered(c, q, attempt, err) : failed(c, q, attempt, e, err);
+}
+
+/* A request goes one way: request_build, then per attempt attempt_once, which hands the
+ * transfer to hb_curlx_transfer (rest/curlx.c) and judges what came back in answered (a
+ * status) or failed (none). */
+int hb_rest_request(struct hb_rest *c, const char *method, const char *path,
+                    const char *content_type, const void *body, size_t len, int idempotent,
+                    struct hb_rest_resp *resp, struct hb_error *err)
+{
+	struct request q = {.method = method,
+	                    .path = path,
+	                    .idempotent = idempotent,
+	                    .url = HB_BUF_INIT,
+	                    .wire = {.method = method, .body = body, .len = len},
+	                    .resp = resp};
+	int attempt = 0, rc;
+
+	hb_rest_resp_release(resp);
+	rc = request_build(c, &q, content_type, err);
+	while (!rc && (rc = attempt_once(c, &q, attempt, err)) == RETRY) {
+		rc = 0;
+		attempt++;
+	}
+	if (q.spool_f)
+		fclose(q.spool_f);
+	curl_slist_free_all(q.wire.hdrs);
+	hb_buf_release(&q.url);
 	return rc;
 }
 
