@@ -66,56 +66,89 @@ static int get_json(struct hb_rest *c, const char *path, struct hb_rest_resp *r,
 	return expect_json("GET", path, r, err);
 }
 
-int hb_rest_get_version(struct hb_rest *c, struct hb_rest_version *out, struct hb_error *err)
+/* Decodes a fetched 200's body (hb_rest_resp_body; mapped from its spool file when r->map is
+ * set) into out; what names the request ("GET PATH") in messages. */
+typedef int (*body_decoder)(void *out, const struct hb_rest_resp *r, const char *what,
+                            struct hb_error *err);
+
+static int get_protobuf(struct hb_rest *c, const char *path, struct hb_rest_resp *r, char *what,
+                        size_t what_cap, struct hb_error *err);
+
+/*
+ * GET path and decode its body with decode. accept NULL asks for JSON and expects a JSON 200;
+ * HB_PROTOBUF_TYPE asks for protobuf as get_protobuf does. spool: the body may be large
+ * (proportional to the cluster or the table), so it goes to a temporary file and is mapped.
+ * *status (when not NULL) gets the last answer's HTTP status, 0 without one.
+ */
+static int get_decoded(struct hb_rest *c, const char *path, const char *accept, int spool,
+                       body_decoder decode, void *out, long *status, struct hb_error *err)
 {
 	struct hb_rest_resp r;
-	char what[64];
+	char what[600];
 	int rc;
 
-	memset(out, 0, sizeof(*out));
 	hb_rest_resp_init(&r);
-	rc = get_json(c, "/version/rest", &r, what, sizeof(what), err);
+	r.spool = spool;
+	rc = accept ? get_protobuf(c, path, &r, what, sizeof(what), err)
+	            : get_json(c, path, &r, what, sizeof(what), err);
+	if (status)
+		*status = r.status;
 	if (!rc)
-		rc = hb_rest_decode_version(r.body.data, r.body.len, what, out, err);
+		rc = decode(out, &r, what, err);
 	hb_rest_resp_release(&r);
 	return rc;
 }
 
+static int decode_version(void *out, const struct hb_rest_resp *r, const char *what,
+                          struct hb_error *err)
+{
+	return hb_rest_decode_version(r->body.data, r->body.len, what, out, err);
+}
+
+int hb_rest_get_version(struct hb_rest *c, struct hb_rest_version *out, struct hb_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	return get_decoded(c, "/version/rest", NULL, 0, decode_version, out, NULL, err);
+}
+
+static int decode_cluster_version(void *out, const struct hb_rest_resp *r, const char *what,
+                                  struct hb_error *err)
+{
+	return hb_rest_decode_cluster_version(r->body.data, r->body.len, what, out, err);
+}
+
 int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *err)
 {
-	struct hb_rest_resp r;
-	char what[64];
-	int rc;
-
 	*out = NULL;
-	hb_rest_resp_init(&r);
-	rc = get_json(c, "/version/cluster", &r, what, sizeof(what), err);
-	if (!rc)
-		rc = hb_rest_decode_cluster_version(r.body.data, r.body.len, what, out, err);
-	hb_rest_resp_release(&r);
-	return rc;
+	return get_decoded(c, "/version/cluster", NULL, 0, decode_cluster_version, out, NULL, err);
+}
+
+struct status_want {
+	struct hb_cluster_status *out;
+	int regions;
+	hb_region_load_fn fn;
+	void *ctx;
+};
+
+static int decode_status(void *out, const struct hb_rest_resp *r, const char *what,
+                         struct hb_error *err)
+{
+	const struct status_want *w = out;
+	size_t blen;
+	const char *body = hb_rest_resp_body(r, &blen);
+
+	return hb_rest_decode_status_each(body, blen, what, w->out, w->regions, r->map != NULL,
+	                                  w->fn, w->ctx, err);
 }
 
 static int get_status(struct hb_rest *c, struct hb_cluster_status *out, int want_regions,
                       hb_region_load_fn fn, void *ctx, struct hb_error *err)
 {
-	struct hb_rest_resp r;
-	char what[64];
-	int rc;
+	struct status_want w = {out, want_regions, fn, ctx};
 
 	memset(out, 0, sizeof(*out));
-	hb_rest_resp_init(&r);
-	r.spool = 1; /* a few hundred bytes for every region of the cluster */
-	rc = get_json(c, "/status/cluster", &r, what, sizeof(what), err);
-	if (!rc) {
-		size_t blen;
-		const char *body = hb_rest_resp_body(&r, &blen);
-
-		rc = hb_rest_decode_status_each(body, blen, what, out, want_regions, r.map != NULL,
-		                                fn, ctx, err);
-	}
-	hb_rest_resp_release(&r);
-	return rc;
+	/* a few hundred bytes for every region of the cluster */
+	return get_decoded(c, "/status/cluster", NULL, 1, decode_status, &w, NULL, err);
 }
 
 int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err)
@@ -134,49 +167,50 @@ int hb_rest_get_status_each(struct hb_rest *c, struct hb_cluster_status *out, hb
 	return get_status(c, out, 0, fn, ctx, err);
 }
 
+static int decode_tables(void *out, const struct hb_rest_resp *r, const char *what,
+                         struct hb_error *err)
+{
+	return hb_rest_decode_tables(r->body.data, r->body.len, what, out, err);
+}
+
 int hb_rest_list_tables(struct hb_rest *c, struct hb_names *out, struct hb_error *err)
 {
-	struct hb_rest_resp r;
-	char what[64];
-	int rc;
+	return get_decoded(c, "/", NULL, 0, decode_tables, out, NULL, err);
+}
 
-	hb_rest_resp_init(&r);
-	rc = get_json(c, "/", &r, what, sizeof(what), err);
-	if (!rc)
-		rc = hb_rest_decode_tables(r.body.data, r.body.len, what, out, err);
-	hb_rest_resp_release(&r);
+struct namespace_find {
+	const char *ns;
+	int *exists;
+};
+
+/* {"Namespace": ["default", "hbase", ...]} (NamespacesModel): whether it lists ns. */
+static int decode_namespaces(void *out, const struct hb_rest_resp *r, const char *what,
+                             struct hb_error *err)
+{
+	const struct namespace_find *f = out;
+	cJSON *doc = cJSON_ParseWithLength(r->body.data, r->body.len), *list, *it;
+	int rc = 0;
+
+	list = doc ? cJSON_GetObjectItemCaseSensitive(doc, "Namespace") : NULL;
+	if (!cJSON_IsArray(list)) {
+		rc = hb_error_malformed(err, what, "no Namespace list");
+	} else {
+		cJSON_ArrayForEach(it, list)
+		{
+			if (cJSON_IsString(it) && !strcmp(it->valuestring, f->ns))
+				*f->exists = 1;
+		}
+	}
+	cJSON_Delete(doc);
 	return rc;
 }
 
 int hb_rest_namespace_exists(struct hb_rest *c, const char *ns, int *exists, struct hb_error *err)
 {
-	struct hb_rest_resp r;
-	cJSON *doc = NULL, *list, *it;
-	char what[64];
-	int rc;
+	struct namespace_find f = {ns, exists};
 
 	*exists = 0;
-	hb_rest_resp_init(&r);
-	rc = get_json(c, "/namespaces", &r, what, sizeof(what), err);
-	if (!rc) {
-		/* {"Namespace": ["default", "hbase", ...]} (NamespacesModel) */
-		doc = cJSON_ParseWithLength(r.body.data, r.body.len);
-		list = doc ? cJSON_GetObjectItemCaseSensitive(doc, "Namespace") : NULL;
-		if (!cJSON_IsArray(list)) {
-			rc = hb_error_set(
-			    err, HB_ESERVER,
-			    "malformed response from GET /namespaces: no Namespace list");
-		} else {
-			cJSON_ArrayForEach(it, list)
-			{
-				if (cJSON_IsString(it) && !strcmp(it->valuestring, ns))
-					*exists = 1;
-			}
-		}
-	}
-	cJSON_Delete(doc);
-	hb_rest_resp_release(&r);
-	return rc;
+	return get_decoded(c, "/namespaces", NULL, 0, decode_namespaces, &f, NULL, err);
 }
 
 int hb_rest_create_namespace(struct hb_rest *c, const char *ns, struct hb_error *err)
@@ -228,21 +262,20 @@ int hb_rest_table_exists(struct hb_rest *c, const char *table, int *exists, stru
 	return rc;
 }
 
+static int decode_schema(void *out, const struct hb_rest_resp *r, const char *what,
+                         struct hb_error *err)
+{
+	return hb_rest_decode_schema(r->body.data, r->body.len, what, out, err);
+}
+
 int hb_rest_get_schema(struct hb_rest *c, const char *table, struct hb_schema *out,
                        struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;
-	struct hb_rest_resp r;
-	char what[600];
-	int rc;
+	int rc = table_path(&path, table, "/schema", err);
 
-	hb_rest_resp_init(&r);
-	rc = table_path(&path, table, "/schema", err);
 	if (!rc)
-		rc = get_json(c, path.data, &r, what, sizeof(what), err);
-	if (!rc)
-		rc = hb_rest_decode_schema(r.body.data, r.body.len, what, out, err);
-	hb_rest_resp_release(&r);
+		rc = get_decoded(c, path.data, NULL, 0, decode_schema, out, NULL, err);
 	hb_buf_release(&path);
 	return rc;
 }
@@ -295,6 +328,7 @@ int hb_rest_create_schema(struct hb_rest *c, const struct hb_schema *s, struct h
  * §6.2), so each region is handed on with the exact bytes HBase has: "table,start,id.md5hex.".
  */
 struct named_regions {
+	const char *asked; /* the table as asked for, which the listing must name */
 	const char *table; /* as in region names; NULL: system tables keep the old format */
 	hb_region_fn fn;
 	void *ctx;
@@ -418,48 +452,54 @@ static int get_protobuf(struct hb_rest *c, const char *path, struct hb_rest_resp
 	return get_json(c, path, r, what, what_cap, err);
 }
 
+/* A /T/regions body, protobuf (TableInfo) or JSON, each region renamed and handed on. */
+static int decode_regions(void *out, const struct hb_rest_resp *r, const char *what,
+                          struct hb_error *err)
+{
+	struct named_regions *s = out;
+	size_t blen;
+	const char *body = hb_rest_resp_body(r, &blen);
+	int rc;
+
+	if (is_protobuf(r->content_type))
+		rc = decode_regions_pb(body, blen, r->map != NULL, what, s->asked, rebuild_name, s,
+		                       err);
+	else
+		rc = hb_rest_decode_table_regions_each(body, blen, what, s->asked, r->map != NULL,
+		                                       rebuild_name, s, err);
+	/* Every table has a region: branch-1 RegionsResource answers 200 with none for a table
+	 * that does not exist (no exists() check before the meta scan). */
+	if (!rc && !s->n)
+		rc = hb_error_set(err, HB_ENOTFOUND, "%s: no regions listed", what);
+	return rc;
+}
+
 int hb_rest_regions_scan(struct hb_rest *c, const char *table, hb_region_fn fn, void *ctx,
                          struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;
-	struct hb_rest_resp r;
 	struct named_regions s;
-	char what[600];
+	long status = 0;
 	int rc;
 
 	memset(&s, 0, sizeof(s));
+	s.asked = table;
 	s.fn = fn;
 	s.ctx = ctx;
 	/* TableName.getName() omits the default namespace (docs/hbase-wire.md §3). */
 	if (strncmp(table, "hbase:", 6))
 		s.table = strncmp(table, "default:", 8) ? table : table + 8;
-	hb_rest_resp_init(&r);
-	r.spool = 1; /* about 200 bytes a region */
 	rc = table_path(&path, table, "/regions", err);
+	/* about 200 bytes a region */
 	if (!rc)
-		rc = get_protobuf(c, path.data, &r, what, sizeof(what), err);
+		rc = get_decoded(c, path.data, HB_PROTOBUF_TYPE, 1, decode_regions, &s, &status,
+		                 err);
 	/* RegionsResource dereferences the location of a region that never opened: 500 (NPE). */
-	if (rc == HB_ESERVER && r.status == 500) {
+	if (rc == HB_ESERVER && status == 500) {
 		rc = HB_ENOLOCATION;
 		if (err)
 			err->code = rc;
 	}
-	if (!rc) {
-		size_t blen;
-		const char *body = hb_rest_resp_body(&r, &blen);
-
-		if (is_protobuf(r.content_type))
-			rc = decode_regions_pb(body, blen, r.map != NULL, what, table, rebuild_name,
-			                       &s, err);
-		else
-			rc = hb_rest_decode_table_regions_each(
-			    body, blen, what, table, r.map != NULL, rebuild_name, &s, err);
-		/* Every table has a region: branch-1 RegionsResource answers 200 with none for a
-		 * table that does not exist (no exists() check before the meta scan). */
-		if (!rc && !s.n)
-			rc = hb_error_set(err, HB_ENOTFOUND, "%s: no regions listed", what);
-	}
-	hb_rest_resp_release(&r);
 	hb_buf_release(&path);
 	hb_buf_release(&s.name);
 	hb_buf_release(&s.prev);
