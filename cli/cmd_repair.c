@@ -241,6 +241,9 @@ static int print_result(const struct repair_result *r)
 
 	if (cli_g.output == CLI_OUT_PROM) /* --format prometheus: report_prom prints */
 		return 0;
+	/* -q: a run that changed what it had to change and left nothing prints nothing */
+	if (cli_g.quiet && cli_g.output != CLI_OUT_JSON && r->applied && r->fixed)
+		return 0;
 	if (cli_g.output == CLI_OUT_JSON) {
 		cJSON *root = cJSON_CreateObject(), *steps, *open;
 
@@ -429,7 +432,7 @@ static int run(struct cli_ctx *x)
 		hb_buf_release(&b);
 		goto done;
 	}
-	if (apply && r.plan.steps) {
+	if (apply && (r.plan.steps || !r.sv.settled)) {
 		rc = refuse(&r);
 		if (rc)
 			goto done;
@@ -453,7 +456,9 @@ static int run(struct cli_ctx *x)
 	else if (apply)
 		rc = r.fixed ? CLI_EXIT_OK : CLI_EXIT_FINDINGS;
 	else
-		rc = r.plan.n ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
+		rc = r.plan.n || !r.sv.settled ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
+	if (!apply && !r.sv.settled)
+		cli_warn("table '%s': %s; nothing was proven empty", r.table, r.sv.why);
 done:
 	rc = report_prom(&r, rc);
 	result_release(&r);

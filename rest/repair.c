@@ -296,8 +296,9 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
 	s->settled = s->readable && !f;
 	if (s->readable && f)
 		snprintf(s->why, sizeof(s->why), "%s", f->message);
-	/* nothing is proven from a table that cannot be read completely */
-	if (!s->settled && !s->readable)
+	/* nothing is proven from a table that cannot be read completely or is in transition
+	 * (a disabled table's rows cannot be read; a closing region's may move) */
+	if (!s->settled)
 		goto plan;
 	for (i = 0; i < s->live.n; i++)
 		want[i] = !ev[i].reachable;

@@ -201,6 +201,41 @@ class RepairAgainstCluster(backend.BackendTest):
         self.assertEqual(bounds, sorted(self.planned("--hex-splits", "4") + [key]))
         self.assertEqual(sorted(k for k in self.rows(t)), sorted(written))
 
+    def test_empty_regions_are_merged_but_never_below_min_regions(self):
+        t = self.name()
+        keys = self.planned("--hex-splits", "6")
+        self.be.create(t, families=["info"], splits=keys)
+        rows = [b"10000000", b"1fffffff", b"e0000000", b"ffffffff"]  # regions 0 and 5 only
+        self.be.put(t, [(k, {"info:q": b"v"}) for k in rows])
+
+        def merges(*extra):
+            r = self.hb("repair", t, "--empty", *extra, "-o", "json")
+            return [[x["index"] for x in s["regions"]] for s in r.json()["steps"]
+                    if s["action"] == "merge"]
+        # region servers report their regions' loads every few seconds
+        hbtest.wait_for(lambda: merges() == [[1, 2, 3, 4]], "the empty regions' loads")
+        self.assertEqual(merges("--min-regions", "5"), [[1, 2]])
+        r = self.hb("repair", t, "--empty", "--min-regions", "5", "--apply", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(self.be.boundaries(t), [keys[0]] + keys[2:])
+        self.assertEqual(sorted(self.rows(t)), rows)
+        # never fewer than 5 regions: nothing more to do
+        r = self.hb("repair", t, "--empty", "--min-regions", "5", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(r.json()["steps"], [], r)
+
+    def test_nothing_is_applied_while_a_region_is_closed(self):
+        t = self.name()
+        keys = self.seeded(t)
+        self.be.unassign(t, 8)
+        r = self.repair(t, "--apply")
+        self.assertFails(r, 5, "refusing to change table")
+        self.assertEqual(self.be.boundaries(t), keys)
+        r = self.repair(t)
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual([s["action"] for s in r.json()["steps"] if s["action"] != "report"],
+                         [], r)
+
     def test_system_tables_and_bad_flags_are_refused_before_any_request(self):
         self.assertFails(self.hb("repair", "hbase:meta", "--apply"), 5)
         self.assertFails(self.hb("repair", "t", "--min-regions", "3"), 2, "--min-regions")
