@@ -11,6 +11,14 @@
 
 /* ---------------------------------------------------------------- a table, JSON */
 
+/* Region i of r (through v) with its result. */
+static const struct hb_region *region_at(const struct hb_audit_report *r, size_t i,
+                                         struct hb_region_view *v, struct hb_audit_region *ar)
+{
+	hb_audit_at(&r->a, i, ar);
+	return hb_regions_at(&r->rs, i, v);
+}
+
 static int json_head(struct hb_buf *b, const struct hb_audit_report *r)
 {
 	return hb_buf_addf(b, "{\"healthy\":%s,\"table\":", r->a.findings.n ? "false" : "true") ||
@@ -29,11 +37,10 @@ static int json_region(struct hb_buf *b, const struct hb_audit_report *r, size_t
                        struct hb_buf *tmp)
 {
 	struct hb_region_view v;
-	const struct hb_region *g = hb_regions_at(&r->rs, i, &v);
 	struct hb_audit_region ar;
+	const struct hb_region *g = region_at(r, i, &v, &ar);
 	int rc;
 
-	hb_audit_at(&r->a, i, &ar);
 	rc = hb_buf_addf(b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
 	     cli_json_tsb(b, g->start, g->start_len, tmp) || hb_buf_adds(b, ",\"end\":") ||
 	     cli_json_tsb(b, g->end, g->end_len, tmp);
@@ -236,11 +243,10 @@ static int text_region(struct sink *k, const struct hb_audit_report *r, size_t i
                        struct hb_buf *tmp)
 {
 	struct hb_region_view v;
-	const struct hb_region *g = hb_regions_at(&r->rs, i, &v);
 	struct hb_audit_region ar;
+	const struct hb_region *g = region_at(r, i, &v, &ar);
 	int rc;
 
-	hb_audit_at(&r->a, i, &ar);
 	rc = sink_addf(k, "%zu", i) || sink_tsb(k, g->start, g->start_len, tmp) ||
 	     sink_tsb(k, g->end, g->end_len, tmp) ||
 	     sink_add(k, ar.reachable < 0 ? NULL

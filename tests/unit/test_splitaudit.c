@@ -50,6 +50,19 @@ static void keys_of(struct hb_keys *k, const char *list)
 	}
 }
 
+/* A walk over the regions of the split keys in list, in the key space hex{2}, into s. */
+static void walk_over(struct hb_split_walk *w, struct hb_keys *k, struct hb_keyspace **ks,
+                      struct seen *s, const char *list)
+{
+	keys_of(k, list);
+	CHECK_EQ_INT(hb_keyspace_parse(ks, "hex{2}", &err), 0);
+	hb_split_walk_init(w, k, *ks);
+	memset(s, 0, sizeof(*s));
+	w->row = on_row;
+	w->finding = on_finding;
+	w->ctx = s;
+}
+
 static void test_splitaudit__passes_agree_on_findings_and_rows(void)
 {
 	struct hb_keyspace *ks = NULL;
@@ -58,13 +71,7 @@ static void test_splitaudit__passes_agree_on_findings_and_rows(void)
 	struct seen s;
 
 	/* hex{2}: row keys 00..ff; a region below '0' or inside [b, b0) holds none */
-	keys_of(&k, "+ 1 8 b b0");
-	CHECK_EQ_INT(hb_keyspace_parse(&ks, "hex{2}", &err), 0);
-	hb_split_walk_init(&w, &k, ks);
-	memset(&s, 0, sizeof(s));
-	w.row = on_row;
-	w.finding = on_finding;
-	w.ctx = &s;
+	walk_over(&w, &k, &ks, &s, "+ 1 8 b b0");
 	CHECK_EQ_INT(hb_split_walk_regions(&w), 6);
 	CHECK_EQ_INT(hb_split_walk_pass(&w, HB_WALK_COUNT, &err), 0);
 	CHECK_EQ_INT(w.nf, 2);
@@ -92,13 +99,7 @@ static void test_splitaudit__chain_findings_come_after_their_region(void)
 	struct seen s;
 
 	/* unsorted keys: region 2 [8, 4) ends before its start */
-	keys_of(&k, "2 8 4");
-	CHECK_EQ_INT(hb_keyspace_parse(&ks, "hex{2}", &err), 0);
-	hb_split_walk_init(&w, &k, ks);
-	memset(&s, 0, sizeof(s));
-	w.row = on_row;
-	w.finding = on_finding;
-	w.ctx = &s;
+	walk_over(&w, &k, &ks, &s, "2 8 4");
 	CHECK_EQ_INT(hb_split_walk_pass(&w, HB_WALK_COUNT, &err), 0);
 	CHECK(w.chain_nf > 0);
 	CHECK_EQ_INT(hb_split_walk_pass(&w, HB_WALK_FINDINGS, &err), 0);
