@@ -199,14 +199,6 @@ static int hook_ddl(void *ctx, const struct hb_create *f, int *race, struct hb_e
 	return cli_ddl_create(c->via, c->rest, &f->schema, &f->splits, f->wait, race, err);
 }
 
-static int hook_states(void *ctx, const char *table, struct hb_regions *rs, int *state, int *avail,
-                       struct hb_error *err)
-{
-	const struct cli_create *c = ctx;
-
-	return cli_rest_states(c->rest, table, rs, state, avail, err);
-}
-
 static void hook_progress(void *ctx, const char *what, size_t n, size_t total)
 {
 	(void)ctx;
@@ -219,26 +211,10 @@ static void hook_progress_done(void *ctx)
 	cli_progress_done();
 }
 
-static void tell_warn(void *ctx, const char *msg)
-{
-	(void)ctx;
-	cli_warn("%s", msg);
-}
-
-static void tell_verbose(void *ctx, const char *msg)
-{
-	(void)ctx;
-	cli_verbose("%s", msg);
-}
-
 int cli_create_run(struct cli_create *c)
 {
-	struct hb_create_hooks h = {hook_ddl,
-	                            hook_states,
-	                            hook_progress,
-	                            hook_progress_done,
-	                            {tell_warn, tell_verbose, NULL},
-	                            c};
+	struct hb_create_hooks h = {hook_ddl,           cli_thrift2_ask, hook_progress,
+	                            hook_progress_done, cli_tell,        c};
 	struct hb_create *f = &c->f;
 	struct hb_error err = {0};
 	int st = CLI_EXIT_OK, rc;

@@ -168,22 +168,26 @@ static int check_states(const struct flow *f, struct hb_regions *rs, int *pendin
                         struct hb_error *err)
 {
 	struct hb_create *c = f->c;
-	int state, avail, rc;
+	struct hb_table_avail av;
+	int rc;
 
-	rc = f->h->states(f->h->ctx, c->table, rs, &state, &avail, err);
+	rc = hb_rest_region_states(f->rest, c->table, rs, f->h->thrift2_open, f->h->ctx, &av, err);
+	progress_done(f);
 	if (rc)
 		return rc;
-	c->table_state = state;
-	if (state == HB_TABLE_DISABLED || state == HB_TABLE_DISABLING) {
+	if (av.why.code)
+		hb_tell_warn(&f->h->tell, "%s", av.why.msg);
+	c->table_state = av.table_state;
+	if (av.table_state == HB_TABLE_DISABLED || av.table_state == HB_TABLE_DISABLING) {
 		progress_done(f);
 		return hb_error_set(
 		    err, HB_ESERVER,
 		    "table '%s' is %s: its regions stay offline until it is enabled "
 		    "(hbase shell: enable '%s'); not waiting",
-		    c->table, hb_tablestate_name(state), c->table);
+		    c->table, hb_tablestate_name(av.table_state), c->table);
 	}
-	*pending =
-	    (state >= 0 && state != HB_TABLE_ENABLED) || avail == 0 || hb_regions_not_open(rs);
+	*pending = (av.table_state >= 0 && av.table_state != HB_TABLE_ENABLED) ||
+	           av.available == 0 || hb_regions_not_open(rs);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "core/region.h"
 #include "core/schema.h"
 #include "rest/rest.h"
+#include "rest/states.h"
 #include "rest/tell.h"
 
 #include <stddef.h>
@@ -37,10 +38,9 @@ struct hb_create_hooks {
 	/* Makes c's table through the chosen channel (only for a table found absent): 0 or an
 	 * HB_E* code with err filled and *race an HB_DDL_RACE_* value. */
 	int (*ddl)(void *ctx, const struct hb_create *c, int *race, struct hb_error *err);
-	/* hbase:meta's table state and region states onto rs (*state HB_TABLE_* or -1,
-	 * *avail 1/0/-1), as the regions command learns them. HB_ENOMEM. */
-	int (*states)(void *ctx, const char *table, struct hb_regions *rs, int *state, int *avail,
-	              struct hb_error *err);
+	/* Opens the Thrift2 client asked for the table's state when hbase:meta cannot be read
+	 * (rest/states.h); may be NULL. */
+	hb_thrift2_open_fn thrift2_open;
 	/* Progress while waiting (may be NULL): regions online of total; done clears it. */
 	void (*progress)(void *ctx, const char *what, size_t n, size_t total);
 	void (*progress_done)(void *ctx);
