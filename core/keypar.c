@@ -130,7 +130,7 @@ struct sample {
 	struct rec *made;      /* the keys as records, in the order made */
 	struct rec *recs;      /* the same in digit order, then sorted: dst itself when w is 16 */
 	struct rec *tmp;       /* TMP_RECS a worker */
-	struct rec * or, *and; /* a worker's OR and AND of the keys it made */
+	struct rec *any, *all; /* a worker's OR and AND of the keys it made */
 	struct hb_keyplan_cursor *cur;
 	uint32_t (*hist)[BUCKETS]; /* [range][digit]: counts, then where the next one goes */
 	uint32_t start[BUCKETS + 1];
@@ -331,7 +331,7 @@ static void make_task(void *ctx, size_t w, uint64_t t)
 	struct sample *s = ctx;
 	unsigned char k[MAKE_BATCH * HB_KEYGEN_MAX_KEY];
 	uint64_t first, n = hb_keyplan_seek(&s->cur[w], s->plan, t, &first), m;
-	struct rec o = s->or [w], a = s->and[w], *r = s->made + first;
+	struct rec o = s->any[w], a = s->all[w], *r = s->made + first;
 	size_t i;
 
 	for (; n; n -= m) {
@@ -343,8 +343,8 @@ static void make_task(void *ctx, size_t w, uint64_t t)
 			a.hi &= r->hi, a.lo &= r->lo;
 		}
 	}
-	s->or [w] = o;
-	s->and[w] = a;
+	s->any[w] = o;
+	s->all[w] = a;
 }
 
 /* Part t of the keys cut into `parts`: [begin, end). */
@@ -404,8 +404,8 @@ static unsigned first_varying(const struct sample *s, size_t threads)
 	size_t i;
 
 	for (i = 0; i < threads; i++) {
-		o.hi |= s->or [i].hi, o.lo |= s->or [i].lo;
-		a.hi &= s->and[i].hi, a.lo &= s->and[i].lo;
+		o.hi |= s->any[i].hi, o.lo |= s->any[i].lo;
+		a.hi &= s->all[i].hi, a.lo &= s->all[i].lo;
 	}
 	for (j = 0; j < 16 && byte_at(o, j) == byte_at(a, j); j++)
 		;
@@ -465,15 +465,15 @@ static int sample_alloc(struct sample *s, size_t threads)
 	              ? (struct rec *)(void *)s->dst
 	              : malloc(s->count * sizeof(*s->recs));
 	s->tmp = malloc(threads * TMP_RECS * sizeof(*s->tmp));
-	s->or = malloc(threads * sizeof(*s->or));
-	s->and = malloc(threads * sizeof(*s->and));
+	s->any = malloc(threads * sizeof(*s->any));
+	s->all = malloc(threads * sizeof(*s->all));
 	s->cur = malloc(threads * sizeof(*s->cur));
 	s->hist = calloc(s->nranges, sizeof(*s->hist));
-	if (!s->made || !s->recs || !s->tmp || !s->or || !s->and || !s->cur || !s->hist)
+	if (!s->made || !s->recs || !s->tmp || !s->any || !s->all || !s->cur || !s->hist)
 		return HB_ENOMEM;
 	for (i = 0; i < threads; i++) {
-		s->or [i] = (struct rec){0, 0};
-		s->and[i] = (struct rec){UINT64_MAX, UINT64_MAX};
+		s->any[i] = (struct rec){0, 0};
+		s->all[i] = (struct rec){UINT64_MAX, UINT64_MAX};
 		hb_keyplan_cursor_init(&s->cur[i], s->plan);
 	}
 	return 0;
@@ -514,8 +514,8 @@ done:
 	if (s->recs != (struct rec *)(void *)s->dst)
 		free(s->recs);
 	free(s->tmp);
-	free(s->or);
-	free(s->and);
+	free(s->any);
+	free(s->all);
 	free(s->cur);
 	free(s->hist);
 	free(s);
