@@ -1,16 +1,23 @@
-/* hbtab drop: disable and delete a table through DELETE /T/schema, only with --yes. */
+/* hbtab drop: disable and delete a table through DELETE /T/schema, only with --yes, after a
+ * snapshot of it with --snapshot. */
 #include "../rest/drop.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
 #include "output.h"
+#include "snapshot.h"
 
-static int yes, if_exists, dry_run;
+#include <stdio.h>
+
+static int yes, if_exists, dry_run, snapshot;
+static struct hb_shell_channel sh;
 
 static const struct cli_option opts[] = {
     CLI_FLAG(0, "yes", &yes, "really disable and delete the table and its data"),
     CLI_FLAG(0, "if-exists", &if_exists, "a table that does not exist is not an error"),
     CLI_FLAG(0, "dry-run", &dry_run, "check that the table exists; drop nothing"),
+    CLI_FLAG(0, "snapshot", &snapshot,
+             "take a snapshot first (hbase shell); drop only once it is listed"),
     CLI_END,
 };
 
@@ -21,10 +28,19 @@ static int check(struct cli_ctx *x)
 		          x->table);
 		return CLI_EXIT_REFUSED;
 	}
+	if (snapshot) {
+		struct hb_error err = {0};
+		char what[600];
+
+		cli_snapshot_channel(&sh);
+		snprintf(what, sizeof(what), "drop '%s' with --snapshot", x->table);
+		if (hb_snapshot_channel_check(&sh, what, &err))
+			return cli_fail(&err);
+	}
 	return CLI_EXIT_OK;
 }
 
-static int report(const char *table, int existed, int dropped)
+static int report(const char *table, int existed, int dropped, const char *snap)
 {
 	int rc = 0, failed = 0;
 
@@ -34,7 +50,8 @@ static int report(const char *table, int existed, int dropped)
 		rc = cli_json_add_str(root, "table", table) &&
 		             cJSON_AddBoolToObject(root, "dropped", dropped) &&
 		             cJSON_AddBoolToObject(root, "existed", existed) &&
-		             cJSON_AddBoolToObject(root, "dry_run", dry_run)
+		             cJSON_AddBoolToObject(root, "dry_run", dry_run) &&
+		             (!snapshot || cli_json_add_str(root, "snapshot", snap))
 		         ? cli_json_print(root)
 		         : HB_ENOMEM;
 		cJSON_Delete(root);
@@ -44,6 +61,8 @@ static int report(const char *table, int existed, int dropped)
 	} else if (dry_run) {
 		failed = printf("would drop %s\n", table) < 0; /* what a dry run exists to print */
 	} else if (!cli_g.quiet) {
+		if (snap)
+			cli_snapshot_print(table, snap);
 		failed = printf("dropped %s\n", table) < 0;
 	}
 	return failed ? HB_EINVAL : rc;
@@ -53,8 +72,14 @@ static int run(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
 	struct hb_drop_req req = {x->table, NULL, NULL, NULL, dry_run};
+	struct hb_snapshot_before snap = {&sh, ""};
 	struct hb_drop_out out;
 	int exists;
+
+	if (snapshot) { /* a table leaves only once a snapshot of it is listed */
+		req.before = hb_snapshot_before_drop;
+		req.before_ctx = &snap;
+	}
 
 	if (hb_rest_drop_checked(x->rest, &req, &out, &err))
 		return cli_fail(&err);
@@ -63,13 +88,15 @@ static int run(struct cli_ctx *x)
 		cli_error("table '%s' not found", x->table);
 		return CLI_EXIT_SERVER;
 	}
-	return cli_exit(report(x->table, exists, out.outcome == HB_DROP_DROPPED));
+	return cli_exit(report(x->table, exists, out.outcome == HB_DROP_DROPPED,
+	                       out.outcome == HB_DROP_DROPPED && snapshot ? snap.name : NULL));
 }
 
 const struct cli_command cli_cmd_drop = {
     .name = "drop",
     .summary = "disable and delete a table",
-    .usage = "drop TABLE --yes [--if-exists]\ndrop TABLE --dry-run [--if-exists]",
+    .usage = "drop TABLE --yes [--if-exists] [--snapshot]\ndrop TABLE --dry-run [--if-exists] "
+             "[--snapshot]",
     .opts = opts,
     .args = "TABLE",
     .min_args = 1,

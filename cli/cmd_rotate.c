@@ -9,6 +9,7 @@
 #include "output.h"
 #include "prom.h"
 #include "rotate.h"
+#include "snapshot.h"
 #include "splitspec.h"
 
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 	"SPEC] "                                                                                   \
 	"[--period day|hour] [--ahead K] [--retain K] [--max-drops M] [--yes] [--dry-run] "        \
 	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE] [--sample-previous] "      \
-	"[--adopt] [--create-namespace] " CLI_PROM_USAGE
+	"[--adopt] [--create-namespace] [--snapshot-before-drop] " CLI_PROM_USAGE
 
 #define MAX_AHEAD  1000
 #define MAX_RETAIN 100000
@@ -30,7 +31,7 @@ static struct cli_splitspec ss;
 static struct cli_create_opts co;
 static struct cli_prom_opts po;
 static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *lock;
-static int yes, dry_run, opt_sample_previous, adopt, create_namespace;
+static int yes, dry_run, opt_sample_previous, adopt, create_namespace, snapshot_before_drop;
 static const struct cli_option opts[] = {
     CLI_GROUP("Rotation"),
     CLI_STRING(0, "template", &tmpl, "TEMPLATE",
@@ -54,6 +55,8 @@ static const struct cli_option opts[] = {
              "mark unmarked tables in the window that have exactly this design as managed"),
     CLI_FLAG(0, "create-namespace", &create_namespace,
              "create the template's namespace when it does not exist"),
+    CLI_FLAG(0, "snapshot-before-drop", &snapshot_before_drop,
+             "drop a table only once a snapshot of it is listed (hbase shell)"),
     CLI_SPLITSPEC_OPTIONS(&ss),
     CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell or rest", "auto thrift2 shell rest"),
     CLI_PROM_OPTIONS(&po),
@@ -61,6 +64,7 @@ static const struct cli_option opts[] = {
 };
 
 static struct cli_rotate_opts ro;
+static struct hb_shell_channel sh;
 static struct cli_rotate_result res;
 static char now_text[40];
 
@@ -240,6 +244,9 @@ static int check(struct cli_ctx *x)
 	ro.sample_previous = opt_sample_previous;
 	ro.adopt = adopt;
 	ro.create_namespace = create_namespace;
+	ro.snapshot_before_drop = snapshot_before_drop;
+	cli_snapshot_channel(&sh);
+	ro.sh = &sh;
 	ro.lock = lock;
 	ro.ss = &ss;
 	ro.families = &co.families;
@@ -267,6 +274,9 @@ static void print_line(const struct cli_rotate_line *l)
 		printf(" (%ld region%s)", l->regions, l->regions == 1 ? "" : "s");
 	if (l->note)
 		printf(": %s", l->note);
+	if (l->snapshot)
+		printf(": snapshot '%s' taken first (restore: clone_snapshot '%s', '%s')",
+		       l->snapshot, l->snapshot, l->name);
 	putchar('\n');
 	fflush(stdout);
 }
@@ -300,6 +310,8 @@ static int print_json(void)
 		add_count(t, "N", res.lines[i].n);
 		if (res.lines[i].note)
 			cli_json_add_str(t, "note", res.lines[i].note);
+		if (res.lines[i].snapshot)
+			cli_json_add_str(t, "snapshot", res.lines[i].snapshot);
 	}
 	cJSON_AddNumberToObject(o, "pending_drops", (double)res.pending);
 	rc = cli_json_print(o);

@@ -13,6 +13,7 @@ extern const struct cli_command cli_cmd_status;
 extern const struct cli_command cli_cmd_tables;
 extern const struct cli_command cli_cmd_describe;
 extern const struct cli_command cli_cmd_drop;
+extern const struct cli_command cli_cmd_snapshot;
 extern const struct cli_command cli_cmd_enable;
 extern const struct cli_command cli_cmd_disable;
 extern const struct cli_command cli_cmd_truncate;

@@ -35,6 +35,7 @@ const struct cli_command *const cli_commands[] = {
     &cli_cmd_tables,
     &cli_cmd_describe,
     &cli_cmd_drop,
+    &cli_cmd_snapshot,
     &cli_cmd_enable,
     &cli_cmd_disable,
     &cli_cmd_truncate,

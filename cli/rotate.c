@@ -43,8 +43,9 @@ struct run {
 	struct cli_rotate_result *res;
 };
 
-static int line(struct run *r, const char *name, const char *action, long regions, long n,
-                const char *note)
+/* Adds a line (snapshot may be NULL) and hands it to the caller's callback. */
+static int add_line(struct run *r, const char *name, const char *action, long regions, long n,
+                    const char *note, const char *snapshot)
 {
 	struct cli_rotate_result *res = r->res;
 	struct cli_rotate_line *l;
@@ -52,8 +53,13 @@ static int line(struct run *r, const char *name, const char *action, long region
 	if (HB_VEC_GROW(res->lines, res->cap, res->nlines + 1, 16))
 		return HB_ENOMEM;
 	l = &res->lines[res->nlines];
-	if (!(l->name = strdup(name)))
+	l->name = strdup(name);
+	l->snapshot = snapshot ? strdup(snapshot) : NULL;
+	if (!l->name || (snapshot && !l->snapshot)) {
+		free(l->name);
+		free(l->snapshot);
 		return HB_ENOMEM;
+	}
 	l->action = action;
 	l->regions = regions;
 	l->n = n;
@@ -62,6 +68,12 @@ static int line(struct run *r, const char *name, const char *action, long region
 	if (r->o->on_line)
 		r->o->on_line(l);
 	return 0;
+}
+
+static int line(struct run *r, const char *name, const char *action, long regions, long n,
+                const char *note)
+{
+	return add_line(r, name, action, regions, n, note, NULL);
 }
 
 /* Reads t's rotate mark (the table's metadata row) into t; *gone when it no longer exists. */
@@ -389,13 +401,24 @@ static int ensure_tables(struct run *r)
 
 /* ---------------------------------------------------------------- retiring */
 
-/* Drops managed table t after a fresh read of its mark. *stop on an error. */
+/* Drops managed table t after a fresh read of its mark (and, with --snapshot-before-drop,
+ * once a snapshot of it is listed). *stop on an error. */
 static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop)
 {
 	struct hb_drop_req req = {t->name, r->c->tmpl, NULL, NULL, 0};
+	struct hb_snapshot_before snap = {r->o->sh, ""};
 	struct hb_drop_out out;
 	struct hb_error err = {0};
 
+	if (r->o->snapshot_before_drop) {
+		if (hb_snapshot_channel_check(r->o->sh, "drop with --snapshot-before-drop", &err)) {
+			*st = cli_fail(&err);
+			*stop = 1;
+			return 0;
+		}
+		req.before = hb_snapshot_before_drop;
+		req.before_ctx = &snap;
+	}
 	/* the mark is read again right before the drop: the table may have been replaced */
 	if (hb_rest_drop_checked(r->rest, &req, &out, &err)) {
 		*st = cli_fail(&err);
@@ -406,8 +429,9 @@ static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop
 		return line(r, t->name, "skipped", -1, out.n,
 		            "its rotate mark changed since the listing; left alone");
 	r->plan.dropped++;
-	return line(r, t->name, "dropped", -1, t->n,
-	            out.outcome == HB_DROP_DROPPED ? NULL : "already gone");
+	if (out.outcome != HB_DROP_DROPPED)
+		return line(r, t->name, "dropped", -1, t->n, "already gone");
+	return add_line(r, t->name, "dropped", -1, t->n, NULL, snap.name[0] ? snap.name : NULL);
 }
 
 /* One table past retention. lookalikes collects the unmarked ones' names. */
@@ -617,8 +641,10 @@ void cli_rotate_result_release(struct cli_rotate_result *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nlines; i++)
+	for (i = 0; i < r->nlines; i++) {
 		free(r->lines[i].name);
+		free(r->lines[i].snapshot);
+	}
 	free(r->lines);
 	memset(r, 0, sizeof(*r));
 }

@@ -5,6 +5,7 @@
 
 #include "../core/rotate.h"
 #include "../rest/rest.h"
+#include "../rest/snapshot.h"
 #include "cli.h"
 #include "splitspec.h"
 
@@ -17,6 +18,7 @@ struct cli_rotate_line {
 	                     * "dropped", "would drop", "skipped" */
 	long regions, n;    /* -1 = unknown */
 	const char *note;   /* or NULL */
+	char *snapshot;     /* the snapshot taken before the drop, or NULL */
 };
 
 struct cli_rotate_opts {
@@ -27,7 +29,9 @@ struct cli_rotate_opts {
 	const char *sample_rows; /* sizes the --sample-previous sample, or NULL */
 	double wait;
 	int sample_previous, adopt, create_namespace;
-	const char *lock; /* lock file, NULL: per template and gateway */
+	int snapshot_before_drop; /* a table is dropped only once a snapshot of it is listed */
+	const struct hb_shell_channel *sh; /* the shell for those snapshots */
+	const char *lock;                  /* lock file, NULL: per template and gateway */
 	/* called with each line as soon as it is decided (the lines are also kept) */
 	void (*on_line)(const struct cli_rotate_line *l);
 };

@@ -199,9 +199,17 @@ static inline unsigned byte_at(struct rec r, unsigned j)
 	return (unsigned)(j < 8 ? r.hi >> (56 - 8 * j) : r.lo >> (120 - 8 * j)) & 0xFF;
 }
 
-static unsigned digit(const struct sample *s, struct rec r)
+static inline unsigned digit(const struct sample *s, struct rec r)
 {
-	return byte_at(r, s->d0) << 8 | (s->d0 < 15 ? byte_at(r, s->d0 + 1) : 0);
+	unsigned d = s->d0;
+
+	if (d <= 6)
+		return (unsigned)(r.hi >> (48 - 8 * d)) & 0xFFFF;
+	if (d == 7)
+		return (unsigned)((r.hi & 0xFF) << 8 | r.lo >> 56);
+	if (d <= 14)
+		return (unsigned)(r.lo >> (112 - 8 * d)) & 0xFFFF;
+	return (unsigned)(r.lo & 0xFF) << 8;
 }
 
 static int rec_lt(struct rec a, struct rec b)
@@ -260,7 +268,7 @@ static void lsd(struct rec *r, size_t n, unsigned d, struct rec *tmp)
 	for (i = 0; i < n; i++) {
 		uint64_t v = low ? r[i].lo : r[i].hi;
 
-		for (j = 0; j < 8; j++)
+		for (j = first; j < 8; j++)
 			hist[j][(v >> (56 - 8 * j)) & 0xFF]++;
 	}
 	for (j = 8; j-- > first;) {

@@ -83,7 +83,7 @@ int hb_rest_drop_checked(struct hb_rest *c, const struct hb_drop_req *req, struc
 	if (out->outcome != HB_DROP_WOULD || req->dry_run)
 		return 0;
 	if (req->before && (rc = req->before(req->before_ctx, req->table, err)))
-		return rc;
+		return hb_error_prefix(err, rc, "table '%s' not dropped", req->table);
 	rc = delete_table(c, req->table, err);
 	if (rc == HB_ENOTFOUND) { /* dropped by someone else since the check */
 		out->outcome = HB_DROP_VANISHED;

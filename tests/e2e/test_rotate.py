@@ -470,6 +470,39 @@ class RotateKilled(RotateBase):
                     self.assertEqual(len(self.emu.live_regions(t)), 4)
 
 
+
+class RotateSnapshots(RotateBase):
+    """--snapshot-before-drop: a table leaves only once a snapshot of it is listed."""
+
+    def shell_env(self):
+        return {"HBEMU_CONTROL": self.emu.control_url}
+
+    def test_rotate__snapshot_before_drop_snapshots_then_drops_and_json_names_it(self):
+        sh = ("--hbase-shell", "ruby %s -n" % hbtest.SHELL_STANDIN)
+        for day in (1, 2):
+            self.assertOk(self.rotate("2026-11-%02d" % day, "--ahead", "0"))
+        r = self.hb(*sh, "rotate", "--template", TEMPLATE, "--hex-splits", "4", "--now",
+                    "2026-11-03", "--lock", self.lock, "--ahead", "0", "--retain", "1",
+                    "--max-drops", "5", "--yes", "--snapshot-before-drop", "-o", "json",
+                    env=self.shell_env())
+        self.assertOk(r)
+        dropped = [t for t in r.json()["tables"] if t["action"] == "dropped"]
+        self.assertEqual([t["name"] for t in dropped], ["ev_20261101", "ev_20261102"])
+        snaps = {x["name"]: x["table"] for x in self.emu.control("GET", "/control/snapshots")[1]}
+        self.assertEqual(snaps, {t["snapshot"]: t["name"] for t in dropped})
+        self.assertEqual(self.tables(), ["ev_20261103"])
+
+    def test_rotate__without_a_shell_the_due_drop_is_refused_but_tables_are_created(self):
+        for day in (1, 2):
+            self.assertOk(self.rotate("2026-11-%02d" % day, "--ahead", "0"))
+        r = self.rotate("2026-11-03", "--ahead", "0", "--retain", "1", "--yes",
+                        "--snapshot-before-drop", "--hbase-shell", "/nonexistent/hbase shell")
+        self.assertFails(r, 5, r"refusing to drop with --snapshot-before-drop: snapshots are "
+                               r"taken with the hbase shell")
+        self.assertEqual(r.out, "created     ev_20261103 (4 regions, N=4)\n")
+        self.assertEqual(self.tables(), ["ev_20261101", "ev_20261102", "ev_20261103"])
+        self.assertEqual([x for x in self.emu.requests() if x["method"] == "DELETE"], [])
+
 class RotateBadInput(hbtest.OfflineTest):
     def bad(self, *args, pattern):
         r = self.hb("--rest", "http://127.0.0.1:9", "rotate", *args)

@@ -227,6 +227,18 @@ class ControlHandler(Handler):
             if method == "DELETE":
                 emu.faults.clear_requests()
                 return ok({"ok": True})
+        if p == "/control/snapshot" and method == "POST":
+            snap = s.snapshot_table(req["table"], req["name"])
+            return ok({"name": snap["name"], "table": snap["table"]}, 201)
+        if p == "/control/snapshots" and method == "GET":
+            return ok([{"name": x["name"], "table": x["table"], "created": x["created"]}
+                       for x in s.list_snapshots()])
+        if p == "/control/list-snapshots" and method == "POST":
+            return ok([{"name": x["name"], "table": x["table"], "created": x["created"]}
+                       for x in s.list_snapshots(req.get("regex") or ".*")])
+        if p == "/control/clone-snapshot" and method == "POST":
+            t = s.clone_snapshot(req["name"], req["table"])
+            return ok({"table": t.name, "regions": len(t.regions)}, 201)
         if p == "/control/put" and method == "POST":
             t = s.get_table(req["table"])
             rows = []

@@ -3,9 +3,11 @@ cells, plus the rules HBase applies to them (name validation, split-key
 validation, region membership, versions)."""
 import base64
 import bisect
+import copy
 import hashlib
 import os
 import pickle
+import re
 import threading
 import time
 import unicodedata
@@ -403,6 +405,7 @@ class State(object):
     def _reset(self, nservers):
         self.namespaces = {"default": {}, "hbase": {}}
         self.tables = {}
+        self.snapshots = {}       # name -> what snapshot_table kept
         self.servers = [{"host": "rs%d.emu.local" % (i + 1), "port": 16020,
                          "startcode": 1700000000000 + i + 1, "alive": True}
                         for i in range(nservers)]
@@ -1056,6 +1059,46 @@ class State(object):
                 t.touch_regions()
             self.persist()
 
+    # ---- snapshots (the master's SnapshotManager) -------------------------------
+    def snapshot_table(self, table, name):
+        """A copy of the table's descriptor, split points and cells, kept under name. As
+        2.6.1: an illegal name is an IllegalArgumentException, a missing table a
+        SnapshotCreationException, a name in use a SnapshotExistsException."""
+        with self.lock:
+            check_snapshot_name(name)
+            snaps = self.__dict__.setdefault("snapshots", {})
+            try:
+                t = self.get_table(table)
+            except TableNotFound:
+                raise SnapshotCreation("Table '%s' doesn't exist, can't take snapshot." % table)
+            if name in snaps:
+                raise SnapshotExists("Snapshot '%s' already stored on the filesystem." % name)
+            snaps[name] = {"name": name, "table": t.name, "created": now_ms(),
+                           "families": copy.deepcopy(t.families), "attrs": dict(t.attrs),
+                           "splits": [r.start for r in t.chain()[1] if r.start],
+                           "keys": list(t.keys), "data": copy.deepcopy(t.data)}
+            return snaps[name]
+
+    def list_snapshots(self, regex=".*"):
+        """The completed snapshots whose name matches regex (Pattern.matcher().matches())."""
+        with self.lock:
+            pat = re.compile(regex)
+            snaps = self.__dict__.setdefault("snapshots", {})
+            return [snaps[n] for n in sorted(snaps) if pat.fullmatch(n)]
+
+    def clone_snapshot(self, name, table):
+        """A new table with the snapshot's descriptor, split points and cells."""
+        with self.lock:
+            snap = self.__dict__.setdefault("snapshots", {}).get(name)
+            if snap is None:
+                raise SnapshotDoesNotExist("Snapshot '%s' doesn't exist on the filesystem" % name)
+            t = self.create_table(table, list(snap["families"].items()), snap["attrs"],
+                                  snap["splits"], race_check=False)
+            t.keys = list(snap["keys"])
+            t.data = copy.deepcopy(snap["data"])
+            self.persist()
+            return t
+
     def dump(self):
         with self.lock:
             out = {"namespaces": sorted(self.namespaces), "read_only": self.read_only,
@@ -1080,3 +1123,32 @@ class State(object):
                                       "families": {f: t.family_attrs(f) for f in t.sorted_families()},
                                       "attrs": t.attrs, "rows": len(t.keys), "regions": regs})
             return out
+
+# ---- snapshots ----------------------------------------------------------------
+
+class SnapshotExists(HBaseError):
+    java = "org.apache.hadoop.hbase.snapshot.SnapshotExistsException"
+    do_not_retry = True
+
+
+class SnapshotCreation(HBaseError):
+    java = "org.apache.hadoop.hbase.snapshot.SnapshotCreationException"
+    do_not_retry = True
+
+
+class SnapshotDoesNotExist(HBaseError):
+    java = "org.apache.hadoop.hbase.snapshot.SnapshotDoesNotExistException"
+    do_not_retry = True
+
+
+def check_snapshot_name(name):
+    """TableName.isLegalTableQualifierName(name, true): [a-zA-Z_0-9-.], not starting with
+    '.' or '-'; the message as 2.6.1's."""
+    if not name:
+        raise IllegalArgument("Snapshot name must not be empty")
+    for i, ch in enumerate(name):
+        ok = ch.isascii() and (ch.isalnum() or ch in "_-.")
+        if not ok or (i == 0 and ch in ".-"):
+            raise IllegalArgument("Illegal character code:%d, <%s> at %d. Snapshot qualifiers "
+                                  "may only contain 'alphanumeric characters' and digits: %s"
+                                  % (ord(ch), ch, i, name))

@@ -369,6 +369,61 @@ def describe(table)
   nil
 end
 
+# ---- snapshots (2.4's shell/commands/snapshot.rb, list_snapshots.rb, clone_snapshot.rb) ---
+
+module HBEmuShell
+  # A master exception reaches the shell as RemoteWithExtrasException naming it; the shell's
+  # own checks (an illegal name) as the Java exception itself.
+  def self.snapshot_call(verb, body)
+    code, data = request(:post, "/control/#{verb}", body)
+    return data if [200, 201].include?(code)
+    case data['type']
+    when 'IllegalArgumentException'
+      raise ShellError.new(data['error'].to_s, 'Java::JavaLang::IllegalArgumentException')
+    when 'TableExistsException'
+      raise ShellError, "Table already exists: #{body['table']}!"
+    when 'NamespaceNotFoundException'
+      raise ShellError, "Unknown namespace #{body['table'].split(':').first}!"
+    else
+      raise ShellError.new("org.apache.hadoop.hbase.snapshot.#{data['type']}: #{data['error']}",
+                           'Java::OrgApacheHadoopHbaseIpc::RemoteWithExtrasException')
+    end
+  end
+end
+
+# snapshot 'T', 'NAME': prints only its time.
+def snapshot(table, name)
+  hbemu_command('snapshot') do
+    hbemu_timed { HBEmuShell.snapshot_call('snapshot', 'table' => table, 'name' => name) }
+  end
+  nil
+end
+
+# list_snapshots [REGEX]: the 2.4.17 shell's table when its output is not a terminal (the
+# formatter's width is 0): a header, " NAME TABLE (Time#to_s)" per snapshot, "N row(s)".
+def list_snapshots(regex = '.*')
+  list = nil
+  hbemu_command('list_snapshots') do
+    hbemu_timed do
+      list = HBEmuShell.snapshot_call('list-snapshots', 'regex' => regex)
+      puts 'SNAPSHOT  TABLE + CREATION TIME'
+      list.each do |s|
+        puts " #{s['name']} #{s['table']} (#{Time.at(s['created'] / 1000).to_s})"
+      end
+      puts "#{list.size} row(s)"
+    end
+  end
+  list ? list.map { |s| s['name'] } : []
+end
+
+# clone_snapshot 'NAME', 'T': a new table with the snapshot's schema, splits and rows.
+def clone_snapshot(name, table)
+  hbemu_command('clone_snapshot') do
+    hbemu_timed { HBEmuShell.snapshot_call('clone-snapshot', 'name' => name, 'table' => table) }
+  end
+  nil
+end
+
 # ---- main ------------------------------------------------------------------------
 
 def hbemu_main(argv)

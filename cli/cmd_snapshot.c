@@ -1,0 +1,86 @@
+/* hbtab snapshot: a snapshot of a table through the hbase shell, proven by listing it. */
+#include "../rest/hbase.h"
+#include "../rest/snapshot.h"
+#include "cli.h"
+#include "commands.h"
+#include "exit.h"
+#include "output.h"
+#include "snapshot.h"
+
+#include <stdio.h>
+#include <time.h>
+
+static const struct cli_option opts[] = {
+    CLI_END,
+};
+
+static struct hb_shell_channel sh;
+
+static int check(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	char what[600];
+
+	if (x->argc > 2 && hb_snapshot_check_name(x->argv[2], &err))
+		return cli_usage_error("snapshot", "%s", err.msg), CLI_EXIT_USAGE;
+	cli_snapshot_channel(&sh);
+	snprintf(what, sizeof(what), "snapshot '%s'", x->table);
+	if (hb_snapshot_channel_check(&sh, what, &err))
+		return cli_fail(&err);
+	return CLI_EXIT_OK;
+}
+
+static int print_json(const char *table, const char *name)
+{
+	cJSON *root = cJSON_CreateObject();
+	char restore[2 * HB_SNAPSHOT_NAME_MAX + 40];
+	int rc;
+
+	snprintf(restore, sizeof(restore), "clone_snapshot '%s', '%s'", name, table);
+	rc = cli_json_add_str(root, "table", table) && cli_json_add_str(root, "snapshot", name) &&
+	             cJSON_AddBoolToObject(root, "listed", 1) &&
+	             cli_json_add_str(root, "restore", restore)
+	         ? cli_json_print(root)
+	         : HB_ENOMEM;
+	cJSON_Delete(root);
+	return rc;
+}
+
+static int run(struct cli_ctx *x)
+{
+	struct hb_error err = {0};
+	char name[HB_SNAPSHOT_NAME_MAX];
+	int exists = 0;
+
+	if (x->argc > 2)
+		snprintf(name, sizeof(name), "%s", x->argv[2]);
+	else if (hb_snapshot_default_name(name, sizeof(name), x->table, time(NULL)))
+		return cli_usage_error("snapshot", "table name '%s' too long for a snapshot name",
+		                       x->table),
+		       CLI_EXIT_USAGE;
+	if (hb_rest_table_exists(x->rest, x->table, &exists, &err))
+		return cli_fail(&err);
+	if (!exists) {
+		cli_error("table '%s' not found", x->table);
+		return CLI_EXIT_SERVER;
+	}
+	if (hb_snapshot_take(&sh, x->table, name, &err))
+		return cli_fail(&err);
+	if (cli_g.output == CLI_OUT_JSON)
+		return cli_exit(print_json(x->table, name));
+	cli_snapshot_print(x->table, name);
+	return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_snapshot = {
+    .name = "snapshot",
+    .summary = "take a snapshot of a table (with the hbase shell) and prove it by listing it",
+    .usage = "snapshot TABLE [NAME]",
+    .opts = opts,
+    .args = "TABLE [NAME]",
+    .min_args = 1,
+    .max_args = 2,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+    .check = check,
+    .run = run,
+};

@@ -1,0 +1,259 @@
+/* Snapshots through the hbase shell: the script, the listing that proves one exists, names. */
+#include "rest/snapshot.h"
+#include "core/buf.h"
+#include "core/vec.h"
+#include "rest/shellrun.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hb_snapshot_channel_check(const struct hb_shell_channel *sh, const char *what,
+                              struct hb_error *err)
+{
+	struct hb_argv av = {NULL, 0};
+	struct hb_error e2 = {0};
+	int found = 0;
+
+	if (sh->command && !hb_argv_split(&av, sh->command, &e2))
+		found = hb_shell_command_found(av.v[0]);
+	hb_argv_release(&av);
+	if (found)
+		return 0;
+	/* A table leaves the cluster only after a snapshot of it exists, and neither REST nor
+	 * Thrift2 can take one: without the shell the answer is no. */
+	return hb_error_set(
+	    err, HB_ESAFETY,
+	    "refusing to %s: snapshots are taken with the hbase shell (neither REST "
+	    "nor Thrift2 has a snapshot call) and the shell command '%s' cannot be "
+	    "run%s%s (set --hbase-shell, HBTAB_HBASE_SHELL or hbase-shell in the "
+	    "config file)",
+	    what, sh->command ? sh->command : "", e2.msg[0] ? ": " : "", e2.msg);
+}
+
+static int legal_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_' || ch == '-' || ch == '.';
+}
+
+int hb_snapshot_check_name(const char *name, struct hb_error *err)
+{
+	size_t i, n = strlen(name);
+
+	if (!n)
+		return hb_error_set(err, HB_EINVAL, "empty snapshot name");
+	if (n >= HB_SNAPSHOT_NAME_MAX)
+		return hb_error_set(err, HB_EINVAL, "snapshot name of %zu bytes (at most %d)", n,
+		                    HB_SNAPSHOT_NAME_MAX - 1);
+	if (name[0] == '.' || name[0] == '-')
+		return hb_error_set(err, HB_EINVAL,
+		                    "snapshot name '%s' starts with '%c' (HBase refuses it)", name,
+		                    name[0]);
+	for (i = 0; i < n; i++)
+		if (!legal_char(name[i]))
+			return hb_error_set(err, HB_EINVAL,
+			                    "snapshot name '%s' holds '%c' (HBase allows letters, "
+			                    "digits, '_', '-' and '.')",
+			                    name, name[i]);
+	return 0;
+}
+
+int hb_snapshot_default_name(char *out, size_t size, const char *table, time_t t)
+{
+	const char *q = !strncmp(table, "default:", 8) ? table + 8 : table;
+	struct tm tmv;
+	char when[32];
+	size_t i;
+	int n;
+
+	gmtime_r(&t, &tmv);
+	strftime(when, sizeof(when), "%Y%m%dT%H%M%SZ", &tmv);
+	n = snprintf(out, size, "%s-%s", q, when);
+	if (n < 0 || (size_t)n >= size)
+		return HB_EINVAL;
+	for (i = 0; out[i]; i++)
+		if (out[i] == ':') /* a namespace's separator: snapshot names cannot hold it */
+			out[i] = '-';
+	return 0;
+}
+
+void hb_snapshots_init(struct hb_snapshots *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void hb_snapshots_release(struct hb_snapshots *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->v[i].name);
+		free(s->v[i].table);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The next blank-separated word of [*p, end) into *w, *wl; 0 when there is none. */
+static int word(const char **p, const char *end, const char **w, size_t *wl)
+{
+	while (*p < end && (**p == ' ' || **p == '\t'))
+		(*p)++;
+	*w = *p;
+	while (*p < end && **p != ' ' && **p != '\t')
+		(*p)++;
+	*wl = (size_t)(*p - *w);
+	return *wl > 0;
+}
+
+/* 1 when [p, end) holds s. */
+static int holds(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (; p + n <= end; p++)
+		if (!memcmp(p, s, n))
+			return 1;
+	return 0;
+}
+
+/* " NAME TABLE (TIME)": the line of one snapshot, appended to out. 0 when it is not one. */
+static int parse_row(struct hb_snapshots *out, const char *p, const char *end, int *added)
+{
+	const char *name, *table, *rest;
+	size_t nl, tl, i;
+	struct hb_snapshot *s;
+
+	*added = 0;
+	if (!word(&p, end, &name, &nl) || !word(&p, end, &table, &tl) ||
+	    !word(&p, end, &rest, &i) || *rest != '(' || end[-1] != ')')
+		return 0;
+	for (i = 0; i < nl; i++)
+		if (!legal_char(name[i]))
+			return 0;
+	if (HB_VEC_GROW(out->v, out->cap, out->n + 1, 8))
+		return HB_ENOMEM;
+	s = &out->v[out->n];
+	s->name = strndup(name, nl);
+	s->table = strndup(table, tl);
+	if (!s->name || !s->table) {
+		free(s->name);
+		free(s->table);
+		return HB_ENOMEM;
+	}
+	out->n++;
+	*added = 1;
+	return 0;
+}
+
+int hb_snapshot_parse_list(struct hb_snapshots *out, const char *text, size_t len, int *listed,
+                           struct hb_error *err)
+{
+	const char *p = text, *end = text + len;
+	int in_table = 0;
+
+	*listed = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		int added;
+
+		while (le > p && (le[-1] == '\r' || le[-1] == ' '))
+			le--;
+		if (holds(p, le, "TABLE + CREATION TIME")) {
+			in_table = *listed = 1; /* the header, perhaps after an echoed prompt */
+		} else if (in_table && le - p > 7 && !memcmp(le - 7, " row(s)", 7)) {
+			in_table = 0; /* the footer */
+		} else if (in_table && le > p) {
+			if (parse_row(out, p, le, &added))
+				return hb_error_set(err, HB_ENOMEM, "out of memory");
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/* The table names a listing line gives and table name the same table ("default:" aside). */
+static int same_table(const char *a, const char *b)
+{
+	if (!strncmp(a, "default:", 8))
+		a += 8;
+	if (!strncmp(b, "default:", 8))
+		b += 8;
+	return !strcmp(a, b);
+}
+
+/* Whether the run's output lists name for table. */
+static int listed_in(const struct hb_shell_result *res, const char *table, const char *name,
+                     int *found, int *listed, struct hb_error *err)
+{
+	struct hb_snapshots l;
+	size_t i;
+	int rc;
+
+	*found = 0;
+	hb_snapshots_init(&l);
+	rc = hb_snapshot_parse_list(&l, res->out.data ? res->out.data : "", res->out.len, listed,
+	                            err);
+	for (i = 0; !rc && i < l.n; i++)
+		if (!strcmp(l.v[i].name, name) && same_table(l.v[i].table, table))
+			*found = 1;
+	hb_snapshots_release(&l);
+	return rc;
+}
+
+/* The script: the snapshot, then a listing of that name only (a regex: '.' escaped). */
+static int script(struct hb_buf *s, const char *table, const char *name)
+{
+	const char *p;
+
+	if (hb_buf_addf(s, "snapshot '%s', '%s'\nlist_snapshots '^", table, name))
+		return HB_ENOMEM;
+	for (p = name; *p; p++)
+		if ((*p == '.' && hb_buf_adds(s, "\\")) || hb_buf_addc(s, *p))
+			return HB_ENOMEM;
+	return hb_buf_adds(s, "$'\n") ? HB_ENOMEM : 0;
+}
+
+int hb_snapshot_take(const struct hb_shell_channel *sh, const char *table, const char *name,
+                     struct hb_error *err)
+{
+	struct hb_buf s = HB_BUF_INIT;
+	struct hb_shell_result res;
+	struct hb_error judged = {0};
+	char what[HB_SNAPSHOT_NAME_MAX + 600];
+	int rc, found = 0, listed = 0;
+
+	hb_shell_result_init(&res);
+	rc = script(&s, table, name) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+	if (!rc)
+		rc = hb_shell_run_script(sh->command, "snapshot", s.data, s.len, sh->timeout, &res,
+		                         err);
+	snprintf(what, sizeof(what), "snapshot '%s' of '%s'", name, table);
+	/* The listing decides, whatever the exit status says (some shells exit 1 after a clean
+	 * run): HBase lists completed snapshots only. */
+	if (!rc && hb_shell_judge(&res, what, sh->timeout, &judged) != HB_SHELL_CLEAN &&
+	    !judged.msg[0])
+		hb_error_set(&judged, HB_ESERVER, "shell %s failed", what);
+	if (!rc)
+		rc = listed_in(&res, table, name, &found, &listed, err);
+	if (!rc && !found && judged.code)
+		rc = hb_error_set(err, judged.code, "%s", judged.msg);
+	else if (!rc && !found)
+		rc = hb_error_set(err, HB_ESERVER, "%s: the shell's list_snapshots %s", what,
+		                  listed ? "does not show it" : "printed no listing");
+	hb_shell_result_release(&res);
+	hb_buf_release(&s);
+	return rc;
+}
+
+int hb_snapshot_before_drop(void *ctx, const char *table, struct hb_error *err)
+{
+	struct hb_snapshot_before *b = ctx;
+
+	if (hb_snapshot_default_name(b->name, sizeof(b->name), table, time(NULL)))
+		return hb_error_set(err, HB_EINVAL, "table name '%s' too long for a snapshot name",
+		                    table);
+	return hb_snapshot_take(b->sh, table, b->name, err);
+}

@@ -1,0 +1,62 @@
+"""hbtab snapshot against the emulator and the shell stand-in: names, refusals, output."""
+import re
+
+import hbtest
+
+
+class Snapshot(hbtest.EmulatorTest):
+    def snap(self, *args, shell=None):
+        sh = shell or "ruby %s -n" % hbtest.SHELL_STANDIN
+        return self.hb("--hbase-shell", sh, *args,
+                       env={"HBEMU_CONTROL": self.emu.control_url})
+
+    def snapshots(self):
+        return {x["name"]: x["table"] for x in self.emu.control("GET", "/control/snapshots")[1]}
+
+    def test_snapshot__default_name_maps_the_namespace_and_says_how_to_restore(self):
+        self.emu.create("t1", [])
+        r = self.snap("snapshot", "t1")
+        self.assertOk(r)
+        name = re.fullmatch(r"snapshot '(t1-\d{8}T\d{6}Z)' of t1 taken; restore it with the "
+                            r"hbase shell's clone_snapshot '\1', 't1'\n", r.out).group(1)
+        self.assertEqual(self.snapshots(), {name: "t1"})
+        self.assertEqual(self.snap("-q", "snapshot", "t1", "again").out, "")
+        self.assertOk(self.hb("create", "ns1:ev", "--hex-splits", "2", "--via", "thrift2",
+                              "--create-namespace"))
+        r = self.snap("-o", "json", "snapshot", "ns1:ev")
+        self.assertOk(r)
+        self.assertRegex(r.json()["snapshot"], r"^ns1-ev-\d{8}T\d{6}Z$")
+        self.assertEqual(self.snapshots()[r.json()["snapshot"]], "ns1:ev")
+
+    def test_snapshot__bad_name_missing_table_and_name_in_use(self):
+        self.emu.create("t2", [])
+        for bad in ("bad:name", ".x", "x y", ""):
+            self.assertFails(self.snap("snapshot", "t2", bad), 2, r"snapshot name")
+        self.assertFails(self.snap("snapshot", "nope"), 4, r"table 'nope' not found")
+        self.assertOk(self.snap("snapshot", "t2", "s2"))
+        r = self.snap("snapshot", "t2", "s2")
+        self.assertFails(r, 4, r"SnapshotExistsException: Snapshot 's2' already stored")
+        self.assertFails(self.snap("snapshot", "hbase:meta"), 5)
+
+    def test_snapshot__a_shell_that_lists_nothing_is_not_a_snapshot(self):
+        self.emu.create("t3", [])
+        r = self.snap("snapshot", "t3", shell="/bin/true")
+        self.assertFails(r, 4, r"list_snapshots printed no listing")
+        self.assertEqual(self.snapshots(), {})
+
+    def test_drop__snapshot_failure_keeps_the_table_and_sends_no_delete(self):
+        self.emu.create("t4", [])
+        self.assertOk(self.snap("snapshot", "t4", "taken"))
+        # a shell that runs the script but whose snapshot fails: the listing never shows it
+        r = self.snap("drop", "t4", "--yes", "--snapshot", shell="/bin/false")
+        self.assertFails(r, 4, r"^hbtab: table 't4' not dropped: shell snapshot")
+        self.assertIn("t4", [t["name"] for t in self.emu.state()["tables"]])
+        self.assertEqual([x for x in self.emu.requests() if x["method"] == "DELETE"], [])
+        r = self.snap("-o", "json", "drop", "t4", "--yes", "--snapshot")
+        self.assertOk(r)
+        self.assertTrue(r.json()["dropped"])
+        self.assertEqual(self.snapshots()[r.json()["snapshot"]], "t4")
+
+
+if __name__ == "__main__":
+    hbtest.main()
