@@ -103,40 +103,29 @@ void hb_ddl_shell_release(struct hb_ddl_shell *sh)
 int hb_ddl_shell_outcome(const char *table, const struct hb_shell_result *res, double timeout,
                          int *race, struct hb_error *err)
 {
-	char line[512];
-	const char *how = res->exited ? "exit" : "signal";
-	int code = res->exited ? res->status : res->signal;
+	struct hb_buf what = HB_BUF_INIT;
+	enum hb_shell_end end;
 
+	if (hb_buf_addf(&what, "create '%s'", table))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	end = hb_shell_judge(res, hb_buf_str(&what), timeout, err);
+	hb_buf_release(&what);
 	/*
 	 * 2.4.8 exits 1 after a clean run and some builds never exit (docs/hbase-versions.md,
 	 * "hbase shell"): without an ERROR line the table that appears is ours.
 	 */
-	if (hb_shell_error_line(res, line, sizeof(line))) {
-		const char *cls, *msg;
-		size_t cls_len;
-
-		hb_shell_error_parts(line, &cls, &cls_len, &msg);
+	switch (end) {
+	case HB_SHELL_CLEAN:
+		return 0;
+	case HB_SHELL_ERROR:
 		*race = HB_DDL_RACE_OTHER;
-		if (cls)
-			return hb_error_set(err, HB_ESERVER,
-			                    "shell create '%s' failed (%.*s, %s %d): %s", table,
-			                    (int)cls_len, cls, how, code, msg);
-		return hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s", table,
-		                    how, code, msg);
-	}
-	if (res->timed_out) {
+		break;
+	case HB_SHELL_TIMED_OUT:
 		*race = HB_DDL_RACE_OURS;
-		return hb_error_set(err, HB_ENET,
-		                    "shell create '%s' timed out after %.0f s and was killed (some "
-		                    "hbase shells hang after the script ends)",
-		                    table, timeout);
-	}
-	if (!res->exited || res->status) {
-		if (!hb_shell_last_line(res, line, sizeof(line)))
-			memcpy(line, "(no output)", 12);
+		break;
+	case HB_SHELL_FAILED:
 		*race = res->exited ? HB_DDL_RACE_OURS : HB_DDL_RACE_OTHER;
-		return hb_error_set(err, HB_ESERVER, "shell create '%s' failed (%s %d): %s", table,
-		                    how, code, line);
+		break;
 	}
-	return 0;
+	return err->code;
 }

@@ -236,139 +236,168 @@ static void keep(struct hb_shell_result *r, struct hb_buf *b, const char *p, siz
 	r->dropped += n - k;
 }
 
-int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_result *res,
-                 struct hb_error *err)
+/* A child being run: the read ends of its stdout and stderr pipes (-1 once closed), its
+ * state and its timers. */
+struct child {
+	pid_t pid;
+	int fd[2];
+	int open_fds, reaped, term_sent, st;
+	double deadline, kill_at;
+};
+
+static void close_fds(int *fds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+/* Starts argv in its own process group with stdin from /dev/null and stdout and stderr into
+ * new pipes, registered with core/interrupt.h. HB_EINVAL when it cannot be started. */
+static int spawn(struct child *ch, const struct hb_argv *argv, struct hb_error *err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	int out_p[2] = {-1, -1}, err_p[2] = {-1, -1}, rc = 0, st = 0, e;
-	double start = hb_now(), deadline = start + (timeout > 0 ? timeout : 1e9), kill_at = 0;
-	pid_t pid = -1;
-	int open_fds = 2, reaped = 0, term_sent = 0;
+	int p[4] = {-1, -1, -1, -1}, e; /* stdout read, write; stderr read, write */
 	sigset_t none;
 
-	if (!argv->n)
-		return hb_error_set(err, HB_EINVAL, "the hbase shell command is empty");
-	if (pipe(out_p) || pipe(err_p)) {
-		rc = hb_error_set(err, HB_EINVAL, "cannot create a pipe: %s", strerror(errno));
-		goto done_pipes;
+	if (pipe(p) || pipe(p + 2)) {
+		e = errno;
+		close_fds(p, 4);
+		return hb_error_set(err, HB_EINVAL, "cannot create a pipe: %s", strerror(e));
 	}
-	fcntl(out_p[0], F_SETFD, FD_CLOEXEC);
-	fcntl(err_p[0], F_SETFD, FD_CLOEXEC);
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	fcntl(p[2], F_SETFD, FD_CLOEXEC);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&at);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, out_p[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, err_p[1], 2);
-	posix_spawn_file_actions_addclose(&fa, out_p[1]);
-	posix_spawn_file_actions_addclose(&fa, err_p[1]);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, p[3], 2);
+	posix_spawn_file_actions_addclose(&fa, p[1]);
+	posix_spawn_file_actions_addclose(&fa, p[3]);
 	sigemptyset(&none);
 	posix_spawnattr_setsigmask(&at, &none);
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 	/* Started and registered with the signals blocked: an interrupt kills its group. */
 	hb_interrupt_block(1);
-	e = posix_spawnp(&pid, argv->v[0], &fa, &at, argv->v, environ);
+	e = posix_spawnp(&ch->pid, argv->v[0], &fa, &at, argv->v, environ);
 	if (!e)
-		hb_interrupt_add_group(pid);
+		hb_interrupt_add_group(ch->pid);
 	hb_interrupt_block(0);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
-	close(out_p[1]);
-	close(err_p[1]);
-	out_p[1] = err_p[1] = -1;
-	if (e) {
-		rc = hb_error_set(err, HB_EINVAL, "cannot run '%s': %s", argv->v[0], strerror(e));
-		goto done_pipes;
+	ch->fd[0] = p[0];
+	ch->fd[1] = p[2];
+	close(p[1]);
+	close(p[3]);
+	if (e)
+		return hb_error_set(err, HB_EINVAL, "cannot run '%s': %s", argv->v[0], strerror(e));
+	return 0;
+}
+
+/* At the deadline SIGTERM to the group, SIGKILL 3 s later; reaps the child once it ended. */
+static void child_timers(struct child *ch, struct hb_shell_result *res, double t)
+{
+	if (!ch->term_sent && t >= ch->deadline) {
+		kill(-ch->pid, SIGTERM);
+		ch->term_sent = 1;
+		res->timed_out = 1;
+		ch->kill_at = t + 3;
+	} else if (ch->term_sent && ch->kill_at && t >= ch->kill_at) {
+		kill(-ch->pid, SIGKILL);
+		ch->kill_at = 0;
 	}
-	while (open_fds > 0 || !reaped) {
-		struct pollfd pf[2];
-		nfds_t np = 0;
-		double t = hb_now(), wait_s;
-		int ms, i;
+	if (!ch->reaped && waitpid(ch->pid, &ch->st, WNOHANG) == ch->pid) {
+		ch->reaped = 1;
+		/* Orphaned children may keep the pipes open: end them too. */
+		kill(-ch->pid, SIGTERM);
+	}
+}
 
-		hb_activity_tick();
+/* Keeps what the open pipes have to read, waiting at most until the next timer is due (t is
+ * now). -1 when poll failed. */
+static int child_read(struct child *ch, struct hb_shell_result *res, double t)
+{
+	struct pollfd pf[2];
+	nfds_t np = 0;
+	double wait_s;
+	int ms, i;
 
-		if (!term_sent && t >= deadline) {
-			kill(-pid, SIGTERM);
-			term_sent = 1;
-			res->timed_out = 1;
-			kill_at = t + 3;
-		} else if (term_sent && kill_at && t >= kill_at) {
-			kill(-pid, SIGKILL);
-			kill_at = 0;
-		}
-		if (!reaped) {
-			pid_t w = waitpid(pid, &st, WNOHANG);
-
-			if (w == pid) {
-				reaped = 1;
-				/* Orphaned children may keep the pipes open: end them too. */
-				kill(-pid, SIGTERM);
-			}
-		}
-		if (out_p[0] >= 0) {
-			pf[np].fd = out_p[0];
+	for (i = 0; i < 2; i++)
+		if (ch->fd[i] >= 0) {
+			pf[np].fd = ch->fd[i];
 			pf[np++].events = POLLIN;
 		}
-		if (err_p[0] >= 0) {
-			pf[np].fd = err_p[0];
-			pf[np++].events = POLLIN;
-		}
-		if (!np) {
-			if (!reaped) {
-				hb_sleep(0.02);
-			}
+	if (!np) {
+		if (!ch->reaped)
+			hb_sleep(0.02);
+		return 0;
+	}
+	wait_s = (ch->term_sent ? (ch->kill_at ? ch->kill_at : t + 0.1) : ch->deadline) - t;
+	if (!ch->reaped && wait_s > 0.1)
+		wait_s = 0.1;
+	if (ch->reaped && !ch->term_sent && wait_s > 0.5)
+		wait_s = 0.5;
+	ms = wait_s <= 0 ? 0 : (int)(wait_s * 1000) + 1;
+	if (poll(pf, np, ms) < 0 && errno != EINTR)
+		return -1;
+	for (i = 0; i < (int)np; i++) {
+		char buf[8192];
+		int which = pf[i].fd == ch->fd[0] ? 0 : 1;
+		ssize_t n;
+
+		if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		n = read(pf[i].fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close_fds(&ch->fd[which], 1);
+			ch->open_fds--;
 			continue;
 		}
-		wait_s = (term_sent ? (kill_at ? kill_at : t + 0.1) : deadline) - t;
-		if (!reaped && wait_s > 0.1)
-			wait_s = 0.1;
-		if (reaped && !term_sent && wait_s > 0.5)
-			wait_s = 0.5;
-		ms = wait_s <= 0 ? 0 : (int)(wait_s * 1000) + 1;
-		if (poll(pf, np, ms) < 0 && errno != EINTR)
-			break;
-		for (i = 0; i < (int)np; i++) {
-			char buf[8192];
-			ssize_t n;
+		keep(res, which ? &res->err : &res->out, buf, (size_t)n);
+	}
+	return 0;
+}
 
-			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			n = read(pf[i].fd, buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close(pf[i].fd);
-				if (pf[i].fd == out_p[0])
-					out_p[0] = -1;
-				else
-					err_p[0] = -1;
-				open_fds--;
-				continue;
-			}
-			keep(res, pf[i].fd == out_p[0] ? &res->out : &res->err, buf, (size_t)n);
-		}
-		if (reaped && open_fds > 0 && hb_now() > deadline + 5)
+int hb_shell_run(const struct hb_argv *argv, double timeout, struct hb_shell_result *res,
+                 struct hb_error *err)
+{
+	struct child ch = {-1, {-1, -1}, 2, 0, 0, 0, 0, 0};
+	double start = hb_now();
+	int rc;
+
+	if (!argv->n)
+		return hb_error_set(err, HB_EINVAL, "the hbase shell command is empty");
+	ch.deadline = start + (timeout > 0 ? timeout : 1e9);
+	rc = spawn(&ch, argv, err);
+	while (!rc && (ch.open_fds > 0 || !ch.reaped)) {
+		double t = hb_now();
+
+		hb_activity_tick();
+		child_timers(&ch, res, t);
+		if (child_read(&ch, res, t) < 0)
+			break;
+		if (ch.reaped && ch.open_fds > 0 && hb_now() > ch.deadline + 5)
 			break;
 	}
-	hb_interrupt_remove_group(pid);
-	if (WIFEXITED(st)) {
-		res->exited = 1;
-		res->status = WEXITSTATUS(st);
-	} else if (WIFSIGNALED(st)) {
-		res->signal = WTERMSIG(st);
+	if (!rc) {
+		hb_interrupt_remove_group(ch.pid);
+		if (WIFEXITED(ch.st)) {
+			res->exited = 1;
+			res->status = WEXITSTATUS(ch.st);
+		} else if (WIFSIGNALED(ch.st)) {
+			res->signal = WTERMSIG(ch.st);
+		}
+		res->seconds = hb_now() - start;
 	}
-	res->seconds = hb_now() - start;
-done_pipes:
-	if (out_p[0] >= 0)
-		close(out_p[0]);
-	if (out_p[1] >= 0)
-		close(out_p[1]);
-	if (err_p[0] >= 0)
-		close(err_p[0]);
-	if (err_p[1] >= 0)
-		close(err_p[1]);
+	close_fds(ch.fd, 2);
 	return rc;
 }
 
