@@ -1,22 +1,14 @@
 /* hbtab create: validate offline, then the create flow (rest/create.h) through the chosen
  * channel, and its summary; resumable and idempotent. */
-#include "../core/ddlscript.h"
-#include "../core/keyspace.h"
-#include "../core/metarow.h"
-#include "../core/split.h"
-#include "../core/tname.h"
 #include "../rest/create.h"
-#include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
 #include "create.h"
 #include "ddl.h"
 #include "exit.h"
 #include "output.h"
-#include "rest_cli.h"
 #include "splitspec.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,6 @@
 #include "../core/tname.h"
 #include "cli.h"
 #include "exit.h"
-#include "output.h"
 #include "rest_cli.h"
 
 #include <errno.h>
