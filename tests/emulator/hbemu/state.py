@@ -115,6 +115,16 @@ class ReadOnly(HBaseError):
     do_not_retry = True
 
 
+def java_trace(cls, table, line, procedure, pline):
+    """A master-side exception as a Thrift2 TIOError's message shows it: the exception, then
+    the top of its stack trace (AbstractStateMachineTableProcedure.preflightChecks, called by
+    the procedure's constructor)."""
+    pkg = "org.apache.hadoop.hbase.master.procedure."
+    return ("%s: %s\n\tat %sAbstractStateMachineTableProcedure.preflightChecks("
+            "AbstractStateMachineTableProcedure.java:%d)\n\tat %s%s.<init>(%s.java:%d)"
+            % (cls, table, pkg, line, pkg, procedure, procedure, pline))
+
+
 # ----------------------------------------------------------------------------
 # byte helpers
 
@@ -653,8 +663,10 @@ class State(object):
         with self.lock:
             t = self.get_table(name)
             if not t.enabled:
-                # DisableTableProcedure.prepareDisable: the TableState's toString
-                raise TableNotEnabled("tableName=%s, state=DISABLED" % t.name)
+                # the procedure's constructor (preflightChecks) refuses it; the TIOError
+                # carries the exception and its trace (seen on 2.6.1)
+                raise TableNotEnabled(java_trace("org.apache.hadoop.hbase.TableNotEnabledException",
+                                                 t.name, 163, "DisableTableProcedure", 78))
             t.enabled = False
             t.touch_regions()
             self.persist()
@@ -663,7 +675,7 @@ class State(object):
         with self.lock:
             t = self.get_table(name)
             if t.enabled:
-                # EnableTableProcedure.prepareEnable: the TableState's toString
+                # EnableTableProcedure.prepareEnable: the TableState's text (seen on 2.6.1)
                 raise TableNotDisabled("tableName=%s, state=%s" % (
                     t.name, "ENABLING" if t.opening_until is not None else "ENABLED"))
             t.enabled = True
@@ -672,13 +684,14 @@ class State(object):
             self.persist()
 
     def truncate_table(self, name, preserve):
-        """TruncateTableProcedure: the table must be DISABLED (HMaster.checkTableModifiable);
+        """TruncateTableProcedure: the table must be DISABLED (its constructor's preflightChecks);
         it is recreated with the same descriptor, with the old split points when preserve,
         and ends ENABLED with new region ids."""
         with self.lock:
             t = self.get_table(name)
             if t.enabled:
-                raise TableNotDisabled("Not DISABLED; %s" % t.name)
+                raise TableNotDisabled(java_trace("org.apache.hadoop.hbase.TableNotDisabledException",
+                                                  t.name, 167, "TruncateTableProcedure", 67))
             keys = [r.start for r in t.chain()[1] if r.start] if preserve else []
             del self.tables[t.name]
             nt = self._do_create(t.name, t.families, t.attrs, keys)

@@ -200,7 +200,7 @@ module HBEmuShell
     case data['type']
     when 'TableNotFoundException' then raise ShellError, "Unknown table #{table}!"
     when 'TableNotEnabledException' then raise ShellError, "Table #{table} is disabled!"
-    when 'TableNotDisabledException' then raise ShellError, "Table #{data['error']} should be disabled!"
+    when 'TableNotDisabledException' then raise ShellError, "Table #{table} should be disabled!"
     else raise ShellError, data['error'].to_s
     end
   end

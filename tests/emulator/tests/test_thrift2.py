@@ -143,6 +143,30 @@ class Thrift2(EmuTestCase):
         with self.assertRaises(tt.TIOError):
             self.c.isTableEnabled(tn)
 
+    def test_lifecycle_refusals_carry_hbase_messages(self):
+        # as 2.6.1's Thrift2 server answers them (NOTES.md, "Differences real HBase showed")
+        tn = tt.TTableName(qualifier=b"t8")
+        self.c.createTable(desc(b"t8"), [b"k"])
+        with self.assertRaises(tt.TIOError) as e:
+            self.c.enableTable(tn)
+        self.assertEqual((e.exception.message, e.exception.canRetry),
+                         ("tableName=t8, state=ENABLED", False))
+        with self.assertRaises(tt.TIOError) as e:
+            self.c.truncateTable(tn, True)
+        self.assertTrue(e.exception.message.startswith(
+            "org.apache.hadoop.hbase.TableNotDisabledException: t8\n\tat "), e.exception.message)
+        self.c.disableTable(tn)
+        with self.assertRaises(tt.TIOError) as e:
+            self.c.disableTable(tn)
+        self.assertTrue(e.exception.message.startswith(
+            "org.apache.hadoop.hbase.TableNotEnabledException: t8\n\tat "), e.exception.message)
+        self.assertFalse(e.exception.canRetry)
+        # truncate of the disabled table keeps the split point and ends enabled
+        self.c.truncateTable(tn, True)
+        self.assertTrue(self.c.isTableEnabled(tn))
+        self.assertEqual([unb64(r["startKey"]) for r in
+                          self.emu.rest_json("/t8/regions")["Region"]], [b"", b"k"])
+
     def test_a_table_being_enabled_is_neither_enabled_nor_disabled(self):
         # isTableEnabled is TableState.inStates(ENABLED): false for ENABLING as well
         self.emu.control("POST", "/control/open-delay", {"seconds": 3600})
