@@ -1,6 +1,7 @@
 /* The split-specification flags: validation, file reading, key computation and canonical text. */
 #include "splitspec.h"
 
+#include "../core/ddlscript.h"
 #include "../core/keygen.h"
 #include "../core/split.h"
 #include "../core/splitsfile.h"
@@ -659,37 +660,12 @@ int cli_splitspec_describe(struct hb_buf *out, const struct cli_splitspec *s, st
 	return rc;
 }
 
-static int key_text(struct hb_buf *out, const unsigned char *k, size_t n, int quote)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t i;
-
-	if (hb_buf_grow(out, n * 4))
-		return HB_ENOMEM;
-	for (i = 0; i < n; i++) {
-		unsigned char c = k[i];
-		int esc = c < 0x20 || c > 0x7E || c == '\\' || (quote && c == '\'') ||
-		          (c == ' ' && (i == 0 || i + 1 == n));
-
-		if (esc) {
-			char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
-
-			memcpy(out->data + out->len, e, 4);
-			out->len += 4;
-		} else {
-			out->data[out->len++] = (char)c;
-		}
-	}
-	out->data[out->len] = '\0';
-	return 0;
-}
-
 int cli_splitspec_shell_key(struct hb_buf *out, const void *k, size_t n)
 {
-	return key_text(out, k, n, 1);
+	return hb_ddlscript_shell_key(out, k, n);
 }
 
 int cli_splitspec_file_key(struct hb_buf *out, const void *k, size_t n)
 {
-	return key_text(out, k, n, 0);
+	return hb_ddlscript_file_key(out, k, n);
 }
