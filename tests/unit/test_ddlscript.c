@@ -109,8 +109,9 @@ static void test_ddlscript__json_plan_escapes_as_the_json_output_does(void)
 	hb_schema_release(&s);
 }
 
-/* The message of the first failing value, or "" when every one parsed. */
-static const char *family_error(const char *spec, struct hb_error *err)
+/* The message of add(spec) on a schema holding family "dup", or "" when it parsed. */
+static const char *parse_error(int (*add)(struct hb_schema *, const char *, struct hb_error *),
+                               const char *spec, struct hb_error *err)
 {
 	struct hb_schema s;
 	int rc;
@@ -121,9 +122,19 @@ static const char *family_error(const char *spec, struct hb_error *err)
 	if (!rc)
 		rc = hb_ddlscript_add_family(&s, "dup", err);
 	if (!rc)
-		rc = hb_ddlscript_add_family(&s, spec, err);
+		rc = add(&s, spec, err);
 	hb_schema_release(&s);
 	return rc ? err->msg : "";
+}
+
+static const char *family_error(const char *spec, struct hb_error *err)
+{
+	return parse_error(hb_ddlscript_add_family, spec, err);
+}
+
+static const char *attr_error(const char *spec, struct hb_error *err)
+{
+	return parse_error(hb_ddlscript_add_attr, spec, err);
 }
 
 static void test_ddlscript__family_values_refused_with_the_reason(void)
@@ -144,20 +155,6 @@ static void test_ddlscript__family_values_refused_with_the_reason(void)
 	CHECK_EQ_STR(family_error("f:x=\x01", &err),
 	             "invalid family attribute value: control character \\x01 at byte 0");
 	CHECK_EQ_STR(family_error("f:blocksize=4096,bloomfilter=row", &err), "");
-}
-
-static const char *attr_error(const char *spec, struct hb_error *err)
-{
-	struct hb_schema s;
-	int rc;
-
-	hb_schema_init(&s);
-	err->msg[0] = 0;
-	rc = hb_schema_set_table(&s, "t");
-	if (!rc)
-		rc = hb_ddlscript_add_attr(&s, spec, err);
-	hb_schema_release(&s);
-	return rc ? err->msg : "";
 }
 
 static void test_ddlscript__table_attributes_checked_as_hbase_parses_them(void)
