@@ -1472,39 +1472,29 @@ struct meta_state {
 	void *ctx;
 	int *state;
 	struct hb_error *err;
+	/* Only info:state was asked: a region is its row key and state (no RegionInfo), and
+	 * the table's last region is known by its name (NULL: unknown). */
+	int states_only;
+	const unsigned char *last_name;
+	size_t last_name_len;
 	/* The last region row seen (NULL tracker: not kept), for the short-listing check. */
 	struct hb_buf *last_key;
 	int last_end_empty;
 	size_t regions;
 };
 
-static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+/* The region a meta row's info:regioninfo describes into reg (ri holds its keys): 1 when the
+ * row has none (HBase's own visitor skips such rows too), HB_ESERVER when it is malformed. */
+static int region_from_info(const struct hb_row *row, struct hb_regioninfo *ri,
+                            struct hb_region *reg, struct hb_error *err)
 {
-	struct meta_state *ms = ctx;
-	const struct hb_cell *ri_cell, *c;
-	struct hb_regioninfo ri;
-	struct hb_region_name rn;
-	struct hb_region reg;
+	const struct hb_cell *c = hb_row_cell(row, "info:regioninfo");
 	struct hb_buf tsb = HB_BUF_INIT;
-	char enc[33];
 	int rc;
 
-	if (!memchr(row->key, ',', row->key_len)) {
-		/* The 2.x table-state row "<table>" (family table). */
-		c = hb_row_cell(row, "table:state");
-		if (c && ms->state && row->key_len == ms->table_len &&
-		    !memcmp(row->key, ms->table, row->key_len) &&
-		    hb_tablestate_decode(ms->state, c->value, c->value_len, NULL))
-			*ms->state = -1;
-		return 0;
-	}
-	if (hb_region_name_parse(&rn, row->key, row->key_len, NULL) ||
-	    rn.table_len != ms->table_len || memcmp(rn.table, ms->table, rn.table_len))
-		return 0; /* another table's row (the range is by the meta comparator) */
-	ri_cell = hb_row_cell(row, "info:regioninfo");
-	if (!ri_cell)
-		return 0; /* HBase's own visitor skips rows without a RegionInfo too */
-	if ((rc = hb_regioninfo_decode(&ri, ri_cell->value, ri_cell->value_len, err))) {
+	if (!c)
+		return 1;
+	if ((rc = hb_regioninfo_decode(ri, c->value, c->value_len, err))) {
 		hb_tsb_append_quoted(&tsb, row->key, row->key_len);
 		if (err)
 			err->code = HB_ESERVER; /* the server's data, not the user's input */
@@ -1514,17 +1504,58 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 		hb_buf_release(&tsb);
 		return rc;
 	}
+	reg->start = ri->start;
+	reg->start_len = ri->start_len;
+	reg->end = ri->end;
+	reg->end_len = ri->end_len;
+	reg->id = ri->region_id;
+	reg->replica_id = ri->replica_id;
+	reg->offline = ri->offline;
+	reg->split = ri->split;
+	return 0;
+}
+
+/* The 2.x table-state row "<table>" (family table): its TableState into *ms->state. */
+static void table_state_row(struct meta_state *ms, const struct hb_row *row)
+{
+	const struct hb_cell *c = hb_row_cell(row, "table:state");
+
+	if (c && ms->state && row->key_len == ms->table_len &&
+	    !memcmp(row->key, ms->table, row->key_len) &&
+	    hb_tablestate_decode(ms->state, c->value, c->value_len, NULL))
+		*ms->state = -1;
+}
+
+static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct meta_state *ms = ctx;
+	const struct hb_cell *c;
+	struct hb_regioninfo ri;
+	struct hb_region_name rn;
+	struct hb_region reg;
+	char enc[33];
+	int rc;
+
+	if (!memchr(row->key, ',', row->key_len)) {
+		table_state_row(ms, row);
+		return 0;
+	}
+	if (hb_region_name_parse(&rn, row->key, row->key_len, NULL) ||
+	    rn.table_len != ms->table_len || memcmp(rn.table, ms->table, rn.table_len))
+		return 0; /* another table's row (the range is by the meta comparator) */
 	memset(&reg, 0, sizeof(reg));
-	reg.start = ri.start;
-	reg.start_len = ri.start_len;
-	reg.end = ri.end;
-	reg.end_len = ri.end_len;
+	hb_regioninfo_init(&ri);
+	if (ms->states_only) {
+		/* the start key and id as the name holds them (§6.2) */
+		reg.start = row->key + (rn.start - row->key);
+		reg.start_len = rn.start_len;
+		reg.id = rn.id;
+		reg.replica_id = rn.replica_id;
+	} else if ((rc = region_from_info(row, &ri, &reg, err))) {
+		return rc > 0 ? 0 : rc;
+	}
 	reg.name = row->key;
 	reg.name_len = row->key_len;
-	reg.id = ri.region_id;
-	reg.replica_id = ri.replica_id;
-	reg.offline = ri.offline;
-	reg.split = ri.split;
 	/* Derive the encoded name from the row key as RegionInfo.encodeRegionName does; HBase
 	 * 2.3+ ignores RegionInfo's optional field 8 the same way (docs/hbase-versions.md). */
 	if (rn.encoded_len == 32) {
@@ -1546,7 +1577,10 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 		reg.state = (char *)c->value;
 	rc = ms->fn(ms->ctx, &reg, err);
 	ms->regions++;
-	ms->last_end_empty = ri.end_len == 0;
+	/* a row read for its state alone says nothing of its end key but its name does */
+	ms->last_end_empty = ms->states_only ? ms->last_name && row->key_len == ms->last_name_len &&
+	                                           !memcmp(row->key, ms->last_name, row->key_len)
+	                                     : ri.end_len == 0;
 	if (!rc && ms->last_key) {
 		hb_buf_reset(ms->last_key);
 		if (hb_buf_add(ms->last_key, row->key, row->key_len))
@@ -1628,6 +1662,9 @@ int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_re
 	ms.ctx = out;
 	ms.state = state;
 	ms.err = err;
+	ms.states_only = 0;
+	ms.last_name = NULL;
+	ms.last_name_len = 0;
 	ms.last_key = NULL;
 	ms.last_end_empty = 0;
 	ms.regions = 0;
@@ -1664,13 +1701,15 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
 	return rc;
 }
 
-int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
-                      int *state_out, struct hb_error *err)
+/*
+ * The region rows of TABLE in hbase:meta with the columns cols, each handed to fn, then the
+ * table-state row. Only the info family is named: 1.x meta has no "table" family, and naming
+ * it fails the scan. how says what a row holds (states_only, last_name).
+ */
+static int meta_scan(struct hb_rest *c, const char *table, const char *const *cols,
+                     const struct meta_state *how, hb_meta_region_fn fn, void *ctx, int *state_out,
+                     struct hb_error *err)
 {
-	/* Only the info family: 1.x meta has no "table" family, and naming it fails the scan. */
-	static const char *const cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
-	                                   "info:state",      "info:sn",     "info:splitA",
-	                                   "info:splitB",     NULL};
 	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT, last = HB_BUF_INIT;
 	struct hb_scan_spec spec;
 	struct meta_state ms;
@@ -1696,6 +1735,9 @@ int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn
 	ms.ctx = ctx;
 	ms.state = &state;
 	ms.err = err;
+	ms.states_only = how->states_only;
+	ms.last_name = how->last_name;
+	ms.last_name_len = how->last_name_len;
 	ms.last_key = &last;
 	ms.last_end_empty = 0;
 	ms.regions = 0;
@@ -1721,4 +1763,31 @@ done:
 	hb_buf_release(&end);
 	hb_buf_release(&last);
 	return rc;
+}
+
+int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
+                      int *state_out, struct hb_error *err)
+{
+	/* what a region is made of: its RegionInfo, where it is open and its state */
+	static const char *const cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
+	                                   "info:state", NULL};
+
+	struct meta_state how;
+
+	memset(&how, 0, sizeof(how));
+	return meta_scan(c, table, cols, &how, fn, ctx, state_out, err);
+}
+
+int hb_rest_meta_states(struct hb_rest *c, const char *table, const void *last_name,
+                        size_t last_name_len, hb_meta_region_fn fn, void *ctx, int *state_out,
+                        struct hb_error *err)
+{
+	static const char *const cols[] = {"info:state", NULL};
+	struct meta_state how;
+
+	memset(&how, 0, sizeof(how));
+	how.states_only = 1;
+	how.last_name = last_name;
+	how.last_name_len = last_name_len;
+	return meta_scan(c, table, cols, &how, fn, ctx, state_out, err);
 }

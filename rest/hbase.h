@@ -166,6 +166,16 @@ typedef hb_region_fn hb_meta_region_fn;
 /* hb_rest_meta_regions one region at a time: nothing is kept. */
 int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
                       int *state_out, struct hb_error *err);
+/*
+ * hb_rest_meta_scan asking meta for info:state alone: each region row is handed on with its
+ * name, encoded name, start key, id and replica id as the name holds them, and its state (no
+ * end key, server or flags); for joining states onto regions read from REST. last_name (may
+ * be NULL) names the table's last region: a listing that ends with it is whole, any other is
+ * checked as hb_rest_meta_scan's is.
+ */
+int hb_rest_meta_states(struct hb_rest *c, const char *table, const void *last_name,
+                        size_t last_name_len, hb_meta_region_fn fn, void *ctx, int *state_out,
+                        struct hb_error *err);
 /* Stateful scanner over [start, end) calling fn per complete row; the scanner is always
  * deleted afterwards. Creation is not retried (POST is not idempotent). */
 int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,

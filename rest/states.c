@@ -104,14 +104,21 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
                      struct hb_error *merr)
 {
 	struct state_join j;
+	struct hb_region_view v;
+	const struct hb_region *last = rs->n ? hb_regions_at(rs, rs->n - 1, &v) : NULL;
 	int rc;
 
+	/* the list is sorted by start: a whole table's last region ends with the empty key */
+	if (last && last->end_len)
+		last = NULL;
 	j.rs = rs;
 	j.note = calloc(rs->n ? rs->n : 1, sizeof(*j.note));
 	hb_names_init(&j.words);
 	if (!j.note)
 		return HB_ENOMEM;
-	rc = hb_rest_meta_scan(c, meta_name(table), note_state, &j, state, merr);
+	/* only the states: the REST list has every other fact */
+	rc = hb_rest_meta_states(c, meta_name(table), last ? last->name : NULL,
+	                         last ? last->name_len : 0, note_state, &j, state, merr);
 	if (!rc && apply_states(&j))
 		rc = HB_ENOMEM;
 	free(j.note);
