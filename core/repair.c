@@ -150,7 +150,34 @@ static int merge_step(struct hb_repair_plan *p, const struct hb_regions *rs, con
 /* Whether region i is an unreachable region proven empty. */
 static int mergeable_unreachable(const struct hb_repair_ev *ev, size_t i)
 {
-	return !ev[i].reachable && ev[i].rows == 0;
+	return !ev[i].reachable && ev[i].rows == 0 && !ev[i].merged;
+}
+
+/* Whether region i can take a run of unreachable regions in. */
+static int usable_neighbour(const struct hb_repair_ev *ev, size_t i)
+{
+	return ev[i].reachable && !ev[i].merged;
+}
+
+/* Reports regions [first, first + n) that wait on region blocker's references. */
+static int blocked(struct hb_repair_plan *p, const struct hb_regions *rs, size_t first, size_t n,
+                   size_t blocker, const char *what)
+{
+	struct hb_repair_step *s = add(p, HB_REPAIR_BLOCKED, HB_REPAIR_REPORT, first, n);
+	struct hb_region_view v;
+	const struct hb_region *g = hb_regions_at(rs, blocker, &v);
+	struct hb_buf cmd = HB_BUF_INIT;
+
+	if (!s || hb_buf_addf(&cmd, "major_compact '%s'", g->encoded ? g->encoded : "") ||
+	    !(s->command = take(&cmd))) {
+		hb_buf_release(&cmd);
+		return HB_ENOMEM;
+	}
+	return set_message(s,
+	                   "%s: region %zu was merged recently and still references its parents "
+	                   "(HBase refuses to merge or split it until a compaction drops them and "
+	                   "the CatalogJanitor clears its row); rerun afterwards",
+	                   what, blocker);
 }
 
 /* The unreachable regions no merge took: holding rows, not proven empty, or with no
@@ -167,6 +194,10 @@ static int report_unreachable(struct hb_repair_plan *p, const struct hb_regions 
 
 		if (ev[i].reachable || taken[i])
 			continue;
+		if (ev[i].merged && ev[i].rows == 0) {
+			rc = blocked(p, rs, i, 1, i, "unreachable region proven empty");
+			continue;
+		}
 		s = add(p,
 		        ev[i].rows == 0   ? HB_REPAIR_NO_NEIGHBOUR
 		        : ev[i].rows == 1 ? HB_REPAIR_NOT_EMPTY
@@ -227,10 +258,17 @@ static int plan_unreachable(struct hb_repair_plan *p, const struct hb_regions *r
 		for (b = a; b < n && mergeable_unreachable(ev, b); b++)
 			;
 		/* the run is [a, b) */
-		if (a > 0 && ev[a - 1].reachable)
+		if (a > 0 && usable_neighbour(ev, a - 1))
 			right[a - 1] = b - a;
-		else if (b < n && ev[b].reachable)
+		else if (b < n && usable_neighbour(ev, b))
 			left[b] = b - a;
+		else if ((a > 0 && ev[a - 1].reachable) || (b < n && ev[b].reachable)) {
+			rc = blocked(p, rs, a, b - a, a > 0 && ev[a - 1].reachable ? a - 1 : b,
+			             "unreachable regions proven empty");
+			memset(taken + a, 1, b - a);
+			if (rc)
+				goto done;
+		}
 		i = b;
 	}
 	for (i = 0; !rc && i < n; i++) {
@@ -272,11 +310,13 @@ static int plan_empty(struct hb_repair_plan *p, const struct hb_regions *rs,
 	while (!rc && i < n) {
 		size_t a = i, b, len;
 
-		if (taken[i] || ev[i].load_empty != 1 || ev[i].rows != 0) {
+		if (taken[i] || ev[i].load_empty != 1 || ev[i].rows != 0 || ev[i].merged) {
 			i++;
 			continue;
 		}
-		for (b = a; b < n && !taken[b] && ev[b].load_empty == 1 && ev[b].rows == 0; b++)
+		for (b = a; b < n && !taken[b] && ev[b].load_empty == 1 && ev[b].rows == 0 &&
+		            !ev[b].merged;
+		     b++)
 			;
 		i = b;
 		len = b - a;
@@ -313,6 +353,11 @@ static int plan_hot(struct hb_repair_plan *p, const char *table, const struct hb
 
 		if (!ev[i].hot || taken[i])
 			continue;
+		if (ev[i].merged) {
+			if (blocked(p, rs, i, 1, i, "hot region"))
+				return HB_ENOMEM;
+			continue;
+		}
 		hb_regions_bounds(rs, i, &s, &sl, &e, &el);
 		inside = ev[i].split && hb_key_cmp(ev[i].split, ev[i].split_len, s, sl) > 0 &&
 		         (!el || hb_key_cmp(ev[i].split, ev[i].split_len, e, el) < 0);

@@ -18,6 +18,7 @@
 #define HB_REPAIR_EMPTY        "empty"                 /* --empty: a run of regions with no data */
 #define HB_REPAIR_HOT          "hotspot"               /* --split-hot: split at a sampled key */
 #define HB_REPAIR_HOT_NO_KEY   "hotspot_no_split_key"  /* no sampled key strictly inside */
+#define HB_REPAIR_BLOCKED      "merge_blocked" /* a region to merge was merged recently */
 
 /* What hbtab knows about region i of the sorted live chain (same index as the region list). */
 struct hb_repair_ev {
@@ -27,6 +28,9 @@ struct hb_repair_ev {
 	int load_empty; /* 1 the region load shows no store file and an empty memstore, 0 it shows
 	                 * data, -1 unknown */
 	int hot;        /* 1 an audit hot-spot finding names the region */
+	int merged;     /* 1 its hbase:meta row still names merge parents (info:merge*): HBase
+	                 * refuses to merge it again until a compaction drops its references
+	                 * and the CatalogJanitor clears the row */
 	const unsigned char *split; /* hot: the median of a key sample drawn from the region, or
 	                             * NULL (no sample); borrowed */
 	size_t split_len;

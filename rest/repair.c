@@ -88,6 +88,98 @@ static int enc_cmp(const void *a, const void *b)
 	return strcmp(((const struct enc_idx *)a)->enc, ((const struct enc_idx *)b)->enc);
 }
 
+/* The encoded names of rs's regions (views[i] holds region i), sorted for bsearch. */
+static size_t enc_index(struct enc_idx *idx, const struct hb_regions *rs,
+                        struct hb_region_view *views)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct hb_region *g = hb_regions_at(rs, i, &views[i]);
+
+		if (g->encoded) {
+			idx[n].enc = g->encoded;
+			idx[n++].i = i;
+		}
+	}
+	qsort(idx, n, sizeof(*idx), enc_cmp);
+	return n;
+}
+
+/* The index of the region whose encoded name ends the full region name (len bytes), or -1. */
+static long enc_find(const struct enc_idx *idx, size_t n, const unsigned char *name, size_t len)
+{
+	const unsigned char *e = encoded_of(name, len);
+	struct enc_idx key;
+	const struct enc_idx *hit;
+	char enc[33];
+
+	if (!e)
+		return -1;
+	memcpy(enc, e, 32);
+	enc[32] = 0;
+	key.enc = enc;
+	hit = bsearch(&key, idx, n, sizeof(*idx), enc_cmp);
+	return hit ? (long)hit->i : -1;
+}
+
+struct merged_ctx {
+	struct enc_idx *idx;
+	size_t n;
+	struct hb_repair_ev *ev;
+};
+
+/* A meta row with merge qualifiers (info:merge0000... from 2.3, info:mergeA/B before). */
+static int merged_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct merged_ctx *m = ctx;
+	long i = enc_find(m->idx, m->n, row->key, row->key_len);
+	size_t k;
+
+	(void)err;
+	for (k = 0; i >= 0 && k < row->ncells; k++)
+		if (row->cells[k].column_len > 10 &&
+		    !memcmp(row->cells[k].column, "info:merge", 10))
+			m->ev[i].merged = 1;
+	return 0;
+}
+
+int hb_repair_merged(struct hb_rest *c, const char *table, const struct hb_regions *rs,
+                     struct hb_repair_ev *ev, struct hb_error *err)
+{
+	static const char *const cols[] = {"info", NULL};
+	const char *name = strncmp(table, "default:", 8) ? table : table + 8;
+	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT;
+	struct hb_region_view *views = calloc(rs->n ? rs->n : 1, sizeof(*views));
+	struct hb_scan_spec spec;
+	struct merged_ctx m;
+	int rc;
+
+	m.ev = ev;
+	m.idx = calloc(rs->n ? rs->n : 1, sizeof(*m.idx));
+	/* [table, table" ,,"): every region row, as hb_rest_meta_scan reads them */
+	if (!views || !m.idx || hb_buf_adds(&start, name) || hb_buf_addf(&end, "%s ,,", name)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	m.n = enc_index(m.idx, rs, views);
+	memset(&spec, 0, sizeof(spec));
+	spec.start = start.data;
+	spec.start_len = start.len;
+	spec.end = end.data;
+	spec.end_len = end.len;
+	spec.columns = cols;
+	spec.batch = 1000;
+	spec.max_versions = 1;
+	rc = hb_rest_scan(c, "hbase:meta", &spec, merged_row, &m, err);
+done:
+	free(views);
+	free(m.idx);
+	hb_buf_release(&start);
+	hb_buf_release(&end);
+	return rc;
+}
+
 struct load_ctx {
 	struct enc_idx *idx;
 	size_t n;
@@ -98,20 +190,12 @@ static int on_load(void *ctx, const struct hb_node *node, const struct hb_region
                    struct hb_error *err)
 {
 	struct load_ctx *m = ctx;
-	const unsigned char *e = encoded_of(l->name, l->name_len);
-	struct enc_idx key, *hit;
-	char enc[33];
+	long i = enc_find(m->idx, m->n, l->name, l->name_len);
 
 	(void)node;
 	(void)err;
-	if (!e)
-		return 0;
-	memcpy(enc, e, 32);
-	enc[32] = 0;
-	key.enc = enc;
-	hit = bsearch(&key, m->idx, m->n, sizeof(*m->idx), enc_cmp);
-	if (hit)
-		m->ev[hit->i].load_empty = l->storefiles == 0 && l->memstore_size_mb == 0;
+	if (i >= 0)
+		m->ev[i].load_empty = l->storefiles == 0 && l->memstore_size_mb == 0;
 	return 0;
 }
 
@@ -126,23 +210,15 @@ int hb_repair_loads(struct hb_rest *c, const struct hb_regions *rs, struct hb_re
 
 	memset(&st, 0, sizeof(st));
 	m.ev = ev;
-	m.n = 0;
 	m.idx = calloc(rs->n ? rs->n : 1, sizeof(*m.idx));
 	views = calloc(rs->n ? rs->n : 1, sizeof(*views));
 	if (!m.idx || !views) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
 	}
-	for (i = 0; i < rs->n; i++) {
-		const struct hb_region *g = hb_regions_at(rs, i, &views[i]);
-
+	for (i = 0; i < rs->n; i++)
 		ev[i].load_empty = -1;
-		if (g->encoded) {
-			m.idx[m.n].enc = g->encoded;
-			m.idx[m.n++].i = i;
-		}
-	}
-	qsort(m.idx, m.n, sizeof(*m.idx), enc_cmp);
+	m.n = enc_index(m.idx, rs, views);
 	rc = hb_rest_get_status_each(c, &st, on_load, &m, err);
 done:
 	hb_cluster_status_release(&st);
@@ -300,6 +376,13 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
 	 * (a disabled table's rows cannot be read; a closing region's may move) */
 	if (!s->settled)
 		goto plan;
+	/* a meta that cannot be read this way leaves the flags clear: a merge HBase refuses
+	 * then fails with its own message */
+	if (hb_repair_merged(c, table, &s->live, ev, err) == HB_ENOMEM) {
+		rc = HB_ENOMEM;
+		goto done;
+	}
+	memset(err, 0, sizeof(*err));
 	for (i = 0; i < s->live.n; i++)
 		want[i] = !ev[i].reachable;
 	if (p->empty) {

@@ -33,6 +33,11 @@ int hb_repair_scan_rows(struct hb_rest *c, const char *table, const struct hb_re
 int hb_repair_loads(struct hb_rest *c, const struct hb_regions *rs, struct hb_repair_ev *ev,
                     struct hb_error *err);
 
+/* ev[i].merged for every region of rs whose hbase:meta row still names merge parents (a
+ * scan of the table's rows in hbase:meta, family info). */
+int hb_repair_merged(struct hb_rest *c, const char *table, const struct hb_regions *rs,
+                     struct hb_repair_ev *ev, struct hb_error *err);
+
 /* The median (the key at index n / 2) of up to max_rows keys sampled from [start, end) into
  * out (reset first); *found = 0 when the range holds no row to sample. */
 int hb_repair_sample_median(struct hb_rest *c, const char *table, const void *start,

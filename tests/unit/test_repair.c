@@ -423,6 +423,45 @@ static void test_repair__holes_are_reported_with_the_hbck2_command(void)
 	hb_keys_release(&keys);
 }
 
+static void test_repair__a_recently_merged_neighbour_blocks_the_merge_until_compacted(void)
+{
+	struct hb_keys keys;
+	struct hb_regions rs;
+	struct hb_repair_plan p;
+	struct hb_repair_ev *ev;
+	size_t i, blocked = 0;
+
+	seed_keys(&keys);
+	from_splits(&rs, &keys);
+	ev = evidence(&rs, "hex{16}");
+	ev[2].merged = 1; /* 3-7 cannot go to region 2 ... */
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &defaults), 0);
+	/* ... so they go to region 8, after them */
+	CHECK_EQ_INT(p.steps, 2);
+	CHECK_EQ_INT(p.v[1].first, 3);
+	CHECK_EQ_INT(p.v[1].n, 6);
+	hb_repair_plan_release(&p);
+	ev[8].merged = 1; /* and not there either: reported with the compaction to run */
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &defaults), 0);
+	CHECK_EQ_INT(p.steps, 1);
+	for (i = 0; i < p.n; i++)
+		if (p.v[i].action == HB_REPAIR_REPORT) {
+			blocked++;
+			CHECK_EQ_STR(p.v[i].finding, HB_REPAIR_BLOCKED);
+			CHECK_EQ_INT(p.v[i].first, 3);
+			CHECK_EQ_INT(p.v[i].n, 5);
+			CHECK_EQ_STR(p.v[i].command,
+			             "major_compact '000000000000000000000000000000e2'");
+		}
+	CHECK_EQ_INT(blocked, 1);
+	hb_repair_plan_release(&p);
+	free(ev);
+	hb_regions_release(&rs);
+	hb_keys_release(&keys);
+}
+
 int main(void)
 {
 	RUN(test_repair__seed_design_merges_regions_0_and_3_to_7_keeping_reachable_bounds);
@@ -434,5 +473,6 @@ int main(void)
 	RUN(test_repair__empty_runs_merge_but_never_below_min_regions);
 	RUN(test_repair__hot_region_splits_strictly_inside);
 	RUN(test_repair__holes_are_reported_with_the_hbck2_command);
+	RUN(test_repair__a_recently_merged_neighbour_blocks_the_merge_until_compacted);
 	return TEST_DONE();
 }

@@ -88,6 +88,10 @@ class ControlHandler(Handler):
             # the shell's split: a region (encoded or full name) or a table, at key
             a, b = s.split_named(str(req["region"]), base64.b64decode(req["key"]))
             return ok({"daughters": [region_json(a), region_json(b)]})
+        if p == "/control/compact" and method == "POST":
+            # the shell's major_compact: a region (encoded or full name) or a table
+            t = s.compact_named(str(req["region"]))
+            return ok({"table": t.name})
         if p == "/control/offline" and method == "POST":
             return ok({"region": region_json(s.set_offline(req["table"], int(req["index"])))})
         if p == "/control/unassign" and method == "POST":

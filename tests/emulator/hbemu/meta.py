@@ -79,6 +79,10 @@ class MetaView(object):
             sn = r.last_loc
         if sn is not None:
             row[(b"info", b"sn")] = [(ts, ("%s,%d,%d" % sn).encode("ascii"))]
+        if r.merge_parents:
+            # MetaTableAccessor.mergeRegions (2.3+): one info:merge%04d per parent
+            for i, p in enumerate(r.merge_parents):
+                row[(b"info", b"merge%04d" % i)] = [(ts, self.regioninfo_bytes(p))]
         if r.daughters:
             row[(b"info", b"splitA")] = [(ts, self.regioninfo_bytes(r.daughters[0]))]
             row[(b"info", b"splitB")] = [(ts, self.regioninfo_bytes(r.daughters[1]))]

@@ -240,7 +240,7 @@ def verify_split_keys(keys):
 class Region(object):
     __slots__ = ("table", "start", "end", "rid", "replica", "offline", "split",
                  "server", "in_meta", "extra", "reads", "writes", "daughters",
-                 "last_loc", "_name", "_enc", "cache")
+                 "last_loc", "merge_parents", "_name", "_enc", "cache")
 
     def __init__(self, table, start, end, rid, server):
         self.table = table          # canonical table name (str)
@@ -260,6 +260,8 @@ class Region(object):
         # info:server/serverstartcode only on open and never removes them, so meta and
         # /T/regions keep showing it after a close. None: the region never opened.
         self.last_loc = None
+        # the parents of a merge whose files it still references (info:merge0000... in meta)
+        self.merge_parents = None
         self._name = None
         self._enc = None
         self.cache = None
@@ -984,6 +986,13 @@ class State(object):
             for r in regs:
                 if r.replica:
                     raise MergeRegion("Can't merge non-default replicas")
+                if r.merge_parents:
+                    raise MergeRegion(
+                        "Skip merging %s, because a parent, %s, has a merge qualifier (if a "
+                        "'merge column' in parent, it was recently merged but still has "
+                        "outstanding references to its parents that must be cleared before it "
+                        "can participate in merge -- major compact it to hurry clearing of its "
+                        "references)" % (", ".join(x.encoded for x in regs), r.encoded))
                 if r.offline or r.split or self.server_location(r) is None:
                     raise MergeRegion("Unable to merge regions that are NOT online: %s"
                                       % r.encoded)
@@ -991,6 +1000,11 @@ class State(object):
             end = b"" if any(not r.end for r in regs) else max(r.end for r in regs)
             rid = max(self.new_rid(), max(r.rid for r in regs) + 1)
             m = Region(table.name, regs[0].start, end, rid, regs[0].server)
+            # closing the parents flushed their rows to files the merged region references
+            # until a compaction rewrites them; meta then keeps naming the parents
+            i = bisect.bisect_left(table.keys, m.start)
+            if i < len(table.keys) and (not m.end or table.keys[i] < m.end):
+                m.merge_parents = list(regs)
             for r in regs:
                 table.regions.remove(r)
             table.regions.append(m)
@@ -1010,12 +1024,28 @@ class State(object):
                 r = t.region_for(key)
             if r is None or r.offline or r.split:
                 raise UnknownRegion(name)
+            if r.merge_parents:
+                raise SplitRegion("%s NOT splittable" % r.encoded)
             if key == r.start:
                 raise SplitRegion("Split row is equal to startkey: %s" % to_string_binary(key))
             if not r.contains(key):
                 raise SplitRegion("Split row is not inside region key range splitKey:%s region: %s"
                                   % (to_string_binary(key), r.encoded))
             return self.split_region(t.name, key, True)
+
+    def compact_named(self, name):
+        """major_compact of a region (encoded or full name) or a table: the references of
+        merged regions are rewritten, and the CatalogJanitor's next run (immediate here)
+        drops their merge qualifiers. The emulator compacts the whole table either way."""
+        with self.lock:
+            t, r = self._region_by_name(name)
+            if t is None:
+                t = self.get_table(name)
+            for x in t.regions:
+                x.merge_parents = None
+            t.touch_regions()
+            self.persist()
+            return t
 
     def set_offline(self, name, index):
         with self.lock:
@@ -1136,6 +1166,7 @@ class State(object):
                                       "families": {f: t.family_attrs(f) for f in t.sorted_families()},
                                       "attrs": t.attrs, "rows": len(t.keys), "regions": regs})
             return out
+
 
 # ---- snapshots ----------------------------------------------------------------
 

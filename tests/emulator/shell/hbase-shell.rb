@@ -181,17 +181,6 @@ module HBEmuShell
     end
   end
 
-  # Admin.mergeRegionsAsync / splitRegion through the emulator's control channel. A Java
-  # exception from the master reaches the shell as its own class.
-  def self.region_call(verb, body)
-    code, data = request(:post, "/control/#{verb}", body)
-    return data if code == 200
-    jclass = { 'MergeRegionException' => 'Java::OrgApacheHadoopHbaseExceptions::MergeRegionException',
-               'UnknownRegionException' => 'Java::OrgApacheHadoopHbase::UnknownRegionException',
-               'TableNotFoundException' => 'Java::OrgApacheHadoopHbase::TableNotFoundException' }
-    raise ShellError.new(data['error'].to_s, jclass.fetch(data['type'].to_s, 'Java::OrgApacheHadoopHbase::DoNotRetryIOException'))
-  end
-
   # Admin.enableTable / disableTable / truncateTable through the emulator's control channel.
   def self.table_call(verb, table, body = {})
     code, data = request(:post, "/control/#{verb}", { 'table' => table }.merge(body))
@@ -210,6 +199,17 @@ module HBEmuShell
     t = tables.find { |x| x['name'] == name }
     raise ShellError, "Unknown table #{table}!" unless t
     t['enabled']
+  end
+
+  # Admin.mergeRegionsAsync / splitRegion through the emulator's control channel. A Java
+  # exception from the master reaches the shell as its own class.
+  def self.region_call(verb, body)
+    code, data = request(:post, "/control/#{verb}", body)
+    return data if code == 200
+    jclass = { 'MergeRegionException' => 'Java::OrgApacheHadoopHbaseExceptions::MergeRegionException',
+               'UnknownRegionException' => 'Java::OrgApacheHadoopHbase::UnknownRegionException',
+               'TableNotFoundException' => 'Java::OrgApacheHadoopHbase::TableNotFoundException' }
+    raise ShellError.new(data['error'].to_s, jclass.fetch(data['type'].to_s, 'Java::OrgApacheHadoopHbase::DoNotRetryIOException'))
   end
 
   def self.tables
@@ -272,32 +272,6 @@ def create(table, *args)
   nil
 end
 
-# merge_region (2.4's shell/commands/merge_region.rb): two or more regions, by encoded or
-# full name, a trailing true/false is force; the names go to the master as given.
-def merge_region(*args)
-  args = args.flatten.compact
-  raise ArgumentError, 'Must pass at least 2 regions to merge' unless args.length > 1
-  force = false
-  force = args.pop if args.length > 2 && [true, false].include?(args[-1])
-  hbemu_command('merge_region') do
-    hbemu_timed { HBEmuShell.region_call('merge-regions', { 'regions' => args.map(&:to_s), 'force' => force }) }
-  end
-  nil
-end
-
-# split (hbase/admin.rb): the split point is split_point.to_java_bytes, the Ruby string's own
-# bytes (no toBytesBinary), so binary keys come as "\xHH" escapes in a double-quoted string.
-def split(table_or_region_name, split_point = nil)
-  raise HBEmuShell::ShellError, 'the emulator shell splits at a given key only' if split_point.nil?
-  hbemu_command('split') do
-    hbemu_timed do
-      HBEmuShell.region_call('split-region', { 'region' => table_or_region_name.to_s,
-                                               'key' => Base64.strict_encode64(split_point.to_s.b) })
-    end
-  end
-  nil
-end
-
 # enable / disable (hbase/admin.rb, 2.4): "Table T does not exist." for a missing table (an
 # ArgumentError); a table already in the state asked for is left alone, without an error.
 def enable(table)
@@ -334,6 +308,46 @@ def truncate_preserve(table)
       HBEmuShell.table_call('truncate', table, 'preserve' => true)
     end
   end
+  nil
+end
+
+# merge_region (2.4's shell/commands/merge_region.rb): two or more regions, by encoded or
+# full name, a trailing true/false is force; the names go to the master as given.
+def merge_region(*args)
+  args = args.flatten.compact
+  raise ArgumentError, 'Must pass at least 2 regions to merge' unless args.length > 1
+  force = false
+  force = args.pop if args.length > 2 && [true, false].include?(args[-1])
+  hbemu_command('merge_region') do
+    hbemu_timed { HBEmuShell.region_call('merge-regions', { 'regions' => args.map(&:to_s), 'force' => force }) }
+  end
+  nil
+end
+
+# split (hbase/admin.rb): the split point is split_point.to_java_bytes, the Ruby string's own
+# bytes (no toBytesBinary), so binary keys come as "\xHH" escapes in a double-quoted string.
+def split(table_or_region_name, split_point = nil)
+  raise HBEmuShell::ShellError, 'the emulator shell splits at a given key only' if split_point.nil?
+  hbemu_command('split') do
+    hbemu_timed do
+      HBEmuShell.region_call('split-region', { 'region' => table_or_region_name.to_s,
+                                               'key' => Base64.strict_encode64(split_point.to_s.b) })
+    end
+  end
+  nil
+end
+
+# major_compact (hbase/admin.rb): asynchronous in HBase; here at once, with the
+# CatalogJanitor's clean-up of merge qualifiers. catalogjanitor_run has nothing left to do.
+def major_compact(table_or_region_name, family = nil)
+  hbemu_command('major_compact') do
+    hbemu_timed { HBEmuShell.region_call('compact', { 'region' => table_or_region_name.to_s, 'family' => family }) }
+  end
+  nil
+end
+
+def catalogjanitor_run
+  hbemu_timed { nil }
   nil
 end
 
