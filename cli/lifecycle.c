@@ -1,10 +1,10 @@
-/* hbtab enable, disable, truncate: a table's state changed through Thrift2 or the hbase shell,
- * waited for and read back (the work is in rest/lifecycle.c). */
+/* What enable, disable and truncate share on the command line: the options' values, the
+ * checks, the channel's choice, the call into rest/lifecycle.c and the report. */
+#include "lifecycle.h"
+
 #include "../core/regioninfo.h"
 #include "../rest/lifecycle.h"
 #include "../rest/thrift2.h"
-#include "cli.h"
-#include "commands.h"
 #include "create.h"
 #include "ddl.h"
 #include "exit.h"
@@ -14,27 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *wait_str, *via_str;
-static int yes;
-
-#define LC_VIA_WAIT                                                                                \
-	CLI_CHOICE(0, "via", &via_str, "CHANNEL",                                                  \
-	           "auto (default: thrift2 with --thrift, else the shell), thrift2 or shell",      \
-	           "auto thrift2 shell"),                                                          \
-	    CLI_STRING(0, "wait", &wait_str, "SEC",                                                \
-	               "how long to wait for the state asked for (60)")
-
-static const struct cli_option enable_opts[] = {LC_VIA_WAIT, CLI_END};
-static const struct cli_option disable_opts[] = {
-    CLI_FLAG(0, "yes", &yes, "really take the table offline"),
-    LC_VIA_WAIT,
-    CLI_END,
-};
-static const struct cli_option truncate_opts[] = {
-    CLI_FLAG(0, "yes", &yes, "really delete every row of the table"),
-    LC_VIA_WAIT,
-    CLI_END,
-};
+struct cli_lc_opts cli_lc;
 
 static enum hb_lc_verb verb_of(const struct cli_ctx *x)
 {
@@ -43,24 +23,25 @@ static enum hb_lc_verb verb_of(const struct cli_ctx *x)
 	                                          : HB_LC_TRUNCATE;
 }
 
-static int check(struct cli_ctx *x)
+int cli_lc_check(struct cli_ctx *x)
 {
 	enum hb_lc_verb verb = verb_of(x);
 	double wait;
 
-	if (cli_create_parse_wait(x->cmd->name, wait_str, &wait))
+	if (cli_create_parse_wait(x->cmd->name, cli_lc.wait, &wait))
 		return CLI_EXIT_USAGE;
-	if (via_str && strcmp(via_str, "auto") && strcmp(via_str, "thrift2") &&
-	    strcmp(via_str, "shell"))
-		return cli_usage_exit(
-		    x->cmd->name, "invalid --via '%s' (expected auto, thrift2 or shell)", via_str);
-	if (verb == HB_LC_DISABLE && !yes) {
+	if (cli_lc.via && strcmp(cli_lc.via, "auto") && strcmp(cli_lc.via, "thrift2") &&
+	    strcmp(cli_lc.via, "shell"))
+		return cli_usage_exit(x->cmd->name,
+		                      "invalid --via '%s' (expected auto, thrift2 or shell)",
+		                      cli_lc.via);
+	if (verb == HB_LC_DISABLE && !cli_lc.yes) {
 		cli_error("refusing to disable table '%s' without --yes (its regions go offline: "
 		          "every read and write fails until it is enabled again)",
 		          x->table);
 		return CLI_EXIT_REFUSED;
 	}
-	if (verb == HB_LC_TRUNCATE && !yes) {
+	if (verb == HB_LC_TRUNCATE && !cli_lc.yes) {
 		cli_error(
 		    "refusing to truncate table '%s' without --yes (this deletes all its rows; "
 		    "the split points are kept)",
@@ -78,7 +59,7 @@ static int pick(struct hb_lc_req *q, int *want_thrift)
 
 	*want_thrift = thrift;
 	q->shell = cli_ddl_shell_command();
-	if (via_str && !strcmp(via_str, "thrift2")) {
+	if (cli_lc.via && !strcmp(cli_lc.via, "thrift2")) {
 		if (!thrift) {
 			cli_error("--via thrift2 needs the Thrift2 server's URL (--thrift URL, "
 			          "HBTAB_THRIFT or the config file)");
@@ -86,7 +67,7 @@ static int pick(struct hb_lc_req *q, int *want_thrift)
 		}
 		return CLI_EXIT_OK;
 	}
-	if (via_str && !strcmp(via_str, "shell")) {
+	if (cli_lc.via && !strcmp(cli_lc.via, "shell")) {
 		q->use_shell = 1;
 		return CLI_EXIT_OK;
 	}
@@ -148,7 +129,7 @@ static int report(const struct hb_lc_req *q, const struct hb_lc_result *r)
 	return failed ? HB_EINVAL : rc;
 }
 
-static int run(struct cli_ctx *x)
+int cli_lc_run(struct cli_ctx *x)
 {
 	struct hb_lc_req q;
 	struct hb_lc_result r;
@@ -160,7 +141,7 @@ static int run(struct cli_ctx *x)
 	q.verb = verb_of(x);
 	q.table = x->table;
 	q.timeout = cli_g.timeout;
-	cli_create_parse_wait(x->cmd->name, wait_str, &q.wait);
+	cli_create_parse_wait(x->cmd->name, cli_lc.wait, &q.wait);
 	st = pick(&q, &want_thrift);
 	if (st)
 		return st;
@@ -177,50 +158,7 @@ static int run(struct cli_ctx *x)
 	return cli_exit(report(&q, &r));
 }
 
-static void release(void)
+void cli_lc_release(void)
 {
-	wait_str = via_str = NULL;
-	yes = 0;
+	memset(&cli_lc, 0, sizeof(cli_lc));
 }
-
-const struct cli_command cli_cmd_enable = {
-    .name = "enable",
-    .summary = "enable a table and wait until its regions are online",
-    .usage = "enable TABLE [--via auto|thrift2|shell] [--wait SEC]",
-    .opts = enable_opts,
-    .args = "TABLE",
-    .min_args = 1,
-    .max_args = 1,
-    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
-    .check = check,
-    .run = run,
-    .release = release,
-};
-
-const struct cli_command cli_cmd_disable = {
-    .name = "disable",
-    .summary = "disable a table (its regions go offline)",
-    .usage = "disable TABLE --yes [--via auto|thrift2|shell] [--wait SEC]",
-    .opts = disable_opts,
-    .args = "TABLE",
-    .min_args = 1,
-    .max_args = 1,
-    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
-    .check = check,
-    .run = run,
-    .release = release,
-};
-
-const struct cli_command cli_cmd_truncate = {
-    .name = "truncate",
-    .summary = "delete every row of a table, keeping its split points",
-    .usage = "truncate TABLE --yes [--via auto|thrift2|shell] [--wait SEC]",
-    .opts = truncate_opts,
-    .args = "TABLE",
-    .min_args = 1,
-    .max_args = 1,
-    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
-    .check = check,
-    .run = run,
-    .release = release,
-};

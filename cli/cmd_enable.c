@@ -1,0 +1,23 @@
+/* hbtab enable: a table enabled, waited for until its regions are online (cli/lifecycle.c,
+ * rest/lifecycle.c). */
+#include "commands.h"
+#include "lifecycle.h"
+
+static const struct cli_option opts[] = {
+    CLI_LC_VIA_WAIT,
+    CLI_END,
+};
+
+const struct cli_command cli_cmd_enable = {
+    .name = "enable",
+    .summary = "enable a table and wait until its regions are online",
+    .usage = "enable TABLE [--via auto|thrift2|shell] [--wait SEC]",
+    .opts = opts,
+    .args = "TABLE",
+    .min_args = 1,
+    .max_args = 1,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
+    .check = cli_lc_check,
+    .run = cli_lc_run,
+    .release = cli_lc_release,
+};
