@@ -223,6 +223,7 @@ int hb_snapshot_take(const struct hb_shell_channel *sh, const char *table, const
 	struct hb_shell_result res;
 	struct hb_error judged = {0};
 	char what[HB_SNAPSHOT_NAME_MAX + 600];
+	enum hb_shell_end end = HB_SHELL_CLEAN;
 	int rc, found = 0, listed = 0;
 
 	hb_shell_result_init(&res);
@@ -231,14 +232,18 @@ int hb_snapshot_take(const struct hb_shell_channel *sh, const char *table, const
 		rc = hb_shell_run_script(sh->command, "snapshot", s.data, s.len, sh->timeout, &res,
 		                         err);
 	snprintf(what, sizeof(what), "snapshot '%s' of '%s'", name, table);
-	/* The listing decides, whatever the exit status says (some shells exit 1 after a clean
-	 * run): HBase lists completed snapshots only. */
-	if (!rc && hb_shell_judge(&res, what, sh->timeout, &judged) != HB_SHELL_CLEAN &&
-	    !judged.msg[0])
-		hb_error_set(&judged, HB_ESERVER, "shell %s failed", what);
+	/* An ERROR line fails it (a shell that goes on after an error could list an older
+	 * snapshot of that name); otherwise the listing decides, whatever the exit status says
+	 * (some shells exit 1 after a clean run, some hang): HBase lists completed snapshots
+	 * only. */
+	if (!rc) {
+		end = hb_shell_judge(&res, what, sh->timeout, &judged);
+		if (end == HB_SHELL_ERROR)
+			rc = hb_error_set(err, judged.code, "%s", judged.msg);
+	}
 	if (!rc)
 		rc = listed_in(&res, table, name, &found, &listed, err);
-	if (!rc && !found && judged.code)
+	if (!rc && !found && end != HB_SHELL_CLEAN)
 		rc = hb_error_set(err, judged.code, "%s", judged.msg);
 	else if (!rc && !found)
 		rc = hb_error_set(err, HB_ESERVER, "%s: the shell's list_snapshots %s", what,

@@ -5,10 +5,11 @@ import hbtest
 
 
 class Snapshot(hbtest.EmulatorTest):
-    def snap(self, *args, shell=None):
+    def snap(self, *args, shell=None, env=None):
         sh = shell or "ruby %s -n" % hbtest.SHELL_STANDIN
-        return self.hb("--hbase-shell", sh, *args,
-                       env={"HBEMU_CONTROL": self.emu.control_url})
+        e = {"HBEMU_CONTROL": self.emu.control_url}
+        e.update(env or {})
+        return self.hb("--hbase-shell", sh, *args, env=e)
 
     def snapshots(self):
         return {x["name"]: x["table"] for x in self.emu.control("GET", "/control/snapshots")[1]}
@@ -36,6 +37,9 @@ class Snapshot(hbtest.EmulatorTest):
         self.assertOk(self.snap("snapshot", "t2", "s2"))
         r = self.snap("snapshot", "t2", "s2")
         self.assertFails(r, 4, r"SnapshotExistsException: Snapshot 's2' already stored")
+        # a shell that goes on after the error lists the older s2: still not this run's
+        r = self.snap("snapshot", "t2", "s2", env={"HBEMU_SHELL_EXIT0": "1"})
+        self.assertFails(r, 4, r"Snapshot 's2' already stored")
         self.assertFails(self.snap("snapshot", "hbase:meta"), 5)
 
     def test_snapshot__a_shell_that_lists_nothing_is_not_a_snapshot(self):
