@@ -423,8 +423,10 @@ int hb_repair_script(struct hb_buf *out, const char *table, const struct hb_regi
 
 	(void)rs;
 	rc =
-	    hb_buf_addf(out, "# hbtab repair '%s': %zu step%s, each checked over REST afterwards\n",
-	                table, p->steps, HB_PLURAL(p->steps));
+	    hb_buf_addf(out,
+	                "# hbtab repair '%s': %zu step%s for 'hbase shell -n FILE'; each waits for "
+	                "its merge or split;\n# run 'hbtab repair %s' afterwards to check\n",
+	                table, p->steps, HB_PLURAL(p->steps), table);
 	for (i = 0; !rc && i < p->n; i++) {
 		const struct hb_repair_step *s = &p->v[i];
 
