@@ -97,6 +97,9 @@ class CompletionCases:
         self.assertEqual(set(self.offers("hbtab audit user --source m")), {"meta"})
         self.assertEqual(set(self.offers("hbtab splits --hex-splits 4 --format ")),
                          {"lines", "json", "shell", "splits-file"})
+        self.assertEqual(set(self.offers("hbtab repair user --via ")), {"auto", "shell", "print"})
+        self.assertLessEqual({"--apply", "--empty", "--min-regions", "--split-hot", "--max-steps"},
+                             set(self.offers("hbtab repair user --")))
 
     def test_completion__values_in_the_same_word(self):
         self.assertEqual({w.split("=")[-1] for w in self.offers("hbtab create t --via=th")},
