@@ -10,15 +10,6 @@ static const struct cli_option opts[] = {
 };
 
 const struct cli_command cli_cmd_truncate = {
-    .name = "truncate",
-    .summary = "delete every row of a table, keeping its split points",
-    .usage = "truncate TABLE --yes [--via auto|thrift2|shell] [--wait SEC]",
-    .opts = opts,
-    .args = "TABLE",
-    .min_args = 1,
-    .max_args = 1,
-    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,
-    .check = cli_lc_check,
-    .run = cli_lc_run,
-    .release = cli_lc_release,
+    CLI_LC_COMMAND("truncate", "delete every row of a table, keeping its split points",
+                   "truncate TABLE --yes [--via auto|thrift2|shell] [--wait SEC]"),
 };

@@ -21,6 +21,12 @@ extern struct cli_lc_opts cli_lc;
 	    CLI_STRING(0, "wait", &cli_lc.wait, "SEC",                                             \
 	               "how long to wait for the state asked for (60)")
 
+/* The fields of a verb's descriptor; the file's option table is opts. */
+#define CLI_LC_COMMAND(verb, sum, use)                                                             \
+	.name = verb, .summary = sum, .usage = use, .opts = opts, .args = "TABLE", .min_args = 1,  \
+	.max_args = 1, .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_WRITES,                    \
+	.check = cli_lc_check, .run = cli_lc_run, .release = cli_lc_release
+
 /* Checks the options offline; disable and truncate refuse without --yes (exit 5). */
 int cli_lc_check(struct cli_ctx *x);
 /* Picks the channel, runs the verb named by x->cmd through rest/lifecycle.h and reports. */
