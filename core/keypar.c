@@ -122,16 +122,21 @@ struct rec {
 #define GROUPS      256   /* tasks of BUCKETS / GROUPS digits each */
 #define STORE_PARTS 64    /* tasks writing the sorted keys back */
 
+/* A worker's own cursor and notes, a cache line apart from the others'. */
+struct sample_worker {
+	_Alignas(HB_PAR_LINE) struct hb_keyplan_cursor cur;
+	struct rec any, all; /* the OR and AND of the keys it made */
+};
+
 struct sample {
 	const struct hb_keyplan *plan;
 	unsigned char *dst; /* the keys, count x w bytes */
 	size_t w, nranges;
 	uint64_t count;
-	struct rec *made;      /* the keys as records, in the order made */
-	struct rec *recs;      /* the same in digit order, then sorted: dst itself when w is 16 */
-	struct rec *tmp;       /* TMP_RECS a worker */
-	struct rec *any, *all; /* a worker's OR and AND of the keys it made */
-	struct hb_keyplan_cursor *cur;
+	struct rec *made; /* the keys as records, in the order made */
+	struct rec *recs; /* the same in digit order, then sorted: dst itself when w is 16 */
+	struct rec *tmp;  /* TMP_RECS a worker */
+	struct sample_worker *wk;
 	uint32_t (*hist)[BUCKETS]; /* [range][digit]: counts, then where the next one goes */
 	uint32_t start[BUCKETS + 1];
 	unsigned d0; /* the digit is bytes d0 and d0 + 1 */
@@ -338,21 +343,22 @@ static void make_task(void *ctx, size_t w, uint64_t t)
 {
 	struct sample *s = ctx;
 	unsigned char k[MAKE_BATCH * HB_KEYGEN_MAX_KEY];
-	uint64_t first, n = hb_keyplan_seek(&s->cur[w], s->plan, t, &first), m;
-	struct rec o = s->any[w], a = s->all[w], *r = s->made + first;
+	struct sample_worker *wk = &s->wk[w];
+	uint64_t first, n = hb_keyplan_seek(&wk->cur, s->plan, t, &first), m;
+	struct rec o = wk->any, a = wk->all, *r = s->made + first;
 	size_t i;
 
 	for (; n; n -= m) {
 		m = n < MAKE_BATCH ? n : MAKE_BATCH;
-		hb_keygen_next_n(&s->cur[w].g, k, (size_t)m);
+		hb_keygen_next_n(&wk->cur.g, k, (size_t)m);
 		for (i = 0; i < m; i++, r++) {
 			*r = load(k + i * s->w, s->w);
 			o.hi |= r->hi, o.lo |= r->lo;
 			a.hi &= r->hi, a.lo &= r->lo;
 		}
 	}
-	s->any[w] = o;
-	s->all[w] = a;
+	wk->any = o;
+	wk->all = a;
 }
 
 /* Part t of the keys cut into `parts`: [begin, end). */
@@ -412,8 +418,8 @@ static unsigned first_varying(const struct sample *s, size_t threads)
 	size_t i;
 
 	for (i = 0; i < threads; i++) {
-		o.hi |= s->any[i].hi, o.lo |= s->any[i].lo;
-		a.hi &= s->all[i].hi, a.lo &= s->all[i].lo;
+		o.hi |= s->wk[i].any.hi, o.lo |= s->wk[i].any.lo;
+		a.hi &= s->wk[i].all.hi, a.lo &= s->wk[i].all.lo;
 	}
 	for (j = 0; j < 16 && byte_at(o, j) == byte_at(a, j); j++)
 		;
@@ -473,16 +479,14 @@ static int sample_alloc(struct sample *s, size_t threads)
 	              ? (struct rec *)(void *)s->dst
 	              : malloc(s->count * sizeof(*s->recs));
 	s->tmp = malloc(threads * TMP_RECS * sizeof(*s->tmp));
-	s->any = malloc(threads * sizeof(*s->any));
-	s->all = malloc(threads * sizeof(*s->all));
-	s->cur = malloc(threads * sizeof(*s->cur));
+	s->wk = hb_par_slots(threads, sizeof(*s->wk));
 	s->hist = calloc(s->nranges, sizeof(*s->hist));
-	if (!s->made || !s->recs || !s->tmp || !s->any || !s->all || !s->cur || !s->hist)
+	if (!s->made || !s->recs || !s->tmp || !s->wk || !s->hist)
 		return HB_ENOMEM;
 	for (i = 0; i < threads; i++) {
-		s->any[i] = (struct rec){0, 0};
-		s->all[i] = (struct rec){UINT64_MAX, UINT64_MAX};
-		hb_keyplan_cursor_init(&s->cur[i], s->plan);
+		s->wk[i].any = (struct rec){0, 0};
+		s->wk[i].all = (struct rec){UINT64_MAX, UINT64_MAX};
+		hb_keyplan_cursor_init(&s->wk[i].cur, s->plan);
 	}
 	return 0;
 }
@@ -522,9 +526,7 @@ done:
 	if (s->recs != (struct rec *)(void *)s->dst)
 		free(s->recs);
 	free(s->tmp);
-	free(s->any);
-	free(s->all);
-	free(s->cur);
+	free(s->wk);
 	free(s->hist);
 	free(s);
 	return rc;

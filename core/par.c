@@ -3,6 +3,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct pool {
@@ -88,4 +90,22 @@ void hb_par_run(const struct hb_par *p)
 		drain(&pool, 0);
 	for (i = p->tick ? 0 : 1; i < (p->tick ? 0 : 1) + started; i++)
 		pthread_join(wk[i].th, NULL);
+}
+
+size_t hb_par_slot(size_t size)
+{
+	return (size + HB_PAR_LINE - 1) / HB_PAR_LINE * HB_PAR_LINE;
+}
+
+void *hb_par_slots(size_t n, size_t size)
+{
+	size_t each = hb_par_slot(size ? size : 1);
+	void *p;
+
+	if (n > SIZE_MAX / each)
+		return NULL;
+	p = aligned_alloc(HB_PAR_LINE, n * each);
+	if (p)
+		memset(p, 0, n * each);
+	return p;
 }

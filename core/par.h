@@ -20,6 +20,15 @@ struct hb_par {
 	void *tick_ctx;
 };
 
+/* Workers' own state goes in slots this far apart, so that one worker's writes never take a
+ * cache line from another. */
+#define HB_PAR_LINE 64
+
+/* n zeroed slots of size bytes (rounded up to HB_PAR_LINE), each HB_PAR_LINE-aligned; slot i is
+ * at (char *)p + i * hb_par_slot(size). NULL when out of memory; free() releases it. */
+void *hb_par_slots(size_t n, size_t size);
+size_t hb_par_slot(size_t size);
+
 /* Runs every task of p once and returns when all are done. With one thread and no tick the
  * calling thread does the work; a worker that cannot start leaves its share to the others
  * (or to the calling thread when none started). Never fails. */

@@ -165,11 +165,16 @@ int hb_simrun_start(struct hb_simrun *run, const struct hb_sim_config *cfg, stru
 
 /* ---------------------------------------------------------------- generated keys */
 
+/* A worker's own cursor and counts, a cache line apart from the others'. */
+struct gen_worker {
+	_Alignas(HB_PAR_LINE) struct hb_keyplan_cursor cur;
+	uint64_t *counts; /* per region, in slot of its own */
+};
+
 struct gen {
 	const struct hb_keyplan *plan;
 	const struct hb_sim_router *router;
-	struct hb_keyplan_cursor *cur; /* a worker's */
-	uint64_t **counts;             /* a worker's per region */
+	struct gen_worker *w;
 	atomic_uint_fast64_t done;
 	const struct hb_simrun *run;
 };
@@ -178,9 +183,10 @@ struct gen {
 static void gen_task(void *ctx, size_t w, uint64_t t)
 {
 	struct gen *g = ctx;
-	uint64_t first, n = hb_keyplan_seek(&g->cur[w], g->plan, t, &first);
+	struct gen_worker *wk = &g->w[w];
+	uint64_t first, n = hb_keyplan_seek(&wk->cur, g->plan, t, &first);
 
-	hb_sim_count_generated(g->counts[w], g->router, &g->cur[w].g, n);
+	hb_sim_count_generated(wk->counts, g->router, &wk->cur.g, n);
 	atomic_fetch_add_explicit(&g->done, n, memory_order_relaxed);
 }
 
@@ -205,24 +211,22 @@ static int generated_counts(struct hb_simrun *run, const struct hb_keyplan *plan
 	int rc = 0;
 
 	atomic_init(&g.done, 0);
-	g.cur = calloc(threads, sizeof(*g.cur));
-	g.counts = calloc(threads, sizeof(*g.counts));
-	for (i = 0; g.cur && g.counts && i < threads; i++) {
-		hb_keyplan_cursor_init(&g.cur[i], plan);
-		if (!(g.counts[i] = calloc(nreg, sizeof(uint64_t))))
+	g.w = hb_par_slots(threads, sizeof(*g.w));
+	for (i = 0; g.w && i < threads; i++) {
+		hb_keyplan_cursor_init(&g.w[i].cur, plan);
+		if (!(g.w[i].counts = hb_par_slots(1, nreg * sizeof(uint64_t))))
 			break;
 	}
-	if (!g.cur || !g.counts || i < threads)
+	if (!g.w || i < threads)
 		rc = nomem(err);
 	if (!rc)
 		hb_par_run(&par);
 	for (i = 0; !rc && i < threads; i++)
 		for (j = 0; j < nreg; j++)
-			run->counts[j] += g.counts[i][j];
-	for (i = 0; g.counts && i < threads; i++)
-		free(g.counts[i]);
-	free(g.counts);
-	free(g.cur);
+			run->counts[j] += g.w[i].counts[j];
+	for (i = 0; g.w && i < threads; i++)
+		free(g.w[i].counts);
+	free(g.w);
 	return rc;
 }
 
