@@ -18,7 +18,7 @@
 #define HB_REPAIR_EMPTY        "empty"                 /* --empty: a run of regions with no data */
 #define HB_REPAIR_HOT          "hotspot"               /* --split-hot: split at a sampled key */
 #define HB_REPAIR_HOT_NO_KEY   "hotspot_no_split_key"  /* no sampled key strictly inside */
-#define HB_REPAIR_BLOCKED      "merge_blocked" /* a region to merge was merged recently */
+#define HB_REPAIR_BLOCKED      "merge_blocked"         /* a region to merge was merged recently */
 
 /* What hbtab knows about region i of the sorted live chain (same index as the region list). */
 struct hb_repair_ev {

@@ -9,7 +9,6 @@
 #include "rest/audit.h"
 #include "rest/hbase.h"
 #include "rest/shellrun.h"
-#include "rest/tempfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,60 +436,40 @@ int hb_repair_script(struct hb_buf *out, const char *table, const struct hb_regi
 	return rc || hb_buf_adds(out, "exit\n") ? HB_ENOMEM : 0;
 }
 
-/* What a finished shell run of one step means: an ERROR line fails it; a non-zero exit
- * without one is only a hint (some shells exit 1 after a clean run): the region list tells. */
-static int step_outcome(const struct hb_shell_result *res, double timeout, const char *cmd,
-                        struct hb_error *err)
-{
-	char line[512];
-
-	if (hb_shell_error_line(res, line, sizeof(line)))
-		return hb_error_set(err, HB_ESERVER, "shell '%s' failed: %s", cmd, line);
-	if (res->timed_out)
-		return hb_error_set(
-		    err, HB_ENET, "shell '%s' timed out after %.0f s and was killed", cmd, timeout);
-	return 0;
-}
-
-/* Runs one command in a script of its own through the shell command line a->shell. */
+/*
+ * Runs one command in a script of its own through the shell command line a->shell. An ERROR
+ * line fails the step, and so does a timeout; a non-zero exit without one is only a hint
+ * (some shells exit 1 after a clean run): the region list then tells.
+ */
 static int run_command(const struct hb_repair_apply *a, const char *cmd, struct hb_error *err)
 {
-	struct hb_buf script = HB_BUF_INIT, path = HB_BUF_INIT;
-	struct hb_argv av = {NULL, 0};
+	struct hb_buf script = HB_BUF_INIT;
 	struct hb_shell_result res;
+	struct hb_error judged = {0};
 	char label[200];
-	int rc, have = 0;
+	int rc;
 
 	hb_shell_result_init(&res);
-	rc = hb_argv_split(&av, a->shell, err);
-	if (rc)
-		goto done;
-	if (hb_buf_addf(&script, "%s\nexit\n", cmd) ||
-	    hb_buf_addf(&path, "%s/hbtab-repair-XXXXXX.rb", hb_temp_dir())) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
-	rc = hb_shell_write_temp(path.data, 3, script.data, script.len, err);
-	if (rc)
-		goto done;
-	have = 1;
-	if (hb_argv_push(&av, path.data)) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
+	if (hb_buf_addf(&script, "%s\nexit\n", cmd)) {
+		hb_buf_release(&script);
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
 	snprintf(label, sizeof(label), "repairing table '%s' with the hbase shell", a->table);
 	hb_activity_begin(label);
-	rc = hb_shell_run(&av, a->timeout, &res, err);
+	rc =
+	    hb_shell_run_script(a->shell, "repair", script.data, script.len, a->timeout, &res, err);
 	hb_activity_end();
-	if (!rc)
-		rc = step_outcome(&res, a->timeout, cmd, err);
-done:
-	if (have)
-		hb_shell_remove_temp(path.data);
-	hb_argv_release(&av);
+	if (!rc) {
+		enum hb_shell_end end = hb_shell_judge(&res, cmd, a->timeout, &judged);
+
+		if (end == HB_SHELL_ERROR || end == HB_SHELL_TIMED_OUT) {
+			if (err)
+				*err = judged;
+			rc = judged.code;
+		}
+	}
 	hb_shell_result_release(&res);
 	hb_buf_release(&script);
-	hb_buf_release(&path);
 	return rc;
 }
 

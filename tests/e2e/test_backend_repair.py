@@ -38,6 +38,15 @@ os.execvp(sys.argv[1], sys.argv[1:])
 """
 
 
+# A shell whose every command fails as HBase's 2.4 shell reports a master's refusal.
+FAILING_SHELL = r"""
+import sys
+print("Took 0.0100 secondsERROR Java::OrgApacheHadoopHbaseExceptions::MergeRegionException: "
+      "Merge switch is off!")
+sys.exit(1)
+"""
+
+
 class RepairAgainstCluster(backend.BackendTest):
     def planned(self, *spec):
         r = self.hb("splits", *spec, "--format", "json")
@@ -165,6 +174,19 @@ class RepairAgainstCluster(backend.BackendTest):
         self.assertEqual((r.json()["steps_done"], r.json()["fixed"]), (1, True), r)
         self.assertEqual(self.be.boundaries(t), [keys[1], keys[7], keys[8]])
         self.assertEqual(sorted(self.rows(t)), sorted(ROWS))
+
+    def test_a_failing_step_stops_the_run_with_the_shells_error(self):
+        t = self.name()
+        keys = self.seeded(t)
+        with tempfile.TemporaryDirectory() as d:
+            wrapper = os.path.join(d, "fail.py")
+            with open(wrapper, "w") as f:
+                f.write(FAILING_SHELL)
+            r = self.hb("repair", t, "--keyspace", KEYSPACE, "--apply", "--hbase-shell",
+                        "%s %s" % (sys.executable, wrapper))
+        self.assertFails(r, 4, "step 1/2 failed: shell .*MergeRegionException.*Merge switch is off")
+        self.assertNotRegex(r.err, "step 2/2")
+        self.assertEqual(self.be.boundaries(t), keys)
 
     def test_max_steps_bounds_one_run(self):
         t = self.name()
