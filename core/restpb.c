@@ -1,4 +1,5 @@
-/* Decoder of the REST gateway's TableInfo protobuf (docs/hbase-wire.md §3.1). */
+/* Decoders of the REST gateway's protobuf bodies: TableInfo, CellSet chunks and
+ * StorageClusterStatus (docs/hbase-wire.md §1.1, §3.1). */
 #include "restpb.h"
 #include "key.h"
 #include "regioninfo.h"
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #define WT_VARINT 0
+#define WT_I64    1
 #define WT_LEN    2
 
 #define BAD(...) hb_error_malformed(err, r->what, __VA_ARGS__)
@@ -358,4 +360,200 @@ int hb_scanpb_check(const void *p, size_t n, const char *what, struct hb_error *
 			return rc;
 	}
 	return rc;
+}
+
+/* ---- /status/cluster: StorageClusterStatus ---- */
+
+void hb_statuspb_reader_init(struct hb_statuspb_reader *r, const void *p, size_t n,
+                             const char *what)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->n = n;
+	r->what = what;
+}
+
+const unsigned char *hb_statuspb_at(const struct hb_statuspb_reader *r)
+{
+	return r->node ? r->node + r->node_pos : r->p + r->pos;
+}
+
+/* A varint field's value into *out as the Java int32 or int64 it was (a negative int32 is
+ * written sign-extended to 64 bits). */
+static int pb_int(const unsigned char *p, size_t n, size_t *pos, unsigned wt, int64_t *out)
+{
+	uint64_t v;
+
+	if (wt != WT_VARINT || hb_pb_varint(p, n, pos, &v))
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* A Node's fields but its regions: name 1 (required), startCode 2, requests 3, heapSizeMB 4,
+ * maxHeapSizeMB 5; regions (6) are skipped here and read by hb_statuspb_next_region. */
+static int status_node(struct hb_statuspb_reader *r, const unsigned char *p, size_t n,
+                       struct hb_statuspb_node *out, struct hb_error *err)
+{
+	size_t pos = 0, i = r->nodes;
+	int has_name = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (pos < n) {
+		uint64_t tag;
+		unsigned field, wt;
+		int64_t *dst = NULL;
+
+		if (hb_pb_varint(p, n, &pos, &tag))
+			return BAD("LiveNodes[%zu] is truncated", i);
+		field = (unsigned)(tag >> 3);
+		wt = (unsigned)(tag & 7);
+		if (field == 1) {
+			if (wt != WT_LEN || hb_pb_len(p, n, &pos, &out->name, &out->name_len))
+				return BAD("LiveNodes[%zu].name is not a string", i);
+			if (memchr(out->name, 0, out->name_len))
+				return BAD("LiveNodes[%zu].name contains a NUL character", i);
+			has_name = 1;
+			continue;
+		}
+		dst = field == 2   ? &out->start_code
+		      : field == 3 ? &out->requests
+		      : field == 4 ? &out->heap_mb
+		      : field == 5 ? &out->max_heap_mb
+		                   : NULL;
+		if (dst ? pb_int(p, n, &pos, wt, dst)
+		        : !field || (field == 6 && wt != WT_LEN) || hb_pb_skip(p, n, &pos, wt))
+			return BAD("LiveNodes[%zu] holds an invalid field", i);
+	}
+	if (!has_name)
+		return BAD("LiveNodes[%zu].name is missing", i);
+	return 0;
+}
+
+/* The summary fields: regions 3 (int32), requests 4 (int64), averageLoad 5 (double). */
+static int status_summary(struct hb_statuspb_reader *r, unsigned field, unsigned wt)
+{
+	if (field == 3 || field == 4)
+		return pb_int(r->p, r->n, &r->pos, wt, field == 3 ? &r->regions : &r->requests);
+	if (field == 5) {
+		uint64_t bits = 0;
+		int k;
+
+		if (wt != WT_I64 || r->n - r->pos < 8)
+			return -1;
+		for (k = 7; k >= 0; k--)
+			bits = bits << 8 | r->p[r->pos + (size_t)k];
+		r->pos += 8;
+		memcpy(&r->average_load, &bits, sizeof(bits));
+		return 0;
+	}
+	return !field || hb_pb_skip(r->p, r->n, &r->pos, wt) ? -1 : 0;
+}
+
+int hb_statuspb_next(struct hb_statuspb_reader *r, struct hb_statuspb_node *node,
+                     const unsigned char **dead, size_t *dead_len, struct hb_error *err)
+{
+	r->node = NULL;
+	while (r->pos < r->n) {
+		uint64_t tag;
+		unsigned field, wt;
+		const unsigned char *v;
+		size_t vl, at = r->pos;
+		int rc;
+
+		if (hb_pb_varint(r->p, r->n, &r->pos, &tag))
+			return BAD("truncated or invalid protobuf at byte %zu", at);
+		field = (unsigned)(tag >> 3);
+		wt = (unsigned)(tag & 7);
+		if (field != 1 && field != 2) {
+			if (status_summary(r, field, wt))
+				return BAD("truncated or invalid protobuf at byte %zu", at);
+			continue;
+		}
+		if (wt != WT_LEN)
+			return BAD("%s is not length-delimited (byte %zu)",
+			           field == 1 ? "LiveNodes" : "DeadNodes", at);
+		if (hb_pb_len(r->p, r->n, &r->pos, &v, &vl))
+			return BAD("truncated protobuf at byte %zu", at);
+		if (field == 2) {
+			if (memchr(v, 0, vl))
+				return BAD("DeadNodes[%zu] contains a NUL character", r->dead);
+			*dead = v;
+			*dead_len = vl;
+			r->dead++;
+			return HB_STATUSPB_DEAD;
+		}
+		if ((rc = status_node(r, v, vl, node, err)))
+			return rc;
+		r->node = v;
+		r->node_len = vl;
+		r->node_pos = 0;
+		r->node_regions = 0;
+		r->nodes++;
+		return HB_STATUSPB_NODE;
+	}
+	return 0;
+}
+
+/* One Region: name 1 (required bytes), stores 2, storefiles 3, storefileSizeMB 4,
+ * memStoreSizeMB 5, readRequestsCount 7, writeRequestsCount 8; the other counters skipped. */
+static int status_region(struct hb_statuspb_reader *r, const unsigned char *p, size_t n,
+                         struct hb_statuspb_region *out, struct hb_error *err)
+{
+	size_t pos = 0, i = r->nodes - 1, k = r->node_regions;
+	int has_name = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (pos < n) {
+		uint64_t tag;
+		unsigned field, wt;
+		int64_t *dst;
+
+		if (hb_pb_varint(p, n, &pos, &tag))
+			return BAD("LiveNodes[%zu].Region[%zu] is truncated", i, k);
+		field = (unsigned)(tag >> 3);
+		wt = (unsigned)(tag & 7);
+		if (field == 1) {
+			if (wt != WT_LEN || hb_pb_len(p, n, &pos, &out->name, &out->name_len))
+				return BAD("LiveNodes[%zu].Region[%zu].name is not bytes", i, k);
+			has_name = 1;
+			continue;
+		}
+		dst = field == 2   ? &out->stores
+		      : field == 3 ? &out->storefiles
+		      : field == 4 ? &out->storefile_size_mb
+		      : field == 5 ? &out->memstore_size_mb
+		      : field == 7 ? &out->read_requests
+		      : field == 8 ? &out->write_requests
+		                   : NULL;
+		if (dst ? pb_int(p, n, &pos, wt, dst) : !field || hb_pb_skip(p, n, &pos, wt))
+			return BAD("LiveNodes[%zu].Region[%zu] holds an invalid field", i, k);
+	}
+	if (!has_name)
+		return BAD("LiveNodes[%zu].Region[%zu].name is missing", i, k);
+	return 0;
+}
+
+int hb_statuspb_next_region(struct hb_statuspb_reader *r, struct hb_statuspb_region *out,
+                            struct hb_error *err)
+{
+	while (r->node && r->node_pos < r->node_len) {
+		uint64_t tag;
+		const unsigned char *v;
+		size_t vl;
+		int rc;
+
+		/* the Node was walked by status_node: its fields are whole */
+		hb_pb_varint(r->node, r->node_len, &r->node_pos, &tag);
+		if (tag != (6 << 3 | WT_LEN)) {
+			hb_pb_skip(r->node, r->node_len, &r->node_pos, (unsigned)(tag & 7));
+			continue;
+		}
+		hb_pb_len(r->node, r->node_len, &r->node_pos, &v, &vl);
+		if ((rc = status_region(r, v, vl, out, err)))
+			return rc;
+		r->node_regions++;
+		return 1;
+	}
+	return 0;
 }

@@ -1,5 +1,5 @@
-/* Protobuf bodies of HBase's REST gateway: TableInfo (/T/regions) and a stateless scan's
- * CellSet chunks. */
+/* Protobuf bodies of HBase's REST gateway: TableInfo (/T/regions), a stateless scan's
+ * CellSet chunks and StorageClusterStatus (/status/cluster). */
 #ifndef HB_RESTPB_H
 #define HB_RESTPB_H
 
@@ -80,5 +80,60 @@ int hb_scanpb_next_row(struct hb_scanpb_reader *r, const unsigned char **key, si
 
 /* Reads the current row's next cell: 1 for a cell, 0 at the row's end, HB_ESERVER. */
 int hb_scanpb_next_cell(struct hb_scanpb_reader *r, struct hb_pb_cell *out, struct hb_error *err);
+
+/* A live node of a StorageClusterStatus: name ("host:port", no NUL) is a view into the body. */
+struct hb_statuspb_node {
+	const unsigned char *name;
+	size_t name_len;
+	int64_t start_code, requests, heap_mb, max_heap_mb;
+};
+
+/* One Region of a node: the region name (bytes) is a view into the body. */
+struct hb_statuspb_region {
+	const unsigned char *name;
+	size_t name_len;
+	int64_t stores, storefiles, storefile_size_mb, memstore_size_mb;
+	int64_t read_requests, write_requests;
+};
+
+/*
+ * A cursor over a StorageClusterStatus message (GET /status/cluster as protobuf,
+ * docs/hbase-wire.md §1.1): live nodes and dead node names in body order, each node's
+ * regions read with hb_statuspb_next_region. The summary (regions, requests, averageLoad)
+ * is in the reader once hb_statuspb_next has returned 0. pos is how far the body has been
+ * read, for callers that give back the pages behind it.
+ */
+struct hb_statuspb_reader {
+	const unsigned char *p;
+	size_t n, pos;
+	const char *what;
+	const unsigned char *node; /* the current node message and how far its regions are read */
+	size_t node_len, node_pos;
+	size_t nodes, dead, node_regions; /* read so far */
+	int64_t regions, requests;
+	double average_load;
+};
+
+#define HB_STATUSPB_NODE 1
+#define HB_STATUSPB_DEAD 2
+
+/* Starts a reader over the n bytes at p (not copied: they must outlive the reader). */
+void hb_statuspb_reader_init(struct hb_statuspb_reader *r, const void *p, size_t n,
+                             const char *what);
+
+/*
+ * Reads the next live node into *node (HB_STATUSPB_NODE; its regions follow through
+ * hb_statuspb_next_region) or dead node name into *dead, *dead_len (HB_STATUSPB_DEAD; no
+ * NUL inside); 0 at the end of the message, HB_ESERVER ("malformed response from WHAT: ...").
+ */
+int hb_statuspb_next(struct hb_statuspb_reader *r, struct hb_statuspb_node *node,
+                     const unsigned char **dead, size_t *dead_len, struct hb_error *err);
+
+/* Reads the current node's next region: 1 for a region, 0 at the node's end, HB_ESERVER. */
+int hb_statuspb_next_region(struct hb_statuspb_reader *r, struct hb_statuspb_region *out,
+                            struct hb_error *err);
+
+/* Where the reader has got to in the body (for giving back the pages behind it). */
+const unsigned char *hb_statuspb_at(const struct hb_statuspb_reader *r);
 
 #endif

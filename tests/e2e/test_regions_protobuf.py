@@ -132,5 +132,80 @@ class MetaScanProtobuf(EmulatorTest):
         self.assertEqual(self.scans(), [PB])  # framed: JSON was not asked for
 
 
+class StatusProtobuf(EmulatorTest):
+    """audit reads /status/cluster (live servers for placement, region counters for
+    --hotspots) as protobuf StorageClusterStatus (docs/hbase-wire.md §1.1), JSON from a
+    gateway that refuses it or answers JSON, with the same output either way."""
+    COMMANDS = (("audit", "t1"), ("-o", "json", "audit", "t1"),
+                ("audit", "t1", "--hotspots", "--window", "0"))
+
+    def setUp(self):
+        super().setUp()
+        # servers 2 and 3 down while the table is made: every region on server 1, a
+        # placement finding once they are back
+        for i in (1, 2):
+            self.emu.control("POST", "/control/server", {"index": i, "state": "stop"})
+        self.emu.create("t1", [b"g", b"m\x00\xff", b"t"])
+        for i in (1, 2):
+            self.emu.control("POST", "/control/server", {"index": i, "state": "start"})
+
+    def gateway(self, answer):
+        st, _ = self.emu.control("POST", "/control/protobuf", {"answer": answer})
+        self.assertEqual(st, 200)
+
+    def outputs(self):
+        out = []
+        for args in self.COMMANDS:
+            r = self.hb(*args)
+            self.assertEqual(r.rc, 1, r)
+            out.append((r.out, r.err))
+        return out
+
+    def asked(self):
+        return [(q["accept"], q["status"]) for q in self.emu.requests()
+                if q["method"] == "GET" and q["path"] == "/status/cluster"]
+
+    def test_status_is_read_as_protobuf_and_gives_what_json_gives(self):
+        self.emu.clear_requests()
+        got = self.outputs()
+        self.assertEqual(set(self.asked()), {(PB, 200)})
+        self.assertEqual([f["kind"] for f in json.loads(got[1][0])["findings"]],
+                         ["placement"])
+        self.gateway("json")
+        self.emu.clear_requests()
+        self.assertEqual(self.outputs(), got)
+        self.assertEqual(set(self.asked()), {(PB, 200)})
+        self.gateway("406")
+        self.emu.clear_requests()
+        self.assertEqual(self.outputs(), got)
+        self.assertEqual(set(self.asked()), {(PB, 406), ("application/json", 200)})
+
+
+class MetaStatesOnly(EmulatorTest):
+    """A listing read from /T/regions asks hbase:meta only for what /T/regions lacks: each
+    region's info:state (docs/hbase-wire.md §6.5)."""
+
+    def meta_scans(self):
+        return [q["path"] for q in self.emu.requests()
+                if q["method"] == "GET" and q["path"].startswith("/hbase%3Ameta/*")]
+
+    def test_rest_listing_asks_meta_for_the_states_alone(self):
+        self.emu.create("t1", [b"g", b"m", b"t"])
+        self.emu.control("POST", "/control/unassign", {"table": "t1", "index": 2})
+        for args in (("regions", "t1"), ("audit", "t1")):
+            self.emu.clear_requests()
+            r = self.hb("-o", "json", *args)
+            self.assertEqual(r.rc, 1, r)
+            self.assertIn((2, "not_open"),
+                          [(f["region"], f["kind"]) for f in r.json()["findings"]], r)
+            scans = self.meta_scans()
+            self.assertEqual(len(scans), 1, scans)
+            self.assertEqual(scans[0].count("&column="), 1, scans)
+            self.assertTrue(scans[0].endswith("&column=info%3Astate"), scans)
+        r = self.hb("-o", "json", "regions", "t1")
+        self.assertEqual([x["state"] for x in r.json()["regions"]],
+                         ["OPEN", "OPEN", "CLOSED", "OPEN"])
+
+
 if __name__ == "__main__":
     hbtest.main()

@@ -96,6 +96,8 @@ def main():
         put("fuzz_pull_parser", "number", b"-0.5E+2")
         put("fuzz_rest_schema", "emulator-t", get(emu.rest + "/t/schema"))
         put("fuzz_rest_status", "emulator", get(emu.rest + "/status/cluster"))
+        # (fuzz_rest_statuspb/hbase-2.6.1-status is a real gateway's answer, kept by hand)
+        put("fuzz_rest_statuspb", "emulator", get(emu.rest + "/status/cluster", PROTOBUF))
         put("fuzz_rest_version", "emulator-rest", get(emu.rest + "/version/rest"))
         put("fuzz_rest_version", "emulator-cluster", get(emu.rest + "/version/cluster"))
         put("fuzz_rest_tables", "emulator", get(emu.rest + "/"))

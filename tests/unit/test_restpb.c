@@ -1,5 +1,5 @@
-/* Tests for the REST gateway's protobuf decoders: TableInfo and a stateless scan's CellSet
- * chunks (docs/hbase-wire.md §3.1). */
+/* Tests for the REST gateway's protobuf decoders: TableInfo, a stateless scan's CellSet
+ * chunks (docs/hbase-wire.md §3.1) and StorageClusterStatus (§1.1). */
 #include "core/restpb.h"
 #include "test.h"
 
@@ -398,6 +398,313 @@ static void test_scanpb__bad_lengths_and_rows_are_malformed(void)
 	hb_buf_release(&b);
 }
 
+/* ---- StorageClusterStatus ---- */
+
+static void pb_varint(struct hb_buf *b, uint64_t v)
+{
+	do {
+		unsigned char c = (unsigned char)(v & 0x7f);
+
+		v >>= 7;
+		hb_buf_addc(b, (char)(c | (v ? 0x80 : 0)));
+	} while (v);
+}
+
+static void pb_int(struct hb_buf *b, unsigned field, int64_t v)
+{
+	pb_varint(b, field << 3);
+	pb_varint(b, (uint64_t)v);
+}
+
+static void pb_bytes(struct hb_buf *b, unsigned field, const void *p, size_t n)
+{
+	pb_varint(b, field << 3 | 2);
+	pb_varint(b, n);
+	hb_buf_add(b, p, n);
+}
+
+/* A Region as StorageClusterStatusModel writes it: every field, in number order. */
+static void status_region(struct hb_buf *node, const char *name, int64_t reads, int64_t writes)
+{
+	struct hb_buf r = HB_BUF_INIT;
+	unsigned f;
+
+	pb_bytes(&r, 1, name, strlen(name));
+	for (f = 2; f <= 13; f++)
+		pb_int(&r, f, f == 7 ? reads : f == 8 ? writes : f == 2 ? 1 : 0);
+	pb_bytes(node, 6, r.data, r.len);
+	hb_buf_release(&r);
+}
+
+static void status_node(struct hb_buf *b, const char *name, int64_t start_code, int regions)
+{
+	struct hb_buf n = HB_BUF_INIT;
+	char rn[64];
+	int i;
+
+	pb_bytes(&n, 1, name, strlen(name));
+	pb_int(&n, 2, start_code);
+	pb_int(&n, 3, 7);
+	pb_int(&n, 4, 128);
+	pb_int(&n, 5, 1024);
+	for (i = 0; i < regions; i++) {
+		snprintf(rn, sizeof(rn), "t,%c,1.%032d.", 'a' + i, i);
+		status_region(&n, rn, 10 * i, -1); /* a negative int64: ten bytes */
+	}
+	pb_bytes(b, 1, n.data, n.len);
+	hb_buf_release(&n);
+}
+
+/* Two live nodes (2 and 0 regions), a dead one, then the summary. */
+static void status_body(struct hb_buf *b)
+{
+	static const unsigned char avg[] = {0x29, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f}; /* 1.0 */
+
+	status_node(b, "rs1:16020", 1700000000001, 2);
+	status_node(b, "rs2:16020", 1700000000002, 0);
+	pb_bytes(b, 2, "rs3,16020,17", 12);
+	pb_int(b, 3, 2);
+	pb_int(b, 4, 14);
+	hb_buf_add(b, avg, sizeof(avg));
+}
+
+/* Reads a whole body: nodes, regions, dead names (counted), the last region's counters. */
+static int status_all(const void *p, size_t n, size_t *nodes, size_t *regions, size_t *dead,
+                      struct hb_statuspb_region *last, struct hb_statuspb_reader *rd,
+                      struct hb_error *err)
+{
+	struct hb_statuspb_node node;
+	const unsigned char *d;
+	size_t dl;
+	int rc;
+
+	*nodes = *regions = *dead = 0;
+	hb_statuspb_reader_init(rd, p, n, "GET /status/cluster");
+	while ((rc = hb_statuspb_next(rd, &node, &d, &dl, err)) > 0) {
+		if (rc == HB_STATUSPB_DEAD) {
+			(*dead)++;
+			continue;
+		}
+		(*nodes)++;
+		while ((rc = hb_statuspb_next_region(rd, last, err)) == 1)
+			(*regions)++;
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+/* GET /status/cluster with Accept: application/x-protobuf from HBase 2.6.1's REST gateway (a
+ * mini cluster of three region servers): hbase:meta, hbase:namespace and table pbt's four
+ * regions, two on each server; no dead server. */
+static const unsigned char real_261_status[] = {
+    0x0a, 0xa1, 0x01, 0x0a, 0x0f, 0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x68, 0x6f, 0x73, 0x74, 0x3a, 0x33,
+    0x38, 0x37, 0x39, 0x39, 0x10, 0xb4, 0x91, 0xc4, 0xba, 0xa1, 0x34, 0x18, 0x1a, 0x20, 0xb4, 0x01,
+    0x28, 0xd5, 0x0a, 0x32, 0x27, 0x0a, 0x0d, 0x68, 0x62, 0x61, 0x73, 0x65, 0x3a, 0x6d, 0x65, 0x74,
+    0x61, 0x2c, 0x2c, 0x31, 0x10, 0x03, 0x18, 0x00, 0x20, 0x00, 0x28, 0x01, 0x30, 0x00, 0x38, 0x11,
+    0x40, 0x13, 0x48, 0x00, 0x50, 0x00, 0x58, 0x00, 0x60, 0x00, 0x68, 0x00, 0x32, 0x56, 0x0a, 0x3c,
+    0x70, 0x62, 0x74, 0x2c, 0x34, 0x30, 0x30, 0x30, 0x30, 0x30, 0x30, 0x30, 0x2c, 0x31, 0x37, 0x39,
+    0x35, 0x36, 0x38, 0x37, 0x35, 0x33, 0x35, 0x30, 0x35, 0x38, 0x2e, 0x65, 0x34, 0x38, 0x32, 0x33,
+    0x35, 0x35, 0x39, 0x35, 0x64, 0x32, 0x33, 0x39, 0x30, 0x64, 0x34, 0x35, 0x63, 0x31, 0x39, 0x36,
+    0x30, 0x36, 0x66, 0x31, 0x39, 0x61, 0x62, 0x32, 0x30, 0x31, 0x32, 0x2e, 0x10, 0x01, 0x18, 0x00,
+    0x20, 0x00, 0x28, 0x00, 0x30, 0x00, 0x38, 0x00, 0x40, 0x00, 0x48, 0x00, 0x50, 0x00, 0x58, 0x00,
+    0x60, 0x00, 0x68, 0x00, 0x0a, 0xd4, 0x01, 0x0a, 0x0f, 0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x68, 0x6f,
+    0x73, 0x74, 0x3a, 0x34, 0x33, 0x39, 0x33, 0x39, 0x10, 0xb3, 0x92, 0xc4, 0xba, 0xa1, 0x34, 0x18,
+    0x07, 0x20, 0xb4, 0x01, 0x28, 0xd5, 0x0a, 0x32, 0x5a, 0x0a, 0x40, 0x68, 0x62, 0x61, 0x73, 0x65,
+    0x3a, 0x6e, 0x61, 0x6d, 0x65, 0x73, 0x70, 0x61, 0x63, 0x65, 0x2c, 0x2c, 0x31, 0x37, 0x39, 0x35,
+    0x36, 0x38, 0x37, 0x35, 0x32, 0x33, 0x32, 0x33, 0x39, 0x2e, 0x63, 0x33, 0x63, 0x64, 0x30, 0x32,
+    0x65, 0x35, 0x62, 0x61, 0x32, 0x62, 0x62, 0x30, 0x35, 0x32, 0x31, 0x37, 0x33, 0x30, 0x63, 0x64,
+    0x39, 0x38, 0x36, 0x65, 0x34, 0x66, 0x65, 0x32, 0x35, 0x33, 0x2e, 0x10, 0x01, 0x18, 0x00, 0x20,
+    0x00, 0x28, 0x01, 0x30, 0x00, 0x38, 0x06, 0x40, 0x02, 0x48, 0x00, 0x50, 0x00, 0x58, 0x00, 0x60,
+    0x00, 0x68, 0x00, 0x32, 0x56, 0x0a, 0x3c, 0x70, 0x62, 0x74, 0x2c, 0x38, 0x30, 0x30, 0x30, 0x30,
+    0x30, 0x30, 0x30, 0x2c, 0x31, 0x37, 0x39, 0x35, 0x36, 0x38, 0x37, 0x35, 0x33, 0x35, 0x30, 0x35,
+    0x38, 0x2e, 0x39, 0x38, 0x31, 0x39, 0x38, 0x32, 0x36, 0x66, 0x39, 0x61, 0x30, 0x66, 0x37, 0x36,
+    0x61, 0x62, 0x65, 0x36, 0x30, 0x62, 0x38, 0x38, 0x31, 0x64, 0x61, 0x38, 0x66, 0x30, 0x65, 0x63,
+    0x39, 0x39, 0x2e, 0x10, 0x01, 0x18, 0x00, 0x20, 0x00, 0x28, 0x00, 0x30, 0x00, 0x38, 0x00, 0x40,
+    0x00, 0x48, 0x00, 0x50, 0x00, 0x58, 0x00, 0x60, 0x00, 0x68, 0x00, 0x0a, 0xc8, 0x01, 0x0a, 0x0f,
+    0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x68, 0x6f, 0x73, 0x74, 0x3a, 0x34, 0x34, 0x36, 0x39, 0x33, 0x10,
+    0xf1, 0x91, 0xc4, 0xba, 0xa1, 0x34, 0x18, 0x01, 0x20, 0xb8, 0x01, 0x28, 0xd5, 0x0a, 0x32, 0x4e,
+    0x0a, 0x34, 0x70, 0x62, 0x74, 0x2c, 0x2c, 0x31, 0x37, 0x39, 0x35, 0x36, 0x38, 0x37, 0x35, 0x33,
+    0x35, 0x30, 0x35, 0x38, 0x2e, 0x64, 0x35, 0x65, 0x35, 0x37, 0x31, 0x33, 0x33, 0x63, 0x34, 0x38,
+    0x64, 0x31, 0x65, 0x32, 0x32, 0x63, 0x63, 0x61, 0x38, 0x32, 0x33, 0x62, 0x64, 0x36, 0x33, 0x65,
+    0x39, 0x63, 0x30, 0x61, 0x61, 0x2e, 0x10, 0x01, 0x18, 0x00, 0x20, 0x00, 0x28, 0x00, 0x30, 0x00,
+    0x38, 0x00, 0x40, 0x00, 0x48, 0x00, 0x50, 0x00, 0x58, 0x00, 0x60, 0x00, 0x68, 0x00, 0x32, 0x56,
+    0x0a, 0x3c, 0x70, 0x62, 0x74, 0x2c, 0x63, 0x30, 0x30, 0x30, 0x30, 0x30, 0x30, 0x30, 0x2c, 0x31,
+    0x37, 0x39, 0x35, 0x36, 0x38, 0x37, 0x35, 0x33, 0x35, 0x30, 0x35, 0x38, 0x2e, 0x66, 0x30, 0x31,
+    0x64, 0x35, 0x39, 0x39, 0x33, 0x37, 0x63, 0x39, 0x62, 0x38, 0x33, 0x32, 0x30, 0x34, 0x35, 0x34,
+    0x38, 0x66, 0x32, 0x30, 0x32, 0x64, 0x64, 0x39, 0x31, 0x37, 0x34, 0x63, 0x38, 0x2e, 0x10, 0x01,
+    0x18, 0x00, 0x20, 0x00, 0x28, 0x00, 0x30, 0x00, 0x38, 0x01, 0x40, 0x00, 0x48, 0x00, 0x50, 0x00,
+    0x58, 0x00, 0x60, 0x00, 0x68, 0x00, 0x18, 0x06, 0x20, 0x2d, 0x29, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x40};
+
+static void test_statuspb__real_gateway_answer_decodes(void)
+{
+	struct hb_statuspb_reader rd;
+	struct hb_statuspb_node node;
+	struct hb_statuspb_region reg;
+	struct hb_error err = {0};
+	const unsigned char *d;
+	size_t dl, regions = 0, nodes = 0;
+	int rc, system = 0;
+
+	hb_statuspb_reader_init(&rd, real_261_status, sizeof(real_261_status),
+	                        "GET /status/cluster");
+	while ((rc = hb_statuspb_next(&rd, &node, &d, &dl, &err)) == HB_STATUSPB_NODE) {
+		CHECK(node.name_len > 10 && !memcmp(node.name, "localhost:", 10));
+		CHECK(node.start_code > 1700000000000 && node.max_heap_mb > 0);
+		nodes++;
+		while ((rc = hb_statuspb_next_region(&rd, &reg, &err)) == 1) {
+			if (reg.name_len >= 13 && !memcmp(reg.name, "hbase:", 6))
+				system++;
+			else if (reg.name_len > 4 && !memcmp(reg.name, "pbt,", 4))
+				regions++;
+			CHECK(reg.stores >= 1);
+		}
+		CHECK_EQ_INT(rc, 0);
+	}
+	CHECK_EQ_INT(rc, 0);
+	CHECK_EQ_INT((int)nodes, 3);
+	CHECK_EQ_INT((int)regions, 4);
+	CHECK_EQ_INT(system, 2);
+	CHECK_EQ_INT(rd.regions, 6);
+	CHECK(rd.average_load == 2.0);
+	CHECK(rd.pos == sizeof(real_261_status));
+}
+
+static void test_statuspb__nodes_regions_dead_and_summary_decode(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_statuspb_reader rd;
+	struct hb_statuspb_node node;
+	struct hb_statuspb_region reg;
+	struct hb_error err = {0};
+	const unsigned char *d;
+	size_t dl, nodes, regions, dead;
+
+	status_body(&b);
+	hb_statuspb_reader_init(&rd, b.data, b.len, "GET /status/cluster");
+	CHECK_EQ_INT(hb_statuspb_next(&rd, &node, &d, &dl, &err), HB_STATUSPB_NODE);
+	CHECK(node.name_len == 9 && !memcmp(node.name, "rs1:16020", 9));
+	CHECK(node.start_code == 1700000000001 && node.requests == 7);
+	CHECK(node.heap_mb == 128 && node.max_heap_mb == 1024);
+	CHECK_EQ_INT(hb_statuspb_next_region(&rd, &reg, &err), 1);
+	CHECK(reg.name_len == 39 && !memcmp(reg.name, "t,a,1.", 6));
+	CHECK(reg.stores == 1 && reg.read_requests == 0 && reg.write_requests == -1);
+	CHECK_EQ_INT(hb_statuspb_next_region(&rd, &reg, &err), 1);
+	CHECK(reg.read_requests == 10);
+	CHECK_EQ_INT(hb_statuspb_next_region(&rd, &reg, &err), 0);
+	CHECK_EQ_INT(hb_statuspb_next(&rd, &node, &d, &dl, &err), HB_STATUSPB_NODE);
+	CHECK(node.name_len == 9 && !memcmp(node.name, "rs2:16020", 9));
+	CHECK_EQ_INT(hb_statuspb_next_region(&rd, &reg, &err), 0);
+	CHECK_EQ_INT(hb_statuspb_next(&rd, &node, &d, &dl, &err), HB_STATUSPB_DEAD);
+	CHECK(dl == 12 && !memcmp(d, "rs3,16020,17", 12));
+	CHECK_EQ_INT(hb_statuspb_next(&rd, &node, &d, &dl, &err), 0);
+	CHECK(rd.regions == 2 && rd.requests == 14 && rd.average_load == 1.0);
+	/* regions not read are passed over by the next node */
+	CHECK_EQ_INT(status_all(b.data, b.len, &nodes, &regions, &dead, &reg, &rd, &err), 0);
+	CHECK(nodes == 2 && regions == 2 && dead == 1);
+	hb_buf_release(&b);
+}
+
+static void test_statuspb__every_truncation_fails_or_stops_at_a_boundary(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_statuspb_reader rd;
+	struct hb_statuspb_region reg;
+	size_t cut, nodes, regions, dead;
+
+	status_body(&b);
+	for (cut = 0; cut < b.len; cut++) {
+		struct hb_error err = {0};
+		int rc = status_all(b.data, cut, &nodes, &regions, &dead, &reg, &rd, &err);
+
+		if (rc) {
+			CHECK_EQ_INT(rc, HB_ESERVER);
+			CHECK(
+			    !strncmp(err.msg, "malformed response from GET /status/cluster: ", 45));
+		} else {
+			/* a cut between two fields is a shorter message: never the whole one */
+			CHECK(nodes + dead < 3 || rd.average_load != 1.0);
+		}
+	}
+	hb_buf_release(&b);
+}
+
+static void test_statuspb__missing_names_nul_and_wrong_types_are_malformed(void)
+{
+	/* a Node without its name */
+	static const unsigned char no_name[] = {0x0a, 0x02, 0x10, 0x01};
+	/* a Node named "a\0b" */
+	static const unsigned char nul_name[] = {0x0a, 0x05, 0x0a, 0x03, 'a', 0x00, 'b'};
+	/* a Region without its name */
+	static const unsigned char no_rname[] = {0x0a, 0x07, 0x0a, 0x01, 'a',
+	                                         0x32, 0x02, 0x10, 0x01};
+	/* LiveNodes as a varint */
+	static const unsigned char wrong_wt[] = {0x08, 0x01};
+	/* averageLoad cut short */
+	static const unsigned char short_avg[] = {0x29, 0, 0, 0};
+	/* a Region with a counter field 14 (a later release's) and a length-delimited field 15:
+	 * both passed over */
+	static const unsigned char later[] = {0x0a, 0x0e, 0x0a, 0x01, 'a',  0x32, 0x09, 0x0a,
+	                                      0x01, 'r',  0x70, 0x05, 0x7a, 0x01, 'x',  0x38};
+	struct hb_statuspb_reader rd;
+	struct hb_statuspb_region reg;
+	struct hb_error err = {0};
+	size_t nodes, regions, dead;
+
+	CHECK_EQ_INT(status_all(no_name, sizeof(no_name), &nodes, &regions, &dead, &reg, &rd, &err),
+	             HB_ESERVER);
+	CHECK_EQ_STR(err.msg, "malformed response from GET /status/cluster: LiveNodes[0].name is "
+	                      "missing");
+	CHECK_EQ_INT(
+	    status_all(nul_name, sizeof(nul_name), &nodes, &regions, &dead, &reg, &rd, &err),
+	    HB_ESERVER);
+	CHECK_EQ_STR(err.msg, "malformed response from GET /status/cluster: LiveNodes[0].name "
+	                      "contains a NUL character");
+	CHECK_EQ_INT(
+	    status_all(no_rname, sizeof(no_rname), &nodes, &regions, &dead, &reg, &rd, &err),
+	    HB_ESERVER);
+	CHECK_EQ_STR(err.msg, "malformed response from GET /status/cluster: "
+	                      "LiveNodes[0].Region[0].name is missing");
+	CHECK_EQ_INT(
+	    status_all(wrong_wt, sizeof(wrong_wt), &nodes, &regions, &dead, &reg, &rd, &err),
+	    HB_ESERVER);
+	CHECK_EQ_STR(err.msg, "malformed response from GET /status/cluster: LiveNodes is not "
+	                      "length-delimited (byte 0)");
+	CHECK_EQ_INT(
+	    status_all(short_avg, sizeof(short_avg), &nodes, &regions, &dead, &reg, &rd, &err),
+	    HB_ESERVER);
+	/* the last byte is a field 7 tag without its value: a truncated Region */
+	CHECK_EQ_INT(status_all(later, sizeof(later), &nodes, &regions, &dead, &reg, &rd, &err),
+	             HB_ESERVER);
+	CHECK_EQ_INT(status_all(later, sizeof(later) - 1, &nodes, &regions, &dead, &reg, &rd, &err),
+	             HB_ESERVER);
+}
+
+static void test_statuspb__unknown_fields_are_passed_over(void)
+{
+	struct hb_buf b = HB_BUF_INIT, n = HB_BUF_INIT, r = HB_BUF_INIT;
+	struct hb_statuspb_reader rd;
+	struct hb_statuspb_region reg;
+	struct hb_error err = {0};
+	size_t nodes, regions, dead;
+
+	pb_bytes(&r, 1, "r", 1);
+	pb_int(&r, 14, 5);        /* a counter a later release may add */
+	pb_bytes(&r, 15, "x", 1); /* and something length-delimited */
+	pb_int(&r, 8, 3);
+	pb_bytes(&n, 1, "a:1", 3);
+	pb_int(&n, 9, 1);
+	pb_bytes(&n, 6, r.data, r.len);
+	pb_bytes(&b, 1, n.data, n.len);
+	pb_int(&b, 9, 1);
+	CHECK_EQ_INT(status_all(b.data, b.len, &nodes, &regions, &dead, &reg, &rd, &err), 0);
+	CHECK(nodes == 1 && regions == 1 && dead == 0 && reg.write_requests == 3);
+	hb_buf_release(&b);
+	hb_buf_release(&n);
+	hb_buf_release(&r);
+}
+
 int main(void)
 {
 	RUN(test_restpb__real_gateway_answer_decodes);
@@ -410,5 +717,10 @@ int main(void)
 	RUN(test_scanpb__real_gateway_stateless_scan_decodes);
 	RUN(test_scanpb__chunks_and_a_wrapped_length_are_framed);
 	RUN(test_scanpb__bad_lengths_and_rows_are_malformed);
+	RUN(test_statuspb__real_gateway_answer_decodes);
+	RUN(test_statuspb__nodes_regions_dead_and_summary_decode);
+	RUN(test_statuspb__every_truncation_fails_or_stops_at_a_boundary);
+	RUN(test_statuspb__missing_names_nul_and_wrong_types_are_malformed);
+	RUN(test_statuspb__unknown_fields_are_passed_over);
 	return TEST_DONE();
 }

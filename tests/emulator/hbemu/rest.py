@@ -3,6 +3,7 @@ described in docs/hbase-wire.md sections 0-6."""
 import base64
 import json
 import random
+import struct
 import threading
 import urllib.parse
 
@@ -37,6 +38,43 @@ def pb_varint(v):
 
 def pb_bytes(field, data):
     return pb_varint(field << 3 | 2) + pb_varint(len(data)) + data
+
+
+def pb_int_field(field, v):
+    return pb_varint(field << 3) + pb_varint(v)
+
+
+# StorageClusterStatus.Region's counters after its name, by field number (2.6.1's
+# StorageClusterStatusMessage.proto); 1.x spells 5 and 6 memstoreSizeMB, storefileIndexSizeMB.
+STATUS_REGION_FIELDS = ((2, ("stores",)), (3, ("storefiles",)), (4, ("storefileSizeMB",)),
+                        (5, ("memStoreSizeMB", "memstoreSizeMB")),
+                        (6, ("storefileIndexSizeKB", "storefileIndexSizeMB")),
+                        (7, ("readRequestsCount",)), (8, ("writeRequestsCount",)),
+                        (9, ("rootIndexSizeKB",)), (10, ("totalStaticIndexSizeKB",)),
+                        (11, ("totalStaticBloomSizeKB",)), (12, ("totalCompactingKVs",)),
+                        (13, ("currentCompactedKVs",)))
+
+
+def pb_status(m):
+    """StorageClusterStatusModel.createProtobufOutput: liveNodes = 1 (Node {name = 1;
+    startCode = 2; requests = 3; heapSizeMB = 4; maxHeapSizeMB = 5; regions = 6}), deadNodes
+    = 2, regions = 3, requests = 4, averageLoad = 5 (double); every field is set, so every
+    one is written, in number order (the model's JSON dict m as status_model makes it)."""
+    out = []
+    for n in m["LiveNodes"]:
+        node = [pb_bytes(1, n["name"].encode("utf-8")), pb_int_field(2, n["startCode"]),
+                pb_int_field(3, n["requests"]), pb_int_field(4, n["heapSizeMB"]),
+                pb_int_field(5, n["maxHeapSizeMB"])]
+        for r in n["Region"]:
+            reg = [pb_bytes(1, base64.b64decode(r["name"]))]
+            for field, keys in STATUS_REGION_FIELDS:
+                reg.append(pb_int_field(field, next((r[k] for k in keys if k in r), 0)))
+            node.append(pb_bytes(6, b"".join(reg)))
+        out.append(pb_bytes(1, b"".join(node)))
+    out.extend(pb_bytes(2, d.encode("utf-8")) for d in m["DeadNodes"])
+    out.append(pb_int_field(3, m["regions"]) + pb_int_field(4, m["requests"])
+               + b"\x29" + struct.pack("<d", m["averageLoad"]))
+    return b"".join(out)
 
 
 def pb_table_info(name, entries):
@@ -517,6 +555,11 @@ class RestHandler(Handler):
         m = self.status_model()
         if a == "json":
             return Response(200, jdumps(m), JSON_T, [NO_CACHE])
+        if a == "protobuf":
+            # StorageClusterStatusResource produces protobuf too, in the type asked for
+            pb_t = "application/protobuf" if "application/protobuf" in (
+                self.headers.get("Accept") or "") else PROTOBUF_T
+            return Response(200, pb_status(m), pb_t, [NO_CACHE])
         if a == "plain":
             lines = ["%d live servers, %d dead servers, %.4f average load" % (
                 len(m["LiveNodes"]), len(m["DeadNodes"]), m["averageLoad"]), "",
