@@ -498,29 +498,38 @@ static uint64_t jump(uint64_t seed, uint64_t n)
 	return r.seed;
 }
 
-/* Draws 0 .. n - 1 after seed as nextInt(1000) would take them: the accepted ones counted,
- * their values summed (four at a time from the 1- to 4-step maps, as in ticks1000). */
-static void scan1000(struct hb_keygen_span *out, uint64_t s, uint64_t n)
+/* Draws scanned at once: independent steps from one state, through the LCG's 1- to
+ * SCAN_LANES-step maps, that a vector unit takes side by side. */
+#define SCAN_LANES 16
+
+/* Draws 0 .. n - 1 after s as nextInt(1000) would take them: the accepted ones counted, their
+ * values summed. Inlined into each instruction set's copy below. */
+static inline __attribute__((always_inline)) void scan1000_body(struct hb_keygen_span *out,
+                                                                uint64_t s, uint64_t n)
 {
-	uint64_t a[4], c[4], i = 0;
+	uint64_t a[SCAN_LANES], c[SCAN_LANES], i = 0;
 	int k;
 
 	a[0] = JR_MULT;
 	c[0] = JR_ADD;
-	for (k = 1; k < 4; k++) {
+	for (k = 1; k < SCAN_LANES; k++) {
 		a[k] = (a[k - 1] * JR_MULT) & JR_MASK;
 		c[k] = (c[k - 1] * JR_MULT + JR_ADD) & JR_MASK;
 	}
-	for (; i + 4 <= n; i += 4) {
-		uint32_t u[4];
+	for (; i + SCAN_LANES <= n; i += SCAN_LANES) {
+		uint32_t u[SCAN_LANES], keys = 0, sum = 0;
 
-		for (k = 0; k < 4; k++)
+		for (k = 0; k < SCAN_LANES; k++)
 			u[k] = (uint32_t)(((a[k] * s + c[k]) & JR_MASK) >> 17);
-		s = (a[3] * s + c[3]) & JR_MASK;
-		for (k = 0; k < 4; k++) {
-			out->keys += u[k] < REJECT_1000;
-			out->clock += u[k] < REJECT_1000 ? u[k] % 1000 : 0;
+		s = (a[SCAN_LANES - 1] * s + c[SCAN_LANES - 1]) & JR_MASK;
+		for (k = 0; k < SCAN_LANES; k++) {
+			uint32_t ok = u[k] < REJECT_1000;
+
+			keys += ok;
+			sum += ok ? u[k] % 1000 : 0;
 		}
+		out->keys += keys;
+		out->clock += sum;
 	}
 	for (; i < n; i++) {
 		uint32_t u;
@@ -530,6 +539,30 @@ static void scan1000(struct hb_keygen_span *out, uint64_t s, uint64_t n)
 		out->keys += u < REJECT_1000;
 		out->clock += u < REJECT_1000 ? u % 1000 : 0;
 	}
+}
+
+static void scan1000_plain(struct hb_keygen_span *out, uint64_t s, uint64_t n)
+{
+	scan1000_body(out, s, n);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) static void scan1000_avx2(struct hb_keygen_span *out, uint64_t s,
+                                                          uint64_t n)
+{
+	scan1000_body(out, s, n);
+}
+#endif
+
+static void scan1000(struct hb_keygen_span *out, uint64_t s, uint64_t n)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (__builtin_cpu_supports("avx2")) {
+		scan1000_avx2(out, s, n);
+		return;
+	}
+#endif
+	scan1000_plain(out, s, n);
 }
 
 void hb_keygen_span_scan(struct hb_keygen_span *out, const struct hb_keygen *g, uint64_t i,
