@@ -464,6 +464,42 @@ static int same_as_previous(struct named_regions *s, const struct hb_region *r, 
 	       (r->end_len && hb_buf_add(&s->prev, r->end, r->end_len));
 }
 
+/* The encoded part of the name the gateway sent into enc, when that name is exactly the
+ * prefix built (n bytes) and ".<32 lower-case hex>.": a start key that is valid UTF-8 comes
+ * through Bytes.toString unchanged, and HBase took the MD5 over those very bytes (§3), so it
+ * need not be taken again. 0 when the name is anything else. */
+static int sent_encoded(const struct hb_region *r, const char *prefix, size_t n, char enc[33])
+{
+	size_t k;
+
+	if (!r->name || r->name_len != n + 34 || memcmp(r->name, prefix, n) || r->name[n] != '.' ||
+	    r->name[n + 33] != '.')
+		return 0;
+	for (k = 0; k < 32; k++) {
+		unsigned char c = r->name[n + 1 + k];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return 0;
+		enc[k] = (char)c;
+	}
+	enc[32] = 0;
+	return 1;
+}
+
+/* Appends ",<id>" (decimal). */
+static int add_id(struct hb_buf *b, uint64_t id)
+{
+	char d[24];
+	size_t i = sizeof(d);
+
+	do {
+		d[--i] = (char)('0' + id % 10);
+		id /= 10;
+	} while (id);
+	d[--i] = ',';
+	return hb_buf_add(b, d + i, sizeof(d) - i);
+}
+
 static int rebuild_name(void *ctx, const struct hb_region *r, struct hb_error *err)
 {
 	struct named_regions *s = ctx;
@@ -481,12 +517,13 @@ static int rebuild_name(void *ctx, const struct hb_region *r, struct hb_error *e
 		return s->fn(s->ctx, r, err);
 	hb_buf_reset(&s->name);
 	if (hb_buf_adds(&s->name, s->table) || hb_buf_addc(&s->name, ',') ||
-	    hb_buf_add(&s->name, r->start, r->start_len) ||
-	    hb_buf_addf(&s->name, ",%llu", (unsigned long long)r->id))
+	    hb_buf_add(&s->name, r->start, r->start_len) || add_id(&s->name, r->id))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	prefix = s->name.len;
-	hb_region_encoded_name(enc, s->name.data, prefix);
-	if (hb_buf_addf(&s->name, ".%s.", enc))
+	if (!sent_encoded(r, s->name.data, prefix, enc))
+		hb_region_encoded_name(enc, s->name.data, prefix);
+	if (hb_buf_addc(&s->name, '.') || hb_buf_add(&s->name, enc, 32) ||
+	    hb_buf_addc(&s->name, '.'))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	with.name = (unsigned char *)s->name.data;
 	with.name_len = s->name.len;

@@ -2,6 +2,7 @@
 #include "rest/states.h"
 #include "core/key.h"
 #include "core/regioninfo.h"
+#include "core/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,9 +36,25 @@ int hb_rest_table_regions(struct hb_rest *c, const char *table, int meta, struct
 #define STATE_WORDS_SEARCHED 32
 struct state_join {
 	struct hb_regions *rs;
-	uint32_t *note; /* per REST region: its state word + 1, or 0 */
+	const uint64_t *ids; /* per REST region its id (NULL: match by name) */
+	uint32_t *note;      /* per REST region: its state word + 1, or 0 */
 	struct hb_names words;
 };
+
+/* Whether REST region i is the one meta row m names. A REST name is a pure function of the
+ * table, start key and id (docs/hbase-wire.md §3): with the ids at hand, the start (already
+ * equal) and the id are compared instead of building the name. */
+static int same_region(const struct state_join *j, size_t i, const struct hb_region *m)
+{
+	struct hb_region_view v;
+	const struct hb_region *r;
+
+	if (j->ids)
+		return j->ids[i] == m->id && m->replica_id == 0;
+	r = hb_regions_at(j->rs, i, &v);
+	return r->name && r->name_len == m->name_len &&
+	       (!m->name_len || !memcmp(r->name, m->name, m->name_len));
+}
 
 /* The first REST region whose start is not below start. */
 static size_t first_at(const struct hb_regions *rs, const unsigned char *start, size_t len)
@@ -66,13 +83,13 @@ static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err
 	if (!m->state || !m->name)
 		return 0;
 	for (i = first_at(j->rs, m->start, m->start_len); i < j->rs->n; i++) {
-		struct hb_region_view v;
-		const struct hb_region *r = hb_regions_at(j->rs, i, &v);
+		const unsigned char *st, *en;
+		size_t sl, el;
 
-		if (hb_key_cmp(r->start, r->start_len, m->start, m->start_len))
+		hb_regions_bounds(j->rs, i, &st, &sl, &en, &el);
+		if (hb_key_cmp(st, sl, m->start, m->start_len))
 			break;
-		if (!r->name || r->name_len != m->name_len ||
-		    (m->name_len && memcmp(r->name, m->name, m->name_len)))
+		if (!same_region(j, i, m))
 			continue;
 		for (; !have_word && w < j->words.n && w < STATE_WORDS_SEARCHED; w++)
 			if (!strcmp(j->words.v[w], m->state))
@@ -99,9 +116,10 @@ static int apply_states(struct state_join *j)
 	return 0;
 }
 
-/* The meta scan joined onto rs; merr gets why it failed. HB_ENOMEM or the scan's code. */
-static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs, int *state,
-                     struct hb_error *merr)
+/* The meta scan joined onto rs (ids: per region its id, or NULL); merr gets why it failed.
+ * HB_ENOMEM or the scan's code. */
+static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                     const uint64_t *ids, int *state, struct hb_error *merr)
 {
 	struct state_join j;
 	struct hb_region_view v;
@@ -112,6 +130,7 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
 	if (last && last->end_len)
 		last = NULL;
 	j.rs = rs;
+	j.ids = ids;
 	j.note = calloc(rs->n ? rs->n : 1, sizeof(*j.note));
 	hb_names_init(&j.words);
 	if (!j.note)
@@ -147,9 +166,10 @@ static void ask_thrift2(const char *table, hb_thrift2_open_fn open, void *open_c
 	hb_thrift2_free(t);
 }
 
-int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
-                          hb_thrift2_open_fn open, void *open_ctx, struct hb_table_avail *av,
-                          struct hb_error *err)
+/* hb_rest_region_states with the regions' ids (or NULL). */
+static int region_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                         const uint64_t *ids, hb_thrift2_open_fn open, void *open_ctx,
+                         struct hb_table_avail *av, struct hb_error *err)
 {
 	struct hb_error merr = {0}, terr = {0};
 	int rc;
@@ -158,7 +178,7 @@ int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_region
 	av->available = -1;
 	av->why.code = 0;
 	av->why.msg[0] = 0;
-	rc = join_meta(c, table, rs, &av->table_state, &merr);
+	rc = join_meta(c, table, rs, ids, &av->table_state, &merr);
 	if (!rc)
 		return 0;
 	if (rc == HB_ENOMEM)
@@ -172,20 +192,91 @@ int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_region
 	return 0;
 }
 
+int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                          hb_thrift2_open_fn open, void *open_ctx, struct hb_table_avail *av,
+                          struct hb_error *err)
+{
+	return region_states(c, table, rs, NULL, open, open_ctx, av, err);
+}
+
+/*
+ * The REST regions as they are read, each region's id noted while the start keys rise (the
+ * list then needs no sort: /T/regions comes in meta's order, and only a daughter sharing its
+ * split parent's start breaks it). ids is dropped when they do not.
+ */
+struct id_list {
+	struct hb_regions *rs;
+	uint64_t *ids;
+	size_t cap;
+	struct hb_buf prev; /* the previous region's start */
+};
+
+static int push_noting_id(void *ctx, const struct hb_region *r, struct hb_error *err)
+{
+	struct id_list *l = ctx;
+	size_t sl = r->start ? r->start_len : 0;
+
+	if (l->ids && l->rs->n && hb_key_cmp(l->prev.data, l->prev.len, r->start, sl) >= 0) {
+		free(l->ids);
+		l->ids = NULL;
+	}
+	if (hb_regions_push(l->rs, r) || (l->ids && HB_VEC_GROW(l->ids, l->cap, l->rs->n, 1024)))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (l->ids) {
+		l->ids[l->rs->n - 1] = r->id;
+		hb_buf_reset(&l->prev);
+		if (sl && hb_buf_add(&l->prev, r->start, sl))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* hb_rest_table_regions from REST with the ids noted (*ids NULL when the list had to be
+ * sorted; freed by the caller). */
+static int rest_regions(struct hb_rest *c, const char *table, struct hb_regions *rs, uint64_t **ids,
+                        struct hb_error *err)
+{
+	struct id_list l;
+	size_t n0 = rs->n;
+	int rc;
+
+	l.rs = rs;
+	l.cap = 0;
+	l.ids = n0 ? NULL : malloc(sizeof(*l.ids)); /* a list started empty only */
+	hb_buf_init(&l.prev, 0);
+	rc = hb_rest_regions_scan(c, table, push_noting_id, &l, err);
+	hb_buf_release(&l.prev);
+	if (rc) {
+		hb_regions_truncate(rs, n0);
+		free(l.ids);
+		l.ids = NULL;
+		if (rc == HB_ENOTFOUND)
+			hb_error_set(err, HB_ENOTFOUND, "table '%s' not found", table);
+	} else if (!l.ids) {
+		hb_regions_sort(rs);
+	}
+	*ids = l.ids;
+	return rc;
+}
+
 int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
                           void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
                           struct hb_error *err)
 {
+	uint64_t *ids = NULL;
 	int rc;
 
 	av->table_state = -1;
 	av->available = -1;
 	av->why.code = 0;
 	av->why.msg[0] = 0;
-	rc = hb_rest_table_regions(c, table, meta, rs, &av->table_state, err);
+	if (meta)
+		return hb_rest_table_regions(c, table, meta, rs, &av->table_state, err);
+	rc = rest_regions(c, table, rs, &ids, err);
 	/* REST shows a closed region's last server: learn what is really online. */
-	if (!rc && !meta)
-		rc = hb_rest_region_states(c, table, rs, open, open_ctx, av, err);
+	if (!rc)
+		rc = region_states(c, table, rs, ids, open, open_ctx, av, err);
+	free(ids);
 	return rc;
 }
 

@@ -8,6 +8,8 @@
 # --window 0' is measured too, outside the target: it also keeps every region's counters.
 # Usage: tests/bench/bench_live_1m.sh [HBTAB_BINARY] [--check]
 #   HBEMU_GEN_DIR names the emulator's generated modules (BUILD/emu_gen).
+#   BENCH_BEFORE=BINARY measures that build too (say, the one before a change), against the
+#   same table and baselines, and prints its tables first.
 #   --check exits 1 when a command's peak RSS is 128 MiB or more.
 # Memory-heavy for the emulator (about 0.4 GB for the table, several GB while it serves the
 # meta scan and /status/cluster); allow a quarter of an hour.
@@ -27,7 +29,6 @@ META="$REST/hbase%3Ameta/*?startrow=$TABLE&endrow=$TABLE%20%2C%2C&maxversions=1"
 for c in regioninfo server serverstartcode state sn splitA splitB; do
 	META="$META&column=info%3A$c"
 done
-H="$HBTAB --rest $REST --timeout 3600 --no-progress"
 
 set -- $(timed_cpu "$HBTAB" splits --hex-splits "$REGIONS")
 SP=$*
@@ -37,36 +38,40 @@ set -- $(timed_cpu curl -s --compressed -H 'Accept: application/json' "$META")
 CM=$*
 set -- $(timed_cpu curl -s --compressed -H 'Accept: application/json' "$REST/status/cluster")
 CS=$*
-set -- $(timed_cpu $H regions "$TABLE")
-RR=$*
-set -- $(timed_cpu $H regions "$TABLE" --source meta)
-RM=$*
-set -- $(timed_cpu $H audit "$TABLE")
-AR=$*
-set -- $(timed_cpu $H audit "$TABLE" --source meta)
-AM=$*
-set -- $(timed_cpu $H audit "$TABLE" --hotspots --window 0)
-AH=$*
-
-# Bytes of the bodies hbtab read (its -v trace: "GET path: HTTP 200, N bytes", as decoded),
-# beside curl's /T/regions in JSON, the issue's yardstick.
+# cases BINARY: the listing and audit cases of BINARY, one "wall cpu kb" line each, then the
+# bytes of the bodies it read (its -v trace: "GET path: HTTP 200, N bytes", as decoded), all
+# on one line, beside curl's /T/regions in JSON, the issue's yardstick.
 bodies() {
 	"$@" -v 2>&1 >/dev/null | sed -n 's/.*: HTTP [0-9]*, \([0-9]*\) bytes$/\1/p' |
 		awk '{ s += $1 } END { print s + 0 }'
 }
-BYTES="$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept: application/json' \
-	"$REST/$TABLE/regions") $(bodies $H regions "$TABLE") $(bodies $H regions "$TABLE" \
-	--source meta) $(bodies $H audit "$TABLE") $(bodies $H audit "$TABLE" --source meta)"
+cases() {
+	H="$1 --rest $REST --timeout 3600 --no-progress"
+	timed_cpu $H regions "$TABLE"
+	timed_cpu $H regions "$TABLE" --source meta
+	timed_cpu $H audit "$TABLE"
+	timed_cpu $H audit "$TABLE" --source meta
+	timed_cpu $H audit "$TABLE" --hotspots --window 0
+	echo "$(bodies $H regions "$TABLE") $(bodies $H regions "$TABLE" --source meta)" \
+		"$(bodies $H audit "$TABLE") $(bodies $H audit "$TABLE" --source meta)"
+}
+CURL_BYTES=$(curl -s -o /dev/null -w '%{size_download}' -H 'Accept: application/json' \
+	"$REST/$TABLE/regions")
 
-printf '%s\n' "$SP" "$CR" "$CM" "$CS" "$RR" "$RM" "$AR" "$AM" "$AH" |
-	awk -v n="$REGIONS" -v target="$TARGET_KB" -v bytes="$BYTES" '
-	{ wall[NR] = $1; cpu[NR] = $2; kb[NR] = $3 }
+# report LABEL: the tables of one binary's cases (read from stdin) beside the baselines.
+report() {
+	{
+		printf '%s\n' "$SP" "$CR" "$CM" "$CS"
+		cat
+	} | awk -v n="$REGIONS" -v target="$TARGET_KB" -v curlb="$CURL_BYTES" -v label="$1" '
+	NR <= 9 { wall[NR] = $1; cpu[NR] = $2; kb[NR] = $3 }
+	NR == 10 { for (i = 1; i <= 4; i++) b[i] = $i }
 	END {
 		split("hbtab splits --hex-splits N|curl GET /T/regions|curl GET meta scan (stateless)|" \
 		      "curl GET /status/cluster|hbtab regions (REST)|hbtab regions --source meta|" \
 		      "hbtab audit (REST)|hbtab audit --source meta|" \
 		      "hbtab audit --hotspots --window 0", name, "|")
-		printf "live listing and audit of a %d-region table\n", n
+		printf "live listing and audit of a %d-region table (%s)\n", n, label
 		printf "%-34s %9s %9s %9s %12s\n", "case", "wall s", "cpu s", "peak MiB", "x splits RSS"
 		for (i = 1; i <= 9; i++)
 			printf "%-34s %9.3f %9.2f %9.1f %12.1f\n", name[i], wall[i], cpu[i],
@@ -79,14 +84,24 @@ printf '%s\n' "$SP" "$CR" "$CM" "$CS" "$RR" "$RM" "$AR" "$AM" "$AH" |
 		       over ? "MISSED" : "met"
 		printf "(--hotspots, outside the target, also keeps every region'"'"'s request counters\n"
 		printf "and write share)\n"
-		nb = split(bytes, b, " ")
 		printf "\n%-34s %12s %9s %12s %12s\n", "case", "bytes read", "x curl", "cpu us/reg",
 		       "x curl cpu"
-		printf "%-34s %12d %9.2f %12.2f %12.2f\n", name[2] " (JSON)", b[1], 1,
+		printf "%-34s %12d %9.2f %12.2f %12.2f\n", name[2] " (JSON)", curlb, 1,
 		       cpu[2] * 1e6 / n, 1
 		for (i = 5; i <= 8; i++)
-			printf "%-34s %12d %9.2f %12.2f %12.2f\n", name[i], b[i - 3], b[i - 3] / b[1],
+			printf "%-34s %12d %9.2f %12.2f %12.2f\n", name[i], b[i - 4], b[i - 4] / curlb,
 			       cpu[i] * 1e6 / n, (cpu[2] > 0 ? cpu[i] / cpu[2] : 0)
 		exit over
-	}' || { [ "$CHECK" = "--check" ] && exit 1; }
+	}'
+}
+
+status=0
+if [ -n "${BENCH_BEFORE:-}" ]; then
+	cases "$BENCH_BEFORE" >"$TMP/before"
+	report "before: $BENCH_BEFORE" <"$TMP/before" || true
+	echo
+fi
+cases "$HBTAB" >"$TMP/after"
+report "$HBTAB" <"$TMP/after" || status=1
+[ "$status" = 1 ] && [ "$CHECK" = "--check" ] && exit 1
 exit 0

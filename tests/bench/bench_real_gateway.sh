@@ -3,7 +3,8 @@
 # (tests/realhbase), beside curl + jq making the same listing from the same gateway in the
 # same run. Wall time is the median of RUNS runs (default 5); figures are printed as ratios.
 # Usage: tests/bench/bench_real_gateway.sh [HBTAB_BINARY]
-#   (the first run builds tests/realhbase with Maven; BENCH_REGIONS sets the region count)
+#   (the first run builds tests/realhbase with Maven; BENCH_REGIONS sets the region count;
+#   BENCH_BEFORE=BINARY measures that build too, say the one before a change, in the same run)
 set -eu
 
 . "$(dirname "$0")/lib.sh"
@@ -48,17 +49,32 @@ median() {
 	sort -n "$TMP/times" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
 }
 
-CJ=$(median sh "$TMP/rest.sh")
-HR=$(median "$HBTAB" --rest "$REST" --no-progress -o json regions "$TABLE")
-HM=$(median "$HBTAB" --rest "$REST" --no-progress -o json regions "$TABLE" --source meta)
-HA=$(median "$HBTAB" --rest "$REST" --no-progress -o json audit "$TABLE")
-HAM=$(median "$HBTAB" --rest "$REST" --no-progress -o json audit "$TABLE" --source meta)
+# case_times BINARY: the median wall times of BINARY's four cases, on one line.
+case_times() {
+	echo "$(median "$1" --rest "$REST" --no-progress -o json regions "$TABLE")" \
+		"$(median "$1" --rest "$REST" --no-progress -o json regions "$TABLE" --source meta)" \
+		"$(median "$1" --rest "$REST" --no-progress -o json audit "$TABLE")" \
+		"$(median "$1" --rest "$REST" --no-progress -o json audit "$TABLE" --source meta)"
+}
 
-awk -v cj="$CJ" -v hr="$HR" -v hm="$HM" -v ha="$HA" -v ham="$HAM" -v n="$REGIONS" 'BEGIN {
-	printf "%-36s %8s %10s\n", "case (" n " regions, median)", "wall s", "vs curl|jq"
-	printf "%-36s %8.3f %10s\n", "curl | jq /T/regions (baseline)", cj, "1.00"
-	printf "%-36s %8.3f %10.2f\n", "hbtab regions (REST)", hr, hr / cj
-	printf "%-36s %8.3f %10.2f\n", "hbtab regions --source meta", hm, hm / cj
-	printf "%-36s %8.3f %10.2f\n", "hbtab audit (REST)", ha, ha / cj
-	printf "%-36s %8.3f %10.2f\n", "hbtab audit --source meta", ham, ham / cj
+CJ=$(median sh "$TMP/rest.sh")
+AFTER=$(case_times "$HBTAB")
+BEFORE=
+[ -n "${BENCH_BEFORE:-}" ] && BEFORE=$(case_times "$BENCH_BEFORE")
+
+awk -v cj="$CJ" -v after="$AFTER" -v before="$BEFORE" -v n="$REGIONS" 'BEGIN {
+	split(after, a, " ")
+	nb = split(before, b, " ")
+	split("hbtab regions (REST)|hbtab regions --source meta|hbtab audit (REST)|" \
+	      "hbtab audit --source meta", name, "|")
+	printf "%-36s %8s %10s", "case (" n " regions, median)", "wall s", "vs curl|jq"
+	if (nb)
+		printf " %10s %10s", "before s", "vs curl|jq"
+	printf "\n%-36s %8.3f %10s\n", "curl | jq /T/regions (baseline)", cj, "1.00"
+	for (i = 1; i <= 4; i++) {
+		printf "%-36s %8.3f %10.2f", name[i], a[i], a[i] / cj
+		if (nb)
+			printf " %10.3f %10.2f", b[i], b[i] / cj
+		printf "\n"
+	}
 }'
