@@ -231,41 +231,42 @@ static int strict_check(struct cli_create *c)
 {
 	struct hb_create *f = &c->f;
 	struct hb_error err = {0};
+	int rc = hb_create_reach(f, &err), refused = 0;
 
-	if (hb_create_reach(f, &err)) {
-		c->exit_status = cli_fail(&err);
-		print_summary(c, err.msg);
-		return c->exit_status;
+	if (!rc) {
+		hb_create_phase_end(f, HB_CREATE_REACH);
+		if (!f->nunreachable)
+			return CLI_EXIT_OK;
+		rc = hb_error_set(
+		    &err, HB_EFINDING,
+		    "refusing to create '%s': %zu of %zu region%s cannot hold any key "
+		    "of keyspace '%s'; nothing was sent (--allow-unreachable creates it "
+		    "anyway)",
+		    f->table, f->nunreachable, f->splits.n + 1, HB_PLURAL(f->splits.n + 1),
+		    hb_buf_str(&f->ks_canon));
+		refused = 1;
 	}
-	hb_create_phase_end(f, HB_CREATE_REACH);
-	if (!f->nunreachable)
-		return CLI_EXIT_OK;
-	hb_error_set(&err, HB_EFINDING,
-	             "refusing to create '%s': %zu of %zu region%s cannot hold any key of "
-	             "keyspace '%s'; nothing was sent (--allow-unreachable creates it anyway)",
-	             f->table, f->nunreachable, f->splits.n + 1, HB_PLURAL(f->splits.n + 1),
-	             hb_buf_str(&f->ks_canon));
-	cli_error("%s", err.msg);
-	print_unreachable(f, cli_error);
-	if (f->nunreachable > 50)
-		cli_error("  ... and %zu more", f->nunreachable - 50);
-	c->exit_status = CLI_EXIT_FINDINGS;
+	c->exit_status = cli_status(rc, &err, 0);
+	if (refused) {
+		print_unreachable(f, cli_error);
+		if (f->nunreachable > 50)
+			cli_error("  ... and %zu more", f->nunreachable - 50);
+	}
 	print_summary(c, err.msg);
-	return CLI_EXIT_FINDINGS;
+	return c->exit_status;
 }
 
 /* Validation; a spec that takes N from the cluster is validated once connected. */
 static int check_spec(void)
 {
+	struct hb_error err = {0};
 	int rc = cli_create_validate(&cr, &ss, &co.families, &co.attrs, co.via, meta_row);
 
 	hb_create_phase_end(&cr.f, HB_CREATE_VALIDATE);
 	validated = 1;
-	if (rc == HB_ENOMEM) {
-		cli_error("out of memory");
-		return CLI_EXIT_SERVER;
-	}
-	if (rc)
+	if (rc == HB_ENOMEM)
+		return cli_status(rc, &err, 0);
+	if (rc) /* reported */
 		return CLI_EXIT_USAGE;
 	return cr.f.ks && !allow_unreachable ? strict_check(&cr) : CLI_EXIT_OK;
 }
@@ -307,12 +308,13 @@ static int check(struct cli_ctx *x)
 static int run_create(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
-	int st = CLI_EXIT_OK;
+	int st = CLI_EXIT_OK, rc;
 
 	cr.rest = x->rest;
 	if (!validated) {
-		if (cli_splitspec_prepare(&ss, cr.rest, &err))
-			return cli_fail(&err);
+		rc = cli_splitspec_prepare(&ss, cr.rest, &err);
+		if (rc)
+			return cli_status(rc, &err, 0);
 		cr.live_servers = ss.live_servers;
 		st = check_spec();
 	}

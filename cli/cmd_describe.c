@@ -2,7 +2,6 @@
 #include "../rest/hbase.h"
 #include "cli.h"
 #include "commands.h"
-#include "exit.h"
 #include "output.h"
 
 static cJSON *attrs_json(cJSON *parent, const char *key, const struct hb_attrs *a)
@@ -46,7 +45,7 @@ static int print_text(const struct hb_schema *s)
 	static const char *const hdr[] = {"FAMILY", "ATTRIBUTE", "VALUE"};
 	struct cli_table t;
 	size_t i, j;
-	int rc = cli_table_init(&t, 3, hdr);
+	int rc = cli_table_init(&t, 3, hdr), wrc = 0;
 
 	for (i = 0; !rc && i < s->attrs.n; i++)
 		rc = cli_table_add(&t, "(table)") || cli_table_add(&t, s->attrs.v[i].key) ||
@@ -62,9 +61,9 @@ static int print_text(const struct hb_schema *s)
 			     cli_table_add(&t, f->attrs.v[j].value);
 	}
 	if (!rc)
-		rc = cli_table_print(&t, 0);
+		wrc = cli_table_print(&t, 0); /* a failed write is reported when stdout is closed */
 	cli_table_release(&t);
-	return rc ? HB_ENOMEM : 0;
+	return rc ? HB_ENOMEM : wrc;
 }
 
 static int run(struct cli_ctx *x)
@@ -75,16 +74,12 @@ static int run(struct cli_ctx *x)
 
 	hb_schema_init(&s);
 	rc = hb_rest_get_schema(x->rest, x->table, &s, &err);
-	if (rc == HB_ENOTFOUND) {
-		cli_error("table '%s' not found", x->table);
-		rc = CLI_EXIT_SERVER;
-	} else if (rc) {
-		rc = cli_fail(&err);
-	} else {
-		rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(&s) : print_text(&s));
-	}
+	if (rc == HB_ENOTFOUND)
+		rc = hb_error_set(&err, HB_ESERVER, "table '%s' not found", x->table);
+	else if (!rc)
+		rc = cli_g.output == CLI_OUT_JSON ? print_json(&s) : print_text(&s);
 	hb_schema_release(&s);
-	return rc;
+	return cli_status(rc, &err, 0);
 }
 
 const struct cli_command cli_cmd_describe = {

@@ -34,8 +34,7 @@ static int check(struct cli_ctx *x)
 
 		cli_snapshot_channel(&sh);
 		snprintf(what, sizeof(what), "drop '%s' with --snapshot", x->table);
-		if (hb_snapshot_channel_check(&sh, what, &err))
-			return cli_fail(&err);
+		return cli_status(hb_snapshot_channel_check(&sh, what, &err), &err, 0);
 	}
 	return CLI_EXIT_OK;
 }
@@ -74,22 +73,21 @@ static int run(struct cli_ctx *x)
 	struct hb_drop_req req = {x->table, NULL, NULL, NULL, dry_run};
 	struct hb_snapshot_before snap = {&sh, ""};
 	struct hb_drop_out out;
-	int exists;
+	int exists, rc;
 
 	if (snapshot) { /* a table leaves only once a snapshot of it is listed */
 		req.before = hb_snapshot_before_drop;
 		req.before_ctx = &snap;
 	}
 
-	if (hb_rest_drop_checked(x->rest, &req, &out, &err))
-		return cli_fail(&err);
-	exists = out.outcome == HB_DROP_DROPPED || out.outcome == HB_DROP_WOULD;
-	if (!exists && !if_exists) {
-		cli_error("table '%s' not found", x->table);
-		return CLI_EXIT_SERVER;
-	}
-	return cli_exit(report(x->table, exists, out.outcome == HB_DROP_DROPPED,
-	                       out.outcome == HB_DROP_DROPPED && snapshot ? snap.name : NULL));
+	rc = hb_rest_drop_checked(x->rest, &req, &out, &err);
+	exists = !rc && (out.outcome == HB_DROP_DROPPED || out.outcome == HB_DROP_WOULD);
+	if (!rc && !exists && !if_exists)
+		rc = hb_error_set(&err, HB_ESERVER, "table '%s' not found", x->table);
+	else if (!rc)
+		rc = report(x->table, exists, out.outcome == HB_DROP_DROPPED,
+		            out.outcome == HB_DROP_DROPPED && snapshot ? snap.name : NULL);
+	return cli_status(rc, &err, 0);
 }
 
 const struct cli_command cli_cmd_drop = {

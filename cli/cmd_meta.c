@@ -196,9 +196,8 @@ static int run(struct cli_ctx *x, int set)
 	if ((rc == HB_ESERVER || rc == HB_EFINDING) && m.c &&
 	    cli_explain_disabled(m.c, m.table, &err))
 		rc = HB_ESERVER;
-	rc = rc ? cli_fail(&err) : CLI_EXIT_OK;
 	hb_metarow_release(&m.row);
-	return rc;
+	return cli_status(rc, &err, 0);
 }
 
 static int run_get(struct cli_ctx *x)

@@ -25,9 +25,7 @@ static int check(struct cli_ctx *x)
 		return cli_usage_error("snapshot", "%s", err.msg), CLI_EXIT_USAGE;
 	cli_snapshot_channel(&sh);
 	snprintf(what, sizeof(what), "snapshot '%s'", x->table);
-	if (hb_snapshot_channel_check(&sh, what, &err))
-		return cli_fail(&err);
-	return CLI_EXIT_OK;
+	return cli_status(hb_snapshot_channel_check(&sh, what, &err), &err, 0);
 }
 
 static int print_json(const char *table, const char *name)
@@ -50,7 +48,7 @@ static int run(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
 	char name[HB_SNAPSHOT_NAME_MAX];
-	int exists = 0;
+	int exists = 0, rc;
 
 	if (x->argc > 2)
 		snprintf(name, sizeof(name), "%s", x->argv[2]);
@@ -58,18 +56,16 @@ static int run(struct cli_ctx *x)
 		return cli_usage_error("snapshot", "table name '%s' too long for a snapshot name",
 		                       x->table),
 		       CLI_EXIT_USAGE;
-	if (hb_rest_table_exists(x->rest, x->table, &exists, &err))
-		return cli_fail(&err);
-	if (!exists) {
-		cli_error("table '%s' not found", x->table);
-		return CLI_EXIT_SERVER;
-	}
-	if (hb_snapshot_take(&sh, x->table, name, &err))
-		return cli_fail(&err);
-	if (cli_g.output == CLI_OUT_JSON)
-		return cli_exit(print_json(x->table, name));
-	cli_snapshot_print(x->table, name);
-	return CLI_EXIT_OK;
+	rc = hb_rest_table_exists(x->rest, x->table, &exists, &err);
+	if (!rc && !exists)
+		rc = hb_error_set(&err, HB_ESERVER, "table '%s' not found", x->table);
+	if (!rc)
+		rc = hb_snapshot_take(&sh, x->table, name, &err);
+	if (!rc && cli_g.output == CLI_OUT_JSON)
+		rc = print_json(x->table, name);
+	else if (!rc)
+		cli_snapshot_print(x->table, name);
+	return cli_status(rc, &err, 0);
 }
 
 const struct cli_command cli_cmd_snapshot = {

@@ -104,8 +104,6 @@ static int print_keys(const struct hb_keys *keys, enum splits_format fmt)
 		rc = hb_buf_adds(&b, "]}\n");
 	else if (!rc && fmt == FMT_SHELL)
 		rc = hb_buf_adds(&b, "]\n");
-	if (rc == HB_ENOMEM)
-		cli_error("out of memory");
 	if (!rc)
 		rc = flush(&b, 1);
 	hb_buf_release(&b);
@@ -138,6 +136,18 @@ static int check(struct cli_ctx *x)
 	return CLI_EXIT_OK;
 }
 
+/* The spec as canonical flags, one line. */
+static int print_describe(struct hb_error *err)
+{
+	struct hb_buf d = HB_BUF_INIT;
+	int rc = cli_splitspec_describe(&d, &ss, err);
+
+	if (!rc && !hb_buf_addc(&d, '\n'))
+		rc = cli_write_stdout(d.data, d.len);
+	hb_buf_release(&d);
+	return rc;
+}
+
 static int run(struct cli_ctx *x)
 {
 	struct hb_keys keys;
@@ -152,26 +162,14 @@ static int run(struct cli_ctx *x)
 		                                       : FMT_LINES;
 	else if (cli_g.output == CLI_OUT_JSON)
 		fmt = FMT_JSON;
-	if (!x->offline && cli_splitspec_prepare(&ss, x->rest, &err))
-		return cli_fail(&err);
-	if (describe) {
-		struct hb_buf d = HB_BUF_INIT;
-
-		rc = cli_splitspec_describe(&d, &ss, &err);
-		if (!rc && !hb_buf_addc(&d, '\n'))
-			rc = cli_write_stdout(d.data, d.len);
-		hb_buf_release(&d);
-		return rc ? (err.msg[0] ? cli_fail(&err) : cli_exit(rc)) : CLI_EXIT_OK;
-	}
+	rc = x->offline ? 0 : cli_splitspec_prepare(&ss, x->rest, &err);
 	hb_keys_init(&keys);
-	rc = cli_splitspec_compute(&keys, &ss, &err);
-	if (rc) {
-		hb_keys_release(&keys);
-		return cli_fail(&err);
-	}
-	rc = print_keys(&keys, fmt);
+	if (!rc && describe)
+		rc = print_describe(&err);
+	else if (!rc && !(rc = cli_splitspec_compute(&keys, &ss, &err)))
+		rc = print_keys(&keys, fmt);
 	hb_keys_release(&keys);
-	return cli_exit(rc);
+	return cli_status(rc, &err, 0);
 }
 
 static void release(void)

@@ -98,15 +98,13 @@ static int run(struct cli_ctx *x)
 		rc = hb_rest_get_version(x->rest, &v, &err);
 	if (!rc)
 		rc = hb_rest_get_status(x->rest, &st, &err);
-	if (rc)
-		rc = cli_fail(&err);
-	else
-		rc = cli_exit(cli_g.output == CLI_OUT_JSON ? print_json(cv, &v, &st)
-		                                           : print_text(cv, &v, &st));
+	if (!rc)
+		rc = cli_g.output == CLI_OUT_JSON ? print_json(cv, &v, &st)
+		                                  : print_text(cv, &v, &st);
 	free(cv);
 	hb_rest_version_release(&v);
 	hb_cluster_status_release(&st);
-	return rc;
+	return cli_status(rc, &err, 0);
 }
 
 const struct cli_command cli_cmd_status = {

@@ -18,10 +18,8 @@ static int run(struct cli_ctx *x)
 
 	hb_names_init(&names);
 	rc = hb_rest_list_tables(x->rest, &names, &err);
-	if (rc) {
-		rc = cli_fail(&err);
+	if (rc)
 		goto done;
-	}
 	if (x->argc > 1) { /* keep the names the glob matches, in order */
 		size_t o = 0;
 
@@ -50,10 +48,9 @@ static int run(struct cli_ctx *x)
 			rc = cli_table_print(&t, 0);
 		cli_table_release(&t);
 	}
-	rc = cli_exit(rc);
 done:
 	hb_names_release(&names);
-	return rc;
+	return cli_status(rc, &err, 0);
 }
 
 const struct cli_command cli_cmd_tables = {

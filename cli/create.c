@@ -218,8 +218,9 @@ int cli_create_run(struct cli_create *c)
 	struct hb_error err = {0};
 	int st = CLI_EXIT_OK, rc;
 
-	if (hb_create_run(f, c->rest, &h, &err)) {
-		c->exit_status = cli_fail(&err);
+	rc = hb_create_run(f, c->rest, &h, &err);
+	if (rc) {
+		c->exit_status = cli_status(rc, &err, 0);
 		if (f->mismatch)
 			print_diff(c);
 		if (c->summary)
@@ -234,9 +235,7 @@ int cli_create_run(struct cli_create *c)
 		st = CLI_EXIT_FINDINGS;
 	}
 	rc = c->summary ? c->summary(c, NULL) : 0;
-	if (rc && !st)
-		st = cli_exit(rc);
-	return st;
+	return st ? st : cli_status(rc, &err, 0);
 }
 
 int cli_create_table(struct hb_rest *rest, const struct cli_create_req *req,

@@ -95,6 +95,7 @@ int cli_ddl_pick(enum cli_via *out, const char *via, size_t n)
 
 int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits, int default_family)
 {
+	struct hb_error err = {0}; /* what fails here is memory or stdout, which is reported */
 	struct hb_buf out = HB_BUF_INIT;
 	int rc;
 
@@ -118,7 +119,7 @@ int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits, int d
 	if (!rc)
 		rc = cli_write_stdout(out.data, out.len);
 	hb_buf_release(&out);
-	return cli_exit(rc);
+	return cli_status(rc, &err, 0);
 }
 
 static int ddl_thrift2(const struct hb_schema *s, const struct hb_keys *splits, double wait,

@@ -146,16 +146,17 @@ int cli_lc_run(struct cli_ctx *x)
 	if (st)
 		return st;
 	/* Thrift2's calls are synchronous: the master's procedure may take the whole --wait */
-	if (want_thrift && cli_thrift2_open(&t, cli_g.timeout + q.wait, &err))
-		return cli_fail(&err);
-	q.thrift = t;
-	cli_verbose("%s '%s' via %s", hb_lc_verb_name(q.verb), q.table,
-	            q.use_shell || !t ? "the hbase shell" : "Thrift2");
-	rc = hb_lc_run(x->rest, &q, &r, &err);
-	hb_thrift2_free(t);
-	if (rc)
-		return cli_fail(&err);
-	return cli_exit(report(&q, &r));
+	rc = want_thrift ? cli_thrift2_open(&t, cli_g.timeout + q.wait, &err) : 0;
+	if (!rc) {
+		q.thrift = t;
+		cli_verbose("%s '%s' via %s", hb_lc_verb_name(q.verb), q.table,
+		            q.use_shell || !t ? "the hbase shell" : "Thrift2");
+		rc = hb_lc_run(x->rest, &q, &r, &err);
+		hb_thrift2_free(t);
+	}
+	if (!rc)
+		rc = report(&q, &r);
+	return cli_status(rc, &err, 0);
 }
 
 void cli_lc_release(void)

@@ -350,22 +350,16 @@ static int ensure_one(struct run *r, const struct hb_rotate_period *p, int *st, 
 	size_t keys_n;
 	int gone = 0, rc, one;
 
-	if (f && f->managed < 0) {
-		if (read_mark(r, f, &gone, &err)) {
-			*st = cli_fail(&err);
-			*stop = 1;
-			return 0;
-		}
-		if (gone)
-			f = NULL;
-	}
+	rc = f && f->managed < 0 ? read_mark(r, f, &gone, &err) : 0;
+	if (!rc && gone)
+		f = NULL;
 	hb_keys_init(&keys);
-	rc = design_for(r, f, &keys, &text, &live, &err);
+	if (!rc && (rc = design_for(r, f, &keys, &text, &live, &err)) == HB_ENOMEM)
+		hb_error_set(&err, rc, "out of memory"); /* whatever else err says */
 	if (rc) {
 		hb_keys_release(&keys);
 		hb_buf_release(&text);
-		*st = rc == HB_ENOMEM ? (cli_error("out of memory"), CLI_EXIT_SERVER)
-		                      : cli_fail(&err);
+		*st = cli_status(rc, &err, 0);
 		*stop = 1;
 		return 0;
 	}
@@ -383,8 +377,9 @@ static int ensure_tables(struct run *r)
 	int rc = 0, st = 0, stop = 0;
 
 	if (r->o->sample_previous) {
-		if (sample_previous(r, &r->plan.want[0].stamp, &err))
-			return cli_fail(&err);
+		rc = sample_previous(r, &r->plan.want[0].stamp, &err);
+		if (rc)
+			return cli_status(rc, &err, 0);
 		if (!r->d.have_sampled)
 			cli_verbose(
 			    "no managed table with rows before '%s' to sample; using the spec",
@@ -392,10 +387,8 @@ static int ensure_tables(struct run *r)
 	}
 	for (i = 0; i < r->plan.nwant && !rc && !stop; i++)
 		rc = ensure_one(r, &r->plan.want[i], &st, &stop);
-	if (rc == HB_ENOMEM && !st) {
-		cli_error("out of memory");
-		st = CLI_EXIT_SERVER;
-	}
+	if (rc == HB_ENOMEM && !st)
+		st = cli_status(rc, &(struct hb_error){0}, 0);
 	return st;
 }
 
@@ -409,19 +402,18 @@ static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop
 	struct hb_snapshot_before snap = {r->o->sh, ""};
 	struct hb_drop_out out;
 	struct hb_error err = {0};
+	int rc = 0;
 
 	if (r->o->snapshot_before_drop) {
-		if (hb_snapshot_channel_check(r->o->sh, "drop with --snapshot-before-drop", &err)) {
-			*st = cli_fail(&err);
-			*stop = 1;
-			return 0;
-		}
+		rc = hb_snapshot_channel_check(r->o->sh, "drop with --snapshot-before-drop", &err);
 		req.before = hb_snapshot_before_drop;
 		req.before_ctx = &snap;
 	}
 	/* the mark is read again right before the drop: the table may have been replaced */
-	if (hb_rest_drop_checked(r->rest, &req, &out, &err)) {
-		*st = cli_fail(&err);
+	if (!rc)
+		rc = hb_rest_drop_checked(r->rest, &req, &out, &err);
+	if (rc) {
+		*st = cli_status(rc, &err, 0);
 		*stop = 1;
 		return 0;
 	}
@@ -505,8 +497,9 @@ static int retire_old(struct run *r)
 		int gone = 0;
 
 		if (t->managed < 0) {
-			if (read_mark(r, t, &gone, &err)) {
-				st = cli_fail(&err);
+			rc = read_mark(r, t, &gone, &err);
+			if (rc) {
+				st = cli_status(rc, &err, 0);
 				break;
 			}
 			if (gone)
@@ -520,10 +513,8 @@ static int retire_old(struct run *r)
 	if (!st && r->plan.pending && r->c->yes)
 		error_pending(r);
 	r->res->t_drop += hb_now() - t0;
-	if (rc == HB_ENOMEM && !st) {
-		cli_error("out of memory");
-		st = CLI_EXIT_SERVER;
-	}
+	if (rc == HB_ENOMEM && !st)
+		st = cli_status(rc, &(struct hb_error){0}, 0);
 	return st;
 }
 
@@ -602,7 +593,7 @@ int cli_rotate_run(struct hb_rest *rest, const struct cli_rotate_opts *o,
 {
 	struct run r;
 	struct hb_error err = {0};
-	int st, lockfd = -1;
+	int st, lockfd = -1, rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	memset(&r, 0, sizeof(r));
@@ -616,8 +607,8 @@ int cli_rotate_run(struct hb_rest *rest, const struct cli_rotate_opts *o,
 	hb_keys_init(&r.d.cache);
 	hb_buf_init(&r.d.cache_text, 0);
 	st = take_lock(o->lock, o->cfg.tmpl, &lockfd);
-	if (!st && plan(&r, &err))
-		st = cli_fail(&err);
+	if (!st && (rc = plan(&r, &err)))
+		st = cli_status(rc, &err, 0);
 	else if (!st) {
 		out->listed = 1;
 		st = ensure_tables(&r);
