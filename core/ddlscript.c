@@ -3,6 +3,7 @@
 #include "ddlscript.h"
 
 #include "family.h"
+#include "jsonstr.h"
 #include "tname.h"
 
 #include <ctype.h>
@@ -460,37 +461,6 @@ int hb_ddlscript_splits_file(struct hb_buf *out, const struct hb_keys *splits)
 	return rc;
 }
 
-/*
- * Appends s as a JSON string as hbtab's JSON output writes one: '"' and '\\' escaped, C0 and
- * C1 controls and DEL as \u00XX, valid UTF-8 kept, any other byte as \ufffd. (What the plan
- * holds was checked as UTF-8 without controls; the escapes keep any other text valid JSON.)
- */
-static int json_str(struct hb_buf *out, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n = strlen(s), l;
-	int rc = hb_buf_addc(out, '"');
-
-	while (!rc && i < n) {
-		unsigned ch = p[i];
-
-		l = ch < 0x80 ? 1 : hb_utf8_len(p + i, n - i);
-		if (ch == '"' || ch == '\\')
-			rc = hb_buf_addc(out, '\\') || hb_buf_addc(out, (char)ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			rc = hb_buf_addf(out, "\\u00%c%c", hex[ch >> 4], hex[ch & 15]);
-		else if (l == 2 && ch == 0xC2 && p[i + 1] < 0xA0)
-			rc = hb_buf_addf(out, "\\u00%c%c", hex[p[i + 1] >> 4], hex[p[i + 1] & 15]);
-		else if (!l)
-			rc = hb_buf_adds(out, "\\ufffd");
-		else
-			rc = hb_buf_add(out, p + i, l);
-		i += l ? l : 1;
-	}
-	return rc ? HB_ENOMEM : hb_buf_addc(out, '"');
-}
-
 static int json_attrs(struct hb_buf *out, const struct hb_attrs *a)
 {
 	size_t i;
@@ -500,11 +470,11 @@ static int json_attrs(struct hb_buf *out, const struct hb_attrs *a)
 		if (i)
 			rc = hb_buf_addc(out, ',');
 		if (!rc)
-			rc = json_str(out, a->v[i].key);
+			rc = hb_json_strz(out, a->v[i].key);
 		if (!rc)
 			rc = hb_buf_addc(out, ':');
 		if (!rc)
-			rc = json_str(out, a->v[i].value);
+			rc = hb_json_strz(out, a->v[i].value);
 	}
 	return rc ? rc : hb_buf_addc(out, '}');
 }
@@ -518,7 +488,7 @@ static int json_split(struct hb_buf *out, const unsigned char *key, size_t kl)
 	if (!rc)
 		rc = hb_tsb_append(&t, key, kl);
 	if (!rc)
-		rc = json_str(out, hb_buf_str(&t));
+		rc = hb_json_strz(out, hb_buf_str(&t));
 	hb_buf_release(&t);
 	if (!rc)
 		rc = hb_buf_adds(out, ",\"base64\":\"");
@@ -535,7 +505,7 @@ int hb_ddlscript_json_plan(struct hb_buf *out, const struct hb_schema *s,
 
 	rc = hb_buf_adds(out, "{\"table\":");
 	if (!rc)
-		rc = json_str(out, s->table);
+		rc = hb_json_strz(out, s->table);
 	/* the fields of every create document: nothing was created or verified by a plan */
 	if (!rc)
 		rc = hb_buf_adds(out, ",\"created\":false,\"verified\":false,\"via\":\"print\"");
@@ -544,7 +514,7 @@ int hb_ddlscript_json_plan(struct hb_buf *out, const struct hb_schema *s,
 	for (i = 0; !rc && i < s->nfamilies; i++) {
 		rc = hb_buf_adds(out, i ? ",{\"name\":" : "{\"name\":");
 		if (!rc)
-			rc = json_str(out, s->families[i].name);
+			rc = hb_json_strz(out, s->families[i].name);
 		if (!rc)
 			rc = hb_buf_adds(out, ",\"attrs\":");
 		if (!rc)
