@@ -224,12 +224,12 @@ static int audit_splits(struct hb_audit_report *r, struct cli_ctx *x)
 	struct hb_keys keys;
 	int rc;
 
-	if (!x->offline && cli_splitspec_prepare(&ss, x->rest, &err))
-		return cli_fail(&err);
 	hb_keys_init(&keys);
 	hb_split_walk_init(&w, &keys, r->ks);
 	w.progress = walk_progress;
-	rc = cli_splitspec_compute(&keys, &ss, &err);
+	rc = x->offline ? 0 : cli_splitspec_prepare(&ss, x->rest, &err);
+	if (!rc)
+		rc = cli_splitspec_compute(&keys, &ss, &err);
 	if (!rc) {
 		rc = hb_split_walk_pass(&w, HB_WALK_COUNT, &err);
 		cli_progress_done();
