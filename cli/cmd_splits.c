@@ -22,38 +22,6 @@ static int flush(struct hb_buf *b, int force)
 	return rc;
 }
 
-/* A toStringBinary string inside JSON quotes: '"' and the backslash of each \xHH escaped. */
-static int add_json_tsb(struct hb_buf *b, const unsigned char *k, size_t n)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t i;
-
-	if (hb_buf_grow(b, n * 5))
-		return HB_ENOMEM;
-	for (i = 0; i < n; i++) {
-		unsigned char c = k[i];
-		char *o = b->data + b->len;
-
-		if (c >= 0x20 && c <= 0x7E && c != '\\' && c != '"') {
-			o[0] = (char)c;
-			b->len += 1;
-		} else if (c == '"') {
-			o[0] = '\\';
-			o[1] = '"';
-			b->len += 2;
-		} else {
-			o[0] = '\\';
-			o[1] = '\\';
-			o[2] = 'x';
-			o[3] = hex[c >> 4];
-			o[4] = hex[c & 15];
-			b->len += 5;
-		}
-	}
-	b->data[b->len] = '\0';
-	return 0;
-}
-
 static int print_keys(const struct hb_keys *keys, enum splits_format fmt)
 {
 	struct hb_buf b = HB_BUF_INIT;
@@ -88,7 +56,7 @@ static int print_keys(const struct hb_keys *keys, enum splits_format fmt)
 		case FMT_JSON:
 			rc = hb_buf_adds(&b, "  {\"key\": \"");
 			if (!rc)
-				rc = add_json_tsb(&b, k, len);
+				rc = hb_tsb_append_escaped(&b, k, len, 0);
 			if (!rc)
 				rc = hb_buf_adds(&b, "\", \"base64\": \"");
 			if (!rc)

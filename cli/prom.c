@@ -225,6 +225,17 @@ int cli_prom_emit(const struct cli_prom_opts *o, struct hb_prom_report *r, int s
 	return status;
 }
 
+/* A report of command about one table (rotate's: its template), nothing measured yet. The
+ * label is "table" for every command: the textfile collector wants one set of label names per
+ * metric name across all its files. */
+static void report_init(struct hb_prom_report *r, const char *command, const char *table)
+{
+	memset(r, 0, sizeof(*r));
+	r->command = command;
+	r->subject_label = "table";
+	r->subject = table;
+}
+
 int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struct hb_findings *f,
                    size_t regions, const char *n, int status)
 {
@@ -238,10 +249,7 @@ int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struc
 
 	if (!cli_prom_wanted(o))
 		return status;
-	memset(&r, 0, sizeof(r));
-	r.command = "audit";
-	r.subject_label = "table";
-	r.subject = table;
+	report_init(&r, "audit", table);
 	if (hb_prom_success(status)) {
 		if (cli_prom_finding_kinds(&kinds, &r.nkinds, f)) {
 			cli_error("out of memory");
@@ -295,12 +303,7 @@ int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl,
 
 	if (!cli_prom_wanted(o))
 		return status;
-	memset(&r, 0, sizeof(r));
-	r.command = "rotate";
-	/* the template goes in the table label: the textfile collector wants one set of label
-	 * names per metric name across all its files (audit's have command and table) */
-	r.subject_label = "table";
-	r.subject = tmpl;
+	report_init(&r, "rotate", tmpl); /* the template goes in the table label */
 	r.gauges = g;
 	r.ngauges = HB_ARRAY_LEN(g);
 	return cli_prom_emit(o, &r, status);
@@ -337,10 +340,7 @@ int cli_prom_repair(const struct cli_prom_opts *o, const char *table,
 
 	if (!cli_prom_wanted(o))
 		return status;
-	memset(&r, 0, sizeof(r));
-	r.command = "repair";
-	r.subject_label = "table";
-	r.subject = table;
+	report_init(&r, "repair", table);
 	if (hb_prom_success(status)) {
 		g[0].value = rp->plan ? 1 : 0;
 		g[1].value = (double)rp->regions;

@@ -810,16 +810,24 @@ int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method, s
 	return hb_error_set(err, HB_ESERVER, "thrift2 %s: unexpected reply", method);
 }
 
+/* A reader over a successful reply's result value, which must be of type want (what names it). */
+static int result_reader(const struct hb_thrift_reply *r, int want, const char *what,
+                         struct hb_thrift_rd *rd, struct hb_error *err)
+{
+	if (r->outcome != HB_TR_SUCCESS)
+		return hb_error_set(err, HB_ESERVER, "malformed thrift reply: no result value");
+	if (r->success_type != want)
+		return wrong_type(what, r->success_type, want, err);
+	hb_thrift_rd_init(rd, r->success, r->success_len);
+	return 0;
+}
+
 int hb_thrift_reply_bool(const struct hb_thrift_reply *r, int *out, struct hb_error *err)
 {
 	struct hb_thrift_rd rd;
+	int rc = result_reader(r, HB_TT_BOOL, "the result", &rd, err);
 
-	if (r->outcome != HB_TR_SUCCESS)
-		return hb_error_set(err, HB_ESERVER, "malformed thrift reply: no result value");
-	if (r->success_type != HB_TT_BOOL)
-		return wrong_type("the result", r->success_type, HB_TT_BOOL, err);
-	hb_thrift_rd_init(&rd, r->success, r->success_len);
-	return hb_thrift_read_bool(&rd, out, err);
+	return rc ? rc : hb_thrift_read_bool(&rd, out, err);
 }
 
 static int read_server(struct hb_thrift_rd *r, struct hb_region *reg, struct hb_error *err)
@@ -927,11 +935,9 @@ int hb_thrift_reply_regions(const struct hb_thrift_reply *r, struct hb_regions *
 	int et, t, rc = 0;
 	int16_t id;
 
-	if (r->outcome != HB_TR_SUCCESS)
-		return hb_error_set(err, HB_ESERVER, "malformed thrift reply: no result value");
-	if (r->success_type != HB_TT_LIST)
-		return wrong_type("the region list", r->success_type, HB_TT_LIST, err);
-	hb_thrift_rd_init(&rd, r->success, r->success_len);
+	rc = result_reader(r, HB_TT_LIST, "the region list", &rd, err);
+	if (rc)
+		return rc;
 	if (hb_thrift_read_list_begin(&rd, &et, &count, err))
 		return HB_ESERVER;
 	if (et != HB_TT_STRUCT)
@@ -1168,13 +1174,9 @@ int hb_thrift_reply_table_desc(const struct hb_thrift_reply *r, struct hb_schema
                                struct hb_error *err)
 {
 	struct hb_thrift_rd rd;
+	int rc = result_reader(r, HB_TT_STRUCT, "the descriptor", &rd, err);
 
-	if (r->outcome != HB_TR_SUCCESS)
-		return hb_error_set(err, HB_ESERVER, "malformed thrift reply: no result value");
-	if (r->success_type != HB_TT_STRUCT)
-		return wrong_type("the descriptor", r->success_type, HB_TT_STRUCT, err);
-	hb_thrift_rd_init(&rd, r->success, r->success_len);
-	return read_table_desc(&rd, out, err);
+	return rc ? rc : read_table_desc(&rd, out, err);
 }
 
 int hb_thrift_decode_create_table_call(struct hb_schema *s, struct hb_keys *splits, const void *p,

@@ -262,121 +262,18 @@ int hb_thrift2_call(struct hb_thrift2 *c, const char *method, int32_t seqid, con
 	return rc ? reply_error(c, method, rc, err) : 0;
 }
 
-int hb_thrift2_create_table(struct hb_thrift2 *c, const struct hb_schema *s,
-                            const struct hb_keys *splits, enum hb_thrift_outcome *outcome,
-                            struct hb_error *err)
-{
-	struct hb_buf msg = HB_BUF_INIT, body = HB_BUF_INIT;
-	struct hb_thrift_reply r;
-	int32_t seqid = hb_thrift2_next_seqid(c);
-	int rc;
-
-	hb_thrift_reply_init(&r);
-	rc = hb_thrift_encode_create_table(&msg, seqid, s, splits, err);
-	if (!rc)
-		rc = hb_thrift2_call(c, "createTable", seqid, msg.data, msg.len, 0, &body, &r, err);
-	if (!rc) {
-		if (outcome)
-			*outcome = r.outcome;
-		rc = hb_thrift_reply_error(&r, "createTable", err);
-	}
-	hb_thrift_reply_release(&r);
-	hb_buf_release(&msg);
-	hb_buf_release(&body);
-	return rc;
-}
-
-/* Runs a one-TTableName call (or getAllRegionLocations) and leaves the reply in r/body. */
-static int table_call(struct hb_thrift2 *c, const char *method, const char *table,
-                      struct hb_buf *body, struct hb_thrift_reply *r, struct hb_error *err)
-{
-	struct hb_buf msg = HB_BUF_INIT;
-	int32_t seqid = hb_thrift2_next_seqid(c);
-	int rc;
-
-	if (!strcmp(method, "getAllRegionLocations"))
-		rc = hb_thrift_encode_region_locations(&msg, seqid, table, err);
-	else
-		rc = hb_thrift_encode_table_call(&msg, method, seqid, table, err);
-	if (!rc)
-		rc = hb_thrift2_call(c, method, seqid, msg.data, msg.len, 1, body, r, err);
-	if (!rc)
-		rc = hb_thrift_reply_error(r, method, err);
-	hb_buf_release(&msg);
-	return rc;
-}
-
-int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists,
-                            struct hb_error *err)
+/* Sends a DDL call (msg, encoded with seqid) once and judges its reply: *outcome (and
+ * *app_type) as the reply says, when given. */
+static int ddl_call(struct hb_thrift2 *c, const char *method, int32_t seqid,
+                    const struct hb_buf *msg, enum hb_thrift_outcome *outcome, int32_t *app_type,
+                    struct hb_error *err)
 {
 	struct hb_buf body = HB_BUF_INIT;
 	struct hb_thrift_reply r;
 	int rc;
 
 	hb_thrift_reply_init(&r);
-	rc = table_call(c, "tableExists", table, &body, &r, err);
-	if (!rc)
-		rc = hb_thrift_reply_bool(&r, exists, err);
-	hb_thrift_reply_release(&r);
-	hb_buf_release(&body);
-	return rc;
-}
-
-/* isTableEnabled / isTableDisabled / isTableAvailable: one TTableName argument, a bool
- * reply. */
-static int table_bool(struct hb_thrift2 *c, const char *method, const char *table, int *out,
-                      struct hb_error *err)
-{
-	struct hb_buf body = HB_BUF_INIT;
-	struct hb_thrift_reply r;
-	int rc;
-
-	hb_thrift_reply_init(&r);
-	rc = table_call(c, method, table, &body, &r, err);
-	if (!rc)
-		rc = hb_thrift_reply_bool(&r, out, err);
-	hb_thrift_reply_release(&r);
-	hb_buf_release(&body);
-	return rc;
-}
-
-int hb_thrift2_is_table_enabled(struct hb_thrift2 *c, const char *table, int *enabled,
-                                struct hb_error *err)
-{
-	return table_bool(c, "isTableEnabled", table, enabled, err);
-}
-
-int hb_thrift2_is_table_disabled(struct hb_thrift2 *c, const char *table, int *disabled,
-                                 struct hb_error *err)
-{
-	return table_bool(c, "isTableDisabled", table, disabled, err);
-}
-
-int hb_thrift2_is_table_available(struct hb_thrift2 *c, const char *table, int *available,
-                                  struct hb_error *err)
-{
-	return table_bool(c, "isTableAvailable", table, available, err);
-}
-
-/* A DDL call with a void result (enableTable, disableTable, truncateTable): sent once. */
-static int void_call(struct hb_thrift2 *c, const char *method, const char *table, int truncate,
-                     int preserve, enum hb_thrift_outcome *outcome, int32_t *app_type,
-                     struct hb_error *err)
-{
-	struct hb_buf msg = HB_BUF_INIT, body = HB_BUF_INIT;
-	struct hb_thrift_reply r;
-	int32_t seqid = hb_thrift2_next_seqid(c);
-	int rc;
-
-	hb_thrift_reply_init(&r);
-	if (outcome)
-		*outcome = HB_TR_VOID;
-	if (app_type)
-		*app_type = -1;
-	rc = truncate ? hb_thrift_encode_truncate_table(&msg, seqid, table, preserve, err)
-	              : hb_thrift_encode_table_call(&msg, method, seqid, table, err);
-	if (!rc)
-		rc = hb_thrift2_call(c, method, seqid, msg.data, msg.len, 0, &body, &r, err);
+	rc = hb_thrift2_call(c, method, seqid, msg->data, msg->len, 0, &body, &r, err);
 	if (!rc) {
 		if (outcome)
 			*outcome = r.outcome;
@@ -385,8 +282,114 @@ static int void_call(struct hb_thrift2 *c, const char *method, const char *table
 		rc = hb_thrift_reply_error(&r, method, err);
 	}
 	hb_thrift_reply_release(&r);
+	hb_buf_release(&body);
+	return rc;
+}
+
+int hb_thrift2_create_table(struct hb_thrift2 *c, const struct hb_schema *s,
+                            const struct hb_keys *splits, enum hb_thrift_outcome *outcome,
+                            struct hb_error *err)
+{
+	struct hb_buf msg = HB_BUF_INIT;
+	int32_t seqid = hb_thrift2_next_seqid(c);
+	int rc = hb_thrift_encode_create_table(&msg, seqid, s, splits, err);
+
+	if (!rc)
+		rc = ddl_call(c, "createTable", seqid, &msg, outcome, NULL, err);
+	hb_buf_release(&msg);
+	return rc;
+}
+
+/* What a query's reply holds, decoded into out. */
+typedef int (*reply_decode_fn)(const struct hb_thrift_reply *r, void *out, struct hb_error *err);
+
+static int decode_bool(const struct hb_thrift_reply *r, void *out, struct hb_error *err)
+{
+	return hb_thrift_reply_bool(r, out, err);
+}
+
+static int decode_regions(const struct hb_thrift_reply *r, void *out, struct hb_error *err)
+{
+	int rc = hb_thrift_reply_regions(r, out, err);
+
+	if (!rc)
+		hb_regions_sort(out);
+	return rc;
+}
+
+static int decode_table_desc(const struct hb_thrift_reply *r, void *out, struct hb_error *err)
+{
+	return hb_thrift_reply_table_desc(r, out, err);
+}
+
+/* Runs a one-TTableName query (or getAllRegionLocations), its reply decoded into out. */
+static int table_call(struct hb_thrift2 *c, const char *method, const char *table,
+                      reply_decode_fn decode, void *out, struct hb_error *err)
+{
+	struct hb_buf msg = HB_BUF_INIT, body = HB_BUF_INIT;
+	struct hb_thrift_reply r;
+	int32_t seqid = hb_thrift2_next_seqid(c);
+	int rc;
+
+	hb_thrift_reply_init(&r);
+	if (!strcmp(method, "getAllRegionLocations"))
+		rc = hb_thrift_encode_region_locations(&msg, seqid, table, err);
+	else
+		rc = hb_thrift_encode_table_call(&msg, method, seqid, table, err);
+	if (!rc)
+		rc = hb_thrift2_call(c, method, seqid, msg.data, msg.len, 1, &body, &r, err);
+	if (!rc)
+		rc = hb_thrift_reply_error(&r, method, err);
+	if (!rc)
+		rc = decode(&r, out, err);
+	hb_thrift_reply_release(&r);
 	hb_buf_release(&msg);
 	hb_buf_release(&body);
+	return rc;
+}
+
+int hb_thrift2_table_exists(struct hb_thrift2 *c, const char *table, int *exists,
+                            struct hb_error *err)
+{
+	return table_call(c, "tableExists", table, decode_bool, exists, err);
+}
+
+int hb_thrift2_is_table_enabled(struct hb_thrift2 *c, const char *table, int *enabled,
+                                struct hb_error *err)
+{
+	return table_call(c, "isTableEnabled", table, decode_bool, enabled, err);
+}
+
+int hb_thrift2_is_table_disabled(struct hb_thrift2 *c, const char *table, int *disabled,
+                                 struct hb_error *err)
+{
+	return table_call(c, "isTableDisabled", table, decode_bool, disabled, err);
+}
+
+int hb_thrift2_is_table_available(struct hb_thrift2 *c, const char *table, int *available,
+                                  struct hb_error *err)
+{
+	return table_call(c, "isTableAvailable", table, decode_bool, available, err);
+}
+
+/* A DDL call with a void result (enableTable, disableTable, truncateTable): sent once. */
+static int void_call(struct hb_thrift2 *c, const char *method, const char *table, int truncate,
+                     int preserve, enum hb_thrift_outcome *outcome, int32_t *app_type,
+                     struct hb_error *err)
+{
+	struct hb_buf msg = HB_BUF_INIT;
+	int32_t seqid = hb_thrift2_next_seqid(c);
+	int rc;
+
+	if (outcome)
+		*outcome = HB_TR_VOID;
+	if (app_type)
+		*app_type = -1;
+	rc = truncate ? hb_thrift_encode_truncate_table(&msg, seqid, table, preserve, err)
+	              : hb_thrift_encode_table_call(&msg, method, seqid, table, err);
+	if (!rc)
+		rc = ddl_call(c, method, seqid, &msg, outcome, app_type, err);
+	hb_buf_release(&msg);
 	return rc;
 }
 
@@ -414,33 +417,11 @@ int hb_thrift2_truncate_table(struct hb_thrift2 *c, const char *table, int prese
 int hb_thrift2_region_locations(struct hb_thrift2 *c, const char *table, struct hb_regions *out,
                                 struct hb_error *err)
 {
-	struct hb_buf body = HB_BUF_INIT;
-	struct hb_thrift_reply r;
-	int rc;
-
-	hb_thrift_reply_init(&r);
-	rc = table_call(c, "getAllRegionLocations", table, &body, &r, err);
-	if (!rc)
-		rc = hb_thrift_reply_regions(&r, out, err);
-	if (!rc)
-		hb_regions_sort(out);
-	hb_thrift_reply_release(&r);
-	hb_buf_release(&body);
-	return rc;
+	return table_call(c, "getAllRegionLocations", table, decode_regions, out, err);
 }
 
 int hb_thrift2_table_descriptor(struct hb_thrift2 *c, const char *table, struct hb_schema *out,
                                 struct hb_error *err)
 {
-	struct hb_buf body = HB_BUF_INIT;
-	struct hb_thrift_reply r;
-	int rc;
-
-	hb_thrift_reply_init(&r);
-	rc = table_call(c, "getTableDescriptor", table, &body, &r, err);
-	if (!rc)
-		rc = hb_thrift_reply_table_desc(&r, out, err);
-	hb_thrift_reply_release(&r);
-	hb_buf_release(&body);
-	return rc;
+	return table_call(c, "getTableDescriptor", table, decode_table_desc, out, err);
 }
