@@ -387,110 +387,133 @@ static int boundaries_changed(const char *table, const struct hb_regions *rs,
 	return rc ? hb_error_set(err, HB_ENOMEM, "out of memory") : HB_EFINDING;
 }
 
+/* One run: the request as it goes on (truncate may change channel on the way), what is
+ * reported, the regions last read, the table's state, and a failed shell run's message. */
+struct lc_run {
+	struct hb_rest *rest;
+	struct hb_lc_req r;
+	struct hb_lc_result *out;
+	struct hb_regions rs;
+	struct hb_error hint;
+	double started;
+	int state, raced;
+};
+
+/* Sends verb (target: send_verb's) and waits for the state want. */
+static int send_wait(struct lc_run *x, enum hb_lc_verb verb, int target, int want, int need_online,
+                     struct hb_error *err)
+{
+	int rc = send_verb(x->rest, &x->r, verb, target, x->out, &x->raced, &x->hint, err);
+
+	if (!rc)
+		rc =
+		    wait_for(x->rest, &x->r, want, need_online, x->started, &x->rs, &x->state, err);
+	return rc;
+}
+
+/* Truncate: the boundaries read first and compared after, the metadata row written back. */
+static int truncate_keeping_splits(struct lc_run *x, struct hb_error *err)
+{
+	const char *table = x->r.table;
+	struct hb_lc_result *out = x->out;
+	struct hb_keys before;
+	struct hb_row meta;
+	int rc, have_meta = 0;
+
+	hb_keys_init(&before);
+	hb_row_init(&meta);
+	rc = read_regions(x->rest, table, &x->rs, err);
+	if (!rc && !hb_bounds_chain_complete(&x->rs))
+		rc =
+		    hb_error_set(err, HB_ESAFETY,
+		                 "refusing to truncate table '%s': its regions do not form one "
+		                 "chain from the first key to the last ('hbtab audit %s' shows the "
+		                 "holes or overlaps), so there are no split points to keep",
+		                 table, table);
+	if (!rc && split_keys(&before, &x->rs))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (rc)
+		goto done;
+	out->regions = x->rs.n;
+	/* hbtab's metadata row is a row like any other: kept aside and written back. A disabled
+	 * table serves no row, and truncate leaves the table enabled anyway: enable it first. */
+	if (x->state == HB_TABLE_DISABLED) {
+		rc = send_wait(x, HB_LC_ENABLE, HB_TABLE_ENABLED, HB_TABLE_ENABLED, 1, err);
+		if (rc)
+			goto done;
+		x->r.use_shell = !strcmp(out->via, "shell");
+	}
+	rc = read_metarow(x->rest, table, &meta, &have_meta, err);
+	if (rc)
+		goto done;
+	/* Thrift2's truncateTable wants a disabled table; the shell's truncate_preserve
+	 * disables it itself. */
+	if (!x->r.use_shell && x->r.thrift && x->state != HB_TABLE_DISABLED) {
+		rc = send_wait(x, HB_LC_DISABLE, HB_TABLE_DISABLED, HB_TABLE_DISABLED, 0, err);
+		if (rc)
+			goto done;
+		/* a server without disableTable has no truncateTable either */
+		x->r.use_shell = !strcmp(out->via, "shell");
+	}
+	rc = send_wait(x, HB_LC_TRUNCATE, -2, HB_TABLE_ENABLED, 1, err);
+	if (rc)
+		goto done;
+	out->changed = 1;
+	out->verified = hb_bounds_equal(&x->rs, &before);
+	if (!out->verified)
+		rc = boundaries_changed(table, &x->rs, &before, err);
+	else if (have_meta && !(rc = restore_metarow(x->rest, table, &meta, err)))
+		out->metadata = 1;
+done:
+	hb_keys_release(&before);
+	hb_row_release(&meta);
+	return rc;
+}
+
 int hb_lc_run(struct hb_rest *rest, const struct hb_lc_req *q, struct hb_lc_result *out,
               struct hb_error *err)
 {
 	static const int targets[] = {HB_TABLE_ENABLED, HB_TABLE_DISABLED, HB_TABLE_ENABLED};
-	struct hb_regions rs;
-	struct hb_keys before;
-	struct hb_error hint = {0};
+	struct lc_run x;
 	struct hb_tname tn;
-	int rc, exists = 0, state = -1, raced = 0, target = targets[q->verb];
-	double started = hb_now();
-	struct hb_lc_req r = *q;
-	struct hb_row meta;
-	int have_meta = 0;
+	int rc, exists = 0, target = targets[q->verb];
 
+	memset(&x, 0, sizeof(x));
+	x.rest = rest;
+	x.r = *q;
+	x.out = out;
+	x.started = hb_now();
+	x.state = -1;
 	memset(out, 0, sizeof(*out));
 	out->before = out->after = -1;
 	out->via = "none";
-	hb_regions_init(&rs);
-	hb_keys_init(&before);
-	hb_row_init(&meta);
+	hb_regions_init(&x.rs);
 	rc = hb_tname_parse(&tn, q->table, err);
 	if (!rc)
 		rc = hb_rest_table_exists(rest, q->table, &exists, err);
 	if (!rc && !exists)
 		rc = hb_error_set(err, HB_ENOTFOUND, "table '%s' not found", q->table);
 	if (!rc)
-		rc = read_state(rest, q, &state, err);
-	out->before = state;
+		rc = read_state(rest, q, &x.state, err);
+	out->before = x.state;
 	if (!rc)
-		rc = wait_settled(rest, q, started, &state, err);
-	if (rc)
-		goto done;
-	if (q->verb != HB_LC_TRUNCATE) {
-		if (state == target) /* already so: nothing to send */
-			goto done;
-		rc = send_verb(rest, q, q->verb, target, out, &raced, &hint, err);
-		if (!rc)
-			rc = wait_for(rest, q, target, q->verb == HB_LC_ENABLE, started, &rs,
-			              &state, err);
-		out->changed = !rc && !raced;
-		goto done;
+		rc = wait_settled(rest, q, x.started, &x.state, err);
+	if (!rc && q->verb == HB_LC_TRUNCATE) {
+		rc = truncate_keeping_splits(&x, err);
+	} else if (!rc && x.state != target) { /* already so: nothing to send */
+		rc = send_wait(&x, q->verb, target, target, q->verb == HB_LC_ENABLE, err);
+		out->changed = !rc && !x.raced;
 	}
-	/* truncate: the boundaries to keep, read before anything is sent */
-	rc = read_regions(rest, q->table, &rs, err);
-	if (!rc && !hb_bounds_chain_complete(&rs))
-		rc =
-		    hb_error_set(err, HB_ESAFETY,
-		                 "refusing to truncate table '%s': its regions do not form one "
-		                 "chain from the first key to the last ('hbtab audit %s' shows the "
-		                 "holes or overlaps), so there are no split points to keep",
-		                 q->table, q->table);
-	if (!rc && split_keys(&before, &rs))
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (rc)
-		goto done;
-	out->regions = rs.n;
-	/* hbtab's metadata row is a row like any other: kept aside and written back. A disabled
-	 * table serves no row, and truncate leaves the table enabled anyway: enable it first. */
-	if (state == HB_TABLE_DISABLED) {
-		rc = send_verb(rest, &r, HB_LC_ENABLE, HB_TABLE_ENABLED, out, &raced, &hint, err);
-		if (!rc)
-			rc = wait_for(rest, &r, HB_TABLE_ENABLED, 1, started, &rs, &state, err);
-		if (rc)
-			goto done;
-		r.use_shell = !strcmp(out->via, "shell");
-	}
-	rc = read_metarow(rest, q->table, &meta, &have_meta, err);
-	if (rc)
-		goto done;
-	/* Thrift2's truncateTable wants a disabled table; the shell's truncate_preserve
-	 * disables it itself. */
-	if (!r.use_shell && r.thrift && state != HB_TABLE_DISABLED) {
-		rc = send_verb(rest, &r, HB_LC_DISABLE, HB_TABLE_DISABLED, out, &raced, &hint, err);
-		if (!rc)
-			rc = wait_for(rest, &r, HB_TABLE_DISABLED, 0, started, &rs, &state, err);
-		if (rc)
-			goto done;
-		/* a server without disableTable has no truncateTable either */
-		r.use_shell = !strcmp(out->via, "shell");
-	}
-	rc = send_verb(rest, &r, HB_LC_TRUNCATE, -2, out, &raced, &hint, err);
-	if (!rc)
-		rc = wait_for(rest, &r, HB_TABLE_ENABLED, 1, started, &rs, &state, err);
-	if (rc)
-		goto done;
-	out->changed = 1;
-	out->verified = hb_bounds_equal(&rs, &before);
-	if (!out->verified)
-		rc = boundaries_changed(q->table, &rs, &before, err);
-	else if (have_meta && !(rc = restore_metarow(rest, q->table, &meta, err)))
-		out->metadata = 1;
-done:
-	if (rc && hint.code && rc != HB_ENOTFOUND && rc != HB_EFINDING) {
+	if (rc && x.hint.code && rc != HB_ENOTFOUND && rc != HB_EFINDING) {
 		/* the wait failed after a shell run that ended badly: its message says more */
 		char waited[HB_ERRMSG_MAX];
 
 		snprintf(waited, sizeof(waited), "%s", err->msg);
-		hb_error_set(err, hint.code, "%s; %s", hint.msg, waited);
-		rc = hint.code;
+		hb_error_set(err, x.hint.code, "%s; %s", x.hint.msg, waited);
+		rc = x.hint.code;
 	}
-	out->after = state;
-	out->seconds = hb_now() - started;
-	hb_regions_release(&rs);
-	hb_keys_release(&before);
-	hb_row_release(&meta);
+	out->after = x.state;
+	out->seconds = hb_now() - x.started;
+	hb_regions_release(&x.rs);
 	return rc;
 }
