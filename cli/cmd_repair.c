@@ -10,9 +10,11 @@
 #include "../rest/shellrun.h"
 #include "cli.h"
 #include "commands.h"
+#include "ddl.h"
 #include "exit.h"
 #include "output.h"
 #include "prom.h"
+#include "repair_out.h"
 #include "rest_cli.h"
 
 #include <errno.h>
@@ -115,33 +117,6 @@ static int check(struct cli_ctx *x)
 
 /* ---------------------------------------------------------------- reading the table */
 
-/* What hbtab read, planned and did: what print_result shows. */
-struct repair_result {
-	const char *table;
-	struct hb_repair_survey sv; /* the table as read (sv.live: the regions plans index) */
-	struct hb_repair_plan plan;
-	int applied;                 /* --apply ran (steps were carried out, or there were none) */
-	size_t done;                 /* steps carried out */
-	int fixed;                   /* after --apply: a fresh plan has nothing left */
-	struct hb_repair_plan after; /* that fresh plan */
-};
-
-static void result_init(struct repair_result *r, const char *table)
-{
-	memset(r, 0, sizeof(*r));
-	r->table = table;
-	hb_repair_survey_init(&r->sv);
-	hb_repair_plan_init(&r->plan);
-	hb_repair_plan_init(&r->after);
-}
-
-static void result_release(struct repair_result *r)
-{
-	hb_repair_survey_release(&r->sv);
-	hb_repair_plan_release(&r->plan);
-	hb_repair_plan_release(&r->after);
-}
-
 /* Reads and plans TABLE into sv and plan (the audit's options from this command's). */
 static int survey(struct hb_rest *c, const char *table, struct hb_repair_survey *sv,
                   const struct hb_repair_params *pp, struct hb_repair_plan *plan,
@@ -167,136 +142,6 @@ static int survey(struct hb_rest *c, const char *table, struct hb_repair_survey 
 	return rc;
 }
 
-/* ---------------------------------------------------------------- output */
-
-static const char *action_name(enum hb_repair_action a)
-{
-	return a == HB_REPAIR_MERGE ? "merge" : a == HB_REPAIR_SPLIT ? "split" : "report";
-}
-
-/* One entry as a text line: the finding, the regions (encoded names and bounds), then the
- * shell command to run (or, for a report, what it says and the operator's command). */
-static int text_step(struct hb_buf *b, const struct hb_regions *rs, const struct hb_repair_step *s)
-{
-	size_t i;
-	int rc = hb_buf_addf(b, "%s%s%s:", cli_color(CLI_RED), s->finding, cli_color(CLI_RESET));
-
-	for (i = s->first; !rc && i < s->first + s->n && i < rs->n; i++) {
-		struct hb_region_view v;
-		const struct hb_region *g = hb_regions_at(rs, i, &v);
-
-		rc = hb_buf_addf(b, "%s region %zu %s ['", i > s->first ? "," : "", i,
-		                 g->encoded ? g->encoded : "-") ||
-		     hb_tsb_append_quoted(b, g->start, g->start_len) || hb_buf_adds(b, "', '") ||
-		     hb_tsb_append_quoted(b, g->end, g->end_len) || hb_buf_adds(b, "')");
-	}
-	if (!rc && s->action != HB_REPAIR_REPORT)
-		rc = hb_buf_addf(b, ": %s\n", s->command);
-	else if (!rc)
-		rc = hb_buf_addf(b, "%s%s%s%s\n", s->n ? ": " : " ", s->message,
-		                 s->command ? "; run: " : "", s->command ? s->command : "");
-	return rc;
-}
-
-static int json_plan(cJSON *arr, const struct hb_regions *rs, const struct hb_repair_plan *p)
-{
-	size_t i, j;
-
-	for (i = 0; i < p->n; i++) {
-		const struct hb_repair_step *s = &p->v[i];
-		cJSON *o = cJSON_CreateObject(), *regs;
-
-		if (!o || !cJSON_AddItemToArray(arr, o) ||
-		    !cli_json_add_str(o, "finding", s->finding) ||
-		    !cli_json_add_str(o, "action", action_name(s->action)) ||
-		    !(regs = cJSON_AddArrayToObject(o, "regions")))
-			return HB_ENOMEM;
-		for (j = s->first; j < s->first + s->n && j < rs->n; j++) {
-			struct hb_region_view v;
-			const struct hb_region *g = hb_regions_at(rs, j, &v);
-			cJSON *ro = cJSON_CreateObject();
-
-			if (!ro || !cJSON_AddItemToArray(regs, ro) ||
-			    !cJSON_AddNumberToObject(ro, "index", (double)j) ||
-			    !cli_json_add_str(ro, "name", g->encoded) ||
-			    !cli_json_add_tsb(ro, "start", g->start, g->start_len) ||
-			    !cli_json_add_tsb(ro, "end", g->end, g->end_len))
-				return HB_ENOMEM;
-		}
-		if (!cli_json_add_str(o, "command", s->command) ||
-		    !cli_json_add_str(o, "message", s->message) ||
-		    (s->action == HB_REPAIR_SPLIT &&
-		     !cli_json_add_tsb(o, "split_key", s->split.data, s->split.len)))
-			return HB_ENOMEM;
-	}
-	return 0;
-}
-
-/* Prints what repair found and did: the plan (text lines or the JSON document). */
-static int print_result(const struct repair_result *r)
-{
-	struct hb_buf b = HB_BUF_INIT;
-	size_t i;
-	int rc = 0;
-
-	if (cli_g.output == CLI_OUT_PROM) /* --format prometheus: report_prom prints */
-		return 0;
-	/* -q: a run that changed what it had to change and left nothing prints nothing */
-	if (cli_g.quiet && cli_g.output != CLI_OUT_JSON && r->applied && r->fixed)
-		return 0;
-	if (cli_g.output == CLI_OUT_JSON) {
-		cJSON *root = cJSON_CreateObject(), *steps, *open;
-
-		rc = root && cli_json_add_str(root, "table", r->table) &&
-		             (steps = cJSON_AddArrayToObject(root, "steps")) &&
-		             !json_plan(steps, &r->sv.live, &r->plan) &&
-		             cJSON_AddNumberToObject(root, "deferred", (double)r->plan.deferred) &&
-		             cJSON_AddBoolToObject(root, "applied", r->applied) &&
-		             cJSON_AddNumberToObject(root, "steps_done", (double)r->done) &&
-		             cJSON_AddBoolToObject(root, "fixed", r->fixed) &&
-		             (open = cJSON_AddArrayToObject(root, "open")) &&
-		             (!r->applied || !json_plan(open, &r->sv.live, &r->after))
-		         ? cli_json_print(root)
-		         : HB_ENOMEM;
-		cJSON_Delete(root);
-		return rc;
-	}
-	for (i = 0; !rc && i < r->plan.n; i++)
-		rc = text_step(&b, &r->sv.live, &r->plan.v[i]);
-	if (!rc && r->plan.deferred)
-		rc = hb_buf_addf(
-		    &b, "%zu more step%s after --max-steps %zu: rerun when these are done\n",
-		    r->plan.deferred, HB_PLURAL(r->plan.deferred), params.max_steps);
-	if (!rc && !cli_g.quiet) {
-		if (r->applied && r->plan.steps)
-			rc = hb_buf_addf(&b, "%s%s%s: %zu step%s done on '%s'\n",
-			                 cli_color(r->fixed ? CLI_GREEN : CLI_RED),
-			                 r->fixed ? "fixed" : "still open", cli_color(CLI_RESET),
-			                 r->done, HB_PLURAL(r->done), r->table);
-		else if (!r->plan.n)
-			rc = hb_buf_addf(&b, "%snothing to repair%s: %zu region%s in '%s'\n",
-			                 cli_color(CLI_GREEN), cli_color(CLI_RESET), r->sv.live.n,
-			                 HB_PLURAL(r->sv.live.n), r->table);
-		else
-			rc = hb_buf_addf(
-			    &b,
-			    "%zu step%s planned, %zu finding%s only reported; run with "
-			    "--apply, or --via print for the script\n",
-			    r->plan.steps, HB_PLURAL(r->plan.steps), r->plan.n - r->plan.steps,
-			    HB_PLURAL(r->plan.n - r->plan.steps));
-	}
-	for (i = 0; !rc && r->applied && !r->fixed && i < r->after.n; i++) {
-		if (!i)
-			rc = hb_buf_adds(&b, "left open:\n");
-		if (!rc)
-			rc = text_step(&b, &r->sv.live, &r->after.v[i]);
-	}
-	if (!rc)
-		rc = cli_write_stdout(b.data ? b.data : "", b.len);
-	hb_buf_release(&b);
-	return rc;
-}
-
 /* ---------------------------------------------------------------- applying */
 
 /* Every step and its outcome on stderr, so that an interrupted run can be followed up. */
@@ -318,18 +163,13 @@ static void log_step(void *ctx, const struct hb_repair_plan *p, size_t step, int
 		fprintf(stderr, "hbtab: step %zu/%zu failed: %s\n", nth, p->steps, err->msg);
 }
 
-static const char *shell_command(void)
-{
-	return cli_g.hbase_shell ? cli_g.hbase_shell : "hbase shell -n";
-}
-
 /* The shell must be there before anything runs. */
 static int shell_usable(struct hb_error *err)
 {
 	struct hb_argv av;
 	int found;
 
-	if (hb_argv_split(&av, shell_command(), err))
+	if (hb_argv_split(&av, cli_ddl_shell_command(), err))
 		return HB_EINVAL;
 	found = hb_shell_command_found(av.v[0]);
 	hb_argv_release(&av);
@@ -339,12 +179,12 @@ static int shell_usable(struct hb_error *err)
 		    "the hbase shell command '%s' is not on PATH: merges and splits "
 		    "go through it (set --hbase-shell, or use --via print for a "
 		    "script to run elsewhere)",
-		    shell_command());
+		    cli_ddl_shell_command());
 	return 0;
 }
 
 /* Nothing is changed on a table in transition or with a broken region chain: exit 5. */
-static int refuse(const struct repair_result *r)
+static int refuse(const struct cli_repair_result *r)
 {
 	size_t i;
 
@@ -363,7 +203,7 @@ static int refuse(const struct repair_result *r)
 	return 0;
 }
 
-static int do_apply(struct hb_rest *c, struct repair_result *r, struct hb_error *err)
+static int do_apply(struct hb_rest *c, struct cli_repair_result *r, struct hb_error *err)
 {
 	struct hb_repair_apply a;
 	struct hb_repair_params again = params;
@@ -372,7 +212,7 @@ static int do_apply(struct hb_rest *c, struct repair_result *r, struct hb_error 
 
 	memset(&a, 0, sizeof(a));
 	a.table = r->table;
-	a.shell = shell_command();
+	a.shell = cli_ddl_shell_command();
 	a.timeout = cli_g.timeout + wait_s;
 	a.wait = wait_s;
 	a.log = log_step;
@@ -392,7 +232,7 @@ static int do_apply(struct hb_rest *c, struct repair_result *r, struct hb_error 
 }
 
 /* --format prometheus, --prom-file: what this run planned and did; the status to exit with. */
-static int report_prom(const struct repair_result *r, int status)
+static int report_prom(const struct cli_repair_result *r, int status)
 {
 	struct cli_prom_repair pr;
 
@@ -406,10 +246,10 @@ static int report_prom(const struct repair_result *r, int status)
 static int run(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
-	struct repair_result r;
+	struct cli_repair_result r;
 	int rc;
 
-	result_init(&r, x->table);
+	cli_repair_result_init(&r, x->table);
 	rc = survey(x->rest, x->table, &r.sv, &params, &r.plan, &err);
 	if (rc) {
 		rc = cli_regions_status(x->table, rc, &err, 0);
@@ -442,7 +282,7 @@ static int run(struct cli_ctx *x)
 		}
 		rc = do_apply(x->rest, &r, &err);
 		if (rc) {
-			print_result(&r);
+			cli_repair_print(&r, params.max_steps);
 			rc = cli_fail(&err);
 			goto done;
 		}
@@ -450,7 +290,7 @@ static int run(struct cli_ctx *x)
 		r.applied = 1;
 		r.fixed = !r.plan.n;
 	}
-	rc = print_result(&r);
+	rc = cli_repair_print(&r, params.max_steps);
 	if (rc)
 		rc = cli_exit(rc);
 	else if (apply)
@@ -461,7 +301,7 @@ static int run(struct cli_ctx *x)
 		cli_warn("table '%s': %s; nothing was proven empty", r.table, r.sv.why);
 done:
 	rc = report_prom(&r, rc);
-	result_release(&r);
+	cli_repair_result_release(&r);
 	return rc;
 }
 
