@@ -32,7 +32,7 @@ class ClusterWideBehaviour(backend.BackendTest):
         self.assertOk(r)
         return sorted(t for t in r.out.split() if t.startswith(prefix))
 
-    def week(self, via):
+    def week(self, via, days=7):
         prefix = self.name() + "_"
         line = ["rotate", "--template", prefix + "%Y%m%d", "--hex-splits", "auto",
                 "--regions-per-server", "2", "--ahead", "2", "--retain", "3", "--yes",
@@ -40,7 +40,7 @@ class ClusterWideBehaviour(backend.BackendTest):
                 "-o", "json"]
         self.be.server(2, "stop")
         n_made = {}
-        for day in range(1, 8):
+        for day in range(1, days + 1):
             if day == 3:
                 self.be.server(2, "start")
             live = self.be.live_servers()
@@ -70,8 +70,10 @@ class ClusterWideBehaviour(backend.BackendTest):
     def test_a_week_of_rotate_through_thrift2_with_a_server_down_two_days(self):
         self.week("thrift2")
 
-    def test_a_week_of_rotate_through_the_shell_with_a_server_down_two_days(self):
-        self.week("shell")
+    def test_four_days_of_rotate_through_the_shell_with_a_server_down_two_days(self):
+        # the days that make a table with each N and drop the first one (every table the
+        # shell makes is a JVM of its own, seconds to start); thrift2 runs the whole week
+        self.week("shell", days=4)
 
     def test_read_only_gateway_refuses_writes_and_still_answers_reads(self):
         t = self.name()

@@ -36,9 +36,11 @@ class SnapshotAgainstCluster(backend.BackendTest):
             os.unlink(f.name)
         return p.stdout
 
-    def snapshots(self, prefix):
-        """{name: table} of the snapshots whose name starts with prefix, as the shell lists them."""
-        out = self.shell("list_snapshots '^%s.*'\n" % re.escape(prefix))
+    def snapshots(self, prefix, then=""):
+        """{name: table} of the snapshots whose name starts with prefix, as the shell lists them;
+        the shell runs the script `then` afterwards in the same call (HBase's shell is a JVM of
+        its own, seconds to start)."""
+        out = self.shell("list_snapshots '^%s.*'\n%s" % (re.escape(prefix), then))
         found = {}
         for ln in out.splitlines():
             m = re.match(r"^ (\S+) (\S+) \(.*\)$", ln)
@@ -61,9 +63,11 @@ class SnapshotAgainstCluster(backend.BackendTest):
         self.assertEqual(self.rows(t), want)
         return want
 
-    def restored(self, snapshot, into):
-        self.shell("clone_snapshot '%s', '%s'\n" % (snapshot, into))
-        return self.rows(into)
+    def listed_and_restored(self, prefix, snapshot, into):
+        """The snapshots listed under prefix (as snapshots() gives them), then the rows of a
+        table cloned from snapshot by the same shell call."""
+        listed = self.snapshots(prefix, "clone_snapshot '%s', '%s'\n" % (snapshot, into))
+        return listed, self.rows(into)
 
     def test_snapshot_then_clone_gives_a_table_holding_the_rows(self):
         t = self.name()
@@ -73,8 +77,9 @@ class SnapshotAgainstCluster(backend.BackendTest):
         j = r.json()
         self.assertRegex(j["snapshot"], r"^%s-\d{8}T\d{6}Z$" % re.escape(t))
         self.assertEqual(j["restore"], "clone_snapshot '%s', '%s'" % (j["snapshot"], t))
-        self.assertEqual(self.snapshots(t), {j["snapshot"]: t})
-        self.assertEqual(self.restored(j["snapshot"], t + "_back"), want)
+        listed, restored = self.listed_and_restored(t, j["snapshot"], t + "_back")
+        self.assertEqual(listed, {j["snapshot"]: t})
+        self.assertEqual(restored, want)
 
     def test_drop_with_snapshot_leaves_a_snapshot_that_restores_the_rows(self):
         t = self.name()
@@ -84,27 +89,33 @@ class SnapshotAgainstCluster(backend.BackendTest):
         name = re.search(r"clone_snapshot '([^']+)', '%s'" % re.escape(t), r.out).group(1)
         self.assertIn("dropped %s" % t, r.out)
         self.assertIsNone(self.be.boundaries(t))
-        self.assertEqual(self.snapshots(t), {name: t})
-        self.assertEqual(self.restored(name, t), want)
+        listed, restored = self.listed_and_restored(t, name, t)
+        self.assertEqual(listed, {name: t})
+        self.assertEqual(restored, want)
 
-    def test_rotate_snapshot_before_drop_over_a_week_leaves_one_snapshot_per_dropped_table(self):
+    def test_rotate_snapshot_before_drop_day_by_day_leaves_one_snapshot_per_dropped_table(self):
+        # four days, two tables kept: the tables of days 1 and 2 are dropped on days 3 and 4,
+        # each after a snapshot of its own
         prefix = self.name() + "_"
         tmpl = prefix + "%Y%m%d"
-        for day in range(1, 8):
+        taken = {}
+        for day in range(1, 5):
             r = self.hb("rotate", "--template", tmpl, "--hex-splits", "2", "--via", "thrift2",
                         "--ahead", "0", "--retain", "2", "--yes", "--snapshot-before-drop",
                         "--now", "2026-11-%02d" % day, "--lock", os.path.join(self.tmp, "l"))
             self.assertOk(r)
             if day >= 3:
                 dropped = prefix + "202611%02d" % (day - 2)
-                self.assertRegex(r.out, r"dropped     %s \(N=2\): snapshot '%s-\d{8}T\d{6}Z' "
-                                        r"taken first" % (dropped, dropped))
+                m = re.search(r"dropped     %s \(N=2\): snapshot '(%s-\d{8}T\d{6}Z)' "
+                              r"taken first" % (dropped, dropped), r.out)
+                self.assertTrue(m, r)
+                taken[dropped] = m.group(1)
         tables = sorted(n for n in self.tables() if n.startswith(prefix))
-        self.assertEqual(tables, [prefix + "20261106", prefix + "20261107"])
-        snaps = self.snapshots(prefix)
-        self.assertEqual(sorted(snaps.values()), [prefix + "202611%02d" % d for d in range(1, 6)])
-        one = [n for n, tb in snaps.items() if tb == prefix + "20261101"][0]
-        restored = self.restored(one, prefix + "back")
+        self.assertEqual(tables, [prefix + "20261103", prefix + "20261104"])
+        snaps, restored = self.listed_and_restored(prefix, taken[prefix + "20261101"],
+                                                   prefix + "back")
+        self.assertEqual(snaps, {n: tb for tb, n in taken.items()})
+        self.assertEqual(sorted(snaps.values()), [prefix + "202611%02d" % d for d in (1, 2)])
         self.assertEqual({k for k, _ in restored}, {b"totalPartition"})
 
     def test_a_failing_snapshot_drops_nothing(self):
