@@ -38,6 +38,7 @@ struct state_join {
 	struct hb_regions *rs;
 	const uint64_t *ids; /* per REST region its id (NULL: match by name) */
 	uint32_t *note;      /* per REST region: its state word + 1, or 0 */
+	size_t next;         /* the REST region after the last one matched */
 	struct hb_names words;
 };
 
@@ -56,10 +57,24 @@ static int same_region(const struct state_join *j, size_t i, const struct hb_reg
 	       (!m->name_len || !memcmp(r->name, m->name, m->name_len));
 }
 
-/* The first REST region whose start is not below start. */
-static size_t first_at(const struct hb_regions *rs, const unsigned char *start, size_t len)
+/* The first REST region whose start is not below start: the one after the last matched
+ * when that one qualifies (meta's rows come in the list's order), else by binary search. */
+static size_t first_at(const struct hb_regions *rs, size_t hint, const unsigned char *start,
+                       size_t len)
 {
 	size_t lo = 0, hi = rs->n;
+
+	if (hint < rs->n) {
+		const unsigned char *s, *e, *ps, *pe;
+		size_t sl, el, psl, pel;
+
+		hb_regions_bounds(rs, hint, &s, &sl, &e, &el);
+		if (hint)
+			hb_regions_bounds(rs, hint - 1, &ps, &psl, &pe, &pel);
+		if (hb_key_cmp(s, sl, start, len) >= 0 &&
+		    (!hint || hb_key_cmp(ps, psl, start, len) < 0))
+			return hint;
+	}
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2, sl, el;
@@ -82,7 +97,7 @@ static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err
 
 	if (!m->state || !m->name)
 		return 0;
-	for (i = first_at(j->rs, m->start, m->start_len); i < j->rs->n; i++) {
+	for (i = first_at(j->rs, j->next, m->start, m->start_len); i < j->rs->n; i++) {
 		const unsigned char *st, *en;
 		size_t sl, el;
 
@@ -101,6 +116,7 @@ static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err
 			have_word = 1;
 		}
 		j->note[i] = (uint32_t)w;
+		j->next = i + 1;
 	}
 	return 0;
 }
@@ -131,6 +147,7 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
 		last = NULL;
 	j.rs = rs;
 	j.ids = ids;
+	j.next = 0;
 	j.note = calloc(rs->n ? rs->n : 1, sizeof(*j.note));
 	hb_names_init(&j.words);
 	if (!j.note)

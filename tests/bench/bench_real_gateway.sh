@@ -4,7 +4,8 @@
 # same run. Wall time is the median of RUNS runs (default 5); figures are printed as ratios.
 # Usage: tests/bench/bench_real_gateway.sh [HBTAB_BINARY]
 #   (the first run builds tests/realhbase with Maven; BENCH_REGIONS sets the region count;
-#   BENCH_BEFORE=BINARY measures that build too, say the one before a change, in the same run)
+#   BENCH_BEFORE=BINARY measures that build too, say the one before a change, in the same run,
+#   the two builds' runs taken in turns)
 set -eu
 
 . "$(dirname "$0")/lib.sh"
@@ -38,35 +39,58 @@ if [ "$n" -ne "$REGIONS" ] || [ "$c" -ne "$REGIONS" ]; then
 	exit 1
 fi
 
-# median CMD...: the median wall time of RUNS runs of CMD (audit's findings status allowed).
+# median FILE: the median of the numbers in FILE, one a line.
 median() {
+	sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+}
+
+# pair ARGS...: the median wall times of "HBTAB ARGS" and, with BENCH_BEFORE, of "BENCH_BEFORE
+# ARGS" ("-" without), RUNS runs each taken in turns so that both meet the same gateway.
+pair() {
+	: >"$TMP/a"
+	: >"$TMP/b"
 	i=0
-	: >"$TMP/times"
 	while [ "$i" -lt "$RUNS" ]; do
-		MEASURE_OK_RC=1 measure "$@" | cut -d' ' -f1 >>"$TMP/times"
+		MEASURE_OK_RC=1 measure "$HBTAB" --rest "$REST" --no-progress "$@" |
+			cut -d' ' -f1 >>"$TMP/a"
+		if [ -n "${BENCH_BEFORE:-}" ]; then
+			MEASURE_OK_RC=1 measure "$BENCH_BEFORE" --rest "$REST" --no-progress "$@" |
+				cut -d' ' -f1 >>"$TMP/b"
+		fi
 		i=$((i + 1))
 	done
-	sort -n "$TMP/times" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'
+	echo "$(median "$TMP/a") $([ -s "$TMP/b" ] && median "$TMP/b" || echo -)"
 }
 
-# case_times BINARY: the median wall times of BINARY's four cases, on one line.
-case_times() {
-	echo "$(median "$1" --rest "$REST" --no-progress -o json regions "$TABLE")" \
-		"$(median "$1" --rest "$REST" --no-progress -o json regions "$TABLE" --source meta)" \
-		"$(median "$1" --rest "$REST" --no-progress -o json audit "$TABLE")" \
-		"$(median "$1" --rest "$REST" --no-progress -o json audit "$TABLE" --source meta)"
-}
+# One pass of everything first: the gateway's JVM compiles its hot paths during the first
+# requests, and no case should meet it colder than another.
+sh "$TMP/rest.sh" >/dev/null
+RUNS_SET=$RUNS
+RUNS=1
+pair -o json regions "$TABLE" >/dev/null
+pair -o json regions "$TABLE" --source meta >/dev/null
+pair -o json audit "$TABLE" >/dev/null
+pair -o json audit "$TABLE" --source meta >/dev/null
+RUNS=$RUNS_SET
 
-CJ=$(median sh "$TMP/rest.sh")
-AFTER=$(case_times "$HBTAB")
-BEFORE=
-[ -n "${BENCH_BEFORE:-}" ] && BEFORE=$(case_times "$BENCH_BEFORE")
+: >"$TMP/c"
+i=0
+while [ "$i" -lt "$RUNS" ]; do
+	measure sh "$TMP/rest.sh" | cut -d' ' -f1 >>"$TMP/c"
+	i=$((i + 1))
+done
+CJ=$(median "$TMP/c")
+R1=$(pair -o json regions "$TABLE")
+R2=$(pair -o json regions "$TABLE" --source meta)
+R3=$(pair -o json audit "$TABLE")
+R4=$(pair -o json audit "$TABLE" --source meta)
 
-awk -v cj="$CJ" -v after="$AFTER" -v before="$BEFORE" -v n="$REGIONS" 'BEGIN {
-	split(after, a, " ")
-	nb = split(before, b, " ")
+printf '%s\n' "$R1" "$R2" "$R3" "$R4" | awk -v cj="$CJ" -v n="$REGIONS" '
+	{ a[NR] = $1; b[NR] = $2 }
+	END {
 	split("hbtab regions (REST)|hbtab regions --source meta|hbtab audit (REST)|" \
 	      "hbtab audit --source meta", name, "|")
+	nb = b[1] != "-"
 	printf "%-36s %8s %10s", "case (" n " regions, median)", "wall s", "vs curl|jq"
 	if (nb)
 		printf " %10s %10s", "before s", "vs curl|jq"
