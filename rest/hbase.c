@@ -1837,6 +1837,22 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
 	return rc;
 }
 
+int hb_rest_meta_table_spec(struct hb_scan_spec *spec, struct hb_buf *start, struct hb_buf *end,
+                            const char *table, const char *const *cols, struct hb_error *err)
+{
+	if (hb_buf_adds(start, table) || hb_buf_adds(end, table) || hb_buf_adds(end, " ,,"))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	memset(spec, 0, sizeof(*spec));
+	spec->start = start->data;
+	spec->start_len = start->len;
+	spec->end = end->data;
+	spec->end_len = end->len;
+	spec->columns = cols;
+	spec->batch = 1000;
+	spec->max_versions = 1;
+	return 0;
+}
+
 /*
  * The region rows of TABLE in hbase:meta with the columns cols, each handed to fn, then the
  * table-state row. Only the info family is named: 1.x meta has no "table" family, and naming
@@ -1851,20 +1867,10 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 	struct meta_state ms;
 	int rc, state = -1;
 
-	/* [table, table" ,,") takes the state row and every region row (docs/hbase-wire.md §6.1).
-	 */
-	if (hb_buf_adds(&start, table) || hb_buf_adds(&end, table) || hb_buf_adds(&end, " ,,")) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	/* [table, table" ,,") takes the state row and every region row */
+	rc = hb_rest_meta_table_spec(&spec, &start, &end, table, cols, err);
+	if (rc)
 		goto done;
-	}
-	memset(&spec, 0, sizeof(spec));
-	spec.start = start.data;
-	spec.start_len = start.len;
-	spec.end = end.data;
-	spec.end_len = end.len;
-	spec.columns = cols;
-	spec.batch = 1000;
-	spec.max_versions = 1;
 	ms.table = table;
 	ms.table_len = strlen(table);
 	ms.fn = fn;

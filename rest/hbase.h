@@ -152,6 +152,11 @@ int hb_rest_regions_scan(struct hb_rest *c, const char *table, hb_region_fn fn, 
 /* Reads TABLE's table:state row in hbase:meta into *state (HB_TABLE_*), -1 when there is none
  * (a missing table, or 1.x meta where the state lives in ZooKeeper). */
 int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct hb_error *err);
+/* The scan of TABLE's rows in hbase:meta, [TABLE, TABLE" ,,") (docs/hbase-wire.md §6.1), with
+ * the columns cols, 1000 cells a batch, one version: spec filled, its keys held in start and
+ * end (initialised buffers the caller releases). HB_ENOMEM. */
+int hb_rest_meta_table_spec(struct hb_scan_spec *spec, struct hb_buf *start, struct hb_buf *end,
+                            const char *table, const char *const *cols, struct hb_error *err);
 /*
  * Scans hbase:meta from "T,," to "T ,," (batch by batch, with the client's progress callback)
  * into an initialised list in key order, with encoded name, id, server, state and the

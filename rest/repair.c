@@ -156,20 +156,15 @@ int hb_repair_merged(struct hb_rest *c, const char *table, const struct hb_regio
 
 	m.ev = ev;
 	m.idx = calloc(rs->n ? rs->n : 1, sizeof(*m.idx));
-	/* [table, table" ,,"): every region row, as hb_rest_meta_scan reads them */
-	if (!views || !m.idx || hb_buf_adds(&start, name) || hb_buf_addf(&end, "%s ,,", name)) {
+	/* every region row, as hb_rest_meta_scan reads them */
+	if (!views || !m.idx) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
 	}
+	rc = hb_rest_meta_table_spec(&spec, &start, &end, name, cols, err);
+	if (rc)
+		goto done;
 	m.n = enc_index(m.idx, rs, views);
-	memset(&spec, 0, sizeof(spec));
-	spec.start = start.data;
-	spec.start_len = start.len;
-	spec.end = end.data;
-	spec.end_len = end.len;
-	spec.columns = cols;
-	spec.batch = 1000;
-	spec.max_versions = 1;
 	rc = hb_rest_scan(c, "hbase:meta", &spec, merged_row, &m, err);
 done:
 	free(views);
