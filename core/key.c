@@ -332,6 +332,7 @@ void hb_keys_init(struct hb_keys *ks)
 	ks->off = NULL;
 	ks->n = 0;
 	ks->cap = 0;
+	ks->ordered = 0;
 }
 
 void hb_keys_release(struct hb_keys *ks)
@@ -344,7 +345,7 @@ void hb_keys_release(struct hb_keys *ks)
 void hb_keys_clear(struct hb_keys *ks)
 {
 	hb_buf_reset(&ks->bytes);
-	ks->n = 0;
+	ks->n = ks->ordered = 0;
 	if (ks->off)
 		ks->off[0] = 0;
 }
@@ -387,22 +388,36 @@ int hb_keys_push(struct hb_keys *ks, const void *k, size_t n)
 	return 0;
 }
 
-unsigned char *hb_keys_push_fixed(struct hb_keys *ks, size_t n, size_t w)
+unsigned char *hb_keys_push_fixed_open(struct hb_keys *ks, size_t n, size_t w)
 {
 	unsigned char *p;
-	size_t i, at;
 
 	if (w && n > SIZE_MAX / w)
 		return NULL;
 	if (hb_keys_reserve(ks, n, n * w) || !ks->bytes.data)
 		return NULL;
-	at = ks->off[ks->n];
 	p = (unsigned char *)ks->bytes.data + ks->bytes.len;
-	for (i = 1; i <= n; i++)
-		ks->off[ks->n + i] = at + i * w;
 	ks->n += n;
 	ks->bytes.len += n * w;
 	ks->bytes.data[ks->bytes.len] = '\0';
+	return p;
+}
+
+void hb_keys_fixed_offsets(struct hb_keys *ks, size_t first, size_t w, size_t from, size_t to)
+{
+	size_t at = ks->off[first] + (from - first) * w, i;
+
+	for (i = from + 1; i <= to; i++)
+		ks->off[i] = at += w;
+}
+
+unsigned char *hb_keys_push_fixed(struct hb_keys *ks, size_t n, size_t w)
+{
+	size_t first = ks->n;
+	unsigned char *p = hb_keys_push_fixed_open(ks, n, w);
+
+	if (p)
+		hb_keys_fixed_offsets(ks, first, w, first, first + n);
 	return p;
 }
 

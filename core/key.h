@@ -55,6 +55,9 @@ struct hb_keys {
 	size_t *off; /* n + 1 entries once anything was pushed */
 	size_t n;
 	size_t cap;
+	/* the first `ordered` keys are distinct and in HBase order, as the code that made them
+	 * knows (0: nothing known); keys appended later leave it as it is */
+	size_t ordered;
 };
 
 void hb_keys_init(struct hb_keys *ks);
@@ -67,6 +70,12 @@ int hb_keys_push(struct hb_keys *ks, const void *k, size_t n);
 /* Appends n keys of w bytes each and returns where their n x w bytes go, for the caller to
  * write before reading them (threads may write disjoint parts). NULL when out of memory. */
 unsigned char *hb_keys_push_fixed(struct hb_keys *ks, size_t n, size_t w);
+/* hb_keys_push_fixed without the offsets of the new keys: the caller sets them with
+ * hb_keys_fixed_offsets (threads on disjoint ranges) before anything reads the list. */
+unsigned char *hb_keys_push_fixed_open(struct hb_keys *ks, size_t n, size_t w);
+/* Sets the offsets of keys from .. to - 1 of the keys of w bytes that hb_keys_push_fixed_open
+ * appended at index first. */
+void hb_keys_fixed_offsets(struct hb_keys *ks, size_t first, size_t w, size_t from, size_t to);
 /* Key i's bytes (not NUL-terminated) and length. i must be < n. */
 const unsigned char *hb_keys_at(const struct hb_keys *ks, size_t i, size_t *len_out);
 /* Sorts in HBase order (stable relayout). HB_ENOMEM. */

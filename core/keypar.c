@@ -127,12 +127,14 @@ struct rec {
 struct sample_worker {
 	_Alignas(HB_PAR_LINE) struct hb_keyplan_cursor cur;
 	struct rec any, all; /* the OR and AND of the keys it made */
+	int dup;             /* it sorted two equal keys */
 };
 
 struct sample {
 	const struct hb_keyplan *plan;
-	unsigned char *dst; /* the keys, count x w bytes */
-	size_t w, nranges;
+	struct hb_keys *out;
+	unsigned char *dst; /* the keys, count x w bytes, from index first of out */
+	size_t w, nranges, first;
 	uint64_t count;
 	struct rec *made; /* the keys as records, in the order made */
 	struct rec *recs; /* the same in digit order, then sorted: dst itself when w is 16 */
@@ -140,7 +142,8 @@ struct sample {
 	struct sample_worker *wk;
 	uint32_t (*hist)[BUCKETS]; /* [range][digit]: counts, then where the next one goes */
 	uint32_t start[BUCKETS + 1];
-	unsigned d0; /* the digit is bytes d0 and d0 + 1 */
+	uint32_t group[GROUPS + 1]; /* keys in the digits of the groups before each */
+	unsigned d0;                /* the digit is bytes d0 and d0 + 1 */
 };
 
 /* 8 bytes as a big-endian number: one load where the compiler knows the byte swap. */
@@ -389,25 +392,48 @@ static void move_task(void *ctx, size_t w, uint64_t t)
 		s->recs[s->hist[t][digit(s, s->made[i])]++] = s->made[i];
 }
 
+/* Sorts the keys of group t's digits, noting equal neighbours (keys of two digits differ). */
 static void sort_task(void *ctx, size_t w, uint64_t t)
 {
 	struct sample *s = ctx;
-	size_t b;
+	size_t b, i, n;
+	int dup = 0;
 
-	for (b = t * (BUCKETS / GROUPS); b < (t + 1) * (BUCKETS / GROUPS); b++)
-		sort_recs(s->recs + s->start[b], s->start[b + 1] - s->start[b], s->d0 + 2,
-		          s->tmp + w * TMP_RECS);
+	for (b = t * (BUCKETS / GROUPS); b < (t + 1) * (BUCKETS / GROUPS); b++) {
+		struct rec *r = s->recs + s->start[b];
+
+		n = s->start[b + 1] - s->start[b];
+		sort_recs(r, n, s->d0 + 2, s->tmp + w * TMP_RECS);
+		for (i = 1; i < n; i++)
+			dup |= (r[i].hi == r[i - 1].hi) & (r[i].lo == r[i - 1].lo);
+	}
+	if (dup)
+		s->wk[w].dup = 1;
 }
 
+/* Writes part t of the sorted keys and their offsets. */
 static void store_task(void *ctx, size_t w, uint64_t t)
 {
 	struct sample *s = ctx;
-	uint64_t end, i = range_at(s, t, STORE_PARTS, &end);
+	uint64_t end, begin = range_at(s, t, STORE_PARTS, &end), i;
 
 	(void)w;
 	/* in place when recs is dst: record i and key i take the same 16 bytes */
-	for (; i < end; i++)
+	for (i = begin; i < end; i++)
 		store(s->dst + i * s->w, s->recs[i], s->w);
+	hb_keys_fixed_offsets(s->out, s->first, s->w, s->first + (size_t)begin,
+	                      s->first + (size_t)end);
+}
+
+/* 1 when the sorting workers met two equal keys. */
+static int has_equal_keys(const struct sample *s, size_t threads)
+{
+	size_t i;
+
+	for (i = 0; i < threads; i++)
+		if (s->wk[i].dup)
+			return 1;
+	return 0;
 }
 
 /* The first byte in which the keys differ (16: they are all equal), from the workers' ORs and
@@ -427,13 +453,30 @@ static unsigned first_varying(const struct sample *s, size_t threads)
 	return j;
 }
 
-/* Turns the counts into where each range's keys of each digit go, and the digits' starts. */
-static void place(struct sample *s)
+/* The keys of group t's digits, in s->group[t + 1]. */
+static void group_task(void *ctx, size_t w, uint64_t t)
 {
-	uint32_t sum = 0, c;
+	struct sample *s = ctx;
+	uint32_t sum = 0;
 	size_t b, r;
 
-	for (b = 0; b < BUCKETS; b++) {
+	(void)w;
+	for (r = 0; r < s->nranges; r++)
+		for (b = t * (BUCKETS / GROUPS); b < (t + 1) * (BUCKETS / GROUPS); b++)
+			sum += s->hist[r][b];
+	s->group[t + 1] = sum;
+}
+
+/* Turns group t's counts into where each range's keys of each digit go, and the digits'
+ * starts. */
+static void place_task(void *ctx, size_t w, uint64_t t)
+{
+	struct sample *s = ctx;
+	uint32_t sum = s->group[t], c;
+	size_t b, r;
+
+	(void)w;
+	for (b = t * (BUCKETS / GROUPS); b < (t + 1) * (BUCKETS / GROUPS); b++) {
 		s->start[b] = sum;
 		for (r = 0; r < s->nranges; r++) {
 			c = s->hist[r][b];
@@ -441,7 +484,6 @@ static void place(struct sample *s)
 			sum += c;
 		}
 	}
-	s->start[BUCKETS] = sum;
 }
 
 static void run_phase(struct sample *s, size_t threads, uint64_t tasks,
@@ -452,18 +494,33 @@ static void run_phase(struct sample *s, size_t threads, uint64_t tasks,
 	hb_par_run(&par);
 }
 
+/* Where each range's keys of each digit go: the groups' totals, their sums, then each group's
+ * places from its sum. */
+static void place(struct sample *s, size_t threads)
+{
+	size_t t;
+
+	run_phase(s, threads, GROUPS, group_task);
+	s->group[0] = 0;
+	for (t = 0; t < GROUPS; t++)
+		s->group[t + 1] += s->group[t];
+	run_phase(s, threads, GROUPS, place_task);
+	s->start[BUCKETS] = (uint32_t)s->count;
+}
+
 /* Sorts the keys made in s->dst (the memory s needs is there). */
 static void sort_sample(struct sample *s, size_t threads)
 {
 	s->d0 = first_varying(s, threads);
 	if (s->d0 >= 16) {
 		/* every key is the same */
+		s->wk[0].dup = s->count > 1;
 		memcpy(s->recs, s->made, s->count * sizeof(*s->recs));
 		run_phase(s, threads, STORE_PARTS, store_task);
 		return;
 	}
 	run_phase(s, threads, s->nranges, count_task);
-	place(s);
+	place(s, threads);
 	run_phase(s, threads, s->nranges, move_task);
 	run_phase(s, threads, GROUPS, sort_task);
 	run_phase(s, threads, STORE_PARTS, store_task);
@@ -486,6 +543,21 @@ static void *big_alloc(size_t n)
 		madvise(p, (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
 #endif
 	return p;
+}
+
+/* Asks for huge pages in the whole 2 MiB pages of [p, p + n), memory not touched yet. */
+static void advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+
+	if (e > a)
+		madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
 }
 
 static int sample_alloc(struct sample *s, size_t threads)
@@ -512,6 +584,14 @@ static int sample_alloc(struct sample *s, size_t threads)
 	return 0;
 }
 
+/* Takes back the keys hb_keys_push_fixed_open appended to out from index first. */
+static void unpush(struct hb_keys *out, size_t first, size_t w)
+{
+	out->bytes.len -= (out->n - first) * w;
+	out->bytes.data[out->bytes.len] = '\0';
+	out->n = first;
+}
+
 int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
                             size_t threads, struct hb_error *err)
 {
@@ -534,13 +614,24 @@ int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint
 	s->plan = &plan;
 	s->count = count;
 	s->w = hb_keygen_width(g);
-	s->dst = hb_keys_push_fixed(out, (size_t)count, s->w);
+	s->out = out;
+	s->first = out->n;
+	/* the offsets are written with the sorted keys, by the same threads */
+	s->dst = hb_keys_push_fixed_open(out, (size_t)count, s->w);
+	if (s->dst) {
+		advise_huge(s->dst, (size_t)count * s->w);
+		advise_huge(out->off + s->first + 1, (size_t)count * sizeof(*out->off));
+	}
 	if (!s->dst || sample_alloc(s, threads)) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		if (s->dst)
+			unpush(out, s->first, s->w);
 		goto done;
 	}
 	run_phase(s, threads, plan.spans, make_task);
 	sort_sample(s, threads);
+	if (!s->first && !has_equal_keys(s, threads))
+		out->ordered = out->n;
 done:
 	hb_keyplan_release(&plan);
 	free(s->made);

@@ -136,9 +136,9 @@ static void sort_level(struct ctx *c, size_t at, size_t n, size_t o)
 	}
 }
 
-/* A list already in order (a sample made sorted) costs one pass: fills out (one index of each
- * distinct key with nout) and returns 1, or returns 0 at the first key out of order. Windows
- * are compared first, whole keys only when they tie. */
+/* A list already in order (a sample made sorted) costs one pass, or none when its maker marked
+ * it ordered: fills out (one index of each distinct key with nout) and returns 1, or returns 0
+ * at the first key out of order. Windows are compared first, whole keys only when they tie. */
 static int in_order(uint32_t *out, size_t *nout, const struct hb_keys *ks)
 {
 	const unsigned char *base = (const unsigned char *)ks->bytes.data;
@@ -146,6 +146,14 @@ static int in_order(uint32_t *out, size_t *nout, const struct hb_keys *ks)
 	size_t i, j, len;
 	int c;
 
+	if (ks->n && ks->ordered == ks->n) {
+		/* the list's maker says it is ordered and distinct */
+		for (i = 0; i < ks->n; i++)
+			out[i] = (uint32_t)i;
+		if (nout)
+			*nout = ks->n;
+		return 1;
+	}
 	for (i = j = 0; i < ks->n; i++) {
 		/* the keys read in place: this pass is all an ordered list costs */
 		len = ks->off[i + 1] - ks->off[i];

@@ -480,16 +480,18 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		    "least %ld keys)",
 		    s, HB_PLURAL(s), spec->n, spec->n);
 	want = (size_t)(spec->n - 1);
-	/* Sort indexes, not copies: the sample may hold millions of keys. */
-	n = spec->sample->n;
-	ord = malloc(n * sizeof(*ord));
-	if (!ord)
+	/* Sort indexes, not copies: the sample may hold millions of keys. A sample made ordered
+	 * and distinct is its own order. */
+	n = pos = spec->sample->n;
+	ord = spec->sample->ordered == n ? NULL : malloc(n * sizeof(*ord));
+	if (!ord && spec->sample->ordered != n)
 		return nomem(err);
 	/* the TreeSet keeps one of each; every base-th of those after the first is a split */
-	rc = hb_keys_order_distinct(ord, &pos, spec->sample, err);
+	if (ord)
+		rc = hb_keys_order_distinct(ord, &pos, spec->sample, err);
 	for (i = base; !rc && i < pos && out->n < want; i += base) {
 		size_t len;
-		const unsigned char *k = hb_keys_at(spec->sample, ord[i], &len);
+		const unsigned char *k = hb_keys_at(spec->sample, ord ? ord[i] : i, &len);
 
 		if (hb_keys_push(out, k, len))
 			rc = nomem(err);

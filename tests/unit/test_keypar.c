@@ -117,6 +117,28 @@ static int cmp_fixed(const void *a, const void *b)
 	return memcmp(a, b, cmp_w);
 }
 
+/* Key i of ks from index first on is w bytes at (i - first) * w past key first. */
+static void check_layout(const struct hb_keys *ks, size_t first, size_t w)
+{
+	size_t i, len, bad = 0;
+	const unsigned char *k0 = hb_keys_at(ks, first, &len);
+
+	for (i = first; i < ks->n; i++)
+		bad += hb_keys_at(ks, i, &len) != k0 + (i - first) * w || len != w;
+	CHECK_EQ_INT(bad, 0);
+}
+
+/* 1 when no two neighbours of the n sorted keys of w bytes are equal. */
+static int distinct(const unsigned char *k, uint64_t n, size_t w)
+{
+	uint64_t i;
+
+	for (i = 1; i < n; i++)
+		if (!memcmp(k + (i - 1) * w, k + i * w, w))
+			return 0;
+	return 1;
+}
+
 static void test_keypar__sorted_sample_is_the_sequence_sorted(void)
 {
 	static const uint64_t counts[] = {1, 2, 1000, 140000};
@@ -141,10 +163,32 @@ static void test_keypar__sorted_sample_is_the_sequence_sorted(void)
 				CHECK_EQ_INT(ks.n, counts[c]);
 				CHECK(ks.bytes.len == counts[c] * w &&
 				      !memcmp(ks.bytes.data, want, counts[c] * w));
+				check_layout(&ks, 0, w);
+				/* marked ordered exactly when no two keys are equal */
+				CHECK_EQ_INT(ks.ordered, distinct(want, counts[c], w) ? ks.n : 0);
 				hb_keys_release(&ks);
 			}
 			free(want);
 		}
+}
+
+static void test_keypar__sample_after_other_keys_keeps_them_and_claims_no_order(void)
+{
+	struct hb_keys ks;
+	struct hb_keygen g;
+	size_t len;
+	const unsigned char *k;
+
+	hb_keys_init(&ks);
+	CHECK_EQ_INT(hb_keys_push(&ks, "abc", 3), 0);
+	hb_keygen_init(&g, "md5", REDRAW_SEED, 1700000000000LL, NULL);
+	CHECK_EQ_INT(hb_keygen_sample_sorted(&ks, &g, 70000, 2, NULL), 0);
+	CHECK_EQ_INT(ks.n, 70001);
+	k = hb_keys_at(&ks, 0, &len);
+	CHECK(len == 3 && !memcmp(k, "abc", 3));
+	check_layout(&ks, 1, 16);
+	CHECK_EQ_INT(ks.ordered, 0);
+	hb_keys_release(&ks);
 }
 
 int main(void)
@@ -153,5 +197,6 @@ int main(void)
 	RUN(test_keypar__spans_made_backwards_give_the_sequence);
 	RUN(test_keypar__plans_for_threads_give_the_sequence);
 	RUN(test_keypar__sorted_sample_is_the_sequence_sorted);
+	RUN(test_keypar__sample_after_other_keys_keeps_them_and_claims_no_order);
 	return TEST_DONE();
 }

@@ -578,6 +578,29 @@ static void test_split__sampled_takes_every_base_th_distinct_key(void)
 	hb_keys_release(&ks);
 }
 
+static void test_split__sampled_from_a_sample_its_maker_marked_ordered(void)
+{
+	static const char *sample[] = {"a", "b", "c", "d", "e", "f"};
+	struct hb_split_spec s = {0};
+	struct hb_keys ks;
+	size_t i;
+
+	hb_keys_init(&ks);
+	for (i = 0; i < HB_ARRAY_LEN(sample); i++)
+		hb_keys_push(&ks, sample[i], 1);
+	ks.ordered = ks.n;
+	s.algo = HB_SPLIT_SAMPLED;
+	s.sample = &ks;
+	s.sample_draws = 6;
+	s.n = 3; /* base 2: positions 2 and 4, read in place */
+	CHECK_EQ_STR(run(&s), "c e");
+	s.n = 6; /* base 1 */
+	CHECK_EQ_STR(run(&s), "b c d e f");
+	s.n = 7;
+	CHECK(failed(run(&s)));
+	hb_keys_release(&ks);
+}
+
 static void test_split__verify_uses_hbase_messages(void)
 {
 	struct hb_keys ks;
@@ -907,6 +930,7 @@ int main(void)
 	RUN(test_split__book_hex_matches_seed_001);
 	RUN(test_split__partition_and_salt_prefixes);
 	RUN(test_split__sampled_takes_every_base_th_distinct_key);
+	RUN(test_split__sampled_from_a_sample_its_maker_marked_ordered);
 	RUN(test_split__verify_uses_hbase_messages);
 	RUN(test_split__splits_file_lines_and_errors);
 	RUN(test_split__hex_random_matches_64bit_oracle);
