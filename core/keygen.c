@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 #define JR_MULT 0x5DEECE66DULL
 #define JR_ADD  0xBULL
 #define JR_MASK ((1ULL << 48) - 1)
@@ -554,15 +558,106 @@ __attribute__((target("avx2"))) static void scan1000_avx2(struct hb_keygen_span 
 }
 #endif
 
-static void scan1000(struct hb_keygen_span *out, uint64_t s, uint64_t n)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* Draws scanned by AVX-512 at a time: four vectors of eight consecutive draws, each lane a state
+ * of its own stepped V512_DRAWS draws ahead, so that no step waits on another. */
+#define V512_DRAWS 32
+/* x / 1000 for x < 2^32 is (x * V512_DIV1000) >> 38 */
+#define V512_DIV1000 274877907ULL
+
+/* The same sums as scan1000_body: a nextInt(1000) value is u - 1000 * (u / 1000), so the lanes
+ * sum the accepted u and u / 1000 and the span's clock is the difference. */
+__attribute__((target("avx512f,avx512dq"))) static void scan1000_avx512(struct hb_keygen_span *out,
+                                                                        uint64_t s, uint64_t n)
+{
+	uint64_t lane[V512_DRAWS], a = 1, c = 0, i = 0, sums[8], sumq[8], refused = 0;
+	__m512i st[4], su[4], sq[4];
+	const __m512i m48 = _mm512_set1_epi64((long long)JR_MASK);
+	const __m512i div = _mm512_set1_epi64((long long)V512_DIV1000);
+	const __m512i rej = _mm512_set1_epi64(REJECT_1000);
+	__m512i va, vc;
+	int k;
+
+	for (k = 0; k < V512_DRAWS; k++) {
+		lane[k] = s = (s * JR_MULT + JR_ADD) & JR_MASK; /* draw k's state */
+		a = (a * JR_MULT) & JR_MASK;
+		c = (c * JR_MULT + JR_ADD) & JR_MASK;
+	}
+	va = _mm512_set1_epi64((long long)a);
+	vc = _mm512_set1_epi64((long long)c);
+	for (k = 0; k < 4; k++) {
+		st[k] = _mm512_loadu_si512(lane + 8 * k);
+		su[k] = sq[k] = _mm512_setzero_si512();
+	}
+	for (; i + V512_DRAWS <= n; i += V512_DRAWS)
+		for (k = 0; k < 4; k++) {
+			__m512i u = _mm512_srli_epi64(st[k], 17);
+			__m512i q = _mm512_srli_epi64(_mm512_mul_epu32(u, div), 38);
+			__mmask8 ok = _mm512_cmplt_epu64_mask(u, rej);
+
+			su[k] = _mm512_mask_add_epi64(su[k], ok, su[k], u);
+			sq[k] = _mm512_mask_add_epi64(sq[k], ok, sq[k], q);
+			if (ok != 0xFF)
+				refused += 8 - (uint64_t)__builtin_popcount(ok);
+			st[k] = _mm512_and_si512(
+			    _mm512_add_epi64(_mm512_mullo_epi64(st[k], va), vc), m48);
+		}
+	_mm512_storeu_si512(
+	    sums, _mm512_add_epi64(_mm512_add_epi64(su[0], su[1]), _mm512_add_epi64(su[2], su[3])));
+	_mm512_storeu_si512(
+	    sumq, _mm512_add_epi64(_mm512_add_epi64(sq[0], sq[1]), _mm512_add_epi64(sq[2], sq[3])));
+	for (k = 0; k < 8; k++)
+		out->clock += sums[k] - 1000 * sumq[k];
+	out->keys += i - refused;
+	/* the draws left one by one, from draw i's state */
+	_mm512_storeu_si512(lane, st[0]);
+	for (s = lane[0]; i < n; i++, s = (s * JR_MULT + JR_ADD) & JR_MASK) {
+		uint32_t u = (uint32_t)(s >> 17);
+
+		out->keys += u < REJECT_1000;
+		out->clock += u < REJECT_1000 ? u % 1000 : 0;
+	}
+}
+#endif
+
+void hb_keygen_scan1000_with(enum hb_md5_impl impl, struct hb_keygen_span *out, uint64_t seed,
+                             uint64_t n)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (__builtin_cpu_supports("avx2")) {
-		scan1000_avx2(out, s, n);
+	if (impl == HB_MD5_AVX512) {
+		scan1000_avx512(out, seed, n);
+		return;
+	}
+	if (impl == HB_MD5_AVX2) {
+		scan1000_avx2(out, seed, n);
 		return;
 	}
 #endif
-	scan1000_plain(out, s, n);
+	(void)impl;
+	scan1000_plain(out, seed, n);
+}
+
+static void scan1000(struct hb_keygen_span *out, uint64_t s, uint64_t n)
+{
+	hb_keygen_scan1000_with(hb_keygen_scan_best(), out, s, n);
+}
+
+int hb_keygen_scan_supported(enum hb_md5_impl impl)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (impl == HB_MD5_AVX512)
+		return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+	if (impl == HB_MD5_AVX2)
+		return __builtin_cpu_supports("avx2");
+#endif
+	return impl == HB_MD5_SCALAR;
+}
+
+enum hb_md5_impl hb_keygen_scan_best(void)
+{
+	return hb_keygen_scan_supported(HB_MD5_AVX512) ? HB_MD5_AVX512
+	       : hb_keygen_scan_supported(HB_MD5_AVX2) ? HB_MD5_AVX2
+	                                               : HB_MD5_SCALAR;
 }
 
 void hb_keygen_span_scan(struct hb_keygen_span *out, const struct hb_keygen *g, uint64_t i,

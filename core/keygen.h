@@ -4,6 +4,7 @@
 
 #include "hb.h"
 #include "key.h"
+#include "md5.h"
 
 #include <stdint.h>
 
@@ -86,6 +87,14 @@ struct hb_keygen_span {
 /* Scans span i of length len (>= 1) of the generator whose key 0 is g's next key. */
 void hb_keygen_span_scan(struct hb_keygen_span *out, const struct hb_keygen *g, uint64_t i,
                          uint64_t len);
+/* The md5 clock's part of a span scan on a chosen vector unit: draws 1 .. n after the random
+ * state seed, the accepted ones counted in out->keys and their values summed in out->clock
+ * (added to what out holds). hb_keygen_scan_supported says which units this build and CPU
+ * run; hb_keygen_scan_best is the one the scans use. */
+void hb_keygen_scan1000_with(enum hb_md5_impl impl, struct hb_keygen_span *out, uint64_t seed,
+                             uint64_t n);
+int hb_keygen_scan_supported(enum hb_md5_impl impl);
+enum hb_md5_impl hb_keygen_scan_best(void);
 /* Sets out to g advanced to span i's first key, with before the sums of spans 0 .. i - 1. */
 void hb_keygen_span_start(struct hb_keygen *out, const struct hb_keygen *g, uint64_t i,
                           uint64_t len, const struct hb_keygen_span *before);

@@ -425,6 +425,41 @@ static uint64_t lcg_back(uint64_t s)
 	return ((s - 0xB) * inv) & ((1ULL << 48) - 1);
 }
 
+static void test_keygen__md5_clock_scan_agrees_on_every_vector_unit(void)
+{
+	static const enum hb_md5_impl impls[] = {HB_MD5_AVX2, HB_MD5_AVX512};
+	static const uint64_t lens[] = {0, 1, 31, 32, 33, 63, 64, 65, 100, 1000, 65536, 100003};
+	uint64_t refused = lcg_back((uint64_t)2147483500u << 17), st;
+	size_t k, l, bad = 0;
+	int before;
+
+	CHECK(hb_keygen_scan_supported(HB_MD5_SCALAR));
+	/* from states a refused draw follows at every lane (before it 0 .. 69 draws), and from
+	 * a few others */
+	for (before = -4; before < 70; before++) {
+		st = before < 0 ? (uint64_t)(before + 5) * 0x123456789ULL : refused;
+		for (k = 0; before >= 0 && (int)k <= before; k++)
+			st = lcg_back(st);
+		for (k = 0; k < HB_ARRAY_LEN(impls); k++)
+			for (l = 0; hb_keygen_scan_supported(impls[k]) && l < HB_ARRAY_LEN(lens);
+			     l++) {
+				struct hb_keygen_span want = {0, 0}, got = {0, 0};
+
+				hb_keygen_scan1000_with(HB_MD5_SCALAR, &want, st, lens[l]);
+				hb_keygen_scan1000_with(impls[k], &got, st, lens[l]);
+				bad += want.keys != got.keys || want.clock != got.clock;
+			}
+	}
+	CHECK_EQ_INT(bad, 0);
+	/* a refused draw counts no key */
+	{
+		struct hb_keygen_span one = {0, 0};
+
+		hb_keygen_scan1000_with(hb_keygen_scan_best(), &one, lcg_back(refused), 64);
+		CHECK_EQ_INT(one.keys, 63);
+	}
+}
+
 static void test_keygen__md5_clock_draws_rejected_by_next_int_agree_in_every_path(void)
 {
 	/* next(31) >= 2147483000 makes nextInt(1000) draw again (3 times in 10^7): start the
@@ -516,6 +551,7 @@ int main(void)
 	RUN(test_keygen__next_n_makes_the_keys_of_next_one_at_a_time);
 	RUN(test_keygen__next_n_matches_the_java_transcriptions);
 	RUN(test_keygen__md5_clock_draws_rejected_by_next_int_agree_in_every_path);
+	RUN(test_keygen__md5_clock_scan_agrees_on_every_vector_unit);
 	RUN(test_keygen__md5_prefix_matches_openssl);
 	RUN(test_keygen__jrandom_skip_equals_stepping);
 	return TEST_DONE();
