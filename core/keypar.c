@@ -9,7 +9,7 @@
 
 /* Spans hold at least SPAN_MIN keys, and a plan has at most SPANS_MAX of them (10^12 writes
  * then plan 16 bytes a span, 1 MiB in all). */
-#define SPAN_MIN  65536
+#define SPAN_MIN  16384
 #define SPANS_MAX 65536
 
 /* ---------------------------------------------------------------- plans */
@@ -120,7 +120,7 @@ struct rec {
 #define TMP_RECS    8192
 #define BUCKETS     65536 /* the leading digit: 16 bits */
 #define RANGES      8     /* parts the counting and moving passes are cut into, at most */
-#define GROUPS      256   /* tasks of BUCKETS / GROUPS digits each */
+#define GROUPS      256   /* tasks: BUCKETS / GROUPS digits each, or as many keys each */
 #define STORE_PARTS 64    /* tasks writing the sorted keys back */
 
 /* A worker's own cursor and notes, a cache line apart from the others'. */
@@ -392,14 +392,32 @@ static void move_task(void *ctx, size_t w, uint64_t t)
 		s->recs[s->hist[t][digit(s, s->made[i])]++] = s->made[i];
 }
 
-/* Sorts the keys of group t's digits, noting equal neighbours (keys of two digits differ). */
+/* The first digit whose keys start at key i or after it (BUCKETS when none does). */
+static size_t digit_at(const struct sample *s, uint64_t i)
+{
+	size_t lo = 0, hi = BUCKETS, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->start[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Sorts the digits whose keys start in part t of the keys (parts of equal size: the keys may
+ * use few of the digits, as hex text does), noting equal neighbours (keys of two digits
+ * differ). */
 static void sort_task(void *ctx, size_t w, uint64_t t)
 {
 	struct sample *s = ctx;
-	size_t b, i, n;
+	uint64_t end, begin = range_at(s, t, GROUPS, &end);
+	size_t b, i, n, last = digit_at(s, end);
 	int dup = 0;
 
-	for (b = t * (BUCKETS / GROUPS); b < (t + 1) * (BUCKETS / GROUPS); b++) {
+	for (b = digit_at(s, begin); b < last; b++) {
 		struct rec *r = s->recs + s->start[b];
 
 		n = s->start[b + 1] - s->start[b];
