@@ -978,6 +978,8 @@ static int stateless_ok(const struct hb_scan_spec *spec)
 	 * (RandomRowFilter is not registered in ParseFilter). */
 	if (spec->filter)
 		return 0;
+	if (spec->lang_filter && !url_safe(spec->lang_filter, strlen(spec->lang_filter)))
+		return 0;
 	if ((spec->start && !url_safe(spec->start, spec->start_len)) ||
 	    (spec->end && !url_safe(spec->end, spec->end_len)))
 		return 0;
@@ -1082,6 +1084,10 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 		if (hb_buf_adds(&path, "&column=") ||
 		    hb_rest_path_escape(&path, *col, strlen(*col)))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc && spec->lang_filter &&
+	    (hb_buf_adds(&path, "&filter=") ||
+	     hb_rest_path_escape(&path, spec->lang_filter, strlen(spec->lang_filter))))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	/* the whole range in one body: about 600 bytes a region for a meta scan in JSON */
 	r.spool = 1;
 	if (!rc)
@@ -1139,6 +1145,9 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 		hb_buf_release(&st.last_done);
 		return rc;
 	}
+	if (spec->lang_filter)
+		return hb_error_set(err, HB_EINVAL,
+		                    "a scan filter needs printable bounds and columns");
 	if (hb_buf_add(&start, spec->start ? spec->start : "", spec->start ? spec->start_len : 0))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (;;) {
@@ -1613,6 +1622,9 @@ struct meta_state {
 	int states_only;
 	const unsigned char *last_name;
 	size_t last_name_len;
+	/* the ParseFilter text the scan is asked with (NULL: none); with one, a listing that does
+	 * not end with last_name proves nothing and is not checked further */
+	const char *filter;
 	/* The last region row seen (NULL tracker: not kept), for the short-listing check. */
 	struct hb_buf *last_key;
 	int last_end_empty;
@@ -1801,6 +1813,7 @@ int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_re
 	ms.states_only = 0;
 	ms.last_name = NULL;
 	ms.last_name_len = 0;
+	ms.filter = NULL;
 	ms.last_key = NULL;
 	ms.last_end_empty = 0;
 	ms.regions = 0;
@@ -1871,6 +1884,7 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 	rc = hb_rest_meta_table_spec(&spec, &start, &end, table, cols, err);
 	if (rc)
 		goto done;
+	spec.lang_filter = how->filter;
 	ms.table = table;
 	ms.table_len = strlen(table);
 	ms.fn = fn;
@@ -1880,11 +1894,14 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 	ms.states_only = how->states_only;
 	ms.last_name = how->last_name;
 	ms.last_name_len = how->last_name_len;
+	ms.filter = how->filter;
 	ms.last_key = &last;
 	ms.last_end_empty = 0;
 	ms.regions = 0;
 	rc = hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err);
-	if (!rc)
+	if (!rc && how->filter && !(ms.regions && ms.last_end_empty))
+		rc = 1;
+	else if (!rc)
 		rc = check_meta_listing(c, &ms, &end, err);
 	if (!rc && state_out) {
 		/* The 2.x table-state row "<table>" (table:state); 1.x has none (ZooKeeper). */
@@ -1932,4 +1949,45 @@ int hb_rest_meta_states(struct hb_rest *c, const char *table, const void *last_n
 	how.last_name = last_name;
 	how.last_name_len = last_name_len;
 	return meta_scan(c, table, cols, &how, fn, ctx, state_out, err);
+}
+
+/* The filter of hb_rest_meta_states_not_open into f: 0, or 1 when last_name cannot be put in
+ * one (the gateway reads the text as UTF-8 and a quote would need escaping). */
+static int not_open_filter(struct hb_buf *f, const unsigned char *last_name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (last_name[i] < 0x20 || last_name[i] > 0x7e || last_name[i] == '\'')
+			return 1;
+	if (hb_buf_adds(f, "SingleColumnValueFilter('info','state',!=,'binary:OPEN',false,true)"
+	                   " OR RowFilter(=,'binary:") ||
+	    hb_buf_add(f, last_name, n) || hb_buf_adds(f, "')"))
+		return HB_ENOMEM;
+	return 0;
+}
+
+int hb_rest_meta_states_not_open(struct hb_rest *c, const char *table, const void *last_name,
+                                 size_t last_name_len, hb_meta_region_fn fn, void *ctx,
+                                 int *state_out, struct hb_error *err)
+{
+	/* a row whose state is missing still has its RegionInfo, so it is in the answer */
+	static const char *const cols[] = {"info:regioninfo", "info:state", NULL};
+	struct hb_buf filter = HB_BUF_INIT;
+	struct meta_state how;
+	int rc;
+
+	if (!last_name || !last_name_len)
+		return 1;
+	rc = not_open_filter(&filter, last_name, last_name_len);
+	if (rc)
+		return rc == HB_ENOMEM ? hb_error_set(err, rc, "out of memory") : rc;
+	memset(&how, 0, sizeof(how));
+	how.states_only = 1;
+	how.last_name = last_name;
+	how.last_name_len = last_name_len;
+	how.filter = filter.data;
+	rc = meta_scan(c, table, cols, &how, fn, ctx, state_out, err);
+	hb_buf_release(&filter);
+	return rc;
 }

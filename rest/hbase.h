@@ -86,6 +86,9 @@ struct hb_scan_spec {
 	const char *filter;         /* ScannerModel's filter: a FilterModel as JSON text, or NULL */
 	long limit; /* a stateless scan's limit= (rows at most); 0 = none. A stateful scan sends no
 	             * limit: its callback stops it (a positive return) */
+	/* a stateless scan's filter= (ParseFilter's language), or NULL; a spec with one is
+	 * scanned statelessly or not at all (HB_EINVAL) */
+	const char *lang_filter;
 };
 
 /* Called once per complete row, in key order; a non-zero return stops the scan with it. */
@@ -181,6 +184,17 @@ int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn
 int hb_rest_meta_states(struct hb_rest *c, const char *table, const void *last_name,
                         size_t last_name_len, hb_meta_region_fn fn, void *ctx, int *state_out,
                         struct hb_error *err);
+/*
+ * hb_rest_meta_states asking only for the region rows whose info:state is not OPEN, those
+ * without one (handed on with a NULL state) and the row of last_name (docs/hbase-wire.md
+ * §6.5): a row not handed on had OPEN when meta was read. Returns 1, having handed on what it
+ * read, when that answer proves nothing (no usable last_name, or the row of last_name was not
+ * in it: the listing may be short or the last region changed), and HB_ESERVER when the
+ * gateway refused the filter; then hb_rest_meta_states is the way to ask.
+ */
+int hb_rest_meta_states_not_open(struct hb_rest *c, const char *table, const void *last_name,
+                                 size_t last_name_len, hb_meta_region_fn fn, void *ctx,
+                                 int *state_out, struct hb_error *err);
 /* Stateful scanner over [start, end) calling fn per complete row; the scanner is always
  * deleted afterwards. Creation is not retried (POST is not idempotent). */
 int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,

@@ -34,12 +34,14 @@ int hb_rest_table_regions(struct hb_rest *c, const char *table, int meta, struct
  * only once the whole scan has succeeded. States are a handful of words, kept once each.
  */
 #define STATE_WORDS_SEARCHED 32
+#define NOTE_NO_STATE        UINT32_MAX /* the region's row was read and has no info:state */
 struct state_join {
 	struct hb_regions *rs;
 	const uint64_t *ids; /* per REST region its id (NULL: match by name) */
-	uint32_t *note;      /* per REST region: its state word + 1, or 0 */
+	uint32_t *note;      /* per REST region: its state word + 1, NOTE_NO_STATE, or 0 */
 	size_t next;         /* the REST region after the last one matched */
 	struct hb_names words;
+	int unread_open; /* meta was asked only for the rows not OPEN: a region not read is */
 };
 
 /* Whether REST region i is the one meta row m names. A REST name is a pure function of the
@@ -95,7 +97,7 @@ static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err
 	size_t i, w = 0;
 	int have_word = 0;
 
-	if (!m->state || !m->name)
+	if (!m->name)
 		return 0;
 	for (i = first_at(j->rs, j->next, m->start, m->start_len); i < j->rs->n; i++) {
 		const unsigned char *st, *en;
@@ -106,6 +108,11 @@ static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err
 			break;
 		if (!same_region(j, i, m))
 			continue;
+		j->next = i + 1;
+		if (!m->state) {
+			j->note[i] = NOTE_NO_STATE;
+			continue;
+		}
 		for (; !have_word && w < j->words.n && w < STATE_WORDS_SEARCHED; w++)
 			if (!strcmp(j->words.v[w], m->state))
 				have_word = 1;
@@ -116,19 +123,26 @@ static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err
 			have_word = 1;
 		}
 		j->note[i] = (uint32_t)w;
-		j->next = i + 1;
 	}
 	return 0;
 }
 
-/* Copies each noted state onto its REST region. */
+/* Copies each noted state onto its REST region (OPEN onto those not read when meta was
+ * asked only for the others). */
 static int apply_states(struct state_join *j)
 {
 	size_t i;
 
-	for (i = 0; i < j->rs->n; i++)
-		if (j->note[i] && hb_regions_set_state(j->rs, i, j->words.v[j->note[i] - 1]))
+	for (i = 0; i < j->rs->n; i++) {
+		uint32_t w = j->note[i];
+		const char *state = w == NOTE_NO_STATE ? NULL
+		                    : w                ? j->words.v[w - 1]
+		                    : j->unread_open   ? "OPEN"
+		                                       : NULL;
+
+		if (state && hb_regions_set_state(j->rs, i, state))
 			return HB_ENOMEM;
+	}
 	return 0;
 }
 
@@ -152,9 +166,20 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
 	hb_names_init(&j.words);
 	if (!j.note)
 		return HB_ENOMEM;
-	/* only the states: the REST list has every other fact */
-	rc = hb_rest_meta_states(c, meta_name(table), last ? last->name : NULL,
-	                         last ? last->name_len : 0, note_state, &j, state, merr);
+	/* only the states, and of those only the ones that are not OPEN: the REST list has
+	 * every other fact (docs/hbase-wire.md §6.5) */
+	rc = hb_rest_meta_states_not_open(c, meta_name(table), last ? last->name : NULL,
+	                                  last ? last->name_len : 0, note_state, &j, state, merr);
+	j.unread_open = !rc;
+	if (rc == 1 || rc == HB_ESERVER) {
+		/* that answer proved nothing, or the gateway refused its filter: every state */
+		memset(j.note, 0, (rs->n ? rs->n : 1) * sizeof(*j.note));
+		j.next = 0;
+		merr->code = 0;
+		merr->msg[0] = 0;
+		rc = hb_rest_meta_states(c, meta_name(table), last ? last->name : NULL,
+		                         last ? last->name_len : 0, note_state, &j, state, merr);
+	}
 	if (!rc && apply_states(&j))
 		rc = HB_ENOMEM;
 	free(j.note);

@@ -1,5 +1,7 @@
 """regions, audit, status, tables, describe and sampling against a cluster: the emulator, or
 real HBase (HBTAB_BACKEND=real)."""
+import re
+
 import backend
 import hbtest
 from hbtest import tsb, unb64
@@ -127,6 +129,16 @@ class ReadAgainstCluster(backend.BackendTest):
         self.assertEqual(r.rc, 1, r)
         self.assertEqual([x["state"] for x in r.json()["regions"]],
                          ["OPEN", "OPEN", "CLOSED", "OPEN", "OPEN", "OPEN"], r)
+        # from /T/regions, meta is asked only for the states that are not OPEN (and the last
+        # region's row), and the gateway applies that filter: one scan, the same states
+        r = self.hb("-v", "regions", t, "-o", "json")
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual([x["state"] for x in r.json()["regions"]],
+                         ["OPEN", "OPEN", "CLOSED", "OPEN", "OPEN", "OPEN"], r)
+        scans = re.findall(r"^hbtab: GET (/hbase%3Ameta/\*\?[^ ]*): HTTP 200, (\d+) bytes$",
+                           r.err, re.M)
+        self.assertEqual(len(scans), 1, r.err)
+        self.assertIn("&filter=SingleColumnValueFilter", scans[0][0])
 
     def test_a_table_hbtab_did_not_create_has_no_metadata_row(self):
         t = self.name()

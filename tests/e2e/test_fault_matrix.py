@@ -47,11 +47,14 @@ OK, FINDINGS, NETWORK, SERVER = 0, 1, 3, 4
 
 
 def pattern(path):
-    """A regex for a logged request path: scanner ids generalised."""
+    """A regex for a logged request path: scanner ids, and the region ids and encoded names
+    of region names in a meta scan's filter (a table made afresh gets new ones),
+    generalised."""
     m = re.match(r"^(.*/scanner/)[0-9a-f]+$", path)
     if m:
         return "^" + re.escape(m.group(1)) + "[0-9a-f]+$"
-    return "^" + re.escape(path) + "$"
+    parts = re.split(r"%2C[0-9]+\.[0-9a-f]{32}\.", path)
+    return "^" + r"%2C[0-9]+\.[0-9a-f]{32}\.".join(re.escape(x) for x in parts) + "$"
 
 
 def classify(step):

@@ -96,6 +96,9 @@ class ControlHandler(Handler):
             return ok({"region": region_json(s.set_offline(req["table"], int(req["index"])))})
         if p == "/control/unassign" and method == "POST":
             return ok({"region": region_json(s.unassign(req["table"], int(req["index"])))})
+        if p == "/control/drop-state" and method == "POST":
+            # the region's meta row loses its info:state cell, nothing else
+            return ok({"region": region_json(s.drop_state(req["table"], int(req["index"])))})
         if p == "/control/hole" and method == "POST":
             return ok({"region": region_json(s.make_hole(req["table"], int(req["index"])))})
         if p == "/control/overlap" and method == "POST":

@@ -246,6 +246,40 @@ class QualifierFilter(ValueFilter):
         return SKIP if compare(self.op, self.comparator.compare_to(cell[1])) else INCLUDE
 
 
+class SingleColumnValueFilter(Filter):
+    """A row is in when its family:qualifier cell passes the comparison; a row without
+    that cell is in unless filter_if_missing. With latest_version_only (the default), the
+    scan moves to the next row at the first version that fails; the cells before it were
+    included, and filter_row then drops the whole row."""
+
+    def __init__(self, family, qualifier, op, comparator, filter_if_missing=False,
+                 latest_version_only=True):
+        self.family, self.qualifier = family, qualifier
+        self.op, self.comparator = op, comparator
+        self.filter_if_missing = filter_if_missing
+        self.latest_version_only = latest_version_only
+        self.found = self.matched = False
+
+    def reset(self):
+        self.found = self.matched = False
+
+    def filter_cell(self, cell):
+        if self.matched:
+            return INCLUDE
+        if self.latest_version_only and self.found:
+            return NEXT_ROW
+        if (cell[0], cell[1]) != (self.family, self.qualifier):
+            return INCLUDE
+        self.found = True
+        if compare(self.op, self.comparator.compare_to(cell[3])):
+            return NEXT_ROW if self.latest_version_only else INCLUDE
+        self.matched = True
+        return INCLUDE
+
+    def filter_row(self):
+        return not self.matched if self.found else self.filter_if_missing
+
+
 class FilterList(Filter):
     """MUST_PASS_ALL (FilterListWithAND): every sub-filter sees every row key and cell; the
     largest step wins. MUST_PASS_ONE (FilterListWithOR): a row is out only when every
@@ -505,6 +539,20 @@ def _simple(name, args):
         cls = {"RowFilter": RowFilter, "ValueFilter": ValueFilter,
                "QualifierFilter": QualifierFilter}[name]
         return cls(op, _lang_comparator(args[1]))
+    if name == "SingleColumnValueFilter":
+        if len(args) not in (4, 6):
+            raise FilterError("Expected 4 or 6 but got: %d" % len(args))
+        op = _OPS.get(args[2])
+        if op is None:
+            raise FilterError("Invalid compare operator")
+        comparator = _lang_comparator(args[3])
+        if (isinstance(comparator, (RegexStringComparator, SubstringComparator)) and
+                op not in ("EQUAL", "NOT_EQUAL")):
+            raise FilterError("A regexstring comparator and substring comparator can only "
+                              "be used with EQUAL and NOT_EQUAL")
+        extra = (_bool(args[4]), _bool(args[5])) if len(args) == 6 else ()
+        return SingleColumnValueFilter(_unquote(args[0]), _unquote(args[1]), op, comparator,
+                                       *extra)
     raise FilterError("Filter Name %s not supported" % name)
 
 

@@ -61,7 +61,8 @@ class MetaView(object):
         row = {(b"info", b"regioninfo"): [(ts, self.regioninfo_bytes(r))]}
         s = self.state
         st = s.region_state(r)
-        row[(b"info", b"state")] = [(ts, st.encode("ascii"))]
+        if not r.no_state:
+            row[(b"info", b"state")] = [(ts, st.encode("ascii"))]
         # RegionStateStore.updateUserRegionLocation: server, serverstartcode and
         # seqnumDuringOpen are written when the region opens and never removed, so a closed
         # region keeps its last ones; info:sn names the server it is on, is opening on, or

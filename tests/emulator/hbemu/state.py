@@ -240,7 +240,7 @@ def verify_split_keys(keys):
 class Region(object):
     __slots__ = ("table", "start", "end", "rid", "replica", "offline", "split",
                  "server", "in_meta", "extra", "reads", "writes", "daughters",
-                 "last_loc", "merge_parents", "_name", "_enc", "cache")
+                 "last_loc", "merge_parents", "no_state", "_name", "_enc", "cache")
 
     def __init__(self, table, start, end, rid, server):
         self.table = table          # canonical table name (str)
@@ -262,6 +262,9 @@ class Region(object):
         self.last_loc = None
         # the parents of a merge whose files it still references (info:merge0000... in meta)
         self.merge_parents = None
+        # True: the region's meta row has no info:state (a row written before states were
+        # kept in meta, or damaged); every other column stays
+        self.no_state = False
         self._name = None
         self._enc = None
         self.cache = None
@@ -1070,6 +1073,16 @@ class State(object):
             t = self.get_table(name)
             r = self.region_at(t, index)
             r.in_meta = False
+            t.touch_regions()
+            self.persist()
+            return r
+
+    def drop_state(self, name, index):
+        with self.lock:
+            t = self.get_table(name)
+            r = self.region_at(t, index)
+            r.no_state = True
+            r.cache = None
             t.touch_regions()
             self.persist()
             return r

@@ -156,6 +156,27 @@ class FilterLanguage(unittest.TestCase):
         self.assertEqual(keys(self.lang("(RowFilter(=, 'binary:a1') OR PrefixFilter('b')) AND PageFilter(2)")),
                          [b"a1", b"b1"])
 
+    def test_single_column_value_filter_keeps_whole_rows_and_rows_without_the_column(self):
+        rows = [(b"r1", [(b"info", b"regioninfo", 1, b"ri1"), (b"info", b"state", 1, b"OPEN")]),
+                (b"r2", [(b"info", b"regioninfo", 1, b"ri2"), (b"info", b"state", 1, b"CLOSED")]),
+                (b"r3", [(b"info", b"regioninfo", 1, b"ri3")]),
+                (b"r4", [(b"info", b"regioninfo", 1, b"ri4"), (b"info", b"state", 1, b"OPEN")])]
+        scvf = "SingleColumnValueFilter('info','state',!=,'binary:OPEN',false,true)"
+        got = self.lang(scvf, rows)
+        # the failing row is dropped whole (its regioninfo too); the row without the column
+        # passes with what it has
+        self.assertEqual(got, [rows[1], rows[2]])
+        self.assertEqual(keys(self.lang(scvf.replace("false,true", "true,true"), rows)), [b"r2"])
+        self.assertEqual(keys(self.lang("SingleColumnValueFilter('info','state',=,'binary:OPEN')",
+                                        rows)), [b"r1", b"r3", b"r4"])
+        self.assertEqual(self.lang(scvf + " OR RowFilter(=,'binary:r4')", rows),
+                         [rows[1], rows[2], rows[3]])
+        for bad in ("SingleColumnValueFilter('info','state',!=)",
+                    "SingleColumnValueFilter('info','state',<,'substring:x')",
+                    "SingleColumnValueFilter('info','state',=,'binary:x',false)"):
+            with self.assertRaises(ValueError, msg=bad):
+                F.parse_language(bad)
+
     def test_errors_are_refused(self):
         for bad in ("Bogus()", "RandomRowFilter(0.5)", "PrefixFilter('a'", "PrefixFilter(a)",
                     "RowFilter(~, 'binary:a')", "RowFilter(=, 'nope:a')", "RowFilter(=, 'binary')",
