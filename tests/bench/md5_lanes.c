@@ -2,7 +2,11 @@
  * inputs, in one run: keys per CPU second of each implementation this CPU runs, and its ratio
  * to MD5(). Best of three rounds each (a busy host only ever slows a round down). The last
  * line, "best IMPL RATE MD5_RATE", names the implementation hb_md5_8_words picks here.
- * Usage: md5_lanes [COUNT]  (build: cc -O2 -I SRC md5_lanes.c SRC/core/md5.c -lcrypto) */
+ * With --spin COUNT it hashes COUNT inputs once with that implementation and prints nothing
+ * else: a fixed piece of CPU work for the benchmark's measure of how much of two processors
+ * the host gives it.
+ * Usage: md5_lanes [COUNT] | md5_lanes --spin COUNT
+ * (build: cc -O2 -I SRC md5_lanes.c SRC/core/md5.c -lcrypto) */
 #define _POSIX_C_SOURCE 200809L
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include "core/md5.h"
@@ -67,6 +71,9 @@ int main(int argc, char **argv)
 	double best[4] = {0}, rate;
 	unsigned acc[4] = {0};
 	int impl, round;
+
+	if (argc > 2 && !strcmp(argv[1], "--spin"))
+		return run_lanes(hb_md5_best(), strtol(argv[2], NULL, 10)) == 1u;
 
 	for (round = 0; round < 3; round++) {
 		for (impl = -1; impl <= HB_MD5_AVX512; impl++) {
