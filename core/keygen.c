@@ -300,10 +300,121 @@ size_t hb_keygen_next(struct hb_keygen *g, unsigned char *out)
  * the LCG's 1- to 4-step maps, so their multiplications overlap. A group holding a draw that
  * Java would reject (about 3 in 10^7) is done again one tick at a time.
  */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* Ticks made by AVX-512 at a time: four vectors of eight draws from one state. */
+#define TICK_LANES 32
+/* x / 1000 for x < 2^32 is (x * V512_DIV1000) >> 38 */
+#define V512_DIV1000 274877907ULL
+
+/* The LCG's 1- to TICK_LANES-step maps s -> tick_a[k] * s + tick_c[k] (k = 0: one step): the
+ * multiplier and increment composed k + 1 times modulo 2^48, as the loops below build them. */
+static const uint64_t tick_a[TICK_LANES] = {
+    0x0005DEECE66DULL, 0xBB20B4600A69ULL, 0xD498BD0AC4B5ULL, 0x32EB772C5F11ULL, 0x6E00FCF9C03DULL,
+    0x45D73749A7F9ULL, 0x37BC7ED23B05ULL, 0x75489F259F21ULL, 0xA139E068670DULL, 0x121F9F058E89ULL,
+    0x53BCE7B8C655ULL, 0x199C3838D031ULL, 0x6BE66668AADDULL, 0x7415CDCF4E19ULL, 0x0B838E7AB6A5ULL,
+    0x6DC260740241ULL, 0xEE96BD575BADULL, 0x1CB4A40B76A9ULL, 0x011117495BF5ULL, 0xB05B0EB64551ULL,
+    0xE0B62A8E497DULL, 0x662319D79839ULL, 0xC808761B0645ULL, 0x35692EBFA961ULL, 0xDA405D34444DULL,
+    0x560F619A42C9ULL, 0x844A05FB0595ULL, 0x230D6E413E71ULL, 0x6E471E0D1C1DULL, 0x784FA3930659ULL,
+    0x31A6C559A9E5ULL, 0xFAC6CAED1481ULL,
+};
+static const uint64_t tick_c[TICK_LANES] = {
+    0x00000000000BULL, 0x0040942DE6BAULL, 0x0AA8544E593DULL, 0x2D3873C4CD04ULL, 0x5D5692ACE2BFULL,
+    0x17617168255EULL, 0x17A0D1925D11ULL, 0x7CBA449AE648ULL, 0x86D91B38BCB3ULL, 0x7455BFB52A42ULL,
+    0x3BB194F24A25ULL, 0xD4CF89E2CFCCULL, 0xEE85F453C1E7ULL, 0x916C5AD31966ULL, 0x8E5C32BB7479ULL,
+    0x0D0352014D90ULL, 0xC45D76FD665BULL, 0x04D799BE56CAULL, 0x409AA63C700DULL, 0x4C56A6636394ULL,
+    0xE04048385E0FULL, 0x88141C55866EULL, 0xEB96389910E1ULL, 0x83F34BC255D8ULL, 0xCF784DFE9D03ULL,
+    0x303C4F3D8C52ULL, 0xE2E580DE6AF5ULL, 0x9213C2A7A85CULL, 0x13A77F755737ULL, 0xD0B5CA058C76ULL,
+    0xFC21D156D249ULL, 0x1E4C4C311F20ULL,
+};
+
+/* The nextInt(1000) values of the eight draws whose states are st (meaningless for a draw
+ * nextInt refuses); the mask of the refused ones in *refused. */
+__attribute__((target("avx512f,avx512dq"))) static inline __m512i tick_values(__m512i st,
+                                                                              __mmask8 *refused)
+{
+	__m512i u = _mm512_srli_epi64(st, 17);
+	__m512i q =
+	    _mm512_srli_epi64(_mm512_mul_epu32(u, _mm512_set1_epi64((long long)V512_DIV1000)), 38);
+
+	*refused = _mm512_cmpge_epu64_mask(u, _mm512_set1_epi64(REJECT_1000));
+	return _mm512_sub_epi64(u, _mm512_mul_epu32(q, _mm512_set1_epi64(1000)));
+}
+
+/* 16 32-bit lanes summed from the first: lane k holds lanes 0 .. k's sum. */
+__attribute__((target("avx512f"))) static inline __m512i prefix16(__m512i v)
+{
+	const __m512i z = _mm512_setzero_si512();
+
+	v = _mm512_add_epi32(v, _mm512_alignr_epi32(v, z, 15));
+	v = _mm512_add_epi32(v, _mm512_alignr_epi32(v, z, 14));
+	v = _mm512_add_epi32(v, _mm512_alignr_epi32(v, z, 12));
+	return _mm512_add_epi32(v, _mm512_alignr_epi32(v, z, 8));
+}
+
+/* ticks1000's rounds of TICK_LANES ticks, until fewer are left or a round holds a refused draw:
+ * the new times' low 32 bits to lo; returns the ticks made, g moved past them. */
+__attribute__((target("avx512f,avx512dq"))) static uint64_t
+ticks1000_avx512(struct hb_keygen *g, uint64_t n, uint32_t *lo)
+{
+	uint64_t s = g->rnd.seed, t = (uint64_t)g->ts, i = 0;
+	__m512i va[4], vc[4], v[4], h0, h1;
+	const __m512i m48 = _mm512_set1_epi64((long long)JR_MASK);
+	__mmask8 r0, r1, r2, r3;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		va[k] = _mm512_loadu_si512(tick_a + 8 * k);
+		vc[k] = _mm512_loadu_si512(tick_c + 8 * k);
+	}
+	for (; i + TICK_LANES <= n; i += TICK_LANES) {
+		const __m512i vs = _mm512_set1_epi64((long long)s);
+
+		for (k = 0; k < 4; k++)
+			v[k] = _mm512_and_si512(
+			    _mm512_add_epi64(_mm512_mullo_epi64(va[k], vs), vc[k]), m48);
+		v[0] = tick_values(v[0], &r0);
+		v[1] = tick_values(v[1], &r1);
+		v[2] = tick_values(v[2], &r2);
+		v[3] = tick_values(v[3], &r3);
+		if (r0 | r1 | r2 | r3)
+			break; /* a draw drawn again: this round one tick at a time */
+		/* the values fit in 32 bits: sixteen a vector, summed from the round's first */
+		h0 =
+		    prefix16(_mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(v[0])),
+		                                _mm512_cvtepi64_epi32(v[1]), 1));
+		h1 =
+		    prefix16(_mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(v[2])),
+		                                _mm512_cvtepi64_epi32(v[3]), 1));
+		h0 = _mm512_add_epi32(h0, _mm512_set1_epi32((int)(uint32_t)t));
+		_mm512_storeu_si512(lo + i, h0);
+		/* the second sixteen go on from the first's last time */
+		h1 = _mm512_add_epi32(h1, _mm512_permutexvar_epi32(_mm512_set1_epi32(15), h0));
+		_mm512_storeu_si512(lo + i + 16, h1);
+		t += (uint64_t)_mm512_reduce_add_epi64(
+		    _mm512_add_epi64(_mm512_add_epi64(v[0], v[1]), _mm512_add_epi64(v[2], v[3])));
+		s = (tick_a[TICK_LANES - 1] * s + tick_c[TICK_LANES - 1]) & JR_MASK;
+	}
+	g->rnd.seed = s;
+	g->ts = (int64_t)t;
+	return i;
+}
+#endif
+
 static void ticks1000(struct hb_keygen *g, uint64_t n, uint32_t *lo)
 {
-	uint64_t a[4], c[4], s = g->rnd.seed, t = (uint64_t)g->ts, i = 0;
+	uint64_t a[4], c[4], s, t, i = 0;
 	int k;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	if (lo && n >= TICK_LANES && hb_keygen_scan_supported(HB_MD5_AVX512)) {
+		i = ticks1000_avx512(g, n, lo);
+		lo += i;
+		n -= i;
+		i = 0;
+	}
+#endif
+	s = g->rnd.seed;
+	t = (uint64_t)g->ts;
 
 	a[0] = JR_MULT;
 	c[0] = JR_ADD;
@@ -562,8 +673,6 @@ __attribute__((target("avx2"))) static void scan1000_avx2(struct hb_keygen_span 
 /* Draws scanned by AVX-512 at a time: four vectors of eight consecutive draws, each lane a state
  * of its own stepped V512_DRAWS draws ahead, so that no step waits on another. */
 #define V512_DRAWS 32
-/* x / 1000 for x < 2^32 is (x * V512_DIV1000) >> 38 */
-#define V512_DIV1000 274877907ULL
 
 /* The same sums as scan1000_body: a nextInt(1000) value is u - 1000 * (u / 1000), so the lanes
  * sum the accepted u and u / 1000 and the span's clock is the difference. */

@@ -463,12 +463,13 @@ static void test_keygen__md5_clock_scan_agrees_on_every_vector_unit(void)
 static void test_keygen__md5_clock_draws_rejected_by_next_int_agree_in_every_path(void)
 {
 	/* next(31) >= 2147483000 makes nextInt(1000) draw again (3 times in 10^7): start the
-	 * generator a few draws before such a draw, at each place in a group of four */
+	 * generator a few draws before such a draw, at each place in a group of four and in each
+	 * lane of the vector rounds (32 draws each) of a batch */
 	int before, j;
 
-	for (before = 0; before < 9; before++) {
+	for (before = 0; before < 70; before++) {
 		struct hb_keygen a, b, c;
-		unsigned char one[HB_KEYGEN_MAX_KEY], many[40 * HB_KEYGEN_MAX_KEY];
+		unsigned char one[HB_KEYGEN_MAX_KEY], many[100 * HB_KEYGEN_MAX_KEY];
 		uint64_t st = lcg_back((uint64_t)2147483500u << 17);
 		size_t bad = 0;
 
@@ -478,15 +479,15 @@ static void test_keygen__md5_clock_draws_rejected_by_next_int_agree_in_every_pat
 		a.rnd.seed = st;
 		b = a;
 		c = a;
-		hb_keygen_next_n(&b, many, 40);
-		for (j = 0; j < 40; j++) {
+		hb_keygen_next_n(&b, many, 100);
+		for (j = 0; j < 100; j++) {
 			hb_keygen_next(&a, one);
 			bad += memcmp(one, many + 16 * j, 16) != 0;
 		}
 		CHECK_EQ_INT(bad, 0);
 		CHECK_EQ_INT(b.ts, a.ts);
 		CHECK_EQ_INT(b.rnd.seed, a.rnd.seed);
-		hb_keygen_skip(&c, 40);
+		hb_keygen_skip(&c, 100);
 		CHECK_EQ_INT(c.ts, a.ts);
 		CHECK_EQ_INT(c.rnd.seed, a.rnd.seed);
 		CHECK_EQ_INT(c.id, a.id);
