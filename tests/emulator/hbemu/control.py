@@ -140,8 +140,8 @@ class ControlHandler(Handler):
             return ok({"meta_cut": s.meta_cut})
         if p == "/control/protobuf" and method == "POST":
             answer = req.get("answer", "protobuf")
-            if answer not in ("protobuf", "json", "406", "cut"):
-                return error(400, "answer must be protobuf, json, 406 or cut")
+            if answer not in ("protobuf", "json", "406", "cut", "406-after-read"):
+                return error(400, "answer must be protobuf, json, 406, cut or 406-after-read")
             s.protobuf_answer = answer
             s.scan_fetch_size = int(req.get("scan_fetch_size", 10))
             return ok({"answer": answer, "scan_fetch_size": s.scan_fetch_size})

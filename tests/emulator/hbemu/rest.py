@@ -421,6 +421,12 @@ class RestHandler(Handler):
     def not_acceptable(self):
         return Response(406, b"Not Acceptable\r\n", PLAIN)
 
+    def pb_type(self):
+        """The protobuf type answered: the one asked for (Constants.MIMETYPE_PROTOBUF or
+        MIMETYPE_PROTOBUF_IETF)."""
+        return "application/protobuf" if "application/protobuf" in (
+            self.headers.get("Accept") or "") else PROTOBUF_T
+
     # ------------------------------------------------------------- dispatch
     def dispatch(self, method, path, body):
         spnego = self.emu.spnego
@@ -973,8 +979,11 @@ class RestHandler(Handler):
                 return not_found()
             f, q, ts, v = cells[0]
             return Response(200, v, OCTET, [("X-Timestamp", str(ts))])
-        if a != "json":
+        if a not in ("json", "protobuf"):
             return self.not_acceptable()
+        # RowResource.get produces protobuf too: the CellSet message, no length in front
+        answer = (lambda rows: Response(200, pb_cellset(rows), self.pb_type())) \
+            if a == "protobuf" else (lambda rows: Response(200, cellset_json(rows), JSON_T))
         if spec.end is not None:
             rows = []
             for key, row in self.iter_source(kind, t, spec.row, spec.end):
@@ -985,11 +994,11 @@ class RestHandler(Handler):
                     rows.append((key, cells))
             if not rows:
                 return not_found()
-            return Response(200, cellset_json(rows), JSON_T)
+            return answer(rows)
         cells = self.read_row(kind, t, spec.row, spec)
         if not cells:
             return not_found()
-        return Response(200, cellset_json([(spec.row, cells)]), JSON_T)
+        return answer([(spec.row, cells)])
 
     def parse_cellset(self, spec):
         """Return ([(key, [(fam, qual, ts, val)])], error Response or None)."""
@@ -1248,7 +1257,7 @@ class RestHandler(Handler):
                 f, q, ts, v = cells[0]
                 return Response(200, v, OCTET, [NO_CACHE, ("X-Row", B64(key)),
                                                  ("X-Column", B64(f + b":" + q)), ("X-Timestamp", str(ts))])
-            if a != "json":
+            if a not in ("json", "protobuf"):
                 return self.not_acceptable()
             try:
                 c = int(self.query.get("c", ["0"])[0])
@@ -1260,6 +1269,13 @@ class RestHandler(Handler):
             rows = sc.fetch(max_cells, max_rows)
         if not rows:
             return Response(204, b"", None, [NO_CACHE])
+        if a == "protobuf" and self.state.protobuf_answer == "406-after-read":
+            # a proxy that passed the GET on and refused the protobuf answer: the batch was
+            # read from the scanner and is lost to the client
+            return self.not_acceptable()
+        if a == "protobuf":
+            # ScannerInstanceResource.get produces protobuf too: one CellSet, no length
+            return Response(200, pb_cellset(rows), self.pb_type(), [NO_CACHE])
         return Response(200, cellset_json(rows), JSON_T, [NO_CACHE])
 
     def r_table_scan(self, tname, scanspec_raw):
