@@ -633,6 +633,36 @@ class Scanners(EmuTestCase):
         self.assertEqual(self.emu.rest("GET", path)[0], 404)
         self.assertEqual(self.emu.rest("DELETE", path)[0], 404)
 
+    def test_scanner_and_row_gets_answer_a_bare_cellset_in_protobuf(self):
+        # ScannerInstanceResource.get and RowResource.get: the CellSet message, no length
+        pb = {"Accept": "application/x-protobuf"}
+        st, h, b = self.emu.rest("POST", "/t1/scanner", {"batch": 3, "maxVersions": 1})
+        path = h["location"].split(str(self.emu.rest_port), 1)[1]
+        st, h, b = self.emu.rest("GET", path, headers=pb)
+        self.assertEqual((st, h["content-type"]), (200, "application/x-protobuf"))
+        # Row a (two cells), then Row b's first cell: key 1, then the cells
+        self.assertEqual(b[:1], b"\x0a")
+        self.assertIn(b"\x0a\x01a\x12", b)
+        self.assertIn(b"\x0a\x01b\x12", b)
+        self.assertEqual(b.count(b"cf:"), 3)
+        for _ in range(2):
+            self.emu.rest("GET", path, headers=pb)
+        self.assertEqual(self.emu.rest("GET", path, headers=pb)[:3:2], (204, b""))
+        st, h, b = self.emu.rest("GET", "/t1/n", headers={"Accept": "application/protobuf"})
+        self.assertEqual((st, h["content-type"]), (200, "application/protobuf"))
+        self.assertTrue(b.startswith(b"\x0a") and b.count(b"cf:") == 2, b)
+        self.assertEqual(self.emu.rest("GET", "/t1/nope", headers=pb)[0], 404)
+
+    def test_406_after_read_loses_the_batch_a_plain_406_keeps(self):
+        pb = {"Accept": "application/x-protobuf"}
+        for answer, first in (("406", b"a"), ("406-after-read", b"b")):
+            self.emu.control("POST", "/control/protobuf", {"answer": answer})
+            st, h, b = self.emu.rest("POST", "/t1/scanner", {"batch": 2, "maxVersions": 1})
+            path = h["location"].split(str(self.emu.rest_port), 1)[1]
+            self.assertEqual(self.emu.rest("GET", path, headers=pb)[0], 406)
+            d = json.loads(self.emu.rest("GET", path)[2])
+            self.assertEqual(unb64(d["Row"][0]["key"]), first, answer)
+
     def test_scanner_range_and_columns(self):
         rows, _ = self.emu.scan_all("t1", {"startRow": b64(b"b"), "endRow": b64(b"z"),
                                            "column": [b64(b"cf:2")]})
