@@ -1,5 +1,5 @@
-/* Decoders of the REST gateway's protobuf bodies: TableInfo, CellSet chunks and
- * StorageClusterStatus (docs/hbase-wire.md §1.1, §3.1). */
+/* Decoders of the REST gateway's protobuf bodies: TableInfo, CellSet chunks, a whole CellSet
+ * and StorageClusterStatus (docs/hbase-wire.md §1.1, §3.1, §4.1). */
 #include "restpb.h"
 #include "key.h"
 #include "regioninfo.h"
@@ -240,6 +240,33 @@ static int frame_chunk(struct hb_scanpb_reader *r, struct hb_error *err)
 		                    r->what, r->pos);
 	r->pos = start;
 	r->chunk_end = found;
+	return 0;
+}
+
+int hb_cellsetpb_reader_init(struct hb_scanpb_reader *r, const void *p, size_t n, const char *what,
+                             struct hb_error *err)
+{
+	size_t at = 0;
+
+	hb_scanpb_reader_init(r, p, n, what);
+	/* HBase answers 204 (a scanner) or 404 (a row) where there is no row: a 200 has one */
+	if (!n)
+		return BAD("empty body");
+	while (at < n) {
+		const unsigned char *v;
+		size_t vl, field = at;
+
+		if (r->p[at] != 0x0a) {
+			r->n = 0;
+			return BAD("the field at byte %zu is not a Row", field);
+		}
+		at++;
+		if (hb_pb_len(r->p, n, &at, &v, &vl)) {
+			r->n = 0;
+			return BAD("truncated Row at byte %zu", field);
+		}
+	}
+	r->chunk_end = n; /* one chunk: the whole body */
 	return 0;
 }
 

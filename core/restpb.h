@@ -1,5 +1,6 @@
 /* Protobuf bodies of HBase's REST gateway: TableInfo (/T/regions), a stateless scan's
- * CellSet chunks and StorageClusterStatus (/status/cluster). */
+ * CellSet chunks, a row GET's or scanner batch's CellSet and StorageClusterStatus
+ * (/status/cluster). */
 #ifndef HB_RESTPB_H
 #define HB_RESTPB_H
 
@@ -67,6 +68,17 @@ struct hb_scanpb_reader {
 
 /* Starts a reader over the n bytes at p (not copied). */
 void hb_scanpb_reader_init(struct hb_scanpb_reader *r, const void *p, size_t n, const char *what);
+
+/*
+ * Starts a reader over one whole CellSet message with no length in front: the body of a row
+ * GET (RowResource) or of a scanner's batch (ScannerInstanceResource), docs/hbase-wire.md §4.1.
+ * The body is walked first as a stateless scan's chunk is: 0 when it is a non-empty run of
+ * Row fields within its bounds, HB_ESERVER ("malformed response from WHAT: ...") otherwise,
+ * and then the reader reads nothing. Its rows come from hb_scanpb_next_row and
+ * hb_scanpb_next_cell.
+ */
+int hb_cellsetpb_reader_init(struct hb_scanpb_reader *r, const void *p, size_t n, const char *what,
+                             struct hb_error *err);
 
 /* Walks every chunk's framing and Row fields without handing anything on: 0 when the whole
  * body frames, HB_EINVAL (with the message) when two chunk lengths fit (a chunk of 64 KiB or

@@ -107,6 +107,13 @@ def main():
         loc = hdr.get("Location") or hdr.get("location")
         put("fuzz_rest_cellset", "emulator-meta", get(loc))
         request(loc, "DELETE", None)
+        # a scanner batch and a row GET as protobuf: one CellSet, no length in front
+        st, hdr, _ = request(emu.rest + "/hbase:meta/scanner", "PUT", scan)
+        loc = hdr.get("Location") or hdr.get("location")
+        put("fuzz_rest_cellsetpb", "emulator-meta-batch", get(loc, PROTOBUF))
+        request(loc, "DELETE", None)
+        put("fuzz_rest_cellsetpb", "emulator-state-row", get(emu.rest + "/hbase:meta/t/table:state",
+                                                              PROTOBUF))
         # Meta rows for fuzz_meta_row: key, column, value, ... each with a 2-byte length.
         def row(*items):
             return b"".join(len(x).to_bytes(2, "big") + x for x in items)

@@ -398,6 +398,94 @@ static void test_scanpb__bad_lengths_and_rows_are_malformed(void)
 	hb_buf_release(&b);
 }
 
+/* A row GET's or scanner batch's body: one CellSet, no length in front. */
+static size_t count_cellset_rows(const void *p, size_t n, int *rc, struct hb_error *err)
+{
+	struct hb_scanpb_reader rd;
+	const unsigned char *key;
+	size_t key_len, rows = 0;
+	struct hb_pb_cell cell;
+
+	if ((*rc = hb_cellsetpb_reader_init(&rd, p, n, "GET /t/scanner/1", err)))
+		return 0;
+	while ((*rc = hb_scanpb_next_row(&rd, &key, &key_len, err)) == 1) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "r%05zu", rows);
+		CHECK(key_len == strlen(want) && !memcmp(key, want, key_len));
+		while ((*rc = hb_scanpb_next_cell(&rd, &cell, err)) == 1)
+			CHECK(cell.column_len == 4 && !memcmp(cell.column, "cf:q", 4) &&
+			      cell.timestamp == 1 && cell.value_len == 20);
+		if (*rc)
+			break;
+		rows++;
+	}
+	return rows;
+}
+
+static void test_cellsetpb__one_message_without_a_length_decodes(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_error err = {0};
+	int rc;
+
+	chunk(&b, 0, 7, 20);
+	CHECK_EQ_INT(count_cellset_rows(b.data + 2, b.len - 2, &rc, &err), 7);
+	CHECK_EQ_INT(rc, 0);
+	/* a body of 64 KiB and more needs no framing: it is the whole message */
+	{
+		struct hb_buf big = HB_BUF_INIT;
+		struct hb_scanpb_reader rd;
+		const unsigned char *key;
+		size_t key_len, rows = 0;
+
+		chunk(&big, 0, 12, 10000);
+		CHECK_EQ_INT(
+		    hb_cellsetpb_reader_init(&rd, big.data + 2, big.len - 2, "GET /r", &err), 0);
+		while (hb_scanpb_next_row(&rd, &key, &key_len, &err) == 1)
+			rows++;
+		CHECK_EQ_INT(rows, 12);
+		hb_buf_release(&big);
+	}
+	hb_buf_release(&b);
+}
+
+static void test_cellsetpb__empty_cut_and_foreign_bodies_are_malformed(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_error err = {0};
+	size_t cut;
+	int rc;
+
+	count_cellset_rows("", 0, &rc, &err);
+	CHECK_EQ_INT(rc, HB_ESERVER);
+	CHECK(strstr(err.msg, "malformed response from GET /t/scanner/1: empty body"));
+	chunk(&b, 0, 3, 20);
+	/* with its stateless-scan length in front it is not a CellSet */
+	count_cellset_rows(b.data, b.len, &rc, &err);
+	CHECK_EQ_INT(rc, HB_ESERVER);
+	CHECK(strstr(err.msg, "the field at byte 0 is not a Row"));
+	/* JSON is not protobuf */
+	count_cellset_rows("{\"Row\":[]}", 10, &rc, &err);
+	CHECK_EQ_INT(rc, HB_ESERVER);
+	/* every cut inside a Row is refused before a row is handed on; a cut between two
+	 * Rows is a shorter, valid message (protobuf has no end mark) */
+	for (cut = 1; cut < b.len - 2; cut++) {
+		struct hb_scanpb_reader rd;
+		size_t at = 0, ends = 0;
+
+		while (at < cut) {
+			at += 2 + (unsigned char)b.data[2 + at + 1];
+			ends += at == cut;
+		}
+		rc = hb_cellsetpb_reader_init(&rd, b.data + 2, cut, "GET /r", &err);
+		CHECK_EQ_INT(rc, ends ? 0 : HB_ESERVER);
+		if (rc)
+			CHECK(strstr(err.msg, "truncated Row at byte"));
+	}
+	hb_buf_release(&b);
+}
+
 /* ---- StorageClusterStatus ---- */
 
 static void pb_varint(struct hb_buf *b, uint64_t v)
@@ -717,6 +805,8 @@ int main(void)
 	RUN(test_scanpb__real_gateway_stateless_scan_decodes);
 	RUN(test_scanpb__chunks_and_a_wrapped_length_are_framed);
 	RUN(test_scanpb__bad_lengths_and_rows_are_malformed);
+	RUN(test_cellsetpb__one_message_without_a_length_decodes);
+	RUN(test_cellsetpb__empty_cut_and_foreign_bodies_are_malformed);
 	RUN(test_statuspb__real_gateway_answer_decodes);
 	RUN(test_statuspb__nodes_regions_dead_and_summary_decode);
 	RUN(test_statuspb__every_truncation_fails_or_stops_at_a_boundary);
