@@ -671,6 +671,8 @@ struct scan_state {
 	int have_done;
 	size_t rows;
 	struct hb_rest *c;
+	int json;   /* scanner batches are asked for as JSON: protobuf was refused */
+	int reopen; /* the scanner ended to ask for JSON from a new one: not a failure */
 };
 
 static int flush_pending(struct scan_state *st, struct hb_error *err)
@@ -862,6 +864,63 @@ static int scanner_open(struct hb_rest *c, const char *path, const struct hb_sca
 	return 0;
 }
 
+/* An answer to a protobuf GET that says to ask for JSON instead: refused (406, 415) or a 200
+ * of a type that is neither protobuf nor JSON (docs/hbase-wire.md §3.1). */
+static int pb_refused(const struct hb_rest_resp *r)
+{
+	return r->status == 406 || r->status == 415 ||
+	       (r->status == 200 && !is_protobuf(r->content_type) &&
+	        !is_type(r->content_type, JSON));
+}
+
+typedef int (*fragment_fn)(void *ctx, struct hb_row *frag, struct hb_error *err);
+
+/* Hands each Row a protobuf reader reads to fn, as the JSON decoder does; a mapped body's
+ * pages are given back behind the reader (drop: the body, NULL when not mapped). */
+static int pb_rows(struct hb_scanpb_reader *rd, const char *drop, fragment_fn fn, void *ctx,
+                   struct hb_error *err)
+{
+	const unsigned char *key;
+	size_t key_len;
+	int rc;
+
+	while ((rc = hb_scanpb_next_row(rd, &key, &key_len, err)) == 1) {
+		struct hb_pb_cell cell;
+		struct hb_row frag;
+
+		hb_row_init(&frag);
+		if (!(frag.key = malloc(key_len + 1)))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		if (key_len)
+			memcpy(frag.key, key, key_len);
+		frag.key[key_len] = 0;
+		frag.key_len = key_len;
+		while ((rc = hb_scanpb_next_cell(rd, &cell, err)) == 1)
+			if (hb_row_add_cell(&frag, cell.column, cell.column_len, cell.value,
+			                    cell.value_len, cell.timestamp)) {
+				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+				break;
+			}
+		if (!rc)
+			rc = fn(ctx, &frag, err);
+		hb_row_release(&frag);
+		if (rc)
+			return rc;
+		hb_rest_drop_behind(&drop, (const char *)rd->p + rd->pos);
+	}
+	return rc;
+}
+
+/* A row GET's or scanner batch's protobuf body: one CellSet, no length in front. */
+static int decode_cellset_pb(const char *body, size_t blen, const char *what, fragment_fn fn,
+                             void *ctx, struct hb_error *err)
+{
+	struct hb_scanpb_reader rd;
+	int rc = hb_cellsetpb_reader_init(&rd, body, blen, what, err);
+
+	return rc ? rc : pb_rows(&rd, NULL, fn, ctx, err);
+}
+
 /* GETs the open scanner at spath until it is exhausted (204), each batch decoded into st.
  * *open becomes 0 when the server removed the scanner itself; *resumable says a failure
  * may be resumed with a new scanner. */
@@ -878,6 +937,7 @@ static int scanner_read(struct hb_rest *c, const char *table, const char *spath,
 			return hb_error_set(err, HB_ENET, "GET %s: interrupted", spath);
 		/* Not idempotent: a scanner GET advances the scanner, so a lost response cannot
 		 * simply be asked for again (the caller reopens a scanner instead). */
+		r->accept = st->json ? NULL : HB_PROTOBUF_TYPE;
 		rc = hb_rest_request(c, "GET", spath, NULL, NULL, 0, 0, r, err);
 		if (rc) {
 			*resumable = rc == HB_ENET;
@@ -899,13 +959,23 @@ static int scanner_read(struct hb_rest *c, const char *table, const char *spath,
 			return hb_error_set(err, HB_ENOTFOUND,
 			                    "table '%s' not found (GET %s: HTTP 404)", table,
 			                    spath);
+		if (!st->json && pb_refused(r)) {
+			/* The batch may have been read and lost (a proxy that passed the GET on):
+			 * a new scanner, asked for JSON, goes on after the last whole row. */
+			st->json = st->reopen = *resumable = 1;
+			return hb_error_set(err, HB_ESERVER, "GET %s: protobuf refused (HTTP %ld)",
+			                    spath, r->status);
+		}
 		if (r->status != 200) {
 			*resumable = r->status == 502 || r->status == 503 || r->status == 504;
 			return hb_rest_status_error("GET", spath, r, err);
 		}
-		if ((rc = expect_json("GET", spath, r, err)))
-			return rc;
-		rc = hb_rest_decode_cellset(r->body.data, r->body.len, what, on_fragment, st, err);
+		if (is_protobuf(r->content_type))
+			rc = decode_cellset_pb(r->body.data, r->body.len, what, on_fragment, st,
+			                       err);
+		else if (!(rc = expect_json("GET", spath, r, err)))
+			rc = hb_rest_decode_cellset(r->body.data, r->body.len, what, on_fragment,
+			                            st, err);
 		if (rc)
 			return rc;
 		hb_rest_report_progress(c, st->rows, 0);
@@ -1019,38 +1089,10 @@ static int decode_scan_pb(const char *body, size_t blen, int mapped, const char 
                           struct scan_state *st, struct hb_error *err)
 {
 	struct hb_scanpb_reader rd;
-	const unsigned char *key;
-	const char *drop = mapped ? body : NULL;
-	size_t key_len;
 	int rc;
 
 	hb_scanpb_reader_init(&rd, body, blen, what);
-	while ((rc = hb_scanpb_next_row(&rd, &key, &key_len, err)) == 1) {
-		struct hb_pb_cell cell;
-		struct hb_row frag;
-
-		hb_row_init(&frag);
-		if (!(frag.key = malloc(key_len + 1))) {
-			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-			break;
-		}
-		if (key_len)
-			memcpy(frag.key, key, key_len);
-		frag.key[key_len] = 0;
-		frag.key_len = key_len;
-		while ((rc = hb_scanpb_next_cell(&rd, &cell, err)) == 1)
-			if (hb_row_add_cell(&frag, cell.column, cell.column_len, cell.value,
-			                    cell.value_len, cell.timestamp)) {
-				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-				break;
-			}
-		if (!rc)
-			rc = on_fragment(st, &frag, err);
-		hb_row_release(&frag);
-		if (rc)
-			break;
-		hb_rest_drop_behind(&drop, body + rd.pos);
-	}
+	rc = pb_rows(&rd, mapped ? body : NULL, on_fragment, st, err);
 	/* the body was checked: no chunk is unframeable here */
 	if (rc == HB_EINVAL && err)
 		err->code = rc = HB_ESERVER;
@@ -1152,8 +1194,9 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	for (;;) {
 		rc = scan_once(c, table, spec, start.data, start.len, &st, &resumable, err);
-		if (!rc || !resumable || tries++ >= hb_rest_retry_budget(c))
+		if (!rc || !resumable || (!st.reopen && tries++ >= hb_rest_retry_budget(c)))
 			break;
+		st.reopen = 0;
 		/* Reopen after the last complete row; a partly received row is read again. */
 		hb_row_release(&st.pending);
 		st.have_pending = 0;
@@ -1418,6 +1461,21 @@ static int row_path_ok(const void *row, size_t n, const char *const *columns)
 	return 1;
 }
 
+/* A row GET asks for protobuf (RowResource's CellSet, docs/hbase-wire.md §4.1) and again for
+ * JSON when that is refused; it is idempotent, so asking twice reads nothing twice. */
+static int row_request(struct hb_rest *c, const char *path, struct hb_rest_resp *r,
+                       struct hb_error *err)
+{
+	int rc;
+
+	r->accept = HB_PROTOBUF_TYPE;
+	rc = hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
+	if (rc || !pb_refused(r))
+		return rc;
+	r->accept = NULL;
+	return hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
+}
+
 /* GET /T/row[/col,col...] (RowResource): 404 is "no such row" unless HBase names a missing
  * table or family in the body. */
 static int row_get(struct hb_rest *c, const char *table, const void *row, size_t row_len,
@@ -1438,13 +1496,15 @@ static int row_get(struct hb_rest *c, const char *table, const void *row, size_t
 		    hb_rest_path_escape(&path, *col, strlen(*col)))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc)
-		rc = hb_rest_request(c, "GET", path.data, NULL, NULL, 0, 1, &r, err);
+		rc = row_request(c, path.data, &r, err);
 	snprintf(what, sizeof(what), "GET %s", path.data);
 	if (!rc && r.status == 404 && !strstr(hb_buf_str(&r.body), "TableNotFoundException") &&
 	    !strstr(hb_buf_str(&r.body), "NoSuchColumnFamilyException")) {
 		o->found = 0;
 	} else if (!rc && r.status != 200) {
 		rc = hb_rest_status_error("GET", path.data, &r, err);
+	} else if (!rc && is_protobuf(r.content_type)) {
+		rc = decode_cellset_pb(r.body.data, r.body.len, what, take_fragment, o, err);
 	} else if (!rc) {
 		rc = expect_json("GET", path.data, &r, err);
 		if (!rc)

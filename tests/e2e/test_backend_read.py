@@ -199,6 +199,51 @@ class ReadAgainstCluster(backend.BackendTest):
         self.assertTrue(set(keys) <= written, keys)
         self.assertNotIn(b"totalPartition", keys)
 
+    @staticmethod
+    def traced_gets(err, part):
+        """(Accept sent, Content-Type answered, status) of each traced GET whose path has
+        part, from -v's request and response headers."""
+        out = []
+        for block in re.split(r"(?m)^hbtab: (?=GET \S+ \(attempt \d+\)$)", err)[1:]:
+            path = block.split(" ", 2)[1]
+            if part not in path:
+                continue
+            accept = re.search(r"(?mi)^hbtab: > Accept: (\S+)", block)
+            ctype = re.search(r"(?mi)^hbtab: < Content-Type: ([^;\s]+)", block)
+            status = re.search(r"(?m)^hbtab: GET \S+: HTTP (\d+), \d+ bytes$", block)
+            out.append((accept and accept.group(1), ctype and ctype.group(1),
+                        status and int(status.group(1))))
+        return out
+
+    def test_row_gets_and_scanner_batches_are_read_as_protobuf(self):
+        t = self.name()
+        self.made(t, ("--hex-splits", "2"))
+        # 1,500 one-cell rows: two scanner batches of 1,000 cells
+        keys = [b"%04d" % i for i in range(0, 3000, 2)]
+        self.be.put(t, [(k, {"info:q": b"v"}) for k in keys])
+        # a row GET: the metadata row, answered as protobuf, reads as the JSON answer does
+        r = self.hb("-v", "-o", "json", "meta", "get", t)
+        self.assertOk(r)
+        self.assertEqual(r.json()["N"], 2, r)
+        self.assertEqual(self.traced_gets(r.err, "/totalPartition"),
+                         [("application/x-protobuf", "application/x-protobuf", 200)], r.err)
+        st, body = self.be.rest_get("/%s/totalPartition/info" % t)
+        self.assertEqual(st, 200)
+        n = [unb64(c["$"]) for c in body["Row"][0]["Cell"] if unb64(c["column"]) == b"info:N"]
+        self.assertEqual(n, [b"2"], body)
+        # scanner batches: every row sampled (the chance is 1) gives the split keys the same
+        # keys give from a file
+        args = ("splits", "--sampled-splits", "4", "--format", "json")
+        r = self.hb("-v", *args, "--sample-table", t, "--sample-rows", "100000")
+        self.assertOk(r)
+        self.assertEqual(self.traced_gets(r.err, "/scanner/"),
+                         [("application/x-protobuf", "application/x-protobuf", 200)] * 2 +
+                         [("application/x-protobuf", None, 204)], r.err)
+        sample = b"".join(k + b"\n" for k in keys)
+        want = self.hb(*args, "--sample-file", "-", stdin=sample)
+        self.assertOk(want)
+        self.assertEqual(r.json()["splits"], want.json()["splits"])
+
 
 if __name__ == "__main__":
     hbtest.main()
