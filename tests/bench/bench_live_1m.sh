@@ -11,6 +11,9 @@
 #   BENCH_BEFORE=BINARY measures that build too (say, the one before a change), against the
 #   same table and baselines, and prints its tables first.
 #   --check exits 1 when a command's peak RSS is 128 MiB or more.
+#   Last, the wall time of 'hbtab -o json regions' beside curl | jq making the same listing
+#   (best of WALL_RUNS, default 3; BENCH_WALL=0 skips it: at a million regions jq alone needs
+#   minutes and gigabytes; the issue's yardstick is BENCH_REGIONS=100000).
 # Memory-heavy for the emulator (about 0.4 GB for the table, several GB while it serves the
 # meta scan and /status/cluster); allow a quarter of an hour.
 set -eu
@@ -95,6 +98,43 @@ report() {
 	}'
 }
 
+# The listing as a user would make it without hbtab: /T/regions in JSON through jq, printing
+# start, end, name and server per region in key order, keys decoded (the same boundaries as
+# 'hbtab -o json regions'). Its wall time (the emulator building the body included, as a
+# gateway would) beside hbtab's, each the best of WALL_RUNS runs taken in turns.
+cat >"$TMP/jq.sh" <<SCRIPT
+curl -s -H 'Accept: application/json' '$REST/$TABLE/regions' |
+jq -c '{table: .name, source: "rest", regions: [.Region | sort_by(.startKey | @base64d)[] |
+  {start: (.startKey | @base64d), end: (.endKey | @base64d), name: .name, server: .location}]}'
+SCRIPT
+# best FILE: the smallest number in FILE (a busy host only ever slows a run down)
+best() { sort -n "$1" | head -n 1; }
+walls() {
+	: >"$TMP/w_jq"
+	: >"$TMP/w_hb"
+	: >"$TMP/w_before"
+	i=0
+	while [ "$i" -lt "${WALL_RUNS:-3}" ]; do
+		timed_cpu sh "$TMP/jq.sh" | cut -d' ' -f1 >>"$TMP/w_jq"
+		timed_cpu "$HBTAB" --rest "$REST" --timeout 3600 --no-progress -o json regions \
+			"$TABLE" | cut -d' ' -f1 >>"$TMP/w_hb"
+		if [ -n "${BENCH_BEFORE:-}" ]; then
+			timed_cpu "$BENCH_BEFORE" --rest "$REST" --timeout 3600 --no-progress -o json \
+				regions "$TABLE" | cut -d' ' -f1 >>"$TMP/w_before"
+		fi
+		i=$((i + 1))
+	done
+	jq_w=$(best "$TMP/w_jq")
+	printf '\n%-34s %9s %9s\n' "wall time, best of ${WALL_RUNS:-3}" "wall s" "x curl|jq"
+	printf '%-34s %9.3f %9.2f\n' "curl | jq /T/regions (JSON)" "$jq_w" 1
+	if [ -s "$TMP/w_before" ]; then
+		printf '%-34s %9.3f %9.2f\n' "before: hbtab -o json regions" "$(best "$TMP/w_before")" \
+			"$(awk -v a="$(best "$TMP/w_before")" -v b="$jq_w" 'BEGIN { print a / b }')"
+	fi
+	printf '%-34s %9.3f %9.2f\n' "hbtab -o json regions" "$(best "$TMP/w_hb")" \
+		"$(awk -v a="$(best "$TMP/w_hb")" -v b="$jq_w" 'BEGIN { print a / b }')"
+}
+
 status=0
 if [ -n "${BENCH_BEFORE:-}" ]; then
 	cases "$BENCH_BEFORE" >"$TMP/before"
@@ -103,5 +143,6 @@ if [ -n "${BENCH_BEFORE:-}" ]; then
 fi
 cases "$HBTAB" >"$TMP/after"
 report "$HBTAB" <"$TMP/after" || status=1
+[ "${BENCH_WALL:-1}" = 0 ] || walls
 [ "$status" = 1 ] && [ "$CHECK" = "--check" ] && exit 1
 exit 0
