@@ -225,36 +225,100 @@ static int hexval(int c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* The canonical name of rec (its start key k) into out (HB_REGION_NAME_INLINE bytes and a
- * NUL): its length, or 0 when the list has no table prefix or the name would not fit. */
-static size_t canonical(const struct hb_regions *rs, const struct hb_region_rec *rec,
-                        const unsigned char *k, size_t kn, unsigned char *out)
+/* Whether s is 32 lower-case hex digits and a NUL; their 16 bytes into md. */
+static int hex32(const char *s, unsigned char md[16])
 {
-	size_t tn, n;
+	int k;
+
+	for (k = 0; k < 16; k++) {
+		int hi = hexval((unsigned char)s[2 * k]), lo;
+
+		if (hi < 0 || (lo = hexval((unsigned char)s[2 * k + 1])) < 0)
+			return 0;
+		md[k] = (unsigned char)(hi << 4 | lo);
+	}
+	return !s[32];
+}
+
+/* The tail ",id[_REPL].encoded." of a canonical name (Java's "%04X" replica) into out
+ * (CANON_TAIL_MAX bytes), enc its 32 hex digits: its length. */
+#define CANON_TAIL_MAX 64
+static size_t canon_tail(char *out, uint64_t id, int replica_id, const char *enc)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char d[20];
+	size_t i = sizeof(d), m;
+
+	do {
+		d[--i] = (char)('0' + id % 10);
+		id /= 10;
+	} while (id);
+	out[0] = ',';
+	memcpy(out + 1, d + i, sizeof(d) - i);
+	m = 1 + sizeof(d) - i;
+	if (replica_id > 0) {
+		unsigned v = (unsigned)replica_id;
+		size_t w = 4;
+
+		while (w < 8 && v >> (4 * w))
+			w++;
+		out[m++] = '_';
+		for (i = w; i-- > 0; v >>= 4)
+			out[m + i] = hex[v & 15];
+		m += w;
+	}
+	out[m++] = '.';
+	memcpy(out + m, enc, 32);
+	out[m + 32] = '.';
+	return m + 33;
+}
+
+/* The canonical name of rec (its start key k, its encoded name's hex enc) into out
+ * (HB_REGION_NAME_INLINE bytes and a NUL): its length, or 0 when the list has no table prefix
+ * or the name would not fit. */
+static size_t canonical(const struct hb_regions *rs, const struct hb_region_rec *rec,
+                        const unsigned char *k, size_t kn, const char *enc, unsigned char *out)
+{
+	size_t tn, n, m;
 	const unsigned char *t;
-	char tail[80], enc[33];
-	int m;
+	char tail[CANON_TAIL_MAX];
 
 	if (!rs->prefix || (rec->state_flags >> RF_SHIFT) & (RF_ENC_NONE | RF_ENC_ARENA))
 		return 0;
 	t = entry(rs, rs->prefix, &tn);
-	hb_region_encoded_hex(enc, rec->enc);
-	m = rec->replica_id > 0
-	        ? snprintf(tail, sizeof(tail), ",%llu_%04X.%s.", (unsigned long long)rec->id,
-	                   (unsigned)rec->replica_id, enc)
-	        : snprintf(tail, sizeof(tail), ",%llu.%s.", (unsigned long long)rec->id, enc);
-	if (m < 0 || (size_t)m >= sizeof(tail))
-		return 0;
-	n = tn + 1 + kn + (size_t)m;
+	m = canon_tail(tail, rec->id, rec->replica_id, enc);
+	n = tn + 1 + kn + m;
 	if (n > HB_REGION_NAME_INLINE)
 		return 0;
 	memcpy(out, t, tn);
 	out[tn] = ',';
 	if (kn)
 		memcpy(out + tn + 1, k, kn);
-	memcpy(out + tn + 1 + kn, tail, (size_t)m);
+	memcpy(out + tn + 1 + kn, tail, m);
 	out[n] = 0;
 	return n;
+}
+
+/* Whether r's name is its canonical name in rs (rec: r's record so far). With the producer's
+ * word for it (r->name_canonical), only the table part and the length are compared. */
+static int name_is_canonical(const struct hb_regions *rs, const struct hb_region_rec *rec,
+                             const struct hb_region *r)
+{
+	unsigned char canon[HB_REGION_NAME_INLINE + 1];
+	size_t tn, kn = r->start ? r->start_len : 0, cn;
+	const unsigned char *t;
+	char tail[CANON_TAIL_MAX];
+
+	if (!r->name_canonical) {
+		cn = canonical(rs, rec, r->start, kn, r->encoded, canon);
+		return cn && cn == r->name_len && !memcmp(canon, r->name, cn);
+	}
+	if (!rs->prefix || (rec->state_flags >> RF_SHIFT) & (RF_ENC_NONE | RF_ENC_ARENA))
+		return 0;
+	t = entry(rs, rs->prefix, &tn);
+	cn = tn + 1 + kn + canon_tail(tail, rec->id, rec->replica_id, r->encoded);
+	return cn <= HB_REGION_NAME_INLINE && cn == r->name_len && !memcmp(r->name, t, tn) &&
+	       r->name[tn] == ',';
 }
 
 /* Notes the table part of the first region name as the list's prefix. */
@@ -272,7 +336,6 @@ int hb_regions_push(struct hb_regions *rs, const struct hb_region *r)
 	struct hb_region_rec rec;
 	unsigned flags = 0;
 	uint32_t idx;
-	size_t k;
 
 	if (!rs->arena_len && arena_add(rs, NULL, 0, &idx)) /* offset 0: the empty key */
 		return HB_ENOMEM;
@@ -290,32 +353,20 @@ int hb_regions_push(struct hb_regions *rs, const struct hb_region *r)
 		flags |= RF_SPLIT;
 	if (!r->encoded) {
 		flags |= RF_ENC_NONE;
-	} else {
-		for (k = 0; k < 32 && hexval((unsigned char)r->encoded[k]) >= 0; k++)
-			;
-		if (k == 32 && !r->encoded[32]) {
-			for (k = 0; k < 16; k++)
-				rec.enc[k] =
-				    (unsigned char)(hexval((unsigned char)r->encoded[2 * k]) << 4 |
-				                    hexval((unsigned char)r->encoded[2 * k + 1]));
-		} else {
-			if (arena_add(rs, r->encoded, strlen(r->encoded), &idx))
-				return HB_ENOMEM;
-			memcpy(rec.enc, &idx, sizeof(idx));
-			flags |= RF_ENC_ARENA;
-		}
+	} else if (!hex32(r->encoded, rec.enc)) {
+		memset(rec.enc, 0, sizeof(rec.enc));
+		if (arena_add(rs, r->encoded, strlen(r->encoded), &idx))
+			return HB_ENOMEM;
+		memcpy(rec.enc, &idx, sizeof(idx));
+		flags |= RF_ENC_ARENA;
 	}
 	rec.state_flags = (uint32_t)flags << RF_SHIFT;
 	if (!r->name) {
 		rec.state_flags |= RF_NAME_NONE << RF_SHIFT;
 	} else {
-		unsigned char canon[HB_REGION_NAME_INLINE + 1];
-		size_t cn;
-
 		if (learn_prefix(rs, r->name, r->name_len))
 			return HB_ENOMEM;
-		cn = canonical(rs, &rec, r->start, r->start ? r->start_len : 0, canon);
-		if (cn && cn == r->name_len && !memcmp(canon, r->name, cn))
+		if (name_is_canonical(rs, &rec, r))
 			rec.state_flags |= RF_NAME_CANON << RF_SHIFT;
 		else if (arena_add(rs, r->name, r->name_len, &rec.name))
 			return HB_ENOMEM;
@@ -372,8 +423,9 @@ const struct hb_region *hb_regions_at(const struct hb_regions *rs, size_t i,
 		r->encoded = v->encoded;
 	}
 	if (flags & RF_NAME_CANON) {
-		r->name_len = canonical(rs, rec, r->start, r->start_len, v->name);
+		r->name_len = canonical(rs, rec, r->start, r->start_len, v->encoded, v->name);
 		r->name = v->name;
+		r->name_canonical = 1;
 	} else if (!(flags & RF_NAME_NONE)) {
 		r->name = (unsigned char *)entry(rs, rec->name, &r->name_len);
 	}

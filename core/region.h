@@ -23,6 +23,10 @@ struct hb_region {
 	int replica_id;
 	int offline; /* meta flags; REST never reports these */
 	int split;
+	/* The producer's word that name is "table,start,id[_REPL].encoded." built from this
+	 * region's own start, id, replica_id and encoded (a list then keeps it without comparing
+	 * it byte for byte); 0 = unknown. A list's views set it on the names they rebuild. */
+	int name_canonical;
 };
 
 /*

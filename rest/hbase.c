@@ -528,6 +528,7 @@ static int rebuild_name(void *ctx, const struct hb_region *r, struct hb_error *e
 	with.name = (unsigned char *)s->name.data;
 	with.name_len = s->name.len;
 	with.encoded = enc;
+	with.name_canonical = r->replica_id <= 0; /* no _REPL part above */
 	return s->fn(s->ctx, &with, err);
 }
 

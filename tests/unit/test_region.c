@@ -196,6 +196,108 @@ static void test_region__a_chain_keeps_each_key_once(void)
 	hb_regions_release(&rs);
 }
 
+/* The canonical name of a region of table t into b (its encoded name into enc). */
+static void canonical_name(struct hb_buf *b, const char *t, const struct hb_region *r, char *enc)
+{
+	hb_buf_reset(b);
+	hb_buf_addf(b, "%s,", t);
+	hb_buf_add(b, r->start, r->start_len);
+	hb_buf_addf(b, ",%llu", (unsigned long long)r->id);
+	if (r->replica_id > 0)
+		hb_buf_addf(b, "_%04X", (unsigned)r->replica_id);
+	hb_region_encoded_name(enc, b->data, b->len);
+	hb_buf_addf(b, ".%s.", enc);
+}
+
+/* Pushes r into rs and checks that it reads back with the name given. */
+static int pushed_reads_back(struct hb_regions *rs, const struct hb_region *r)
+{
+	struct hb_region_view v;
+	const struct hb_region *got;
+
+	if (hb_regions_push(rs, r))
+		return 0;
+	got = hb_regions_at(rs, rs->n - 1, &v);
+	return bytes_eq(got->name, got->name_len, r->name, r->name_len) &&
+	       str_eq(got->encoded, r->encoded);
+}
+
+/* A producer's word that a name is canonical keeps it as compactly as a name compared byte
+ * for byte, reads back the same, and a view passes the word on; a name that cannot be the
+ * canonical one (another table, a replica part missing, an odd encoded name) is kept as given
+ * whatever the word says. */
+static void test_region__a_canonical_name_hint_reads_back_the_same(void)
+{
+	enum { N = 500 };
+	struct hb_regions plain, hinted, copy;
+	struct hb_buf name = HB_BUF_INIT;
+	unsigned char key[40];
+	char enc[33];
+	size_t i, k, bad = 0;
+
+	hb_regions_init(&plain);
+	hb_regions_init(&hinted);
+	hb_regions_init(&copy);
+	for (i = 0; i < N; i++) {
+		struct hb_region r;
+
+		memset(&r, 0, sizeof(r));
+		r.start_len = i ? 1 + rnd() % sizeof(key) : 0;
+		for (k = 0; k < r.start_len; k++)
+			key[k] = (unsigned char)rnd();
+		r.start = key;
+		r.id = rnd() % 2 ? rnd() : 1700000000000ull + i;
+		r.replica_id = rnd() % 3 ? 0 : (int)(rnd() % 0x7fffffff);
+		canonical_name(&name, "ns:tbl", &r, enc);
+		r.name = (unsigned char *)name.data;
+		r.name_len = name.len;
+		r.encoded = enc;
+		if (!pushed_reads_back(&plain, &r))
+			bad++;
+		r.name_canonical = 1;
+		if (!pushed_reads_back(&hinted, &r))
+			bad++;
+	}
+	CHECK_EQ_INT(bad, 0);
+	CHECK_EQ_INT(hinted.arena_len, plain.arena_len);
+	for (i = 0; i < N; i++) {
+		struct hb_region_view v;
+		const struct hb_region *r = hb_regions_at(&hinted, i, &v);
+
+		CHECK(r->name_canonical);
+		CHECK_EQ_INT(hb_regions_push(&copy, r), 0);
+	}
+	CHECK_EQ_INT(copy.arena_len, hinted.arena_len);
+	/* names that are not canonical, each with the word */
+	{
+		struct hb_region r;
+		size_t before = hinted.arena_len;
+
+		memset(&r, 0, sizeof(r));
+		r.start = (unsigned char *)"k";
+		r.start_len = 1;
+		r.id = 1700000000000ull;
+		r.name_canonical = 1;
+		canonical_name(&name, "other", &r, enc);
+		r.name = (unsigned char *)name.data;
+		r.name_len = name.len;
+		r.encoded = enc;
+		CHECK(pushed_reads_back(&hinted, &r)); /* another table */
+		r.replica_id = 2;
+		CHECK(pushed_reads_back(&hinted, &r)); /* no _0002 part */
+		canonical_name(&name, "ns:tbl", &r, enc);
+		r.name = (unsigned char *)name.data;
+		r.name_len = name.len;
+		r.encoded = "12345";
+		CHECK(pushed_reads_back(&hinted, &r)); /* not 32 hex digits */
+		CHECK(hinted.arena_len > before + 3 * 40);
+	}
+	hb_buf_release(&name);
+	hb_regions_release(&plain);
+	hb_regions_release(&hinted);
+	hb_regions_release(&copy);
+}
+
 /* Names around the length a view rebuilds in place: shorter ones are rebuilt, longer ones
  * stored, and each reads back whole. */
 static void test_region__names_at_the_inline_limit_read_back(void)
@@ -331,6 +433,7 @@ int main(void)
 {
 	RUN(test_region__every_field_reads_back_as_pushed);
 	RUN(test_region__a_chain_keeps_each_key_once);
+	RUN(test_region__a_canonical_name_hint_reads_back_the_same);
 	RUN(test_region__names_at_the_inline_limit_read_back);
 	RUN(test_region__states_change_and_lists_compact_in_place);
 	RUN(test_region__sort_orders_bounds_then_id_and_is_stable);
