@@ -220,24 +220,29 @@ void hb_region_release(struct hb_region *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int hexval(int c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
+/* Each byte's value as a lower-case hex digit, 0xff for any other byte. */
+#define HEXV(c)                                                                                    \
+	((c) >= '0' && (c) <= '9' ? (c) - '0' : (c) >= 'a' && (c) <= 'f' ? (c) - 'a' + 10 : 0xff)
+#define HEXV_4(c)  HEXV(c), HEXV((c) + 1), HEXV((c) + 2), HEXV((c) + 3)
+#define HEXV_16(c) HEXV_4(c), HEXV_4((c) + 4), HEXV_4((c) + 8), HEXV_4((c) + 12)
+#define HEXV_64(c) HEXV_16(c), HEXV_16((c) + 16), HEXV_16((c) + 32), HEXV_16((c) + 48)
+static const unsigned char hexv[256] = {HEXV_64(0), HEXV_64(64), HEXV_64(128), HEXV_64(192)};
 
 /* Whether s is 32 lower-case hex digits and a NUL; their 16 bytes into md. */
 static int hex32(const char *s, unsigned char md[16])
 {
+	const unsigned char *p = (const unsigned char *)s;
 	int k;
 
 	for (k = 0; k < 16; k++) {
-		int hi = hexval((unsigned char)s[2 * k]), lo;
+		unsigned hi = hexv[p[2 * k]], lo;
 
-		if (hi < 0 || (lo = hexval((unsigned char)s[2 * k + 1])) < 0)
+		/* a NUL is no digit: a shorter string is read no further */
+		if (hi == 0xff || (lo = hexv[p[2 * k + 1]]) == 0xff)
 			return 0;
 		md[k] = (unsigned char)(hi << 4 | lo);
 	}
-	return !s[32];
+	return !p[32];
 }
 
 /* The tail ",id[_REPL].encoded." of a canonical name (Java's "%04X" replica) into out
@@ -246,13 +251,26 @@ static int hex32(const char *s, unsigned char md[16])
 static size_t canon_tail(char *out, uint64_t id, int replica_id, const char *enc)
 {
 	static const char hex[] = "0123456789ABCDEF";
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+	                            "25262728293031323334353637383940414243444546474849"
+	                            "50515253545556575859606162636465666768697071727374"
+	                            "75767778798081828384858687888990919293949596979899";
 	char d[20];
 	size_t i = sizeof(d), m;
 
-	do {
-		d[--i] = (char)('0' + id % 10);
-		id /= 10;
-	} while (id);
+	while (id >= 100) {
+		unsigned r = (unsigned)(id % 100);
+
+		id /= 100;
+		i -= 2;
+		memcpy(d + i, pairs + 2 * r, 2);
+	}
+	if (id >= 10) {
+		i -= 2;
+		memcpy(d + i, pairs + 2 * id, 2);
+	} else {
+		d[--i] = (char)('0' + id);
+	}
 	out[0] = ',';
 	memcpy(out + 1, d + i, sizeof(d) - i);
 	m = 1 + sizeof(d) - i;
