@@ -4,7 +4,6 @@
 #include "cli.h"
 #include "output.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,42 @@ static const struct hb_region *region_at(const struct hb_audit_report *r, size_t
 	hb_audit_at(&r->a, i, ar);
 	return hb_regions_at(&r->rs, i, v);
 }
+
+/* The last number a column formatted, and its text: the shares of evenly split regions
+ * repeat, so most rows format none. */
+struct num_memo {
+	double v;
+	int used;
+	char text[64];
+};
+
+/* v as a JSON number (cli_num). */
+static const char *memo_json(struct num_memo *m, double v)
+{
+	if (!m->used || memcmp(&m->v, &v, sizeof(v))) {
+		m->v = v;
+		m->used = 1;
+		cli_num(m->text, v);
+	}
+	return m->text;
+}
+
+/* v (a fraction) as a percentage with two decimals. */
+static const char *memo_percent(struct num_memo *m, double v)
+{
+	if (!m->used || memcmp(&m->v, &v, sizeof(v))) {
+		m->v = v;
+		m->used = 1;
+		snprintf(m->text, sizeof(m->text), "%.2f%%", 100.0 * v);
+	}
+	return m->text;
+}
+
+/* What the rows of a table's regions reuse from row to row. */
+struct rows_fmt {
+	struct hb_buf tmp;
+	struct num_memo share, write_share;
+};
 
 static int json_head(struct hb_buf *b, const struct hb_audit_report *r)
 {
@@ -34,39 +69,41 @@ static int json_head(struct hb_buf *b, const struct hb_audit_report *r)
 }
 
 static int json_region(struct hb_buf *b, const struct hb_audit_report *r, size_t i,
-                       struct hb_buf *tmp)
+                       struct rows_fmt *f)
 {
 	struct hb_region_view v;
 	struct hb_audit_region ar;
 	const struct hb_region *g = region_at(r, i, &v, &ar);
 	int rc;
 
-	rc = hb_buf_addf(b, "%s{\"index\":%zu,\"start\":", i ? "," : "", i) ||
-	     cli_json_tsb(b, g->start, g->start_len, tmp) || hb_buf_adds(b, ",\"end\":") ||
-	     cli_json_tsb(b, g->end, g->end_len, tmp);
+	rc = hb_buf_adds(b, i ? ",{\"index\":" : "{\"index\":") || hb_buf_add_uint(b, i) ||
+	     hb_buf_adds(b, ",\"start\":") || cli_json_tsb(b, g->start, g->start_len, NULL) ||
+	     hb_buf_adds(b, ",\"end\":") || cli_json_tsb(b, g->end, g->end_len, NULL);
 	if (!rc)
 		rc = ar.reachable < 0
 		         ? hb_buf_adds(b, ",\"reachable\":null,\"share\":null,\"keys\":null")
 		     : r->any_key
-		         ? hb_buf_addf(b, ",\"reachable\":%s,\"share\":null,\"keys\":null",
-		                       ar.reachable ? "true" : "false")
-		         : hb_buf_addf(b, ",\"reachable\":%s,\"share\":%s,\"keys\":",
-		                       ar.reachable ? "true" : "false", CLI_NUM(ar.share)) ||
-		               cli_json_strz(b, ar.keys);
+		         ? hb_buf_adds(b, ar.reachable
+		                              ? ",\"reachable\":true,\"share\":null,\"keys\":null"
+		                              : ",\"reachable\":false,\"share\":null,\"keys\":null")
+		         : hb_buf_adds(b, ar.reachable ? ",\"reachable\":true,\"share\":"
+		                                       : ",\"reachable\":false,\"share\":") ||
+		               hb_buf_adds(b, memo_json(&f->share, ar.share)) ||
+		               hb_buf_adds(b, ",\"keys\":") || cli_json_strz(b, ar.keys);
 	if (!rc && r->table) {
-		rc = hb_buf_addf(b,
-		                 ",\"live\":%s,\"name\":", hb_region_is_live(g) ? "true" : "false");
+		rc = hb_buf_adds(b, hb_region_is_live(g) ? ",\"live\":true,\"name\":"
+		                                         : ",\"live\":false,\"name\":");
 		if (!rc)
-			rc = g->name ? cli_json_tsb(b, g->name, g->name_len, tmp)
+			rc = g->name ? cli_json_tsb(b, g->name, g->name_len, NULL)
 			             : hb_buf_adds(b, "null");
 		if (!rc)
 			rc = hb_buf_adds(b, ",\"server\":") || cli_json_strz(b, g->server);
 	}
 	if (!rc && r->have_hot)
-		rc = hb_buf_addf(b, ",\"writes\":%llu,\"reads\":%llu,\"write_share\":%s",
-		                 (unsigned long long)r->hot.r[i].writes,
-		                 (unsigned long long)r->hot.r[i].reads,
-		                 CLI_NUM(hb_hotspots_share(&r->hot, i)));
+		rc = hb_buf_adds(b, ",\"writes\":") || hb_buf_add_uint(b, r->hot.r[i].writes) ||
+		     hb_buf_adds(b, ",\"reads\":") || hb_buf_add_uint(b, r->hot.r[i].reads) ||
+		     hb_buf_adds(b, ",\"write_share\":") ||
+		     hb_buf_adds(b, memo_json(&f->write_share, hb_hotspots_share(&r->hot, i)));
 	return rc || hb_buf_addc(b, '}');
 }
 
@@ -103,12 +140,14 @@ static int json_hotspots(struct hb_buf *b, const struct hb_audit_report *r)
 
 int cli_audit_print_json(const struct hb_audit_report *r)
 {
-	struct hb_buf b = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	struct hb_buf b = HB_BUF_INIT;
+	struct rows_fmt f;
 	size_t i;
 	int rc = json_head(&b, r) ? HB_ENOMEM : 0;
 
+	memset(&f, 0, sizeof(f));
 	for (i = 0; !rc && i < r->rs.n; i++) {
-		rc = json_region(&b, r, i, &tmp) ? HB_ENOMEM : 0;
+		rc = json_region(&b, r, i, &f) ? HB_ENOMEM : 0;
 		if (!rc)
 			rc = cli_stream_flush(&b, 0);
 	}
@@ -119,7 +158,6 @@ int cli_audit_print_json(const struct hb_audit_report *r)
 	if (!rc)
 		rc = hb_buf_adds(&b, "}\n") ? HB_ENOMEM : cli_stream_flush(&b, 1);
 	hb_buf_release(&b);
-	hb_buf_release(&tmp);
 	return rc;
 }
 
@@ -133,6 +171,7 @@ struct sink {
 	struct cli_table *t; /* NULL: stream to b */
 	struct hb_buf *b;
 	size_t col, ncols;
+	struct rows_fmt f;
 };
 
 static int sink_add(struct sink *k, const char *s)
@@ -160,25 +199,35 @@ static int sink_add(struct sink *k, const char *s)
 	return rc;
 }
 
-static int sink_addf(struct sink *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int sink_addf(struct sink *k, const char *fmt, ...)
+/* Key k as its toStringBinary cell: printable ASCII without a tab or newline, so streamed it
+ * goes to the line as it is. */
+static int sink_tsb(struct sink *k, const void *key, size_t n)
 {
-	char cell[64];
-	va_list ap;
+	struct hb_buf *tmp = &k->f.tmp;
 
-	va_start(ap, fmt);
-	vsnprintf(cell, sizeof(cell), fmt, ap);
-	va_end(ap);
-	return sink_add(k, cell);
-}
-
-static int sink_tsb(struct sink *k, const void *key, size_t n, struct hb_buf *tmp)
-{
+	if (!k->t) {
+		if (k->col && hb_buf_addc(k->b, '\t'))
+			return HB_ENOMEM;
+		k->col++; /* never the last column */
+		return hb_tsb_append(k->b, key, n) ? HB_ENOMEM : 0;
+	}
 	hb_buf_reset(tmp);
 	if (hb_tsb_append(tmp, key, n) || hb_buf_add(tmp, "", 0))
 		return HB_ENOMEM;
 	return sink_add(k, tmp->data);
+}
+
+static int sink_uint(struct sink *k, unsigned long long v)
+{
+	char d[24];
+	size_t n = sizeof(d);
+
+	d[--n] = 0;
+	do {
+		d[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return sink_add(k, d + n);
 }
 
 static int sink_share(struct sink *k, double share, int reachable)
@@ -187,7 +236,7 @@ static int sink_share(struct sink *k, double share, int reachable)
 		return sink_add(k, NULL);
 	if (share > 0 && share < 0.0001)
 		return sink_add(k, "<0.01%");
-	return sink_addf(k, "%.2f%%", 100.0 * share);
+	return sink_add(k, memo_percent(&k->f.share, share));
 }
 
 /* The summary's tail: what was not checked, the key space, the writes measured. */
@@ -239,16 +288,15 @@ static int text_head(struct hb_buf *out, const struct hb_audit_report *r)
 	return rc;
 }
 
-static int text_region(struct sink *k, const struct hb_audit_report *r, size_t i,
-                       struct hb_buf *tmp)
+static int text_region(struct sink *k, const struct hb_audit_report *r, size_t i)
 {
 	struct hb_region_view v;
 	struct hb_audit_region ar;
 	const struct hb_region *g = region_at(r, i, &v, &ar);
 	int rc;
 
-	rc = sink_addf(k, "%zu", i) || sink_tsb(k, g->start, g->start_len, tmp) ||
-	     sink_tsb(k, g->end, g->end_len, tmp) ||
+	rc = sink_uint(k, i) || sink_tsb(k, g->start, g->start_len) ||
+	     sink_tsb(k, g->end, g->end_len) ||
 	     sink_add(k, ar.reachable < 0 ? NULL
 	                 : ar.reachable   ? "yes"
 	                                  : "no") ||
@@ -257,8 +305,8 @@ static int text_region(struct sink *k, const struct hb_audit_report *r, size_t i
 	if (!rc && k->ncols > 6)
 		rc = sink_add(k, g->server);
 	if (!rc && k->ncols > 7)
-		rc = sink_addf(k, "%llu", (unsigned long long)r->hot.r[i].writes) ||
-		     sink_addf(k, "%.2f%%", 100.0 * hb_hotspots_share(&r->hot, i));
+		rc = sink_uint(k, r->hot.r[i].writes) ||
+		     sink_add(k, memo_percent(&k->f.write_share, hb_hotspots_share(&r->hot, i)));
 	return rc;
 }
 
@@ -267,12 +315,14 @@ static int text_regions(struct hb_buf *out, const struct hb_audit_report *r)
 {
 	static const char *const hdr[] = {"INDEX", "START",  "END",    "REACHABLE",  "SHARE",
 	                                  "KEYS",  "SERVER", "WRITES", "WRITE_SHARE"};
-	struct hb_buf tmp = HB_BUF_INIT;
 	struct cli_table t;
-	struct sink k = {NULL, out, 0, 6};
+	struct sink k;
 	size_t i;
 	int rc = 0;
 
+	memset(&k, 0, sizeof(k));
+	k.b = out;
+	k.ncols = 6;
 	if (r->table)
 		k.ncols = r->have_hot ? 9 : 7;
 	if (cli_stdout_tty()) {
@@ -281,7 +331,7 @@ static int text_regions(struct hb_buf *out, const struct hb_audit_report *r)
 		k.t = &t;
 	}
 	for (i = 0; !rc && i < r->rs.n; i++)
-		rc = text_region(&k, r, i, &tmp);
+		rc = text_region(&k, r, i);
 	if (k.t) {
 		if (!rc)
 			rc = cli_table_print(&t, 0);
@@ -289,7 +339,7 @@ static int text_regions(struct hb_buf *out, const struct hb_audit_report *r)
 	} else if (!rc) {
 		rc = cli_stream_flush(out, 1);
 	}
-	hb_buf_release(&tmp);
+	hb_buf_release(&k.f.tmp);
 	return rc;
 }
 

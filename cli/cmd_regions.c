@@ -9,8 +9,16 @@
 #include "output.h"
 #include "rest_cli.h"
 
-#include <inttypes.h>
+#include <stdint.h>
 #include <string.h>
+
+/* Appends v in decimal. */
+static int add_int(struct hb_buf *b, long long v)
+{
+	if (v >= 0)
+		return hb_buf_add_uint(b, (unsigned long long)v);
+	return hb_buf_addc(b, '-') || hb_buf_add_uint(b, 0ull - (unsigned long long)v);
+}
 
 /* One region as a JSON object (meta adds what only hbase:meta knows). */
 static int json_region(struct hb_buf *b, int meta, size_t i, const struct hb_region *r)
@@ -20,16 +28,15 @@ static int json_region(struct hb_buf *b, int meta, size_t i, const struct hb_reg
 	         cli_json_tsb(b, r->end, r->end_len, NULL) || hb_buf_adds(b, ",\"name\":") ||
 	         (r->name ? cli_json_tsb(b, r->name, r->name_len, NULL) : hb_buf_adds(b, "null")) ||
 	         hb_buf_adds(b, ",\"server\":") || cli_json_strz(b, r->server) ||
-	         hb_buf_addf(b, ",\"id\":%" PRIu64, r->id) || hb_buf_adds(b, ",\"state\":") ||
-	         cli_json_strz(b, r->state);
+	         hb_buf_adds(b, ",\"id\":") || hb_buf_add_uint(b, r->id) ||
+	         hb_buf_adds(b, ",\"state\":") || cli_json_strz(b, r->state);
 
 	if (!rc && meta)
 		rc = hb_buf_adds(b, ",\"encoded\":") || cli_json_strz(b, r->encoded) ||
-		     hb_buf_addf(b,
-		                 ",\"start_code\":%" PRId64
-		                 ",\"replica_id\":%d,\"offline\":%s,\"split\":%s",
-		                 r->start_code, r->replica_id, r->offline ? "true" : "false",
-		                 r->split ? "true" : "false");
+		     hb_buf_adds(b, ",\"start_code\":") || add_int(b, r->start_code) ||
+		     hb_buf_adds(b, ",\"replica_id\":") || add_int(b, r->replica_id) ||
+		     hb_buf_adds(b, r->offline ? ",\"offline\":true" : ",\"offline\":false") ||
+		     hb_buf_adds(b, r->split ? ",\"split\":true" : ",\"split\":false");
 	return rc || hb_buf_addc(b, '}');
 }
 
@@ -68,6 +75,12 @@ static int add_tsb_cell(struct cli_table *t, const void *k, size_t n, struct hb_
 	return cli_table_add(t, tmp->data);
 }
 
+static int add_id_cell(struct cli_table *t, uint64_t id, struct hb_buf *tmp)
+{
+	hb_buf_reset(tmp);
+	return hb_buf_add_uint(tmp, id) ? HB_ENOMEM : cli_table_add(t, tmp->data);
+}
+
 static int print_text(int meta, const struct hb_regions *rs)
 {
 	static const char *const hdr[] = {"START",   "END", "NAME",  "SERVER",
@@ -91,8 +104,8 @@ static int print_text(int meta, const struct hb_regions *rs)
 		if (!rc)
 			rc = cli_table_add(&t, r->server);
 		if (!rc && meta)
-			rc = cli_table_add(&t, r->encoded) ||
-			     cli_table_addf(&t, "%" PRIu64, r->id) || cli_table_add(&t, r->state) ||
+			rc = cli_table_add(&t, r->encoded) || add_id_cell(&t, r->id, &tmp) ||
+			     cli_table_add(&t, r->state) ||
 			     cli_table_add(&t, r->offline && r->split ? "offline,split"
 			                       : r->offline           ? "offline"
 			                       : r->split             ? "split"

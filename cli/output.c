@@ -113,34 +113,56 @@ static int add_terminal_safe(struct hb_buf *b, const char *s)
 	return rc;
 }
 
+/* The length of s's first run of printable ASCII bytes (shown on a terminal as they are). */
+static size_t plain_prefix(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (p[i] - 0x20u < 0x5Fu)
+		i++;
+	return i;
+}
+
+/* Keeps cell s (n bytes, terminal-safe, its display width w) or, streaming, prints it. */
+static int table_take(struct cli_table *t, const char *s, size_t n, size_t w)
+{
+	char *cell;
+
+	if (t->stream) {
+		if (!t->ncells)
+			cli_progress_done();
+		fwrite(s, 1, n, stdout);
+		putchar(++t->ncells % t->ncols ? '\t' : '\n');
+		return 0;
+	}
+	if (HB_VEC_GROW(t->cells, t->cap, t->ncells + 1, 64) || !(cell = malloc(n + 1)))
+		return HB_ENOMEM;
+	memcpy(cell, s, n + 1);
+	if (w > t->width[t->ncells % t->ncols])
+		t->width[t->ncells % t->ncols] = w;
+	t->cells[t->ncells++] = cell;
+	return 0;
+}
+
 int cli_table_add(struct cli_table *t, const char *s)
 {
 	struct hb_buf b = HB_BUF_INIT;
-	size_t w;
+	size_t n;
+	int rc;
 
 	if (!s)
 		s = "-";
+	n = plain_prefix(s);
+	if (!s[n]) /* the usual cell: nothing to escape */
+		return table_take(t, s, n, n);
 	if (add_terminal_safe(&b, s) || hb_buf_add(&b, "", 0)) {
 		hb_buf_release(&b);
 		return HB_ENOMEM;
 	}
-	if (t->stream) {
-		if (!t->ncells)
-			cli_progress_done();
-		fputs(b.data, stdout);
-		putchar(++t->ncells % t->ncols ? '\t' : '\n');
-		hb_buf_release(&b);
-		return 0;
-	}
-	if (HB_VEC_GROW(t->cells, t->cap, t->ncells + 1, 64)) {
-		hb_buf_release(&b);
-		return HB_ENOMEM;
-	}
-	w = display_width(b.data);
-	if (w > t->width[t->ncells % t->ncols])
-		t->width[t->ncells % t->ncols] = w;
-	t->cells[t->ncells++] = hb_buf_detach(&b, NULL);
-	return 0;
+	rc = table_take(t, b.data, b.len, display_width(b.data));
+	hb_buf_release(&b);
+	return rc;
 }
 
 int cli_table_addf(struct cli_table *t, const char *fmt, ...)
