@@ -158,15 +158,15 @@ int hb_tableinfo_next(struct hb_tableinfo_reader *r, struct hb_region *out, stru
 		int rc;
 
 		if (hb_pb_varint(r->p, r->n, &r->pos, &tag))
-			return BAD("truncated or invalid protobuf at byte %zu", at);
+			return BAD("truncated or invalid protobuf at byte %zu", r->base + at);
 		field = (unsigned)(tag >> 3);
 		wt = (unsigned)(tag & 7);
 		if (field == 1 || field == 2) {
 			if (wt != WT_LEN)
 				return BAD("%s is not length-delimited (byte %zu)",
-				           field == 1 ? "name" : "Region", at);
+				           field == 1 ? "name" : "Region", r->base + at);
 			if (hb_pb_len(r->p, r->n, &r->pos, &v, &vl))
-				return BAD("truncated protobuf at byte %zu", at);
+				return BAD("truncated protobuf at byte %zu", r->base + at);
 			if (field == 1) {
 				if (r->table && (rc = check_table(r, v, vl, err)))
 					return rc;
@@ -178,9 +178,90 @@ int hb_tableinfo_next(struct hb_tableinfo_reader *r, struct hb_region *out, stru
 			return 1;
 		}
 		if (!field || hb_pb_skip(r->p, r->n, &r->pos, wt))
-			return BAD("truncated or invalid protobuf at byte %zu", at);
+			return BAD("truncated or invalid protobuf at byte %zu", r->base + at);
 	}
 	return 0;
+}
+
+size_t hb_tableinfo_whole(const void *p, size_t n)
+{
+	size_t pos = 0, whole = 0;
+	uint64_t tag;
+
+	while (pos < n && !hb_pb_varint(p, n, &pos, &tag) &&
+	       !hb_pb_skip(p, n, &pos, (unsigned)(tag & 7)) && tag >> 3)
+		whole = pos;
+	return whole;
+}
+
+void hb_tableinfo_stream_init(struct hb_tableinfo_stream *s, const char *what, const char *table)
+{
+	hb_tableinfo_reader_init(&s->rd, NULL, 0, what, table);
+	hb_buf_init(&s->pend, 0);
+	s->seen = 0;
+}
+
+void hb_tableinfo_stream_release(struct hb_tableinfo_stream *s)
+{
+	hb_tableinfo_reader_release(&s->rd);
+	hb_buf_release(&s->pend);
+}
+
+void hb_tableinfo_stream_reset(struct hb_tableinfo_stream *s)
+{
+	hb_buf_reset(&s->pend);
+	s->seen = 0;
+	s->rd.i = 0;
+}
+
+/* Reads the n bytes at p (whole fields, or whatever is left at the end) as the body's bytes
+ * from s->seen on. */
+static int stream_read(struct hb_tableinfo_stream *s, const void *p, size_t n, hb_tableinfo_fn fn,
+                       void *ctx, struct hb_error *err)
+{
+	struct hb_region reg;
+	int rc;
+
+	s->rd.p = p;
+	s->rd.n = n;
+	s->rd.pos = 0;
+	s->rd.base = s->seen;
+	while ((rc = hb_tableinfo_next(&s->rd, &reg, err)) == 1)
+		if ((rc = fn(ctx, &reg, err)))
+			break;
+	s->rd.p = NULL;
+	s->rd.n = 0;
+	return rc;
+}
+
+int hb_tableinfo_stream_push(struct hb_tableinfo_stream *s, const void *p, size_t n,
+                             hb_tableinfo_fn fn, void *ctx, struct hb_error *err)
+{
+	size_t whole;
+	int rc;
+
+	if (hb_buf_add(&s->pend, p, n))
+		return oom(err);
+	whole = hb_tableinfo_whole(s->pend.data, s->pend.len);
+	if (!whole)
+		return s->pend.len > HB_TABLEINFO_PENDING_MAX
+		           ? stream_read(s, s->pend.data, s->pend.len, fn, ctx, err)
+		           : 0;
+	if ((rc = stream_read(s, s->pend.data, whole, fn, ctx, err)))
+		return rc;
+	memmove(s->pend.data, s->pend.data + whole, s->pend.len - whole);
+	s->pend.len -= whole;
+	s->seen += whole;
+	return 0;
+}
+
+int hb_tableinfo_stream_end(struct hb_tableinfo_stream *s, hb_tableinfo_fn fn, void *ctx,
+                            struct hb_error *err)
+{
+	/* nothing at all: the reader's "empty body" */
+	if (!s->pend.len && !s->seen)
+		return stream_read(s, "", 0, fn, ctx, err);
+	return s->pend.len ? stream_read(s, s->pend.data, s->pend.len, fn, ctx, err) : 0;
 }
 
 /* ---- Stateless scans: CellSet chunks behind a 16-bit length ---- */

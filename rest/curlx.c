@@ -68,11 +68,33 @@ void hb_curlx_conf_release(struct hb_curlx_conf *conf)
 	conf->user = conf->password = conf->cacert = conf->cert = conf->key = NULL;
 }
 
+/* The first byte of a body: whether it goes to the sink's stream (a 200 it wants). */
+static int decide_stream(struct hb_curlx_sink *s)
+{
+	s->streaming = s->stream_push && s->heads && s->heads->status == 200 &&
+	               s->stream_wants(s->heads->content_type);
+	if (s->streaming && (s->stream_rc = s->stream_start(s->stream_ctx, &s->stream_err)))
+		return 0;
+	return 1;
+}
+
 static size_t on_body(char *p, size_t size, size_t nmemb, void *ud)
 {
 	struct hb_curlx_sink *s = ud;
 	size_t n = size * nmemb;
 
+	if (s->streaming < 0 && !decide_stream(s))
+		return 0;
+	if (s->streaming) {
+		if (s->n + n > s->max) {
+			s->overflow = 1;
+			return 0;
+		}
+		s->n += n;
+		if (n && (s->stream_rc = s->stream_push(s->stream_ctx, p, n, &s->stream_err)))
+			return 0;
+		return n;
+	}
 	if (s->f) {
 		if (s->n + n > s->max) {
 			s->overflow = 1;
@@ -405,7 +427,15 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
 
 	/* A new status line (auth challenge, 100-continue): forget the previous headers. */
 	if (n >= 5 && !strncmp(p, "HTTP/", 5)) {
+		const char *sp = memchr(p, ' ', n);
+
 		heads_reset(r);
+		r->status = 0;
+		size_t k = sp ? (size_t)(sp - p) + 1 : n;
+
+		/* the status code: three digits after the version */
+		for (; k < n && p[k] >= '0' && p[k] <= '9' && r->status < 1000; k++)
+			r->status = r->status * 10 + (p[k] - '0');
 	} else if (n > 17 && !strncasecmp(p, "WWW-Authenticate:", 17)) {
 		size_t have = strlen(r->challenge), len;
 
@@ -704,7 +734,11 @@ int hb_curlx_transfer(struct hb_curlx_xfer *x, const struct hb_curlx_conf *conf,
 	x->errbuf[0] = '\0';
 	x->gss_note[0] = '\0';
 	heads_reset(&x->heads);
+	x->heads.status = 0;
 	x->status = 0;
+	x->sink.heads = &x->heads;
+	x->sink.streaming = -1;
+	x->sink.stream_rc = 0;
 	if (rest_setup(x, conf, req) != CURLE_OK)
 		return -1;
 	hb_curlx_tracef(x, "%s", line);

@@ -20,6 +20,10 @@ struct hb_curlx_conf {
 /* Where a response body goes: into buf, or into file f when it is set (n counts the bytes
  * written; a failed write sets write_error), failing the transfer past max bytes
  * (overflow = 1). */
+struct hb_curlx_heads;
+
+/* Where a body goes: memory (buf) or a spool file (f), or, when stream is set and the answer
+ * is a 200 that stream_wants, to stream piece by piece (decided at the body's first byte). */
 struct hb_curlx_sink {
 	struct hb_buf *buf;
 	size_t max;
@@ -27,6 +31,16 @@ struct hb_curlx_sink {
 	FILE *f;
 	size_t n;
 	int write_error;
+	const struct hb_curlx_heads *heads;
+	int (*stream_wants)(const char *content_type);
+	/* start: the first byte of this attempt's body is coming; push: its next bytes. A
+	 * non-zero return (an HB_E* code, with stream_err set) stops the transfer. */
+	int (*stream_start)(void *ctx, struct hb_error *err);
+	int (*stream_push)(void *ctx, const char *p, size_t n, struct hb_error *err);
+	void *stream_ctx;
+	int streaming; /* -1 undecided, 0 kept as above, 1 streamed */
+	int stream_rc; /* the code a stream callback stopped the transfer with, else 0 */
+	struct hb_error stream_err;
 };
 
 /* Initialises libcurl once per process. HB_ENOMEM "cannot initialise libcurl". */
@@ -50,6 +64,7 @@ CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *u
 /* The response headers a REST request reads, each NUL-terminated and cut to its size (the
  * sizes of struct hb_rest_resp's fields). */
 struct hb_curlx_heads {
+	long status; /* of the last status line read, 0 before one */
 	char content_type[128];
 	char location[2048];
 	double retry_after; /* seconds from a Retry-After header, -1 when absent */

@@ -152,6 +152,12 @@ int hb_rest_get_regions(struct hb_rest *c, const char *table, struct hb_regions 
  * hb_rest_get_regions; regions before an error have been handed over). */
 int hb_rest_regions_scan(struct hb_rest *c, const char *table, hb_region_fn fn, void *ctx,
                          struct hb_error *err);
+/* Forgets every region handed on so far (a cut answer is read again from its start). */
+typedef int (*hb_region_restart_fn)(void *ctx);
+/* hb_rest_regions_scan decoding a protobuf answer as it arrives, with no copy of the body
+ * kept: restart(ctx) is called before the first region of each attempt's answer. */
+int hb_rest_regions_stream(struct hb_rest *c, const char *table, hb_region_fn fn,
+                           hb_region_restart_fn restart, void *ctx, struct hb_error *err);
 /* Reads TABLE's table:state row in hbase:meta into *state (HB_TABLE_*), -1 when there is none
  * (a missing table, or 1.x meta where the state lives in ZooKeeper). */
 int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct hb_error *err);

@@ -154,6 +154,8 @@ void hb_rest_resp_init(struct hb_rest_resp *r)
 	hb_buf_init(&r->body, 0);
 	r->spool = 0;
 	r->accept = NULL;
+	r->stream = NULL;
+	r->streamed = 0;
 	r->map = NULL;
 	r->map_len = 0;
 	r->content_type[0] = '\0';
@@ -171,6 +173,7 @@ void hb_rest_resp_release(struct hb_rest_resp *r)
 {
 	int spool = r->spool;
 	const char *accept = r->accept;
+	const struct hb_rest_stream *stream = r->stream;
 
 	hb_buf_release(&r->body);
 	if (r->map)
@@ -178,6 +181,7 @@ void hb_rest_resp_release(struct hb_rest_resp *r)
 	hb_rest_resp_init(r);
 	r->spool = spool;
 	r->accept = accept;
+	r->stream = stream;
 }
 
 const char *hb_rest_resp_body(const struct hb_rest_resp *r, size_t *len)
@@ -340,8 +344,10 @@ static int answered(struct hb_rest *c, struct request *q, int attempt, struct hb
 	int rc;
 
 	resp->status = status;
+	resp->streamed = c->x.sink.streaming == 1;
 	errno = 0;
-	if (q->spool_f && spool_finish(resp, q->spool_f, c->x.sink.n, c->max_body)) {
+	if (q->spool_f && !resp->streamed &&
+	    spool_finish(resp, q->spool_f, c->x.sink.n, c->max_body)) {
 		rc = hb_error_set(
 		    err, HB_ESERVER, "cannot keep the response to %s %.*s%s (%zu bytes): %s",
 		    q->method, SHOWN(q->path), c->x.sink.n, errno ? strerror(errno) : "too large");
@@ -354,7 +360,7 @@ static int answered(struct hb_rest *c, struct request *q, int attempt, struct hb
 	if (status == 401 || status == 403)
 		note_login(c, resp);
 	hb_curlx_tracef(&c->x, "%s %s: HTTP %ld, %zu bytes", q->method, q->path, status,
-	                q->spool_f ? c->x.sink.n : resp->body.len);
+	                q->spool_f || resp->streamed ? c->x.sink.n : resp->body.len);
 	if (!(status == 502 || status == 503 || status == 504) || !q->idempotent ||
 	    attempt >= retry_budget(c))
 		return 0;
@@ -377,6 +383,12 @@ static int failed(struct hb_rest *c, struct request *q, int attempt, CURLcode e,
 	if (e == CURLE_ABORTED_BY_CALLBACK && hb_interrupt_stop()) {
 		rc =
 		    hb_error_set(err, HB_ENET, "%s %.*s%s: interrupted", q->method, SHOWN(q->path));
+		hb_rest_resp_release(q->resp);
+		return rc;
+	}
+	if (c->x.sink.stream_rc) {
+		/* the body as it arrived was not what was asked for: no attempt would mend it */
+		rc = hb_error_set(err, c->x.sink.stream_rc, "%s", c->x.sink.stream_err.msg);
 		hb_rest_resp_release(q->resp);
 		return rc;
 	}
@@ -447,6 +459,10 @@ static int attempt_once(struct hb_rest *c, struct request *q, int attempt, struc
 	c->x.sink.f = q->spool_f;
 	c->x.sink.n = 0;
 	c->x.sink.write_error = 0;
+	c->x.sink.stream_wants = resp->stream ? resp->stream->wants : NULL;
+	c->x.sink.stream_start = resp->stream ? resp->stream->start : NULL;
+	c->x.sink.stream_push = resp->stream ? resp->stream->push : NULL;
+	c->x.sink.stream_ctx = resp->stream ? resp->stream->ctx : NULL;
 	if (hb_interrupt_stop())
 		return hb_error_set(err, HB_ENET, "%s %.*s%s: interrupted", q->method,
 		                    SHOWN(q->path));

@@ -36,6 +36,16 @@ struct hb_rest_opts {
 	void *trace_ctx;
 };
 
+/* Takes a body as it arrives (struct hb_rest_resp's stream). start is called at the first
+ * byte of each attempt's body (so an attempt after a cut one starts afresh), push with each
+ * piece; a non-zero return (an HB_E* code, err set) ends the request with that error. */
+struct hb_rest_stream {
+	int (*wants)(const char *content_type);
+	int (*start)(void *ctx, struct hb_error *err);
+	int (*push)(void *ctx, const char *p, size_t n, struct hb_error *err);
+	void *ctx;
+};
+
 struct hb_rest_resp {
 	long status;
 	struct hb_buf body;
@@ -48,6 +58,10 @@ struct hb_rest_resp {
 	/* Set by the caller like spool: the Accept header's value (a static string), NULL for
 	 * "application/json". */
 	const char *accept;
+	/* Set by the caller like spool (NULL: none): a 200 whose Content-Type the stream wants is
+	 * handed to it as it arrives, and is then neither in body nor mapped (streamed is set). */
+	const struct hb_rest_stream *stream;
+	int streamed;
 	const char *map;
 	size_t map_len;
 	char content_type[128];

@@ -248,6 +248,7 @@ int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_region
  */
 struct id_list {
 	struct hb_regions *rs;
+	size_t n0; /* regions in the list before this listing */
 	uint64_t *ids;
 	size_t cap;
 	struct hb_buf prev; /* the previous region's start */
@@ -273,6 +274,20 @@ static int push_noting_id(void *ctx, const struct hb_region *r, struct hb_error 
 	return 0;
 }
 
+/* An answer read again from its start: the list as it was before it. */
+static int restart_noting_id(void *ctx)
+{
+	struct id_list *l = ctx;
+
+	hb_regions_truncate(l->rs, l->n0);
+	hb_buf_reset(&l->prev);
+	if (!l->n0 && !l->ids) {
+		l->cap = 0;
+		l->ids = malloc(sizeof(*l->ids));
+	}
+	return !l->n0 && !l->ids ? HB_ENOMEM : 0;
+}
+
 /* hb_rest_table_regions from REST with the ids noted (*ids NULL when the list had to be
  * sorted; freed by the caller). */
 static int rest_regions(struct hb_rest *c, const char *table, struct hb_regions *rs, uint64_t **ids,
@@ -283,10 +298,11 @@ static int rest_regions(struct hb_rest *c, const char *table, struct hb_regions 
 	int rc;
 
 	l.rs = rs;
+	l.n0 = n0;
 	l.cap = 0;
 	l.ids = n0 ? NULL : malloc(sizeof(*l.ids)); /* a list started empty only */
 	hb_buf_init(&l.prev, 0);
-	rc = hb_rest_regions_scan(c, table, push_noting_id, &l, err);
+	rc = hb_rest_regions_stream(c, table, push_noting_id, restart_noting_id, &l, err);
 	hb_buf_release(&l.prev);
 	if (rc) {
 		hb_regions_truncate(rs, n0);

@@ -63,6 +63,21 @@ class RegionsProtobuf(EmulatorTest):
             self.assertEqual(r.out, w_out)
             self.assertEqual(self.asked(), [(PB, 406, None), ("application/json", 200, None)])
 
+    def test_answer_cut_part_way__read_again_from_its_start_nothing_twice(self):
+        # enough regions that the first half of the answer holds whole ones, which were
+        # handed on as they arrived and must be forgotten when the answer starts again
+        self.emu.create("t2", [b"%03d" % i for i in range(1, 200)])
+        want = self.hb("-o", "json", "regions", "t2")
+        self.assertOk(want)
+        self.emu.fault(kind="reset_body", method="GET", path="^/t2/regions", count=1)
+        self.emu.clear_requests()
+        r = self.hb("-v", "-o", "json", "regions", "t2")
+        self.assertOk(r)
+        self.assertEqual(r.out, want.out)
+        self.assertEqual(len(r.json()["regions"]), 200)
+        self.assertEqual([q["fault"] is not None for q in self.emu.requests()
+                          if q["path"] == "/t2/regions"], [True, False])
+
     def test_truncated_protobuf__exit_4_named(self):
         self.protobuf_answer("cut")
         r = self.hb("regions", "t1")

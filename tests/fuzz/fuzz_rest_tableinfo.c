@@ -1,6 +1,7 @@
 /* GET /T/regions as protobuf (core/restpb.h, a TableInfo message): every input ends in regions
  * and 0, or in HB_ESERVER with a message; each region's views are bounded and written again by
- * a minimal encoder here, decode to the same fields. */
+ * a minimal encoder here, decode to the same fields. The same input read as it arrives, in
+ * pieces of a size its first byte sets, hands on as many regions and ends the same way. */
 #include "../../core/buf.h"
 #include "../../core/restpb.h"
 #include "fuzz.h"
@@ -58,12 +59,41 @@ static void round_trip(const struct hb_region *r)
 	hb_buf_release(&msg);
 }
 
+static int count_region(void *ctx, const struct hb_region *r, struct hb_error *err)
+{
+	(void)r;
+	(void)err;
+	++*(size_t *)ctx;
+	return 0;
+}
+
+/* The input in pieces: returns the reader's code, *count the regions handed on. */
+static int streamed(const uint8_t *data, size_t size, size_t *count)
+{
+	struct hb_tableinfo_stream ts;
+	struct hb_error err = {0};
+	size_t piece = size ? 1 + data[0] % 61 : 1, at;
+	int rc = 0;
+
+	*count = 0;
+	hb_tableinfo_stream_init(&ts, "GET /t/regions", size & 1 ? NULL : "t");
+	for (at = 0; !rc && at < size; at += piece)
+		rc = hb_tableinfo_stream_push(&ts, data + at, at + piece > size ? size - at : piece,
+		                              count_region, count, &err);
+	if (!rc)
+		rc = hb_tableinfo_stream_end(&ts, count_region, count, &err);
+	FUZZ_CHECK(!rc || err.msg[0]);
+	hb_tableinfo_stream_release(&ts);
+	return rc;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct hb_tableinfo_reader rd;
 	struct hb_region r;
 	struct hb_error err = {0};
-	int rc;
+	size_t n = 0, sn;
+	int rc, src = streamed(data, size, &sn);
 
 	hb_tableinfo_reader_init(&rd, data, size, "GET /t/regions", size & 1 ? NULL : "t");
 	while ((rc = hb_tableinfo_next(&rd, &r, &err)) == 1) {
@@ -73,9 +103,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!r.server ||
 		           (strlen(r.server) > 0 && !memchr(r.server, 0, strlen(r.server))));
 		round_trip(&r);
+		n++;
 	}
 	FUZZ_CHECK(rc == 0 || ((rc == HB_ESERVER || rc == HB_ENOMEM) && err.msg[0]));
 	FUZZ_CHECK(rc || rd.pos == size);
+	FUZZ_CHECK(sn == n && !src == !rc);
 	hb_tableinfo_reader_release(&rd);
 	return 0;
 }

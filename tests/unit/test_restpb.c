@@ -131,6 +131,96 @@ static void test_restpb__every_truncation_fails_or_stops_at_a_boundary(void)
 	}
 }
 
+/* What a stream hands on: each region's start key and id, one after the other. */
+static int note_region(void *ctx, const struct hb_region *r, struct hb_error *err)
+{
+	char *seen = ctx;
+	size_t n = strlen(seen);
+
+	(void)err;
+	snprintf(seen + n, 512 - n, "[%.*s]%llu ", (int)r->start_len, (const char *)r->start,
+	         (unsigned long long)r->id);
+	return 0;
+}
+
+/* The body in pieces of `piece` bytes (the last one shorter), cut after `len` bytes. */
+static int stream_pieces(size_t len, size_t piece, char *seen, struct hb_error *err)
+{
+	struct hb_tableinfo_stream ts;
+	size_t at;
+	int rc = 0;
+
+	seen[0] = 0;
+	hb_tableinfo_stream_init(&ts, "GET /pbt/regions", "pbt");
+	for (at = 0; !rc && at < len; at += piece)
+		rc = hb_tableinfo_stream_push(&ts, real_261 + at,
+		                              at + piece > len ? len - at : piece, note_region,
+		                              seen, err);
+	if (!rc)
+		rc = hb_tableinfo_stream_end(&ts, note_region, seen, err);
+	hb_tableinfo_stream_release(&ts);
+	return rc;
+}
+
+static void test_restpb__read_as_it_arrives_in_pieces_of_any_size(void)
+{
+	char whole[512], seen[512];
+	struct hb_error err = {0};
+	size_t piece;
+
+	CHECK_EQ_INT(stream_pieces(sizeof(real_261), sizeof(real_261), whole, &err), 0);
+	CHECK(strstr(whole, "[t]1795678544020 ") != NULL);
+	for (piece = 1; piece <= sizeof(real_261); piece++) {
+		CHECK_EQ_INT(stream_pieces(sizeof(real_261), piece, seen, &err), 0);
+		CHECK(!strcmp(seen, whole));
+	}
+	/* the rest after the last whole field is not kept as it grows */
+	{
+		struct hb_tableinfo_stream ts;
+
+		hb_tableinfo_stream_init(&ts, "GET /pbt/regions", "pbt");
+		CHECK_EQ_INT(hb_tableinfo_stream_push(&ts, real_261, 100, note_region, seen, &err),
+		             0);
+		CHECK(ts.pend.len < 100 && ts.seen + ts.pend.len == 100);
+		hb_tableinfo_stream_release(&ts);
+	}
+}
+
+static void test_restpb__a_cut_stream_is_malformed_where_the_body_was_cut(void)
+{
+	char seen[512];
+	size_t cut;
+
+	for (cut = 0; cut < sizeof(real_261); cut++) {
+		struct hb_error err = {0};
+		int rc = stream_pieces(cut, 7, seen, &err);
+
+		if (rc) {
+			CHECK_EQ_INT(rc, HB_ESERVER);
+			CHECK(!strncmp(err.msg, "malformed response from GET /pbt/regions: ", 42));
+		} else {
+			/* a cut between two fields reads as a shorter list, as a whole body would
+			 */
+			CHECK(hb_tableinfo_whole(real_261, cut) == cut);
+		}
+	}
+	/* a field that can never be whole is said to be malformed, not waited for */
+	{
+		struct hb_tableinfo_stream ts;
+		struct hb_error err = {0};
+		static unsigned char big[HB_TABLEINFO_PENDING_MAX + 64];
+
+		big[0] = 0x12; /* Region, length 0xffffffff: far past the body */
+		memset(big + 1, 0xff, 4);
+		big[5] = 0x0f;
+		hb_tableinfo_stream_init(&ts, "GET /pbt/regions", "pbt");
+		CHECK_EQ_INT(
+		    hb_tableinfo_stream_push(&ts, big, sizeof(big), note_region, seen, &err),
+		    HB_ESERVER);
+		hb_tableinfo_stream_release(&ts);
+	}
+}
+
 static void test_restpb__missing_keys_negative_id_and_nul_location(void)
 {
 	/* name "t"; one Region with only a name: startKey missing */
@@ -800,6 +890,8 @@ int main(void)
 	RUN(test_restpb__another_table_is_refused);
 	RUN(test_restpb__empty_body_is_an_error);
 	RUN(test_restpb__every_truncation_fails_or_stops_at_a_boundary);
+	RUN(test_restpb__read_as_it_arrives_in_pieces_of_any_size);
+	RUN(test_restpb__a_cut_stream_is_malformed_where_the_body_was_cut);
 	RUN(test_restpb__missing_keys_negative_id_and_nul_location);
 	RUN(test_restpb__random_mutations_never_crash);
 	RUN(test_scanpb__real_gateway_stateless_scan_decodes);
