@@ -471,18 +471,19 @@ static int same_as_previous(struct named_regions *s, const struct hb_region *r, 
  * need not be taken again. 0 when the name is anything else. */
 static int sent_encoded(const struct hb_region *r, const char *prefix, size_t n, char enc[33])
 {
+	const unsigned char *p;
+	unsigned hex = 1;
 	size_t k;
 
 	if (!r->name || r->name_len != n + 34 || memcmp(r->name, prefix, n) || r->name[n] != '.' ||
 	    r->name[n + 33] != '.')
 		return 0;
-	for (k = 0; k < 32; k++) {
-		unsigned char c = r->name[n + 1 + k];
-
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			return 0;
-		enc[k] = (char)c;
-	}
+	p = r->name + n + 1;
+	for (k = 0; k < 32; k++) /* no branch on the digits */
+		hex &= (p[k] - (unsigned)'0' < 10u) | (p[k] - (unsigned)'a' < 6u);
+	if (!hex)
+		return 0;
+	memcpy(enc, p, 32);
 	enc[32] = 0;
 	return 1;
 }
