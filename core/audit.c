@@ -409,7 +409,8 @@ int hb_audit_reach(struct hb_audit *a, struct hb_keyspace *ks, const struct hb_r
 		struct hb_region_view v;
 		struct hb_audit_region ar;
 
-		rc = hb_reach_stream_next(&s, i, hb_regions_at(rs, i, &v), &ar, &a->findings, err);
+		rc = hb_reach_stream_next(&s, i, hb_regions_at_unnamed(rs, i, &v), &ar,
+		                          &a->findings, err);
 		if (rc)
 			break;
 		if (keep_result(a, i, &ar))
@@ -663,7 +664,7 @@ int hb_audit_chain(struct hb_findings *out, const struct hb_regions *rs, int fro
 	for (i = 0; !rc && i < rs->n; i++) {
 		struct hb_region_view v;
 
-		rc = hb_chain_stream_next(&s, out, i, hb_regions_at(rs, i, &v));
+		rc = hb_chain_stream_next(&s, out, i, hb_regions_at_unnamed(rs, i, &v));
 	}
 	if (!rc)
 		rc = hb_chain_stream_end(&s, out);
@@ -682,7 +683,7 @@ size_t hb_regions_not_open(const struct hb_regions *rs)
 
 	for (i = 0; i < rs->n; i++) {
 		struct hb_region_view v;
-		const struct hb_region *r = hb_regions_at(rs, i, &v);
+		const struct hb_region *r = hb_regions_at_unnamed(rs, i, &v);
 
 		if (hb_region_is_live(r) && !state_is_open(r))
 			n++;
@@ -709,7 +710,7 @@ int hb_audit_states(struct hb_findings *out, const char *table, int table_state,
 	/* Every region of a disabled table is closed: the one finding says it all. */
 	for (i = 0; !rc && table_state != HB_TABLE_DISABLED && i < rs->n; i++) {
 		struct hb_region_view v;
-		const struct hb_region *r = hb_regions_at(rs, i, &v);
+		const struct hb_region *r = hb_regions_at_unnamed(rs, i, &v);
 
 		if (!hb_region_is_live(r) || state_is_open(r))
 			continue;
@@ -791,7 +792,7 @@ static size_t next_live(const struct hb_regions *rs, size_t i, long *last)
 	for (; i < rs->n; i++) {
 		struct hb_region_view v;
 
-		if (!hb_region_is_live(hb_regions_at(rs, i, &v)))
+		if (!hb_region_is_live(hb_regions_at_unnamed(rs, i, &v)))
 			continue;
 		if (*last >= 0 && same_bounds(rs, (size_t)*last, i))
 			continue;
@@ -839,7 +840,7 @@ int hb_compare_add(struct hb_compare *c, const struct hb_region *r)
 	}
 	for (; lo < p->n; lo++) {
 		struct hb_region_view v;
-		const struct hb_region *q = hb_regions_at(p, lo, &v);
+		const struct hb_region *q = hb_regions_at_unnamed(p, lo, &v);
 
 		if (bounds_cmp(q->start, q->start_len, q->end, q->end_len, r->start, r->start_len,
 		               r->end, r->end_len))
@@ -872,7 +873,7 @@ int hb_compare_end(struct hb_compare *c, struct hb_findings *out, const char *pr
 
 		if (c->seen[i / 8] & (1u << (i % 8)))
 			continue;
-		rc = add_region(&m, i, hb_regions_at(p, i, &v));
+		rc = add_region(&m, i, hb_regions_at_unnamed(p, i, &v));
 		if (!rc)
 			rc = hb_buf_addf(&m, " is in %s but not in %s", primary_name, other_name);
 		if (!rc)
@@ -913,7 +914,7 @@ int hb_audit_compare(struct hb_findings *out, const struct hb_regions *primary,
 	for (i = 0; !rc && i < other->n; i++) {
 		struct hb_region_view v;
 
-		rc = hb_compare_add(&c, hb_regions_at(other, i, &v));
+		rc = hb_compare_add(&c, hb_regions_at_unnamed(other, i, &v));
 	}
 	if (!rc)
 		rc = hb_compare_end(&c, out, primary_name, other_name);
@@ -998,7 +999,7 @@ static int report_event(struct hb_findings *out, struct hb_buf *m, const struct 
 
 	partition_key(want, e->first_missing, width);
 	if (!e->extra) {
-		rc = add_region(m, e->before, hb_regions_at(rs, e->before, &v));
+		rc = add_region(m, e->before, hb_regions_at_unnamed(rs, e->before, &v));
 		if (!rc)
 			rc = hb_buf_addf(m,
 			                 " spans partitions %llu..%llu: they were merged (no "
@@ -1016,7 +1017,7 @@ static int report_event(struct hb_findings *out, struct hb_buf *m, const struct 
 			rc = hb_buf_addc(m, ')');
 		return rc ? rc : add_msg(out, HB_FIND_DRIFT, (long)e->before, m);
 	}
-	rc = add_region(m, e->first_extra, hb_regions_at(rs, e->first_extra, &v));
+	rc = add_region(m, e->first_extra, hb_regions_at_unnamed(rs, e->first_extra, &v));
 	if (!rc && !e->missing)
 		rc = hb_buf_addf(m, " starts inside partition %llu: it was split%s", e->partition,
 		                 e->extra > 1 ? "" : " there");
@@ -1062,7 +1063,7 @@ static int boundary_events(struct hb_findings *out, const struct hb_regions *rs,
 	i = next_live(rs, e.before + 1, &last);
 	for (;;) {
 		struct hb_region_view v;
-		const struct hb_region *r = i < rs->n ? hb_regions_at(rs, i, &v) : NULL;
+		const struct hb_region *r = i < rs->n ? hb_regions_at_unnamed(rs, i, &v) : NULL;
 		int d = 1; /* a region start past the last partition start is inside it */
 
 		if (!r && k < parts) { /* the last partition starts have no region */
@@ -1303,7 +1304,7 @@ void hb_audit_match_load(struct hb_region_counts *counts, const struct hb_region
 	for (j = regions_lower(rs, sp, sn); j < rs->n; j++) {
 		struct hb_region_counts *c = &counts[j];
 		struct hb_region_view v;
-		const struct hb_region *r = hb_regions_at(rs, j, &v);
+		const struct hb_region *r = hb_regions_at_unnamed(rs, j, &v);
 
 		if (hb_key_cmp(r->start, r->start_len, sp, sn))
 			break;
@@ -1410,7 +1411,7 @@ static int hot_count(struct hb_hotspots *out, struct hot_tally *t, const struct 
 	t->live = 0;
 	t->last_live = t->end_region = -1;
 	for (i = 0; i < rs->n; i++) {
-		const struct hb_region *r = hb_regions_at(rs, i, &v);
+		const struct hb_region *r = hb_regions_at_unnamed(rs, i, &v);
 		const struct hb_region_counts *c = &counts[i];
 		struct hb_hot_region *h = &out->r[i];
 		const char *srv = c->server ? c->server : r->server;
@@ -1445,7 +1446,7 @@ static int hot_sequential(struct hb_hotspots *out, struct hb_findings *f, struct
 	    hb_hotspots_share(out, (size_t)e) < p->sequential)
 		return 0;
 	out->sequential_region = e;
-	return add_region(m, (size_t)e, hb_regions_at(rs, (size_t)e, &v)) ||
+	return add_region(m, (size_t)e, hb_regions_at_unnamed(rs, (size_t)e, &v)) ||
 	       hb_buf_addf(m,
 	                   " takes %.1f%% of the table's writes (%llu of %llu) and is "
 	                   "the %s region: sequential row keys (timestamps, counters, "
@@ -1469,7 +1470,7 @@ static int hot_over_share(const struct hb_hotspots *out, struct hb_findings *f, 
 		const struct hb_hot_region *h = &out->r[i];
 		double share = hb_hotspots_share(out, i);
 
-		if (!hb_region_is_live(hb_regions_at(rs, i, &v)) ||
+		if (!hb_region_is_live(hb_regions_at_unnamed(rs, i, &v)) ||
 		    (long)i == out->sequential_region || live < 2 || h->writes < p->min_writes ||
 		    share <= p->factor * out->fair_share)
 			continue;
@@ -1540,7 +1541,7 @@ int hb_audit_placement(struct hb_findings *out, const struct hb_regions *rs,
 		return HB_ENOMEM;
 	for (i = 0; i < rs->n; i++) {
 		struct hb_region_view v;
-		const struct hb_region *r = hb_regions_at(rs, i, &v);
+		const struct hb_region *r = hb_regions_at_unnamed(rs, i, &v);
 
 		if (!hb_region_is_live(r) || !r->server)
 			continue;

@@ -416,21 +416,14 @@ int hb_regions_push(struct hb_regions *rs, const struct hb_region *r)
 	return 0;
 }
 
-const struct hb_region *hb_regions_at(const struct hb_regions *rs, size_t i,
-                                      struct hb_region_view *v)
+/* rec's encoded name and name into v->r (a canonical name rebuilt in v). */
+static void region_names(const struct hb_regions *rs, const struct hb_region_rec *rec,
+                         struct hb_region_view *v)
 {
-	const struct hb_region_rec *rec = &rs->rec[i];
 	unsigned flags = rec->state_flags >> RF_SHIFT;
 	struct hb_region *r = &v->r;
 	size_t n;
 
-	memset(r, 0, sizeof(*r));
-	r->start = (unsigned char *)entry(rs, rec->start, &r->start_len);
-	r->end = (unsigned char *)entry(rs, rec->end, &r->end_len);
-	r->id = rec->id;
-	r->replica_id = rec->replica_id;
-	r->offline = !!(flags & RF_OFFLINE);
-	r->split = !!(flags & RF_SPLIT);
 	if (flags & RF_ENC_ARENA) {
 		uint32_t off;
 
@@ -447,6 +440,26 @@ const struct hb_region *hb_regions_at(const struct hb_regions *rs, size_t i,
 	} else if (!(flags & RF_NAME_NONE)) {
 		r->name = (unsigned char *)entry(rs, rec->name, &r->name_len);
 	}
+}
+
+/* Region i into v; its names only when names is set. */
+static const struct hb_region *region_at(const struct hb_regions *rs, size_t i,
+                                         struct hb_region_view *v, int names)
+{
+	const struct hb_region_rec *rec = &rs->rec[i];
+	unsigned flags = rec->state_flags >> RF_SHIFT;
+	struct hb_region *r = &v->r;
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	r->start = (unsigned char *)entry(rs, rec->start, &r->start_len);
+	r->end = (unsigned char *)entry(rs, rec->end, &r->end_len);
+	r->id = rec->id;
+	r->replica_id = rec->replica_id;
+	r->offline = !!(flags & RF_OFFLINE);
+	r->split = !!(flags & RF_SPLIT);
+	if (names)
+		region_names(rs, rec, v);
 	if (rec->loc) {
 		const unsigned char *b = pool_bytes(&rs->locs, rec->loc - 1, &n);
 
@@ -457,6 +470,18 @@ const struct hb_region *hb_regions_at(const struct hb_regions *rs, size_t i,
 	if (rec->state_flags & STATE_MASK)
 		r->state = (char *)pool_bytes(&rs->states, (rec->state_flags & STATE_MASK) - 1, &n);
 	return r;
+}
+
+const struct hb_region *hb_regions_at(const struct hb_regions *rs, size_t i,
+                                      struct hb_region_view *v)
+{
+	return region_at(rs, i, v, 1);
+}
+
+const struct hb_region *hb_regions_at_unnamed(const struct hb_regions *rs, size_t i,
+                                              struct hb_region_view *v)
+{
+	return region_at(rs, i, v, 0);
 }
 
 void hb_regions_bounds(const struct hb_regions *rs, size_t i, const unsigned char **start,

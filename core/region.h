@@ -72,6 +72,10 @@ int hb_regions_push(struct hb_regions *rs, const struct hb_region *r);
 /* Region i (< rs->n) as a struct hb_region in v; returns &v->r. */
 const struct hb_region *hb_regions_at(const struct hb_regions *rs, size_t i,
                                       struct hb_region_view *v);
+/* Region i without its names (name and encoded NULL; rebuilding a canonical name is most of
+ * the cost of a read): for the passes that use neither. */
+const struct hb_region *hb_regions_at_unnamed(const struct hb_regions *rs, size_t i,
+                                              struct hb_region_view *v);
 /* Region i's bounds only (cheaper than hb_regions_at); the pointers are valid until the list
  * changes. */
 void hb_regions_bounds(const struct hb_regions *rs, size_t i, const unsigned char **start,

@@ -143,6 +143,36 @@ static void test_region__every_field_reads_back_as_pushed(void)
 	CHECK_EQ_INT(rs.n, 0);
 }
 
+/* A read without names gives every other field as a full read does. */
+static void test_region__a_read_without_names_keeps_the_other_fields(void)
+{
+	enum { N = 1000 };
+	static struct owned o[N];
+	struct hb_regions rs;
+	size_t i, bad = 0;
+
+	hb_regions_init(&rs);
+	for (i = 0; i < N; i++) {
+		make(&o[i], "ns:tbl", i);
+		CHECK_EQ_INT(hb_regions_push(&rs, &o[i].r), 0);
+	}
+	for (i = 0; i < N; i++) {
+		struct hb_region_view v, w;
+		const struct hb_region *full = hb_regions_at(&rs, i, &v);
+		struct hb_region r = *hb_regions_at_unnamed(&rs, i, &w);
+
+		if (r.name || r.name_len || r.encoded || r.name_canonical)
+			bad++;
+		r.name = full->name;
+		r.name_len = full->name_len;
+		r.encoded = full->encoded;
+		if (!same_region(&r, &o[i].r))
+			bad++;
+	}
+	CHECK_EQ_INT(bad, 0);
+	hb_regions_release(&rs);
+}
+
 /* A chain shares each bound between the region it ends and the one it starts, and a
  * canonical name is not stored: the arena holds each key about once. */
 static void test_region__a_chain_keeps_each_key_once(void)
@@ -432,6 +462,7 @@ static void test_region__sort_orders_bounds_then_id_and_is_stable(void)
 int main(void)
 {
 	RUN(test_region__every_field_reads_back_as_pushed);
+	RUN(test_region__a_read_without_names_keeps_the_other_fields);
 	RUN(test_region__a_chain_keeps_each_key_once);
 	RUN(test_region__a_canonical_name_hint_reads_back_the_same);
 	RUN(test_region__names_at_the_inline_limit_read_back);
