@@ -23,6 +23,32 @@ int hb_key_ref_cmp(const void *a, const void *b)
 	return hb_key_cmp(x->p, x->len, y->p, y->len);
 }
 
+#define ONES  0x0101010101010101ULL
+#define LOWS  0x7F7F7F7F7F7F7F7FULL
+#define HIGHS 0x8080808080808080ULL
+
+/* A mark in the high bit of each byte of v equal to c (exact: no carry crosses a byte); none
+ * when c is not a byte value. */
+static uint64_t byte_marks(uint64_t v, unsigned c)
+{
+	uint64_t x = v ^ (ONES * (c & 0xff));
+
+	return c > 0xff ? 0 : ~(((x & LOWS) + LOWS) | x | LOWS);
+}
+
+/* Whether the 8 bytes at p are all printable ASCII other than '\\', x and y (so
+ * toStringBinary copies them as they are). */
+static int plain8(const unsigned char *p, unsigned x, unsigned y)
+{
+	uint64_t v, low;
+
+	memcpy(&v, p, 8);
+	low = v & LOWS;
+	/* non-ASCII, below ' ' (low + 0x60 carries into bit 7 from ' ' on), DEL */
+	return !(((v | ~(low + ONES * 0x60) | (low + ONES)) & HIGHS) | byte_marks(v, '\\') |
+	         byte_marks(v, x) | byte_marks(v, y));
+}
+
 static int tsb_append(struct hb_buf *out, const void *k, size_t n, int quote)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -52,6 +78,13 @@ static int tsb_append(struct hb_buf *out, const void *k, size_t n, int quote)
 	for (i = 0; i < n; i++) {
 		unsigned c = p[i];
 		unsigned plain = (c - 0x20u < 0x5Fu) & (c != '\\') & (c != q), keep = 0u - plain;
+
+		if (n - i >= 8 && plain8(p + i, q, 0x100)) { /* the usual run of plain text */
+			memcpy(w, p + i, 8);
+			w += 8;
+			i += 7;
+			continue;
+		}
 
 		/* Both forms written, the length picks one: no branch on the (random) bytes. */
 		w[0] = (char)((c & keep) | ('\\' & ~keep));
@@ -102,6 +135,12 @@ int hb_tsb_append_escaped(struct hb_buf *out, const void *k, size_t n, int quote
 	for (i = 0; i < n; i++) {
 		unsigned c = p[i];
 
+		if (n - i >= 8 && plain8(p + i, q, '"')) { /* the usual run of plain text */
+			memcpy(w, p + i, 8);
+			w += 8;
+			i += 7;
+			continue;
+		}
 		if (c == q) { /* rare: no table for it */
 			memcpy(w, "\\\\x27", 5);
 			w += 5;

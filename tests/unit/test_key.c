@@ -162,10 +162,71 @@ static void test_key__quoted_escaped_tsb_is_quoted_tsb_with_json_escapes(void)
 	}
 }
 
+/* The toStringBinary forms a byte at a time, as HBase writes them: the reference for the
+ * writers that copy runs of plain bytes whole. */
+static void tsb_ref(struct hb_buf *b, const unsigned char *k, size_t n, int quote, int json)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned c = k[i];
+
+		if (c >= 0x20 && c <= 0x7E && c != '\\' && !(quote && c == '\'')) {
+			if (json && c == '"')
+				hb_buf_addc(b, '\\');
+			hb_buf_addc(b, (int)c);
+		} else {
+			hb_buf_addf(b, "%s\\x%02X", json ? "\\" : "", c);
+		}
+	}
+}
+
+/* Random keys, mostly printable with the bytes each form escapes here and there, read the
+ * same through every writer as through the reference, at every length and offset. */
+static void test_key__tsb_writers_match_a_byte_at_a_time(void)
+{
+	static const unsigned char odd[] = {'\\', '"',  '\'', 0x00, 0x1F,
+	                                    0x7F, 0x80, 0xFF, ' ',  '~'};
+	uint64_t seed = 42;
+	unsigned char k[64];
+	struct hb_buf got = HB_BUF_INIT, want = HB_BUF_INIT;
+	size_t n, i, bad = 0;
+	int round, form;
+
+	for (round = 0; round < 4000; round++) {
+		n = t_xorshift(&seed) % sizeof(k);
+		for (i = 0; i < n; i++) {
+			uint64_t r = t_xorshift(&seed);
+
+			k[i] = r % 16 ? (unsigned char)(0x20 + r / 16 % 0x5F)
+			              : odd[r / 16 % sizeof(odd)];
+		}
+		for (form = 0; form < 4; form++) {
+			hb_buf_reset(&got);
+			hb_buf_reset(&want);
+			hb_buf_adds(&got, "x"); /* not at the buffer's start */
+			hb_buf_adds(&want, "x");
+			if (form == 0)
+				hb_tsb_append(&got, k, n);
+			else if (form == 1)
+				hb_tsb_append_quoted(&got, k, n);
+			else
+				hb_tsb_append_escaped(&got, k, n, form == 3);
+			tsb_ref(&want, k, n, form & 1, form >= 2);
+			if (got.len != want.len || memcmp(got.data, want.data, got.len))
+				bad++;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	hb_buf_release(&got);
+	hb_buf_release(&want);
+}
+
 int main(void)
 {
 	RUN(test_key__order_is_unsigned_then_shorter_first);
 	RUN(test_key__tsb_matches_bytestestbase);
+	RUN(test_key__tsb_writers_match_a_byte_at_a_time);
 	RUN(test_key__tbb_follows_hbase_escape_rules);
 	RUN(test_key__tsb_tbb_round_trip_random_bytes);
 	RUN(test_key__quoted_escaped_tsb_is_quoted_tsb_with_json_escapes);
