@@ -33,6 +33,7 @@ struct cli_global {
 	int quiet;
 	int verbose;
 	int no_progress;
+	int compressed;
 	const char *color_str;
 	int color; /* resolved: 1 use colour */
 	int help;

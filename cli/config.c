@@ -28,6 +28,7 @@ static const struct setting settings[] = {
     {"cert", "HBTAB_CERT", &cli_g.cert, NULL},
     {"key", "HBTAB_KEY", &cli_g.key, NULL},
     {"insecure", "HBTAB_INSECURE", NULL, &cli_g.insecure},
+    {"compressed", "HBTAB_COMPRESSED", NULL, &cli_g.compressed},
     {"user", "HBTAB_USER", &cli_g.user, NULL},
     {"negotiate", "HBTAB_NEGOTIATE", NULL, &cli_g.negotiate},
     {"hbase-shell", "HBTAB_HBASE_SHELL", &cli_g.hbase_shell, NULL},

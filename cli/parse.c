@@ -19,6 +19,8 @@ static const struct cli_option global_opts[] = {
     CLI_STRING(0, "cert", &cli_g.cert, "FILE", "client certificate"),
     CLI_STRING(0, "key", &cli_g.key, "FILE", "client private key"),
     CLI_FLAG(0, "insecure", &cli_g.insecure, "do not verify TLS certificates"),
+    CLI_FLAG(0, "compressed", &cli_g.compressed,
+             "ask the REST gateway to compress its answers (gzip)"),
     CLI_STRING(0, "user", &cli_g.user, "NAME",
                "basic-auth user (password from HBTAB_PASSWORD or ~/.netrc)"),
     CLI_FLAG(0, "negotiate", &cli_g.negotiate, "Kerberos SPNEGO authentication"),

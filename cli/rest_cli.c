@@ -184,6 +184,7 @@ int cli_rest_open(struct hb_rest **out, struct hb_error *err)
 		return rc;
 	o.base_url = cli_g.rest_url;
 	CONN_APPLY(&o, cli_g.timeout, &cr);
+	o.compressed = cli_g.compressed;
 	rc = hb_rest_new(out, &o, err);
 	if (rc)
 		return rc;

@@ -686,7 +686,11 @@ static CURLcode rest_setup(struct hb_curlx_xfer *x, const struct hb_curlx_conf *
 	CURL *h = x->h;
 	CURLcode e = hb_curlx_setup(h, conf, req->url, req->hdrs, &x->sink, x->errbuf);
 
-	SET(CURLOPT_ACCEPT_ENCODING, "");
+	/* Compression costs the gateway and hbtab CPU (zlib inflates at a few hundred MB/s,
+	 * more than decoding a TableInfo), and saves only on a slow link
+	 * (docs/hbase-wire.md §1): asked for with --compressed. */
+	if (conf->compressed)
+		SET(CURLOPT_ACCEPT_ENCODING, "");
 	SET(CURLOPT_HEADERFUNCTION, on_header);
 	SET(CURLOPT_HEADERDATA, &x->heads);
 	SET(CURLOPT_TCP_KEEPALIVE, 1L);

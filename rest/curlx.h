@@ -15,6 +15,7 @@ struct hb_curlx_conf {
 	char *user, *password, *cacert, *cert, *key;
 	double timeout; /* seconds per request (total); the connect timeout is derived */
 	int insecure, negotiate;
+	int compressed; /* REST: ask for compressed answers; libcurl decodes them */
 };
 
 /* Where a response body goes: into buf, or into file f when it is set (n counts the bytes

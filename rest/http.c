@@ -97,6 +97,7 @@ int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_er
 	c->retries = o->retries < 0 ? 0 : o->retries;
 	c->conf.insecure = o->insecure;
 	c->conf.negotiate = o->negotiate;
+	c->conf.compressed = o->compressed;
 	c->max_body = o->max_body ? o->max_body : DEFAULT_MAX_BODY;
 	c->max_retry_after = o->max_retry_after > 0 ? o->max_retry_after : DEFAULT_RETRY_AFTER_CAP;
 	c->seed = (unsigned int)time(NULL) ^ (unsigned int)(size_t)c;

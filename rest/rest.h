@@ -26,6 +26,7 @@ struct hb_rest_opts {
 	long retries;         /* extra attempts for idempotent requests */
 	const char *cacert, *cert, *key;
 	int insecure;
+	int compressed;            /* ask for gzip'd answers (Accept-Encoding) */
 	const char *user;          /* basic auth user or NULL (then no credentials are sent) */
 	const char *password;      /* its password, or NULL */
 	const char *password_from; /* where the password came from, for messages */

@@ -63,6 +63,17 @@ class RegionsProtobuf(EmulatorTest):
             self.assertEqual(r.out, w_out)
             self.assertEqual(self.asked(), [(PB, 406, None), ("application/json", 200, None)])
 
+    def test_answers_come_uncompressed_unless_asked__same_listing_either_way(self):
+        plain = self.hb("-v", "-o", "json", "regions", "t1")
+        self.assertOk(plain)
+        self.assertNotRegex(plain.err, r"(?im)^hbtab: > Accept-Encoding:")
+        self.assertNotRegex(plain.err, r"(?im)^hbtab: < Content-Encoding:")
+        gz = self.hb("-v", "--compressed", "-o", "json", "regions", "t1")
+        self.assertOk(gz)
+        self.assertRegex(gz.err, r"(?im)^hbtab: > Accept-Encoding:.*gzip")
+        self.assertRegex(gz.err, r"(?im)^hbtab: < Content-Encoding: gzip")
+        self.assertEqual(gz.out, plain.out)
+
     def test_answer_cut_part_way__read_again_from_its_start_nothing_twice(self):
         # enough regions that the first half of the answer holds whole ones, which were
         # handed on as they arrived and must be forgotten when the answer starts again
