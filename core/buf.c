@@ -76,13 +76,24 @@ int hb_buf_addc_slow(struct hb_buf *b, int c)
 
 int hb_buf_add_uint(struct hb_buf *b, unsigned long long v)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+	                            "25262728293031323334353637383940414243444546474849"
+	                            "50515253545556575859606162636465666768697071727374"
+	                            "75767778798081828384858687888990919293949596979899";
 	char d[24];
 	size_t n = sizeof(d);
 
-	do {
-		d[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	/* two digits a division */
+	for (; v >= 100; v /= 100) {
+		n -= 2;
+		memcpy(d + n, pairs + 2 * (v % 100), 2);
+	}
+	if (v >= 10) {
+		n -= 2;
+		memcpy(d + n, pairs + 2 * v, 2);
+	} else {
+		d[--n] = (char)('0' + v);
+	}
 	return hb_buf_add(b, d + n, sizeof(d) - n);
 }
 

@@ -491,15 +491,7 @@ static int sent_encoded(const struct hb_region *r, const char *prefix, size_t n,
 /* Appends ",<id>" (decimal). */
 static int add_id(struct hb_buf *b, uint64_t id)
 {
-	char d[24];
-	size_t i = sizeof(d);
-
-	do {
-		d[--i] = (char)('0' + id % 10);
-		id /= 10;
-	} while (id);
-	d[--i] = ',';
-	return hb_buf_add(b, d + i, sizeof(d) - i);
+	return hb_buf_addc(b, ',') || hb_buf_add_uint(b, id);
 }
 
 static int rebuild_name(void *ctx, const struct hb_region *r, struct hb_error *err)

@@ -1,10 +1,13 @@
-/* The shared pieces: the metadata row's N, growable arrays, the monotonic clock. */
+/* The shared pieces: the metadata row's N, growable arrays, the monotonic clock, decimal
+ * numbers in a buffer. */
+#include "core/buf.h"
 #include "core/clock.h"
 #include "core/hb.h"
 #include "core/metarow.h"
 #include "core/vec.h"
 #include "test.h"
 
+#include <limits.h>
 #include <stdint.h>
 
 static long n_of(const char *s)
@@ -77,11 +80,39 @@ static void test_clock__monotonic_and_sleep_waits(void)
 	CHECK(t1 >= t0 + 0.01);
 }
 
+/* hb_buf_add_uint writes what printf's %llu does, at every number of digits. */
+static void test_buf__add_uint_matches_printf(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	char want[32];
+	unsigned long long v = 0, p;
+	size_t bad = 0;
+	int k;
+
+	for (p = 1, k = 0; k < 20; k++, p *= 10) {
+		unsigned long long probe[] = {p - 1, p, p + 1, p * 9 + p / 2, ULLONG_MAX - p};
+		size_t j;
+
+		for (j = 0; j < sizeof(probe) / sizeof(probe[0]); j++) {
+			v = probe[j];
+			hb_buf_reset(&b);
+			hb_buf_adds(&b, "x");
+			CHECK_EQ_INT(hb_buf_add_uint(&b, v), 0);
+			snprintf(want, sizeof(want), "x%llu", v);
+			if (strcmp(b.data, want))
+				bad++;
+		}
+	}
+	CHECK_EQ_INT(bad, 0);
+	hb_buf_release(&b);
+}
+
 int main(void)
 {
 	RUN(test_metarow__n_is_decimal_1_to_int_max);
 	RUN(test_vec__grows_by_doubling_from_min_and_keeps_contents);
 	RUN(test_vec__overflow_is_out_of_memory_and_leaves_the_array);
 	RUN(test_clock__monotonic_and_sleep_waits);
+	RUN(test_buf__add_uint_matches_printf);
 	return TEST_DONE();
 }
