@@ -417,6 +417,7 @@ static void heads_reset(struct hb_curlx_heads *r)
 	r->location[0] = '\0';
 	r->retry_after = -1;
 	r->challenge[0] = '\0';
+	r->status = 0;
 }
 
 static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
@@ -428,11 +429,9 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
 	/* A new status line (auth challenge, 100-continue): forget the previous headers. */
 	if (n >= 5 && !strncmp(p, "HTTP/", 5)) {
 		const char *sp = memchr(p, ' ', n);
-
-		heads_reset(r);
-		r->status = 0;
 		size_t k = sp ? (size_t)(sp - p) + 1 : n;
 
+		heads_reset(r);
 		/* the status code: three digits after the version */
 		for (; k < n && p[k] >= '0' && p[k] <= '9' && r->status < 1000; k++)
 			r->status = r->status * 10 + (p[k] - '0');
@@ -738,7 +737,6 @@ int hb_curlx_transfer(struct hb_curlx_xfer *x, const struct hb_curlx_conf *conf,
 	x->errbuf[0] = '\0';
 	x->gss_note[0] = '\0';
 	heads_reset(&x->heads);
-	x->heads.status = 0;
 	x->status = 0;
 	x->sink.heads = &x->heads;
 	x->sink.streaming = -1;

@@ -18,13 +18,12 @@ struct hb_curlx_conf {
 	int compressed; /* REST: ask for compressed answers; libcurl decodes them */
 };
 
-/* Where a response body goes: into buf, or into file f when it is set (n counts the bytes
- * written; a failed write sets write_error), failing the transfer past max bytes
- * (overflow = 1). */
 struct hb_curlx_heads;
 
-/* Where a body goes: memory (buf) or a spool file (f), or, when stream is set and the answer
- * is a 200 that stream_wants, to stream piece by piece (decided at the body's first byte). */
+/* Where a response body goes: into buf, or into file f when it is set (n counts the bytes
+ * written; a failed write sets write_error), failing the transfer past max bytes
+ * (overflow = 1); or, when stream_push is set and the answer is a 200 that stream_wants, to
+ * the stream piece by piece (decided at the body's first byte). */
 struct hb_curlx_sink {
 	struct hb_buf *buf;
 	size_t max;

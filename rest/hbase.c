@@ -539,6 +539,15 @@ static int is_protobuf(const char *ct)
 	return is_type(ct, HB_PROTOBUF_TYPE) || is_type(ct, HB_PROTOBUF_TYPE_IETF);
 }
 
+/* An answer to a protobuf GET that says to ask for JSON instead: refused (406, 415) or a 200
+ * of a type that is neither protobuf nor JSON (docs/hbase-wire.md §3.1). */
+static int pb_refused(const struct hb_rest_resp *r)
+{
+	return r->status == 406 || r->status == 415 ||
+	       (r->status == 200 && !is_protobuf(r->content_type) &&
+	        !is_type(r->content_type, JSON));
+}
+
 /* A TableInfo body, region by region (docs/hbase-wire.md §3.1); a mapped body's pages are
  * given back as the reader moves on. */
 static int decode_regions_pb(const char *body, size_t blen, int mapped, const char *what,
@@ -575,12 +584,11 @@ static int get_protobuf(struct hb_rest *c, const char *path, struct hb_rest_resp
 	snprintf(what, what_cap, "GET %s", path);
 	if (rc)
 		return rc;
-	if (r->status == 200 && (is_protobuf(r->content_type) || is_type(r->content_type, JSON)))
-		return 0;
-	if (r->status != 200 && r->status != 406 && r->status != 415)
-		return hb_rest_status_error("GET", path, r, err);
-	r->accept = NULL;
-	return get_json(c, path, r, what, what_cap, err);
+	if (pb_refused(r)) {
+		r->accept = NULL;
+		return get_json(c, path, r, what, what_cap, err);
+	}
+	return r->status == 200 ? 0 : hb_rest_status_error("GET", path, r, err);
 }
 
 /* A /T/regions body, protobuf (TableInfo) or JSON, each region renamed and handed on. */
@@ -940,15 +948,6 @@ static int scanner_open(struct hb_rest *c, const char *path, const struct hb_sca
 		    "malformed response from POST %s: bad scanner Location '%.200s'", path,
 		    shown_header(spath, r->location));
 	return 0;
-}
-
-/* An answer to a protobuf GET that says to ask for JSON instead: refused (406, 415) or a 200
- * of a type that is neither protobuf nor JSON (docs/hbase-wire.md §3.1). */
-static int pb_refused(const struct hb_rest_resp *r)
-{
-	return r->status == 406 || r->status == 415 ||
-	       (r->status == 200 && !is_protobuf(r->content_type) &&
-	        !is_type(r->content_type, JSON));
 }
 
 typedef int (*fragment_fn)(void *ctx, struct hb_row *frag, struct hb_error *err);
