@@ -1289,8 +1289,61 @@ static size_t regions_lower(const struct hb_regions *rs, const unsigned char *k,
 	return lo;
 }
 
-void hb_audit_match_load(struct hb_region_counts *counts, const struct hb_regions *rs,
-                         const char *table, const struct hb_audit_load *l, int t1)
+int hb_region_counts_init(struct hb_region_counts *c, size_t n, int two_readings)
+{
+	size_t cap = n ? n : 1, i;
+
+	memset(c, 0, sizeof(*c));
+	c->n = n;
+	c->t1 = malloc(cap * sizeof(*c->t1));
+	c->t0 = two_readings ? malloc(cap * sizeof(*c->t0)) : NULL;
+	c->server = calloc(cap, sizeof(*c->server));
+	if (!c->t1 || (two_readings && !c->t0) || !c->server)
+		return HB_ENOMEM;
+	for (i = 0; i < n; i++) {
+		c->t1[i].writes = c->t1[i].reads = HB_NO_LOAD;
+		if (c->t0)
+			c->t0[i] = c->t1[i];
+	}
+	return 0;
+}
+
+void hb_region_counts_release(struct hb_region_counts *c)
+{
+	free(c->t0);
+	free(c->t1);
+	free(c->server);
+	free(c->servers);
+	memset(c, 0, sizeof(*c));
+}
+
+/* 1 + the index of server name srv in c->servers, added when new; 0 for NULL. A status lists
+ * a server's loads together, so the previous load's server is tried first. HB_ENOMEM. */
+static int counts_server(struct hb_region_counts *c, const char *srv, uint32_t *out)
+{
+	size_t k;
+
+	*out = 0;
+	if (!srv)
+		return 0;
+	if (c->last_server < c->nservers && c->servers[c->last_server] == srv) {
+		*out = (uint32_t)c->last_server + 1;
+		return 0;
+	}
+	for (k = 0; k < c->nservers && strcmp(c->servers[k], srv); k++)
+		;
+	if (k == c->nservers) {
+		if (k >= UINT32_MAX - 1 || HB_VEC_GROW(c->servers, c->servers_cap, k + 1, 8))
+			return HB_ENOMEM;
+		c->servers[c->nservers++] = srv;
+	}
+	c->last_server = k;
+	*out = (uint32_t)k + 1;
+	return 0;
+}
+
+int hb_audit_match_load(struct hb_region_counts *counts, const struct hb_regions *rs,
+                        const char *table, const struct hb_audit_load *l, int t1)
 {
 	size_t tl = strlen(table), j;
 	const unsigned char *tp, *sp;
@@ -1300,44 +1353,42 @@ void hb_audit_match_load(struct hb_region_counts *counts, const struct hb_region
 
 	if (!l->name || !parse_region_name(l->name, l->name_len, &tp, &tn, &sp, &sn, &id, &rep) ||
 	    rep || tn != tl || memcmp(tp, table, tl))
-		return;
+		return 0;
+	if (counts->n != rs->n || (!t1 && !counts->t0))
+		HB_BUG("counts not sized for these regions and readings");
 	for (j = regions_lower(rs, sp, sn); j < rs->n; j++) {
-		struct hb_region_counts *c = &counts[j];
 		struct hb_region_view v;
 		const struct hb_region *r = hb_regions_at_unnamed(rs, j, &v);
+		struct hb_hot_region *c = t1 ? &counts->t1[j] : &counts->t0[j];
+		uint32_t srv;
 
 		if (hb_key_cmp(r->start, r->start_len, sp, sn))
 			break;
 		if (r->replica_id > 0 || (r->id && id && r->id != id))
 			continue;
-		if (t1) {
-			c->have1 = 1;
-			c->reads1 = l->reads;
-			c->writes1 = l->writes;
-			c->server = l->server;
-		} else {
-			c->have0 = 1;
-			c->reads0 = l->reads;
-			c->writes0 = l->writes;
-			if (!c->server)
-				c->server = l->server;
-		}
-		return;
+		c->reads = l->reads;
+		c->writes = l->writes;
+		if (counts_server(counts, l->server, &srv))
+			return HB_ENOMEM;
+		if (t1 || !counts->server[j])
+			counts->server[j] = srv;
+		return 0;
 	}
+	return 0;
 }
 
-int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
+int hb_audit_match_loads(struct hb_region_counts *out, const struct hb_regions *rs,
                          const char *table, const struct hb_audit_load *l0, size_t n0,
                          const struct hb_audit_load *l1, size_t n1)
 {
 	size_t i;
+	int rc = hb_region_counts_init(out, rs->n, 1);
 
-	memset(counts, 0, rs->n * sizeof(*counts));
-	for (i = 0; i < n0; i++)
-		hb_audit_match_load(counts, rs, table, &l0[i], 0);
-	for (i = 0; i < n1; i++)
-		hb_audit_match_load(counts, rs, table, &l1[i], 1);
-	return 0;
+	for (i = 0; !rc && i < n0; i++)
+		rc = hb_audit_match_load(out, rs, table, &l0[i], 0);
+	for (i = 0; !rc && i < n1; i++)
+		rc = hb_audit_match_load(out, rs, table, &l1[i], 1);
+	return rc;
 }
 
 void hb_hotspots_init(struct hb_hotspots *h)
@@ -1362,31 +1413,69 @@ void hb_hotspots_release(struct hb_hotspots *h)
 	hb_hotspots_init(h);
 }
 
-static uint64_t window_delta(int have0, uint64_t v0, int have1, uint64_t v1)
+/* Region h's requests in the window, worked out in place from its counters at t1 (h) and at
+ * t0 (NULL with one reading). */
+static void window_delta(struct hb_hot_region *h, const struct hb_hot_region *t0)
 {
-	if (!have1)
-		return 0;
-	if (!have0 || v1 < v0) /* new region, or its counter restarted when it reopened */
-		return v1;
-	return v1 - v0;
+	if (h->writes == HB_NO_LOAD) {
+		h->writes = h->reads = 0;
+		return;
+	}
+	if (!t0 || t0->writes == HB_NO_LOAD)
+		return; /* a new region: all of its requests are in the window */
+	/* a counter below its value at t0 restarted when its region reopened */
+	if (h->writes >= t0->writes)
+		h->writes -= t0->writes;
+	if (h->reads >= t0->reads)
+		h->reads -= t0->reads;
 }
 
-/* Adds region h's requests to those of its server srv. HB_ENOMEM. */
-static int hot_server_add(struct hb_hotspots *out, size_t *scap, const char *srv,
+/* The index in out->s of server srv, added when new. HB_ENOMEM. */
+static int hot_server_find(struct hb_hotspots *out, size_t *scap, const char *srv, size_t *k)
+{
+	for (*k = 0; *k < out->ns && strcmp(out->s[*k].name, srv); (*k)++)
+		;
+	if (*k < out->ns)
+		return 0;
+	if (HB_VEC_GROW(out->s, *scap, out->ns + 1, 8))
+		return HB_ENOMEM;
+	memset(&out->s[*k], 0, sizeof(out->s[*k]));
+	out->s[*k].name = strdup(srv);
+	if (!out->s[*k].name)
+		return HB_ENOMEM;
+	out->ns++;
+	return 0;
+}
+
+/* Where the writes went, and where each server of the counts is in out->s. */
+struct hot_tally {
+	size_t live;
+	long last_live;  /* the last live region, or -1 */
+	long end_region; /* the last reachable live region (the last live one), or -1 */
+	size_t scap;
+	size_t *slot; /* per counts server: 1 + its index in out->s, 0 until it is added */
+};
+
+/* Adds live region i's requests h to its server: where the counts saw it, else where rs
+ * lists it (none: nowhere). HB_ENOMEM. */
+static int hot_server_add(struct hb_hotspots *out, struct hot_tally *t,
+                          const struct hb_region_counts *counts, size_t i, const char *listed,
                           const struct hb_hot_region *h)
 {
+	uint32_t c = counts->server[i];
 	size_t k;
 
-	for (k = 0; k < out->ns && strcmp(out->s[k].name, srv); k++)
-		;
-	if (k == out->ns) {
-		if (HB_VEC_GROW(out->s, *scap, out->ns + 1, 8))
+	if (c && t->slot[c - 1]) {
+		k = t->slot[c - 1] - 1;
+	} else {
+		const char *srv = c ? counts->servers[c - 1] : listed;
+
+		if (!srv)
+			return 0;
+		if (hot_server_find(out, &t->scap, srv, &k))
 			return HB_ENOMEM;
-		memset(&out->s[k], 0, sizeof(out->s[k]));
-		out->s[k].name = strdup(srv);
-		if (!out->s[k].name)
-			return HB_ENOMEM;
-		out->ns++;
+		if (c)
+			t->slot[c - 1] = k + 1;
 	}
 	out->s[k].writes += h->writes;
 	out->s[k].reads += h->reads;
@@ -1394,39 +1483,35 @@ static int hot_server_add(struct hb_hotspots *out, size_t *scap, const char *srv
 	return 0;
 }
 
-/* Where the writes went. */
-struct hot_tally {
-	size_t live;
-	long last_live;  /* the last live region, or -1 */
-	long end_region; /* the last reachable live region (the last live one), or -1 */
-};
-
-/* Each live region's requests in the window, summed per server and in all. HB_ENOMEM. */
+/* Each live region's requests in the window (out->r, the counts at t1 turned into them in
+ * place), summed per server and in all. HB_ENOMEM. */
 static int hot_count(struct hb_hotspots *out, struct hot_tally *t, const struct hb_regions *rs,
-                     const struct hb_region_counts *counts, const int *reachable)
+                     const struct hb_region_counts *counts, const struct hb_audit *reach)
 {
 	struct hb_region_view v;
-	size_t i, scap = 0;
+	size_t i;
 
 	t->live = 0;
 	t->last_live = t->end_region = -1;
 	for (i = 0; i < rs->n; i++) {
 		const struct hb_region *r = hb_regions_at_unnamed(rs, i, &v);
-		const struct hb_region_counts *c = &counts[i];
 		struct hb_hot_region *h = &out->r[i];
-		const char *srv = c->server ? c->server : r->server;
+		struct hb_audit_region ar;
 
-		if (!hb_region_is_live(r))
+		if (!hb_region_is_live(r)) {
+			h->writes = h->reads = 0;
 			continue;
+		}
 		t->live++;
 		t->last_live = (long)i;
-		if (!reachable || reachable[i] != 0)
+		if (reach)
+			hb_audit_at(reach, i, &ar);
+		if (!reach || ar.reachable != 0)
 			t->end_region = (long)i;
-		h->writes = window_delta(c->have0, c->writes0, c->have1, c->writes1);
-		h->reads = window_delta(c->have0, c->reads0, c->have1, c->reads1);
+		window_delta(h, counts->t0 ? &counts->t0[i] : NULL);
 		out->total_writes += h->writes;
 		out->total_reads += h->reads;
-		if (srv && hot_server_add(out, &scap, srv, h))
+		if (hot_server_add(out, t, counts, i, r->server, h))
 			return HB_ENOMEM;
 	}
 	if (t->end_region < 0)
@@ -1499,21 +1584,26 @@ static int hot_over_share(const struct hb_hotspots *out, struct hb_findings *f, 
 }
 
 int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
-                      const struct hb_region_counts *counts, const int *reachable,
+                      struct hb_region_counts *counts, const struct hb_audit *reach,
                       const struct hb_hot_params *p)
 {
 	struct hb_buf m = HB_BUF_INIT;
-	struct hot_tally t;
+	struct hot_tally t = {0};
 	size_t i;
 	int rc;
 
+	if (counts->n != rs->n)
+		HB_BUG("counts not sized for these regions");
 	hb_hotspots_init(out);
-	out->r = calloc(rs->n ? rs->n : 1, sizeof(*out->r));
-	if (!out->r)
-		return HB_ENOMEM;
+	out->r = counts->t1;
 	out->n = rs->n;
-	if (hot_count(out, &t, rs, counts, reachable))
+	counts->t1 = NULL;
+	t.slot = calloc(counts->nservers ? counts->nservers : 1, sizeof(*t.slot));
+	if (!out->r || !t.slot || hot_count(out, &t, rs, counts, reach)) {
+		free(t.slot);
 		return HB_ENOMEM;
+	}
+	free(t.slot);
 	out->fair_share = t.live ? 1.0 / (double)t.live : 0.0;
 	for (i = 0; i < out->ns; i++)
 		out->s[i].write_share =

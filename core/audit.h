@@ -247,25 +247,50 @@ struct hb_audit_load {
 	uint64_t reads, writes;
 };
 
-/* Counters at the two instants, matched to the audited regions. */
-struct hb_region_counts {
-	int have0, have1;
-	uint64_t reads0, writes0, reads1, writes1;
-	const char *server; /* borrowed from the loads at t1 (else t0), may be NULL */
+/* A region's requests: its counters as read, or those in the window (counter resets: the
+ * value after reset; 0 for a region that is not live). Its share of the writes in the
+ * window is hb_hotspots_share. */
+struct hb_hot_region {
+	uint64_t writes, reads;
 };
+
+/* A counter never read: HBase's counters are signed 64-bit, so loads stay below it. */
+#define HB_NO_LOAD UINT64_MAX
+
+/*
+ * Counters at the two instants, matched to the n audited regions, as arrays of n entries
+ * (about 20 bytes a region with one reading, 36 with two): t0[i] and t1[i] hold region i's
+ * counters at each instant, both HB_NO_LOAD until a load is matched (t0 is NULL with one
+ * reading); server[i] is 1 + the index in servers of its server at t1 (else t0), 0 for none.
+ * servers are the distinct names seen, borrowed from the loads.
+ */
+struct hb_region_counts {
+	struct hb_hot_region *t0, *t1;
+	uint32_t *server;
+	const char **servers;
+	size_t nservers, servers_cap;
+	size_t n;
+	size_t last_server; /* where the previous load's server was found (loads come by server) */
+};
+
+/* Sizes c for n regions with no load matched; t0 only when two_readings. Released with
+ * hb_region_counts_release (also after a failure). HB_ENOMEM. */
+int hb_region_counts_init(struct hb_region_counts *c, size_t n, int two_readings);
+void hb_region_counts_release(struct hb_region_counts *c);
 
 /*
  * Matches loads (t0 and t1; either may be empty) to the sorted regions of table by the start
- * key and region id parsed from each region name; replicas' loads are ignored. counts must
- * hold rs->n entries. HB_ENOMEM.
+ * key and region id parsed from each region name; replicas' loads are ignored. Initialises
+ * out for rs->n regions and two readings (release it also after a failure). HB_ENOMEM.
  */
-int hb_audit_match_loads(struct hb_region_counts *counts, const struct hb_regions *rs,
+int hb_audit_match_loads(struct hb_region_counts *out, const struct hb_regions *rs,
                          const char *table, const struct hb_audit_load *l0, size_t n0,
                          const struct hb_audit_load *l1, size_t n1);
-/* The same one load at a time, as a status read streams them (counts zeroed first; all the
- * loads at t0 before those at t1): no load list is held. l->server must outlive counts. */
-void hb_audit_match_load(struct hb_region_counts *counts, const struct hb_regions *rs,
-                         const char *table, const struct hb_audit_load *l, int t1);
+/* The same one load at a time, as a status read streams them (counts from
+ * hb_region_counts_init, with t0 for loads at t0; all the loads at t0 before those at t1): no
+ * load list is held. l->server must outlive counts. HB_ENOMEM. */
+int hb_audit_match_load(struct hb_region_counts *counts, const struct hb_regions *rs,
+                        const char *table, const struct hb_audit_load *l, int t1);
 
 struct hb_hot_params {
 	double factor;       /* flag a region above factor x its fair share (default 2.0) */
@@ -278,12 +303,6 @@ struct hb_hot_params {
 		2.0, 100, 0.9                                                                      \
 	}
 
-/* A region's requests in the window (counter resets: the value after reset); 0 for a region
- * that is not live. Its share of the writes is hb_hotspots_share. */
-struct hb_hot_region {
-	uint64_t writes, reads;
-};
-
 struct hb_hot_server {
 	char *name;
 	uint64_t writes, reads;
@@ -292,7 +311,7 @@ struct hb_hot_server {
 };
 
 struct hb_hotspots {
-	struct hb_hot_region *r; /* rs->n entries */
+	struct hb_hot_region *r; /* rs->n entries: each region's requests in the window */
 	size_t n;
 	struct hb_hot_server *s;
 	size_t ns;
@@ -310,10 +329,13 @@ void hb_hotspots_release(struct hb_hotspots *h);
  * Write shares per live region and per server over the window. Flags (as "hotspot"
  * findings) live regions whose share exceeds factor x fair share with >= min_writes writes,
  * and the sequential-key pattern when >= sequential of all writes go to the last live region
- * (or the last reachable one when reachable, per region, is given). HB_ENOMEM.
+ * (or the last reachable one when reach, the audit of rs's reachability, is given). The
+ * window's requests are worked out in counts->t1, which becomes out->r (counts->t1 is NULL
+ * after the call, whatever its result: no second copy of a million regions' counters is
+ * made); the caller still releases counts. HB_ENOMEM.
  */
 int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const struct hb_regions *rs,
-                      const struct hb_region_counts *counts, const int *reachable,
+                      struct hb_region_counts *counts, const struct hb_audit *reach,
                       const struct hb_hot_params *p);
 
 /* A table's audit as the command shows it: the regions, each one's result, the findings

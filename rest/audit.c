@@ -135,23 +135,9 @@ static int match_load(void *ctx, const struct hb_node *node, const struct hb_reg
 	l.server = node->name; /* kept by the status until the counts are used */
 	l.reads = rl->read_requests > 0 ? (uint64_t)rl->read_requests : 0;
 	l.writes = rl->write_requests > 0 ? (uint64_t)rl->write_requests : 0;
-	hb_audit_match_load(m->counts, m->rs, m->table, &l, m->t1);
+	if (hb_audit_match_load(m->counts, m->rs, m->table, &l, m->t1))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	return 0;
-}
-
-/* Each audited region's reachability (NULL when no key space was given). */
-static int *reachability(const struct hb_audit_report *r)
-{
-	int *reach = calloc(r->rs.n ? r->rs.n : 1, sizeof(*reach));
-	size_t i;
-
-	for (i = 0; reach && i < r->rs.n; i++) {
-		struct hb_audit_region res;
-
-		hb_audit_at(&r->a, i, &res);
-		reach[i] = res.reachable;
-	}
-	return reach;
 }
 
 /* The counters of two readings of /status/cluster (one with no window) into s0 and s1, each
@@ -185,28 +171,29 @@ static int hotspots(struct hb_audit_report *r, struct hb_rest *c, const struct h
                     struct hb_error *err)
 {
 	struct hb_cluster_status s0, s1;
+	struct hb_region_counts counts;
 	struct load_match m;
-	int *reach = NULL;
 	int rc;
 
 	memset(&s0, 0, sizeof(s0));
 	memset(&s1, 0, sizeof(s1));
+	m.counts = &counts;
 	m.rs = &r->rs;
 	m.table = r->table;
 	if (!strncmp(m.table, "default:", 8))
 		m.table += 8; /* region names carry no namespace for the default one */
-	m.counts = calloc(r->rs.n ? r->rs.n : 1, sizeof(*m.counts));
-	if (!m.counts)
-		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	rc = read_counts(r, c, &m, &s0, &s1, err);
-	if (!rc && r->ks && !(reach = reachability(r)))
+	rc = hb_region_counts_init(&counts, r->rs.n, r->window > 0);
+	if (rc)
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (!rc && hb_audit_hotspots(&r->hot, &r->a.findings, &r->rs, m.counts, reach, p))
+	else
+		rc = read_counts(r, c, &m, &s0, &s1, err);
+	/* the counts at t1 become the window's requests in r->hot: no second copy is made */
+	if (!rc &&
+	    hb_audit_hotspots(&r->hot, &r->a.findings, &r->rs, &counts, r->ks ? &r->a : NULL, p))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc)
 		r->have_hot = 1;
-	free(m.counts);
-	free(reach);
+	hb_region_counts_release(&counts);
 	hb_cluster_status_release(&s0);
 	hb_cluster_status_release(&s1);
 	return rc;

@@ -583,31 +583,36 @@ static void test_audit__loads_match_one_at_a_time(void)
 	static const struct rdef d[] = {{"", "1", NULL, 5, "rs1:1"}, {"1", "", NULL, 5, "rs1:1"}};
 	struct hb_buf n0 = HB_BUF_INIT, n1 = HB_BUF_INIT, other = HB_BUF_INIT;
 	struct hb_audit_load l;
-	struct hb_region_counts c[2];
+	struct hb_region_counts c;
 	struct hb_regions rs;
 
 	build(&rs, d, 2);
 	region_name(&n0, "t1", "", 5);
 	region_name(&n1, "t1", "1", 5);
 	region_name(&other, "t1", "1", 6); /* the same start, another region id */
-	memset(c, 0, sizeof(c));
+	CHECK_EQ_INT(hb_region_counts_init(&c, rs.n, 1), 0);
 	memset(&l, 0, sizeof(l));
 #define LOAD(nm, srv, w, t1)                                                                       \
 	(l.name = (const unsigned char *)(nm).data, l.name_len = (nm).len, l.server = (srv),       \
-	 l.writes = (w), hb_audit_match_load(c, &rs, "t1", &l, (t1)))
-	LOAD(n0, "a:1", 10, 0);
-	LOAD(n0, "b:1", 11, 0); /* listed twice at t0: the first server stays */
-	LOAD(n1, "a:1", 20, 0);
-	LOAD(other, "z:1", 99, 0);
-	LOAD(n1, "c:1", 25, 1);
+	 l.writes = (w), hb_audit_match_load(&c, &rs, "t1", &l, (t1)))
+	CHECK_EQ_INT(LOAD(n0, "a:1", 10, 0), 0);
+	CHECK_EQ_INT(LOAD(n0, "b:1", 11, 0), 0); /* listed twice at t0: the first server stays */
+	CHECK_EQ_INT(LOAD(n1, "a:1", 20, 0), 0);
+	CHECK_EQ_INT(LOAD(other, "z:1", 99, 0), 0);
+	CHECK_EQ_INT(LOAD(n1, "c:1", 25, 1), 0);
 #undef LOAD
-	CHECK(c[0].have0 && !c[0].have1);
-	CHECK_EQ_STR(c[0].server, "a:1");
-	CHECK_EQ_INT(c[0].writes0, 11);
-	CHECK(c[1].have0 && c[1].have1);
-	CHECK_EQ_STR(c[1].server, "c:1");
-	CHECK_EQ_INT(c[1].writes0, 20);
-	CHECK_EQ_INT(c[1].writes1, 25);
+	CHECK(c.t0[0].writes != HB_NO_LOAD && c.t1[0].writes == HB_NO_LOAD);
+	CHECK(c.server[0] && c.server[0] <= c.nservers);
+	CHECK_EQ_STR(c.servers[c.server[0] - 1], "a:1");
+	CHECK_EQ_INT(c.t0[0].writes, 11);
+	CHECK(c.t0[1].writes != HB_NO_LOAD && c.t1[1].writes != HB_NO_LOAD);
+	CHECK(c.server[1] && c.server[1] <= c.nservers);
+	CHECK_EQ_STR(c.servers[c.server[1] - 1], "c:1");
+	CHECK_EQ_INT(c.t0[1].writes, 20);
+	CHECK_EQ_INT(c.t1[1].writes, 25);
+	CHECK_EQ_INT(c.nservers,
+	             3); /* each name once: a:1, b:1 and c:1 (z:1's load matched none) */
+	hb_region_counts_release(&c);
 	hb_buf_release(&n0);
 	hb_buf_release(&n1);
 	hb_buf_release(&other);
@@ -623,7 +628,7 @@ static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 	static const char *const starts[] = {"", "1", "2", "3", "4", "5,x"};
 	struct hb_buf names[6];
 	struct hb_audit_load l0[7], l1[7];
-	struct hb_region_counts c[6];
+	struct hb_region_counts c;
 	struct hb_hot_params p = HB_HOT_PARAMS_DEFAULT;
 	struct hb_hotspots h;
 	struct hb_findings f;
@@ -647,16 +652,23 @@ static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 	l0[6].name = (const unsigned char *)"t2,,5.x.";
 	l0[6].name_len = 8;
 	l1[6] = l0[6];
-	CHECK_EQ_INT(hb_audit_match_loads(c, &rs, "t1", l0, 7, l1, 7), 0);
+	CHECK_EQ_INT(hb_audit_match_loads(&c, &rs, "t1", l0, 7, l1, 7), 0);
 	for (i = 0; i < 6; i++)
-		CHECK(c[i].have0 && c[i].have1);
+		CHECK(c.t0[i].writes != HB_NO_LOAD && c.t1[i].writes != HB_NO_LOAD);
 	hb_findings_init(&f);
-	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, NULL, &p), 0);
+	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, &c, NULL, &p), 0);
+	CHECK(c.t1 == NULL); /* the counts at t1 became h.r */
+	hb_region_counts_release(&c);
 	CHECK_EQ_INT(h.total_writes, 2050);
 	CHECK_EQ_INT(h.sequential_region, 5);
 	CHECK_EQ_STR(kinds(&f), "hotspot@5");
 	CHECK(strstr(f.v[0].message, "sequential row keys") != NULL);
 	CHECK_EQ_INT(h.ns, 2);
+	CHECK_EQ_STR(h.s[0].name, "rs1:1");
+	CHECK_EQ_INT(h.s[0].regions, 3);
+	CHECK_EQ_INT(h.s[0].writes, 30);
+	CHECK_EQ_STR(h.s[1].name, "rs2:1");
+	CHECK_EQ_INT(h.s[1].writes, 2020);
 	hb_hotspots_release(&h);
 	hb_findings_release(&f);
 
@@ -664,17 +676,20 @@ static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 	l1[5].writes = 1010;
 	l1[2].writes = 1000 + 60;
 	l1[4].writes = 15;
-	hb_audit_match_loads(c, &rs, "t1", l0, 7, l1, 7);
+	CHECK_EQ_INT(hb_audit_match_loads(&c, &rs, "t1", l0, 7, l1, 7), 0);
 	hb_findings_init(&f);
-	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, NULL, &p), 0);
+	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, &c, NULL, &p), 0);
+	hb_region_counts_release(&c);
 	CHECK_EQ_INT(h.r[4].writes, 15);
 	CHECK_EQ_INT(h.sequential_region, -1);
 	CHECK_EQ_STR(kinds(&f), ""); /* 115 writes in all: only region 2 has 60 < 100 */
 	hb_hotspots_release(&h);
 	hb_findings_release(&f);
 	p.min_writes = 50;
+	CHECK_EQ_INT(hb_audit_match_loads(&c, &rs, "t1", l0, 7, l1, 7), 0);
 	hb_findings_init(&f);
-	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, NULL, &p), 0);
+	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, &c, NULL, &p), 0);
+	hb_region_counts_release(&c);
 	CHECK_EQ_STR(kinds(&f), "hotspot@2");
 	CHECK(fabs(hb_hotspots_share(&h, 2) - 60.0 / 115) < 1e-12);
 	CHECK_EQ_INT(hb_hotspots_share(&h, 4) == 15.0 / 115, 1);
@@ -683,18 +698,48 @@ static void test_audit__hotspots_name_sequential_keys_and_hot_regions(void)
 
 	/* With reachability known, the end of the key space is the last reachable region. */
 	{
-		int reach[6] = {1, 1, 1, 1, 1, 0};
+		/* one-byte keys '0'..'4': region 5, from "5,x" on, holds none */
+		struct hb_keyspace *ks;
+		struct hb_audit reach;
 
+		CHECK_EQ_INT(hb_keyspace_parse(&ks, "[0-4]", &err), 0);
+		hb_audit_init(&reach);
+		CHECK_EQ_INT(hb_audit_reach(&reach, ks, &rs, &err), 0);
+		CHECK_EQ_STR(kinds(&reach.findings), "unreachable@5");
 		l1[2].writes = 1010;
 		l1[4].writes = 1000 + 5000;
-		hb_audit_match_loads(c, &rs, "t1", l0, 7, l1, 7);
+		CHECK_EQ_INT(hb_audit_match_loads(&c, &rs, "t1", l0, 7, l1, 7), 0);
 		hb_findings_init(&f);
-		CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, c, reach, &p), 0);
+		CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, &c, &reach, &p), 0);
+		hb_region_counts_release(&c);
 		CHECK_EQ_INT(h.sequential_region, 4);
 		CHECK(f.n && strstr(f.v[0].message, "last reachable") != NULL);
 		hb_hotspots_release(&h);
 		hb_findings_release(&f);
+		hb_audit_release(&reach);
+		hb_keyspace_free(ks);
 	}
+	/* One reading (--window 0): the counters as read are the requests; a region with no
+	 * load has none and counts on the server it is listed on. */
+	CHECK_EQ_INT(hb_region_counts_init(&c, rs.n, 0), 0);
+	CHECK(c.t0 == NULL);
+	for (i = 0; i < 6; i++)
+		if (i != 3)
+			CHECK_EQ_INT(hb_audit_match_load(&c, &rs, "t1", &l1[i], 1), 0);
+	hb_findings_init(&f);
+	CHECK_EQ_INT(hb_audit_hotspots(&h, &f, &rs, &c, NULL, &p), 0);
+	hb_region_counts_release(&c);
+	CHECK_EQ_INT(h.r[0].writes, 1010);
+	CHECK_EQ_INT(h.r[0].reads, 10);
+	CHECK_EQ_INT(h.r[3].writes, 0);
+	CHECK_EQ_INT(h.r[4].writes, 6000);
+	CHECK_EQ_INT(h.total_writes, 1010 * 4 + 6000);
+	CHECK_EQ_INT(h.ns, 2);
+	CHECK_EQ_STR(h.s[1].name, "rs2:1");
+	CHECK_EQ_INT(h.s[1].regions, 3);
+	CHECK_EQ_INT(h.s[1].writes, 2020);
+	hb_hotspots_release(&h);
+	hb_findings_release(&f);
 	for (i = 0; i < 6; i++)
 		hb_buf_release(&names[i]);
 	hb_regions_release(&rs);
