@@ -293,7 +293,7 @@ static int frame_chunk(struct hb_scanpb_reader *r, struct hb_error *err)
 	unsigned low;
 
 	if (r->n - r->pos < 2)
-		return BAD("truncated chunk length at byte %zu", r->pos);
+		return BAD("truncated chunk length at byte %zu", r->base + r->pos);
 	low = (unsigned)r->p[r->pos] << 8 | r->p[r->pos + 1];
 	if (low == 0 && (r->n == start || chunk_opens(r->p, r->n, start))) {
 		found = start; /* an empty CellSet (a batch of no rows) */
@@ -312,13 +312,13 @@ static int frame_chunk(struct hb_scanpb_reader *r, struct hb_error *err)
 		}
 	}
 	if (!fits)
-		return BAD("chunk at byte %zu does not end where its length (%u) says", r->pos,
-		           low);
+		return BAD("chunk at byte %zu does not end where its length (%u) says",
+		           r->base + r->pos, low);
 	if (fits > 1)
 		return hb_error_set(err, HB_EINVAL,
 		                    "malformed response from %s: the chunk at byte %zu cannot be "
 		                    "framed (64 KiB or more: its 16-bit length wrapped)",
-		                    r->what, r->pos);
+		                    r->what, r->base + r->pos);
 	r->pos = start;
 	r->chunk_end = found;
 	return 0;
@@ -368,7 +368,7 @@ int hb_scanpb_next_row(struct hb_scanpb_reader *r, const unsigned char **key, si
 	/* frame_chunk saw Row fields (tag 0x0a, a length in bounds) up to chunk_end */
 	r->pos++;
 	if (hb_pb_len(r->p, r->chunk_end, &r->pos, &row, &row_len))
-		return BAD("truncated Row at byte %zu", r->pos);
+		return BAD("truncated Row at byte %zu", r->base + r->pos);
 	*key = NULL;
 	*key_len = 0;
 	while (pos < row_len) {
@@ -470,6 +470,192 @@ int hb_scanpb_check(const void *p, size_t n, const char *what, struct hb_error *
 	return rc;
 }
 
+/* A varint at *pos: 0 when whole (read, *pos moved past it), 1 when its bytes are not all
+ * there yet, -1 when no more bytes could make it valid. */
+static int varint_more(const unsigned char *p, size_t n, size_t *pos, uint64_t *v)
+{
+	size_t i;
+
+	if (!hb_pb_varint(p, n, pos, v))
+		return 0;
+	for (i = *pos; i < n && i - *pos < 10; i++)
+		if (!(p[i] & 0x80))
+			return -1;
+	return n - *pos < 10 ? 1 : -1;
+}
+
+/* The longest rest a stream keeps waiting for a field to be whole; past it the field is read
+ * as it is, to say why it is malformed (no field HBase writes comes near). */
+#define PENDING_MAX HB_TABLEINFO_PENDING_MAX
+
+void hb_scanpb_stream_init(struct hb_scanpb_stream *s, const char *what)
+{
+	memset(s, 0, sizeof(*s));
+	s->what = what;
+	hb_buf_init(&s->pend, 0);
+}
+
+void hb_scanpb_stream_release(struct hb_scanpb_stream *s)
+{
+	hb_buf_release(&s->pend);
+}
+
+void hb_scanpb_stream_reset(struct hb_scanpb_stream *s)
+{
+	hb_buf_reset(&s->pend);
+	s->seen = s->rows = 0;
+	s->walking = s->checking = 0;
+}
+
+/*
+ * Advances the walk over the chunk whose length field is at p[0] (frame_chunk's walk, which
+ * has the whole body), over the m bytes there are; final: no more will come. Returns 1 when
+ * the walk has stopped (its outcome is s->fits and s->found), 0 when it waits for bytes.
+ */
+static int scan_walk(struct hb_scanpb_stream *s, const unsigned char *p, size_t m, int final)
+{
+	unsigned low = (unsigned)p[0] << 8 | p[1];
+
+	if (!s->walking) {
+		s->walking = 1;
+		s->at = 2;
+		s->fits = s->found = 0;
+		s->checking = low == 0; /* an empty CellSet */
+		s->check = 2;
+	}
+	for (;;) {
+		size_t pos, vl;
+		uint64_t v;
+		int more;
+
+		if (s->checking) {
+			/* an end that agrees with the length, followed by the body's end or a
+			 * chunk: chunk_opens needs the three bytes after it */
+			if (m - s->check < 3 && !final)
+				return 0;
+			if (m - s->check >= 3 ? p[s->check + 2] == 0x0a : s->check == m) {
+				s->found = s->check;
+				s->fits++;
+			}
+			s->checking = 0;
+		}
+		if (s->at >= m)
+			return final;
+		if (p[s->at] != 0x0a)
+			return 1;
+		pos = s->at + 1;
+		more = varint_more(p, m, &pos, &v);
+		if (more < 0)
+			return 1;
+		if (more > 0 || v > m - pos) {
+			if (final)
+				return 1;
+			/* a Row longer than any HBase writes: frame what there is */
+			if (m - s->at <= PENDING_MAX)
+				return 0;
+			return 1;
+		}
+		vl = (size_t)v;
+		s->at = pos + vl;
+		if (((s->at - 2) & 0xFFFF) == low) {
+			s->checking = 1;
+			s->check = s->at;
+		}
+	}
+}
+
+/* Reads the chunks whose framing is settled among the m bytes at p (the body from s->seen
+ * on), handing their rows to fn; *used: the bytes of the chunks read. */
+static int scan_step(struct hb_scanpb_stream *s, const unsigned char *p, size_t m, int final,
+                     size_t *used, hb_scanpb_row_fn fn, void *ctx, struct hb_error *err)
+{
+	size_t off = 0;
+
+	*used = 0;
+	while (off < m) {
+		struct hb_scanpb_reader rd;
+		const unsigned char *key;
+		size_t key_len;
+		int rc;
+
+		if (m - off < 2) {
+			if (!final)
+				break;
+			return hb_error_malformed(
+			    err, s->what, "truncated chunk length at byte %zu", s->seen + off);
+		}
+		if (!scan_walk(s, p + off, m - off, final))
+			break;
+		s->walking = 0;
+		if (!s->fits)
+			return hb_error_malformed(err, s->what,
+			                          "chunk at byte %zu does not end where its length "
+			                          "(%u) says",
+			                          s->seen + off,
+			                          (unsigned)p[off] << 8 | p[off + 1]);
+		if (s->fits > 1)
+			return hb_error_set(
+			    err, HB_EINVAL,
+			    "malformed response from %s: the chunk at byte %zu cannot "
+			    "be framed (64 KiB or more: its 16-bit length wrapped)",
+			    s->what, s->seen + off);
+		hb_scanpb_reader_init(&rd, p + off, s->found, s->what);
+		rd.pos = 2;
+		rd.chunk_end = s->found;
+		rd.rows = s->rows;
+		rd.base = s->seen + off;
+		while ((rc = hb_scanpb_next_row(&rd, &key, &key_len, err)) == 1) {
+			if ((rc = fn(ctx, &rd, key, key_len, err)))
+				break;
+		}
+		s->rows = rd.rows;
+		if (rc)
+			return rc;
+		off += s->found;
+		*used = off;
+	}
+	return 0;
+}
+
+/* Reads the m bytes at p after the pending ones, keeping what is not read yet. */
+static int scan_feed(struct hb_scanpb_stream *s, const void *p, size_t m, int final,
+                     hb_scanpb_row_fn fn, void *ctx, struct hb_error *err)
+{
+	size_t used;
+	int rc;
+
+	if (!s->pend.len) {
+		/* read in place; only the rest is copied */
+		if ((rc = scan_step(s, p, m, final, &used, fn, ctx, err)))
+			return rc;
+		s->seen += used;
+		if (used < m && hb_buf_add(&s->pend, (const char *)p + used, m - used))
+			return oom(err);
+		return 0;
+	}
+	if (m && hb_buf_add(&s->pend, p, m))
+		return oom(err);
+	if ((rc = scan_step(s, (const unsigned char *)s->pend.data, s->pend.len, final, &used, fn,
+	                    ctx, err)))
+		return rc;
+	memmove(s->pend.data, s->pend.data + used, s->pend.len - used);
+	s->pend.len -= used;
+	s->seen += used;
+	return 0;
+}
+
+int hb_scanpb_stream_push(struct hb_scanpb_stream *s, const void *p, size_t n, hb_scanpb_row_fn fn,
+                          void *ctx, struct hb_error *err)
+{
+	return n ? scan_feed(s, p, n, 0, fn, ctx, err) : 0;
+}
+
+int hb_scanpb_stream_end(struct hb_scanpb_stream *s, hb_scanpb_row_fn fn, void *ctx,
+                         struct hb_error *err)
+{
+	return scan_feed(s, "", 0, 1, fn, ctx, err);
+}
+
 /* ---- /status/cluster: StorageClusterStatus ---- */
 
 void hb_statuspb_reader_init(struct hb_statuspb_reader *r, const void *p, size_t n,
@@ -507,6 +693,7 @@ static int status_node(struct hb_statuspb_reader *r, const unsigned char *p, siz
 	int has_name = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->index = i;
 	while (pos < n) {
 		uint64_t tag;
 		unsigned field, wt;
@@ -538,24 +725,32 @@ static int status_node(struct hb_statuspb_reader *r, const unsigned char *p, siz
 	return 0;
 }
 
-/* The summary fields: regions 3 (int32), requests 4 (int64), averageLoad 5 (double). */
-static int status_summary(struct hb_statuspb_reader *r, unsigned field, unsigned wt)
+/* The summary fields at *pos: regions 3 (int32), requests 4 (int64), averageLoad 5 (double);
+ * other fields passed over. -1 when the field is malformed or cut. */
+static int summary_field(const unsigned char *p, size_t n, size_t *pos, unsigned field, unsigned wt,
+                         int64_t *regions, int64_t *requests, double *average_load)
 {
 	if (field == 3 || field == 4)
-		return pb_int(r->p, r->n, &r->pos, wt, field == 3 ? &r->regions : &r->requests);
+		return pb_int(p, n, pos, wt, field == 3 ? regions : requests);
 	if (field == 5) {
 		uint64_t bits = 0;
 		int k;
 
-		if (wt != WT_I64 || r->n - r->pos < 8)
+		if (wt != WT_I64 || n - *pos < 8)
 			return -1;
 		for (k = 7; k >= 0; k--)
-			bits = bits << 8 | r->p[r->pos + (size_t)k];
-		r->pos += 8;
-		memcpy(&r->average_load, &bits, sizeof(bits));
+			bits = bits << 8 | p[*pos + (size_t)k];
+		*pos += 8;
+		memcpy(average_load, &bits, sizeof(bits));
 		return 0;
 	}
-	return !field || hb_pb_skip(r->p, r->n, &r->pos, wt) ? -1 : 0;
+	return !field || hb_pb_skip(p, n, pos, wt) ? -1 : 0;
+}
+
+static int status_summary(struct hb_statuspb_reader *r, unsigned field, unsigned wt)
+{
+	return summary_field(r->p, r->n, &r->pos, field, wt, &r->regions, &r->requests,
+	                     &r->average_load);
 }
 
 int hb_statuspb_next(struct hb_statuspb_reader *r, struct hb_statuspb_node *node,
@@ -605,10 +800,10 @@ int hb_statuspb_next(struct hb_statuspb_reader *r, struct hb_statuspb_node *node
 
 /* One Region: name 1 (required bytes), stores 2, storefiles 3, storefileSizeMB 4,
  * memStoreSizeMB 5, readRequestsCount 7, writeRequestsCount 8; the other counters skipped. */
-static int status_region(struct hb_statuspb_reader *r, const unsigned char *p, size_t n,
+static int region_fields(const char *what, size_t i, size_t k, const unsigned char *p, size_t n,
                          struct hb_statuspb_region *out, struct hb_error *err)
 {
-	size_t pos = 0, i = r->nodes - 1, k = r->node_regions;
+	size_t pos = 0;
 	int has_name = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -618,12 +813,15 @@ static int status_region(struct hb_statuspb_reader *r, const unsigned char *p, s
 		int64_t *dst;
 
 		if (hb_pb_varint(p, n, &pos, &tag))
-			return BAD("LiveNodes[%zu].Region[%zu] is truncated", i, k);
+			return hb_error_malformed(err, what,
+			                          "LiveNodes[%zu].Region[%zu] is truncated", i, k);
 		field = (unsigned)(tag >> 3);
 		wt = (unsigned)(tag & 7);
 		if (field == 1) {
 			if (wt != WT_LEN || hb_pb_len(p, n, &pos, &out->name, &out->name_len))
-				return BAD("LiveNodes[%zu].Region[%zu].name is not bytes", i, k);
+				return hb_error_malformed(
+				    err, what, "LiveNodes[%zu].Region[%zu].name is not bytes", i,
+				    k);
 			has_name = 1;
 			continue;
 		}
@@ -635,11 +833,19 @@ static int status_region(struct hb_statuspb_reader *r, const unsigned char *p, s
 		      : field == 8 ? &out->write_requests
 		                   : NULL;
 		if (dst ? pb_int(p, n, &pos, wt, dst) : !field || hb_pb_skip(p, n, &pos, wt))
-			return BAD("LiveNodes[%zu].Region[%zu] holds an invalid field", i, k);
+			return hb_error_malformed(
+			    err, what, "LiveNodes[%zu].Region[%zu] holds an invalid field", i, k);
 	}
 	if (!has_name)
-		return BAD("LiveNodes[%zu].Region[%zu].name is missing", i, k);
+		return hb_error_malformed(err, what, "LiveNodes[%zu].Region[%zu].name is missing",
+		                          i, k);
 	return 0;
+}
+
+static int status_region(struct hb_statuspb_reader *r, const unsigned char *p, size_t n,
+                         struct hb_statuspb_region *out, struct hb_error *err)
+{
+	return region_fields(r->what, r->nodes - 1, r->node_regions, p, n, out, err);
 }
 
 int hb_statuspb_next_region(struct hb_statuspb_reader *r, struct hb_statuspb_region *out,
@@ -664,4 +870,302 @@ int hb_statuspb_next_region(struct hb_statuspb_reader *r, struct hb_statuspb_reg
 		return 1;
 	}
 	return 0;
+}
+
+/* ---- /status/cluster read as it arrives ---- */
+
+#undef BAD
+#define BAD(...) hb_error_malformed(err, s->what, __VA_ARGS__)
+
+void hb_statuspb_stream_init(struct hb_statuspb_stream *s, const char *what,
+                             const struct hb_statuspb_fns *fns)
+{
+	memset(s, 0, sizeof(*s));
+	s->what = what;
+	s->fns = fns;
+	hb_buf_init(&s->pend, 0);
+	hb_buf_init(&s->name, 0);
+	hb_buf_init(&s->held, 0);
+}
+
+void hb_statuspb_stream_release(struct hb_statuspb_stream *s)
+{
+	hb_buf_release(&s->pend);
+	hb_buf_release(&s->name);
+	hb_buf_release(&s->held);
+}
+
+void hb_statuspb_stream_reset(struct hb_statuspb_stream *s)
+{
+	hb_buf_reset(&s->pend);
+	hb_buf_reset(&s->held);
+	s->seen = s->nodes = s->dead = 0;
+	s->regions = s->requests = 0;
+	s->average_load = 0;
+	s->in_node = 0;
+}
+
+/* One Region of the current node (its name is known) handed on. */
+static int stream_region(struct hb_statuspb_stream *s, const unsigned char *v, size_t vl,
+                         struct hb_error *err)
+{
+	struct hb_statuspb_region reg;
+	int rc;
+
+	if ((rc = region_fields(s->what, s->nodes, s->node_regions, v, vl, &reg, err)))
+		return rc;
+	s->node_regions++;
+	return s->fns->region ? s->fns->region(s->fns->ctx, &s->node, &reg, err) : 0;
+}
+
+/* The node's name: noted, said, and the regions held until it came handed on. */
+static int stream_name(struct hb_statuspb_stream *s, const unsigned char *v, size_t vl,
+                       struct hb_error *err)
+{
+	size_t pos = 0;
+	int rc;
+
+	hb_buf_reset(&s->name);
+	if (hb_buf_add(&s->name, v, vl) || hb_buf_add(&s->name, "", 0))
+		return oom(err);
+	s->node.name = (const unsigned char *)s->name.data;
+	s->node.name_len = vl;
+	s->has_name = 1;
+	if (s->fns->node && (rc = s->fns->node(s->fns->ctx, &s->node, err)))
+		return rc;
+	while (pos < s->held.len) {
+		const unsigned char *r;
+		size_t rl;
+
+		/* held as their length then their bytes, all whole */
+		hb_pb_len((const unsigned char *)s->held.data, s->held.len, &pos, &r, &rl);
+		if ((rc = stream_region(s, r, rl, err)))
+			return rc;
+	}
+	hb_buf_reset(&s->held);
+	return 0;
+}
+
+/* A Region before its node's name: kept, behind its length. */
+static int hold_region(struct hb_statuspb_stream *s, const unsigned char *v, size_t vl,
+                       struct hb_error *err)
+{
+	unsigned char len[10];
+	size_t k = 0, x = vl;
+
+	do {
+		len[k++] = (unsigned char)((x & 0x7F) | (x > 0x7F ? 0x80 : 0));
+		x >>= 7;
+	} while (x);
+	return hb_buf_add(&s->held, len, k) || hb_buf_add(&s->held, v, vl) ? oom(err) : 0;
+}
+
+/* One field of the current node at p[*pos], the node's bytes from there being limit long and
+ * the m - *pos bytes there are of them; hard: no more of them will come. 1 when the field's
+ * bytes are not all there yet. The checks are status_node's and status_region's. */
+static int node_field(struct hb_statuspb_stream *s, const unsigned char *p, size_t m, size_t *pos,
+                      int hard, struct hb_error *err)
+{
+	size_t q = *pos, i = s->nodes, vl;
+	const unsigned char *v;
+	unsigned field, wt;
+	uint64_t tag;
+	int64_t *dst;
+	int rc, more;
+
+	if ((more = varint_more(p, m, &q, &tag))) {
+		if (more > 0 && !hard)
+			return 1;
+		return BAD("LiveNodes[%zu] is truncated", i);
+	}
+	field = (unsigned)(tag >> 3);
+	wt = (unsigned)(tag & 7);
+	if (field == 1 || field == 6) {
+		if (wt != WT_LEN)
+			return field == 1 ? BAD("LiveNodes[%zu].name is not a string", i)
+			                  : BAD("LiveNodes[%zu] holds an invalid field", i);
+		if (hb_pb_len(p, m, &q, &v, &vl)) {
+			if (!hard)
+				return 1;
+			return field == 1 ? BAD("LiveNodes[%zu].name is not a string", i)
+			                  : BAD("LiveNodes[%zu] holds an invalid field", i);
+		}
+		if (field == 1 && memchr(v, 0, vl))
+			return BAD("LiveNodes[%zu].name contains a NUL character", i);
+		rc = field == 1    ? stream_name(s, v, vl, err)
+		     : s->has_name ? stream_region(s, v, vl, err)
+		                   : hold_region(s, v, vl, err);
+		if (rc)
+			return rc;
+	} else {
+		dst = field == 2   ? &s->node.start_code
+		      : field == 3 ? &s->node.requests
+		      : field == 4 ? &s->node.heap_mb
+		      : field == 5 ? &s->node.max_heap_mb
+		                   : NULL;
+		if (dst ? pb_int(p, m, &q, wt, dst) : !field || hb_pb_skip(p, m, &q, wt)) {
+			/* a wire type that is wrong, a varint no byte can mend: invalid now */
+			size_t t = q;
+			uint64_t x;
+
+			if (!hard && field &&
+			    (wt == WT_LEN || wt == WT_I64 || wt == 5 ||
+			     (wt == WT_VARINT && varint_more(p, m, &t, &x) > 0)))
+				return 1;
+			return BAD("LiveNodes[%zu] holds an invalid field", i);
+		}
+	}
+	s->node_left -= q - *pos;
+	*pos = q;
+	return 0;
+}
+
+/* The current node's end: its name must have come. */
+static int node_end(struct hb_statuspb_stream *s, struct hb_error *err)
+{
+	int rc;
+
+	if (!s->has_name)
+		return BAD("LiveNodes[%zu].name is missing", s->nodes);
+	if (s->fns->node && (rc = s->fns->node(s->fns->ctx, &s->node, err)))
+		return rc;
+	s->in_node = 0;
+	s->nodes++;
+	return 0;
+}
+
+/* A top-level field at p[*pos] of the m bytes there are: a node is entered once its tag and
+ * length are read; the others are read whole. 1 when the field's bytes are not all there. */
+static int top_field(struct hb_statuspb_stream *s, const unsigned char *p, size_t m, size_t *pos,
+                     int hard, struct hb_error *err)
+{
+	size_t q = *pos, at = s->seen + *pos, vl;
+	const unsigned char *v;
+	unsigned field, wt;
+	uint64_t tag, len;
+	int rc, more;
+
+	if ((more = varint_more(p, m, &q, &tag))) {
+		if (more > 0 && !hard)
+			return 1;
+		return BAD("truncated or invalid protobuf at byte %zu", at);
+	}
+	field = (unsigned)(tag >> 3);
+	wt = (unsigned)(tag & 7);
+	if (field != 1 && field != 2) {
+		if (summary_field(p, m, &q, field, wt, &s->regions, &s->requests,
+		                  &s->average_load)) {
+			if (!hard)
+				return 1;
+			return BAD("truncated or invalid protobuf at byte %zu", at);
+		}
+	} else if (wt != WT_LEN) {
+		return BAD("%s is not length-delimited (byte %zu)",
+		           field == 1 ? "LiveNodes" : "DeadNodes", at);
+	} else if (field == 1) {
+		if ((more = varint_more(p, m, &q, &len))) {
+			if (more > 0 && !hard)
+				return 1;
+			return BAD("truncated protobuf at byte %zu", at);
+		}
+		if (len > SIZE_MAX / 2)
+			return BAD("truncated protobuf at byte %zu", at);
+		s->in_node = 1;
+		s->node_left = (size_t)len;
+		s->node_at = at;
+		s->node_regions = 0;
+		s->has_name = 0;
+		memset(&s->node, 0, sizeof(s->node));
+		s->node.index = s->nodes;
+		hb_buf_reset(&s->held);
+	} else {
+		if (hb_pb_len(p, m, &q, &v, &vl)) {
+			if (!hard)
+				return 1;
+			return BAD("truncated protobuf at byte %zu", at);
+		}
+		if (memchr(v, 0, vl))
+			return BAD("DeadNodes[%zu] contains a NUL character", s->dead);
+		if (s->fns->dead && (rc = s->fns->dead(s->fns->ctx, v, vl, err)))
+			return rc;
+		s->dead++;
+	}
+	*pos = q;
+	return 0;
+}
+
+/* Reads the whole fields among the m bytes at p (the body from s->seen on); *used: how many
+ * bytes they took. final: the body ends after them. */
+static int status_step(struct hb_statuspb_stream *s, const unsigned char *p, size_t m, int final,
+                       size_t *used, struct hb_error *err)
+{
+	size_t pos = 0;
+	int rc = 0;
+
+	for (;;) {
+		if (s->in_node && !s->node_left) {
+			if ((rc = node_end(s, err)))
+				break;
+			continue;
+		}
+		if (pos == m)
+			break;
+		if (s->in_node) {
+			size_t w = m - pos < s->node_left ? m - pos : s->node_left;
+
+			/* the body ends inside the node: its length is past the end */
+			if (final && w < s->node_left)
+				return BAD("truncated protobuf at byte %zu", s->node_at);
+			rc = node_field(s, p, pos + w, &pos,
+			                w == s->node_left || m - pos > PENDING_MAX, err);
+		} else {
+			rc = top_field(s, p, m, &pos, final || m - pos > PENDING_MAX, err);
+		}
+		if (rc)
+			break;
+	}
+	*used = pos;
+	return rc > 0 ? 0 : rc;
+}
+
+static int status_feed(struct hb_statuspb_stream *s, const void *p, size_t m, int final,
+                       struct hb_error *err)
+{
+	size_t used;
+	int rc;
+
+	if (!s->pend.len) {
+		if ((rc = status_step(s, p, m, final, &used, err)))
+			return rc;
+		s->seen += used;
+		if (used < m && hb_buf_add(&s->pend, (const char *)p + used, m - used))
+			return oom(err);
+		return 0;
+	}
+	if (m && hb_buf_add(&s->pend, p, m))
+		return oom(err);
+	if ((rc = status_step(s, (const unsigned char *)s->pend.data, s->pend.len, final, &used,
+	                      err)))
+		return rc;
+	memmove(s->pend.data, s->pend.data + used, s->pend.len - used);
+	s->pend.len -= used;
+	s->seen += used;
+	return 0;
+}
+
+int hb_statuspb_stream_push(struct hb_statuspb_stream *s, const void *p, size_t n,
+                            struct hb_error *err)
+{
+	return n ? status_feed(s, p, n, 0, err) : 0;
+}
+
+int hb_statuspb_stream_end(struct hb_statuspb_stream *s, struct hb_error *err)
+{
+	int rc = status_feed(s, "", 0, 1, err);
+
+	if (!rc && s->in_node) /* a node whose length runs past the body's end */
+		rc = BAD("truncated protobuf at byte %zu", s->node_at);
+	if (!rc && s->pend.len)
+		rc = BAD("truncated or invalid protobuf at byte %zu", s->seen);
+	return rc;
 }

@@ -98,6 +98,7 @@ struct hb_scanpb_reader {
 	const char *what;
 	const unsigned char *row; /* the current Row message and how far its cells are read */
 	size_t row_len, row_pos;
+	size_t base; /* where p lies in the whole body, for messages (0 unless a stream moves p) */
 };
 
 /* Starts a reader over the n bytes at p (not copied). */
@@ -127,11 +128,45 @@ int hb_scanpb_next_row(struct hb_scanpb_reader *r, const unsigned char **key, si
 /* Reads the current row's next cell: 1 for a cell, 0 at the row's end, HB_ESERVER. */
 int hb_scanpb_next_cell(struct hb_scanpb_reader *r, struct hb_pb_cell *out, struct hb_error *err);
 
-/* A live node of a StorageClusterStatus: name ("host:port", no NUL) is a view into the body. */
+/*
+ * A stateless scan's body read as it arrives, in pieces of any size. A chunk is framed as
+ * hb_scanpb_next_row frames it over the whole body, and its rows are handed to fn once that
+ * framing can no longer change: the walk over its Row fields has stopped on a byte that is not
+ * a Row tag, or at the body's end. So fn sees the rows a reader over the whole body would hand
+ * on, in the same order, before the same error. fn reads each row's cells from rd with
+ * hb_scanpb_next_cell. Only the current chunk and the bytes the walk read past it are kept
+ * (a chunk is at most the scan's fetch size in rows, ten by default).
+ */
+typedef int (*hb_scanpb_row_fn)(void *ctx, struct hb_scanpb_reader *rd, const unsigned char *key,
+                                size_t key_len, struct hb_error *err);
+struct hb_scanpb_stream {
+	const char *what;
+	struct hb_buf pend; /* from the current chunk's length on */
+	size_t seen;        /* bytes of the body before pend */
+	size_t rows;        /* rows handed on */
+	/* the walk over the current chunk's Row fields (offsets into pend) */
+	size_t at, found, fits, check;
+	int walking, checking;
+};
+
+void hb_scanpb_stream_init(struct hb_scanpb_stream *s, const char *what);
+void hb_scanpb_stream_release(struct hb_scanpb_stream *s);
+/* Forgets every byte pushed so far (an answer that starts again). */
+void hb_scanpb_stream_reset(struct hb_scanpb_stream *s);
+/* The next n bytes: fn's non-zero return, or the reader's HB_ESERVER / HB_EINVAL. */
+int hb_scanpb_stream_push(struct hb_scanpb_stream *s, const void *p, size_t n, hb_scanpb_row_fn fn,
+                          void *ctx, struct hb_error *err);
+/* After the last byte: the chunks still held are framed as at the body's end. */
+int hb_scanpb_stream_end(struct hb_scanpb_stream *s, hb_scanpb_row_fn fn, void *ctx,
+                         struct hb_error *err);
+
+/* A live node of a StorageClusterStatus: name ("host:port", no NUL) is a view into the body.
+ * index counts the live nodes before it. */
 struct hb_statuspb_node {
 	const unsigned char *name;
 	size_t name_len;
 	int64_t start_code, requests, heap_mb, max_heap_mb;
+	size_t index;
 };
 
 /* One Region of a node: the region name (bytes) is a view into the body. */
@@ -181,5 +216,50 @@ int hb_statuspb_next_region(struct hb_statuspb_reader *r, struct hb_statuspb_reg
 
 /* Where the reader has got to in the body (for giving back the pages behind it). */
 const unsigned char *hb_statuspb_at(const struct hb_statuspb_reader *r);
+
+/*
+ * A StorageClusterStatus read as it arrives, in pieces of any size. A Node can hold every
+ * region of a server, so it is not waited for whole: its fields are read one by one and each
+ * Region is handed on as soon as its bytes are all there, with the node as read so far.
+ * Regions that come before the node's name (protobuf-java writes the name first, but the
+ * format allows any order) are held until the name comes, then handed on in order. node is
+ * called when a node's name is read (again if it is read again) and at the node's end with
+ * its last fields: a node's index tells a new node from one seen before. A body that is
+ * malformed fails where a reader over the whole body fails (HB_ESERVER), though regions of a
+ * node may have been handed on before an error later in that node.
+ */
+struct hb_statuspb_fns {
+	int (*node)(void *ctx, const struct hb_statuspb_node *n, struct hb_error *err);
+	int (*region)(void *ctx, const struct hb_statuspb_node *n,
+	              const struct hb_statuspb_region *r, struct hb_error *err);
+	int (*dead)(void *ctx, const unsigned char *name, size_t len, struct hb_error *err);
+	void *ctx;
+};
+struct hb_statuspb_stream {
+	const char *what;
+	const struct hb_statuspb_fns *fns;
+	struct hb_buf pend; /* the bytes after the last whole field */
+	size_t seen;        /* bytes of the body before pend */
+	size_t nodes, dead; /* live nodes begun (the current one included), dead names */
+	int64_t regions, requests;
+	double average_load;
+	/* the Node being read */
+	int in_node, has_name;
+	size_t node_left, node_at, node_regions;
+	struct hb_statuspb_node node; /* its name points into name */
+	struct hb_buf name, held;     /* held: regions before the name, each behind its length */
+};
+
+void hb_statuspb_stream_init(struct hb_statuspb_stream *s, const char *what,
+                             const struct hb_statuspb_fns *fns);
+void hb_statuspb_stream_release(struct hb_statuspb_stream *s);
+/* Forgets every byte pushed so far (an answer that starts again). */
+void hb_statuspb_stream_reset(struct hb_statuspb_stream *s);
+/* The next n bytes: a callback's non-zero return, HB_ESERVER, HB_ENOMEM. */
+int hb_statuspb_stream_push(struct hb_statuspb_stream *s, const void *p, size_t n,
+                            struct hb_error *err);
+/* After the last byte: a body that ends inside a field or a node is malformed. The summary
+ * (regions, requests, averageLoad) is in s once this returned 0. */
+int hb_statuspb_stream_end(struct hb_statuspb_stream *s, struct hb_error *err);
 
 #endif

@@ -145,96 +145,145 @@ static char *strndup_bytes(const unsigned char *p, size_t n)
 	return s;
 }
 
-/* A live node's regions: each load handed to w->fn, or kept in node when w->regions. */
-static int status_pb_regions(struct hb_statuspb_reader *rd, struct hb_node *node,
-                             const struct status_want *w, const char **drop, struct hb_error *err)
-{
-	struct hb_statuspb_region pr;
-	size_t cap = 0;
-	int rc;
-
-	while ((rc = hb_statuspb_next_region(rd, &pr, err)) == 1) {
-		struct hb_region_load rl;
-
-		memset(&rl, 0, sizeof(rl));
-		rl.name = (unsigned char *)(pr.name_len ? pr.name : (const unsigned char *)"");
-		rl.name_len = pr.name_len;
-		rl.read_requests = pr.read_requests;
-		rl.write_requests = pr.write_requests;
-		rl.stores = pr.stores;
-		rl.storefiles = pr.storefiles;
-		rl.storefile_size_mb = pr.storefile_size_mb;
-		rl.memstore_size_mb = pr.memstore_size_mb;
-		if (w->fn) {
-			if ((rc = w->fn(w->ctx, node, &rl, err)))
-				return rc;
-		} else if (w->regions) {
-			if (HB_VEC_GROW(node->regions, cap, node->nregions + 1, 16) ||
-			    !(rl.name = (unsigned char *)strndup_bytes(pr.name, pr.name_len)))
-				return hb_error_set(err, HB_ENOMEM, "out of memory");
-			node->regions[node->nregions++] = rl;
-		}
-		hb_rest_drop_behind(drop, (const char *)hb_statuspb_at(rd));
-	}
-	return rc;
-}
-
-/* A StorageClusterStatus body (docs/hbase-wire.md §1.1) into w->out, as the JSON decoder
- * fills it; a mapped body's pages are given back as the reader moves on. */
-static int decode_status_pb(const char *body, size_t blen, int mapped, const char *what,
-                            const struct status_want *w, struct hb_error *err)
-{
-	struct hb_cluster_status *out = w->out;
-	struct hb_statuspb_reader rd;
-	struct hb_statuspb_node pn;
-	const unsigned char *dead;
-	const char *drop = mapped ? body : NULL;
-	size_t dead_len, lcap = 0, dcap = 0;
-	int rc;
-
-	hb_statuspb_reader_init(&rd, body, blen, what);
-	while ((rc = hb_statuspb_next(&rd, &pn, &dead, &dead_len, err)) > 0) {
-		if (rc == HB_STATUSPB_DEAD) {
-			if (HB_VEC_GROW(out->dead, dcap, out->ndead + 1, 8) ||
-			    !(out->dead[out->ndead] = strndup_bytes(dead, dead_len)))
-				return hb_error_set(err, HB_ENOMEM, "out of memory");
-			out->ndead++;
-			continue;
-		}
-		if (HB_VEC_GROW(out->live, lcap, out->nlive + 1, 8))
-			return hb_error_set(err, HB_ENOMEM, "out of memory");
-		memset(&out->live[out->nlive], 0, sizeof(out->live[0]));
-		if (!(out->live[out->nlive].name = strndup_bytes(pn.name, pn.name_len)))
-			return hb_error_set(err, HB_ENOMEM, "out of memory");
-		out->live[out->nlive].start_code = pn.start_code;
-		out->live[out->nlive].requests = pn.requests;
-		out->live[out->nlive].heap_mb = pn.heap_mb;
-		out->live[out->nlive].max_heap_mb = pn.max_heap_mb;
-		out->nlive++;
-		if ((rc = status_pb_regions(&rd, &out->live[out->nlive - 1], w, &drop, err)))
-			return rc;
-	}
-	out->regions = rd.regions;
-	out->requests = rd.requests;
-	out->average_load = rd.average_load;
-	return rc;
-}
-
+/* A /status/cluster JSON body into w->out (the protobuf one is read as it arrives). */
 static int decode_status(void *out, const struct hb_rest_resp *r, const char *what,
                          struct hb_error *err)
 {
 	const struct status_want *w = out;
 	size_t blen;
 	const char *body = hb_rest_resp_body(r, &blen);
-	int rc;
 
-	if (!is_protobuf(r->content_type))
-		return hb_rest_decode_status_each(body, blen, what, w->out, w->regions,
-		                                  r->map != NULL, w->fn, w->ctx, err);
-	rc = decode_status_pb(body, blen, r->map != NULL, what, w, err);
-	if (rc)
-		hb_cluster_status_release(w->out);
-	return rc;
+	return hb_rest_decode_status_each(body, blen, what, w->out, w->regions, r->map != NULL,
+	                                  w->fn, w->ctx, err);
+}
+
+/* StorageClusterStatus read as it arrives (core/restpb.h hb_statuspb_stream) into w->out, as
+ * the JSON decoder fills it: nodes and dead names kept, each region's load handed to w->fn. */
+struct status_stream {
+	const struct status_want *w;
+	struct hb_statuspb_stream ps;
+	size_t lcap, dcap, scap;
+	int started;
+};
+
+static int status_oom(struct hb_error *err)
+{
+	return hb_error_set(err, HB_ENOMEM, "out of memory");
+}
+
+/* A node name a callback may hold (audit's counts borrow them) kept until the status goes. */
+static int keep_stale(struct status_stream *st, char *name)
+{
+	struct hb_cluster_status *out = st->w->out;
+
+	if (HB_VEC_GROW(out->stale, st->scap, out->nstale + 1, 8))
+		return HB_ENOMEM;
+	out->stale[out->nstale++] = name;
+	return 0;
+}
+
+static int status_node_pb(void *ctx, const struct hb_statuspb_node *n, struct hb_error *err)
+{
+	struct status_stream *st = ctx;
+	struct hb_cluster_status *out = st->w->out;
+	struct hb_node *node;
+
+	if (n->index == out->nlive) {
+		if (HB_VEC_GROW(out->live, st->lcap, out->nlive + 1, 8))
+			return status_oom(err);
+		node = &out->live[out->nlive];
+		memset(node, 0, sizeof(*node));
+		if (!(node->name = strndup_bytes(n->name, n->name_len)))
+			return status_oom(err);
+		out->nlive++;
+	} else {
+		node = &out->live[n->index];
+		if (strlen(node->name) != n->name_len || memcmp(node->name, n->name, n->name_len)) {
+			/* a name read again: the last one counts, the first stays for callbacks */
+			char *name = strndup_bytes(n->name, n->name_len);
+
+			if (!name || keep_stale(st, node->name)) {
+				free(name);
+				return status_oom(err);
+			}
+			node->name = name;
+		}
+	}
+	node->start_code = n->start_code;
+	node->requests = n->requests;
+	node->heap_mb = n->heap_mb;
+	node->max_heap_mb = n->max_heap_mb;
+	return 0;
+}
+
+static int status_region_pb(void *ctx, const struct hb_statuspb_node *n,
+                            const struct hb_statuspb_region *pr, struct hb_error *err)
+{
+	struct status_stream *st = ctx;
+	struct hb_node *node = &st->w->out->live[n->index];
+	struct hb_region_load rl;
+
+	/* the node's counters as read so far (protobuf-java writes them before the regions) */
+	node->start_code = n->start_code;
+	node->requests = n->requests;
+	node->heap_mb = n->heap_mb;
+	node->max_heap_mb = n->max_heap_mb;
+	if (!st->w->fn)
+		return 0;
+	memset(&rl, 0, sizeof(rl));
+	rl.name = (unsigned char *)(pr->name_len ? pr->name : (const unsigned char *)"");
+	rl.name_len = pr->name_len;
+	rl.read_requests = pr->read_requests;
+	rl.write_requests = pr->write_requests;
+	rl.stores = pr->stores;
+	rl.storefiles = pr->storefiles;
+	rl.storefile_size_mb = pr->storefile_size_mb;
+	rl.memstore_size_mb = pr->memstore_size_mb;
+	return st->w->fn(st->w->ctx, node, &rl, err);
+}
+
+static int status_dead_pb(void *ctx, const unsigned char *name, size_t len, struct hb_error *err)
+{
+	struct status_stream *st = ctx;
+	struct hb_cluster_status *out = st->w->out;
+
+	if (HB_VEC_GROW(out->dead, st->dcap, out->ndead + 1, 8) ||
+	    !(out->dead[out->ndead] = strndup_bytes(name, len)))
+		return status_oom(err);
+	out->ndead++;
+	return 0;
+}
+
+static int status_wants(const char *content_type)
+{
+	return is_protobuf(content_type);
+}
+
+/* Each attempt's body from its first byte: what a cut attempt listed is forgotten (its node
+ * names kept while the status lives: the callback may hold them). */
+static int status_start(void *ctx, struct hb_error *err)
+{
+	struct status_stream *st = ctx;
+	struct hb_cluster_status *out = st->w->out;
+	size_t i;
+
+	if (st->started) {
+		for (i = 0; i < out->nlive; i++)
+			if (keep_stale(st, out->live[i].name))
+				return status_oom(err);
+		out->nlive = 0;
+		for (i = 0; i < out->ndead; i++)
+			free(out->dead[i]);
+		out->ndead = 0;
+		hb_statuspb_stream_reset(&st->ps);
+	}
+	st->started = 1;
+	return 0;
+}
+
+static int status_push(void *ctx, const char *p, size_t n, struct hb_error *err)
+{
+	return hb_statuspb_stream_push(&((struct status_stream *)ctx)->ps, p, n, err);
 }
 
 /* /status/cluster lists every region of the cluster: a few hundred bytes each in JSON, about
@@ -244,10 +293,66 @@ static int get_status(struct hb_rest *c, struct hb_cluster_status *out, int want
                       hb_region_load_fn fn, void *ctx, struct hb_error *err)
 {
 	struct status_want w = {out, want_regions, fn, ctx};
+	struct status_stream st;
+	struct hb_statuspb_fns fns = {status_node_pb, status_region_pb, status_dead_pb, &st};
+	struct hb_rest_stream ops = {status_wants, status_start, status_push, &st};
+	static const char path[] = "/status/cluster";
+	struct hb_rest_resp r;
+	char what[600];
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	return get_decoded(c, "/status/cluster", want_regions ? NULL : HB_PROTOBUF_TYPE, 1,
-	                   decode_status, &w, NULL, err);
+	if (want_regions)
+		return get_decoded(c, path, NULL, 1, decode_status, &w, NULL, err);
+	memset(&st, 0, sizeof(st));
+	st.w = &w;
+	snprintf(what, sizeof(what), "GET %s", path);
+	hb_statuspb_stream_init(&st.ps, what, &fns);
+	hb_rest_resp_init(&r);
+	/* a JSON answer (protobuf refused) is kept in a temporary file and mapped */
+	r.spool = 1;
+	r.stream = &ops;
+	rc = get_protobuf(c, path, &r, what, sizeof(what), err);
+	if (!rc && !r.streamed && is_protobuf(r.content_type)) {
+		/* an answer with no byte to stream (an empty body) is read as it is */
+		size_t blen;
+		const char *body = hb_rest_resp_body(&r, &blen);
+
+		rc = status_start(&st, err);
+		if (!rc)
+			rc = hb_statuspb_stream_push(&st.ps, body, blen, err);
+	}
+	if (!rc && (r.streamed || is_protobuf(r.content_type))) {
+		rc = hb_statuspb_stream_end(&st.ps, err);
+		out->regions = st.ps.regions;
+		out->requests = st.ps.requests;
+		out->average_load = st.ps.average_load;
+		if (rc)
+			hb_cluster_status_release(out);
+	} else if (!rc) {
+		/* JSON after a protobuf attempt that was cut: that attempt's names are kept */
+		struct hb_cluster_status cut = *out;
+		size_t i;
+
+		st.scap = 0;
+		rc = decode_status(&w, &r, what, err);
+		for (i = 0; i < cut.nlive + cut.nstale; i++) {
+			char *name = i < cut.nlive ? cut.live[i].name : cut.stale[i - cut.nlive];
+
+			if (rc || keep_stale(&st, name))
+				free(name);
+		}
+		for (i = 0; i < cut.ndead; i++)
+			free(cut.dead[i]);
+		free(cut.live);
+		free(cut.stale);
+		free(cut.dead);
+	} else {
+		hb_cluster_status_release(out);
+	}
+	hb_rest_resp_release(&r);
+	hb_statuspb_stream_release(&st.ps);
+	return rc;
 }
 
 int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err)
@@ -759,6 +864,9 @@ struct scan_state {
 	struct hb_rest *c;
 	int json;   /* scanner batches are asked for as JSON: protobuf was refused */
 	int reopen; /* the scanner ended to ask for JSON from a new one: not a failure */
+	/* A stateless scan's answer read again after rows were handed on: the rows up to the
+	 * last one handed on (last_done, met when skip_seen) are passed over. */
+	int skipping, skip_seen;
 };
 
 static int flush_pending(struct scan_state *st, struct hb_error *err)
@@ -784,6 +892,17 @@ static int on_fragment(void *ctx, struct hb_row *frag, struct hb_error *err)
 	struct scan_state *st = ctx;
 	size_t i;
 	int rc;
+
+	if (st->skipping) {
+		if (frag->key_len == st->last_done.len &&
+		    !memcmp(frag->key, st->last_done.data, frag->key_len)) {
+			st->skip_seen = 1;
+			return 0;
+		}
+		if (!st->skip_seen)
+			return 0;
+		st->skipping = 0;
+	}
 
 	if (st->have_pending && st->pending.key_len == frag->key_len &&
 	    !memcmp(st->pending.key, frag->key, frag->key_len)) {
@@ -952,39 +1071,44 @@ static int scanner_open(struct hb_rest *c, const char *path, const struct hb_sca
 
 typedef int (*fragment_fn)(void *ctx, struct hb_row *frag, struct hb_error *err);
 
-/* Hands each Row a protobuf reader reads to fn, as the JSON decoder does; a mapped body's
- * pages are given back behind the reader (drop: the body, NULL when not mapped). */
-static int pb_rows(struct hb_scanpb_reader *rd, const char *drop, fragment_fn fn, void *ctx,
-                   struct hb_error *err)
+/* The row a protobuf reader has just read (key) with its cells, handed to fn as the JSON
+ * decoder hands a row. */
+static int pb_row(struct hb_scanpb_reader *rd, const unsigned char *key, size_t key_len,
+                  fragment_fn fn, void *ctx, struct hb_error *err)
+{
+	struct hb_pb_cell cell;
+	struct hb_row frag;
+	int rc;
+
+	hb_row_init(&frag);
+	if (!(frag.key = malloc(key_len + 1)))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (key_len)
+		memcpy(frag.key, key, key_len);
+	frag.key[key_len] = 0;
+	frag.key_len = key_len;
+	while ((rc = hb_scanpb_next_cell(rd, &cell, err)) == 1)
+		if (hb_row_add_cell(&frag, cell.column, cell.column_len, cell.value, cell.value_len,
+		                    cell.timestamp)) {
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			break;
+		}
+	if (!rc)
+		rc = fn(ctx, &frag, err);
+	hb_row_release(&frag);
+	return rc;
+}
+
+/* Hands each Row a protobuf reader reads to fn. */
+static int pb_rows(struct hb_scanpb_reader *rd, fragment_fn fn, void *ctx, struct hb_error *err)
 {
 	const unsigned char *key;
 	size_t key_len;
 	int rc;
 
-	while ((rc = hb_scanpb_next_row(rd, &key, &key_len, err)) == 1) {
-		struct hb_pb_cell cell;
-		struct hb_row frag;
-
-		hb_row_init(&frag);
-		if (!(frag.key = malloc(key_len + 1)))
-			return hb_error_set(err, HB_ENOMEM, "out of memory");
-		if (key_len)
-			memcpy(frag.key, key, key_len);
-		frag.key[key_len] = 0;
-		frag.key_len = key_len;
-		while ((rc = hb_scanpb_next_cell(rd, &cell, err)) == 1)
-			if (hb_row_add_cell(&frag, cell.column, cell.column_len, cell.value,
-			                    cell.value_len, cell.timestamp)) {
-				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-				break;
-			}
-		if (!rc)
-			rc = fn(ctx, &frag, err);
-		hb_row_release(&frag);
-		if (rc)
+	while ((rc = hb_scanpb_next_row(rd, &key, &key_len, err)) == 1)
+		if ((rc = pb_row(rd, key, key_len, fn, ctx, err)))
 			return rc;
-		hb_rest_drop_behind(&drop, (const char *)rd->p + rd->pos);
-	}
 	return rc;
 }
 
@@ -995,7 +1119,7 @@ static int decode_cellset_pb(const char *body, size_t blen, const char *what, fr
 	struct hb_scanpb_reader rd;
 	int rc = hb_cellsetpb_reader_init(&rd, body, blen, what, err);
 
-	return rc ? rc : pb_rows(&rd, NULL, fn, ctx, err);
+	return rc ? rc : pb_rows(&rd, fn, ctx, err);
 }
 
 /* GETs the open scanner at spath until it is exhausted (204), each batch decoded into st.
@@ -1136,61 +1260,101 @@ static int stateless_ok(const struct hb_scan_spec *spec)
 	return 1;
 }
 
-/* Walks a protobuf scan body's framing and rows, giving back a mapped body's pages as it
- * goes: HB_EINVAL when a chunk cannot be framed (its 16-bit length wrapped), HB_ESERVER when
- * the body is malformed. */
-static int check_scan_pb(const char *body, size_t blen, int mapped, const char *what,
-                         struct hb_error *err)
+/* A stateless scan's protobuf answer read as it arrives (core/restpb.h hb_scanpb_stream). */
+struct scan_stream {
+	struct scan_state *st;
+	struct hb_scanpb_stream ps;
+	int started;
+	int unframeable; /* a chunk could not be framed: the scan is asked for as JSON */
+};
+
+static int scan_row(void *ctx, struct hb_scanpb_reader *rd, const unsigned char *key,
+                    size_t key_len, struct hb_error *err)
 {
-	struct hb_scanpb_reader rd;
-	const unsigned char *key;
-	const char *drop = mapped ? body : NULL;
-	size_t key_len;
-	int rc;
+	return pb_row(rd, key, key_len, on_fragment, ctx, err);
+}
 
-	hb_scanpb_reader_init(&rd, body, blen, what);
-	while ((rc = hb_scanpb_next_row(&rd, &key, &key_len, err)) == 1) {
-		struct hb_pb_cell cell;
+static int scan_wants(const char *content_type)
+{
+	return is_protobuf(content_type);
+}
 
-		while ((rc = hb_scanpb_next_cell(&rd, &cell, err)) == 1)
-			;
-		if (rc)
-			break;
-		hb_rest_drop_behind(&drop, body + rd.pos);
-	}
+/* The answer is read again from its start: the row held (it may have had more cells to come)
+ * is dropped, and the rows up to the last one handed on are passed over. */
+static void scan_forget(struct scan_stream *ss)
+{
+	struct scan_state *st = ss->st;
+
+	hb_row_release(&st->pending);
+	st->have_pending = 0;
+	st->skipping = st->have_done;
+	st->skip_seen = 0;
+	hb_scanpb_stream_reset(&ss->ps);
+}
+
+static int scan_start(void *ctx, struct hb_error *err)
+{
+	struct scan_stream *ss = ctx;
+
+	(void)err;
+	if (ss->started)
+		scan_forget(ss);
+	ss->started = 1;
+	return 0;
+}
+
+/* A chunk that cannot be framed (HB_EINVAL) ends the request and is noted. */
+static int scan_noted(struct scan_stream *ss, int rc)
+{
+	if (rc == HB_EINVAL)
+		ss->unframeable = 1;
 	return rc;
 }
 
-/* Hands each Row of a checked protobuf scan body to on_fragment, as the JSON decoder does. */
-static int decode_scan_pb(const char *body, size_t blen, int mapped, const char *what,
-                          struct scan_state *st, struct hb_error *err)
+static int scan_push(void *ctx, const char *p, size_t n, struct hb_error *err)
 {
-	struct hb_scanpb_reader rd;
-	int rc;
+	struct scan_stream *ss = ctx;
 
-	hb_scanpb_reader_init(&rd, body, blen, what);
-	rc = pb_rows(&rd, mapped ? body : NULL, on_fragment, st, err);
-	/* the body was checked: no chunk is unframeable here */
-	if (rc == HB_EINVAL && err)
-		err->code = rc = HB_ESERVER;
-	return rc;
+	return scan_noted(ss, hb_scanpb_stream_push(&ss->ps, p, n, scan_row, ss->st, err));
+}
+
+/* The protobuf answer's end: a streamed one's last chunks, or the whole of one that was kept
+ * (an empty body brings no byte to stream). */
+static int scan_pb_end(struct scan_stream *ss, const struct hb_rest_resp *r, struct hb_error *err)
+{
+	int rc = 0;
+
+	if (!r->streamed) {
+		size_t blen;
+		const char *body = hb_rest_resp_body(r, &blen);
+
+		scan_start(ss, err);
+		rc = scan_noted(ss,
+		                hb_scanpb_stream_push(&ss->ps, body, blen, scan_row, ss->st, err));
+	}
+	return rc ? rc : scan_noted(ss, hb_scanpb_stream_end(&ss->ps, scan_row, ss->st, err));
 }
 
 /*
  * GET /T/\*?startrow=&endrow=&column=&maxversions= (TableResource.getScanResource): one
  * idempotent request, no server-side state, and allowed on a read-only gateway
- * (hbase.rest.readonly refuses scanner creation). The whole range comes in one CellSet.
+ * (hbase.rest.readonly refuses scanner creation). The whole range comes in one answer, read
+ * as it arrives in protobuf.
  */
 static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
                           struct scan_state *st, struct hb_error *err)
 {
 	struct hb_buf path = HB_BUF_INIT;
 	struct hb_rest_resp r;
+	struct scan_stream ss;
+	struct hb_rest_stream ops = {scan_wants, scan_start, scan_push, &ss};
 	const char *const *col;
 	char what[700];
 	int rc;
 
 	hb_rest_resp_init(&r);
+	memset(&ss, 0, sizeof(ss));
+	ss.st = st;
 	rc = table_path(&path, table, "/*?startrow=", err);
 	if (!rc && ((spec->start && hb_rest_path_escape(&path, spec->start, spec->start_len)) ||
 	            hb_buf_adds(&path, "&endrow=") ||
@@ -1207,38 +1371,45 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 	    (hb_buf_adds(&path, "&filter=") ||
 	     hb_rest_path_escape(&path, spec->lang_filter, strlen(spec->lang_filter))))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	/* the whole range in one body: about 600 bytes a region for a meta scan in JSON */
+	if (rc)
+		goto done;
+	snprintf(what, sizeof(what), "GET %s", path.data);
+	hb_scanpb_stream_init(&ss.ps, what);
+	/* a JSON answer (about 600 bytes a region for a meta scan) is kept in a temporary file */
 	r.spool = 1;
-	if (!rc)
-		rc = get_protobuf(c, path.data, &r, what, sizeof(what), err);
-	/* Every chunk is framed before any row is handed on: a chunk of 64 KiB or more has a
-	 * wrapped length that may not be framed (docs/hbase-wire.md §3.1), and then JSON is
-	 * asked for instead. */
-	if (!rc && is_protobuf(r.content_type)) {
+	r.stream = &ops;
+	rc = get_protobuf(c, path.data, &r, what, sizeof(what), err);
+	if (!rc && (r.streamed || is_protobuf(r.content_type)))
+		rc = scan_pb_end(&ss, &r, err);
+	/* A chunk of 64 KiB or more has a wrapped length that may not be framed
+	 * (docs/hbase-wire.md §3.1): the scan is asked for again as JSON, the rows handed on
+	 * so far passed over. */
+	if (rc == HB_EINVAL && ss.unframeable) {
+		r.accept = NULL;
+		rc = get_json(c, path.data, &r, what, sizeof(what), err);
+	}
+	if (!rc && !r.streamed && !is_protobuf(r.content_type)) {
 		size_t blen;
 		const char *body = hb_rest_resp_body(&r, &blen);
 
-		rc = check_scan_pb(body, blen, r.map != NULL, what, err);
-		if (rc == HB_EINVAL) {
-			r.accept = NULL;
-			rc = get_json(c, path.data, &r, what, sizeof(what), err);
-		}
-	}
-	if (!rc) {
-		size_t blen;
-		const char *body = hb_rest_resp_body(&r, &blen);
+		/* JSON after protobuf that was read in part (cut, or not framed) */
+		if (ss.started)
+			scan_forget(&ss);
 
-		if (is_protobuf(r.content_type))
-			rc = decode_scan_pb(body, blen, r.map != NULL, what, st, err);
-		else
-			rc = r.map ? hb_rest_decode_cellset_mapped(body, blen, what, on_fragment,
-			                                           st, err)
-			           : hb_rest_decode_cellset(body, blen, what, on_fragment, st, err);
+		rc = r.map ? hb_rest_decode_cellset_mapped(body, blen, what, on_fragment, st, err)
+		           : hb_rest_decode_cellset(body, blen, what, on_fragment, st, err);
 	}
-
+	if (!rc && st->skipping && !st->skip_seen)
+		rc =
+		    hb_error_set(err, HB_ESERVER,
+		                 "%s: the answer asked for again no longer lists the last row read "
+		                 "before the first one was cut",
+		                 what);
 	if (!rc)
 		rc = flush_pending(st, err);
 	hb_rest_report_progress(c, st->rows, 0);
+	hb_scanpb_stream_release(&ss.ps);
+done:
 	hb_rest_resp_release(&r);
 	hb_buf_release(&path);
 	return rc;

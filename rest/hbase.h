@@ -44,6 +44,10 @@ struct hb_cluster_status {
 	size_t nlive;
 	char **dead;
 	size_t ndead;
+	/* node names of an answer that was cut and asked for again, kept while the status lives
+	 * (a load callback may hold them) */
+	char **stale;
+	size_t nstale;
 };
 
 /* Called with each region of a listing (r and its strings valid during the call only); a
@@ -118,7 +122,9 @@ int hb_rest_get_cluster_version(struct hb_rest *c, char **out, struct hb_error *
 int hb_rest_get_status(struct hb_rest *c, struct hb_cluster_status *out, struct hb_error *err);
 /* The same without the regions' loads (every node's regions empty): the live and dead nodes
  * at no memory cost per region. */
-/* ... and with each region's load handed to fn as it is read (no region kept). */
+/* ... and with each region's load handed to fn as it is read (no region kept). An answer cut
+ * part-way and asked for again hands its loads again from the first: fn keeps the last load
+ * it is given for a region (node names it was given stay valid until *out is released). */
 int hb_rest_get_status_each(struct hb_rest *c, struct hb_cluster_status *out, hb_region_load_fn fn,
                             void *ctx, struct hb_error *err);
 int hb_rest_get_status_nodes(struct hb_rest *c, struct hb_cluster_status *out,

@@ -342,6 +342,9 @@ void hb_cluster_status_release(struct hb_cluster_status *s)
 	for (i = 0; i < s->ndead; i++)
 		free(s->dead[i]);
 	free(s->dead);
+	for (i = 0; i < s->nstale; i++)
+		free(s->stale[i]);
+	free(s->stale);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -158,6 +158,22 @@ class MetaScanProtobuf(EmulatorTest):
         self.assertEqual(len(json.loads(r.out)["regions"]), 700)
         self.assertEqual(self.scans(), [PB])  # framed: JSON was not asked for
 
+    def test_meta_scan_cut_part_way__rows_read_once_each(self):
+        # 200 regions in chunks of 10 rows: the first half of the answer holds whole chunks,
+        # whose rows were handed on as they arrived and are passed over when it comes again
+        self.emu.create("t2", [b"%03d" % i for i in range(1, 200)])
+        args = ("-o", "json", "regions", "t2", "--source", "meta")
+        want = self.hb(*args)
+        self.assertOk(want)
+        self.emu.fault(kind="reset_body", method="GET", path="^/hbase%3Ameta/", count=1)
+        self.emu.clear_requests()
+        r = self.hb(*args)
+        self.assertOk(r)
+        self.assertEqual(r.out, want.out)
+        self.assertEqual(len(r.json()["regions"]), 200)
+        self.assertEqual([q["fault"] is not None for q in self.emu.requests()
+                          if q["path"].startswith("/hbase%3Ameta/*")][:2], [True, False])
+
 
 class StatusProtobuf(EmulatorTest):
     """audit reads /status/cluster (live servers for placement, region counters for
@@ -206,6 +222,17 @@ class StatusProtobuf(EmulatorTest):
         self.emu.clear_requests()
         self.assertEqual(self.outputs(), got)
         self.assertEqual(set(self.asked()), {(PB, 406), ("application/json", 200)})
+
+    def test_status_cut_part_way__read_again_same_findings(self):
+        want = self.outputs()
+        for args, w in zip(self.COMMANDS, want):
+            self.emu.fault(kind="reset_body", method="GET", path="^/status/cluster", count=1)
+            self.emu.clear_requests()
+            r = self.hb(*args)
+            self.assertEqual(r.rc, 1, r)
+            self.assertEqual((r.out, r.err), w)
+            self.assertEqual([q["fault"] is not None for q in self.emu.requests()
+                              if q["path"] == "/status/cluster"][:2], [True, False])
 
 
 class MetaStatesNotOpen(EmulatorTest):

@@ -3,6 +3,7 @@
 #include "core/restpb.h"
 #include "test.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -883,6 +884,312 @@ static void test_statuspb__unknown_fields_are_passed_over(void)
 	hb_buf_release(&r);
 }
 
+/* ---- bodies read as they arrive: pieces of every size and cuts at every byte ---- */
+
+/* What a scan hands on, as text: each row's key length and first byte, its cells' columns'
+ * lengths and values' lengths; then the code and the message. */
+struct trace {
+	char s[16384];
+};
+
+static void trace_add(struct trace *t, const char *fmt, ...)
+{
+	size_t n = strlen(t->s);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->s + n, sizeof(t->s) - n, fmt, ap);
+	va_end(ap);
+}
+
+static int trace_row(void *ctx, struct hb_scanpb_reader *rd, const unsigned char *key,
+                     size_t key_len, struct hb_error *err)
+{
+	struct trace *t = ctx;
+	struct hb_pb_cell cell;
+	int rc;
+
+	trace_add(t, "[%.*s]", (int)(key_len > 8 ? 8 : key_len), (const char *)key);
+	while ((rc = hb_scanpb_next_cell(rd, &cell, err)) == 1)
+		trace_add(t, "%zu:%zu,", cell.column_len, cell.value_len);
+	return rc;
+}
+
+/* The n bytes at p read whole by hb_scanpb_next_row / hb_scanpb_next_cell. */
+static void scan_whole(const void *p, size_t n, struct trace *t)
+{
+	struct hb_scanpb_reader rd;
+	struct hb_error err = {0};
+	const unsigned char *key;
+	size_t key_len;
+	int rc;
+
+	t->s[0] = 0;
+	hb_scanpb_reader_init(&rd, p, n, "GET /scan");
+	while ((rc = hb_scanpb_next_row(&rd, &key, &key_len, &err)) == 1)
+		if ((rc = trace_row(t, &rd, key, key_len, &err)))
+			break;
+	trace_add(t, " rc=%d %s", rc, rc ? err.msg : "");
+}
+
+/* The same bytes pushed in pieces of `piece` bytes, then the end. */
+static void scan_pieces(const unsigned char *p, size_t n, size_t piece, struct trace *t)
+{
+	struct hb_scanpb_stream ss;
+	struct hb_error err = {0};
+	size_t at;
+	int rc = 0;
+
+	t->s[0] = 0;
+	hb_scanpb_stream_init(&ss, "GET /scan");
+	for (at = 0; !rc && at < n; at += piece)
+		rc = hb_scanpb_stream_push(&ss, p + at, at + piece > n ? n - at : piece, trace_row,
+		                           t, &err);
+	if (!rc)
+		rc = hb_scanpb_stream_end(&ss, trace_row, t, &err);
+	trace_add(t, " rc=%d %s", rc, rc ? err.msg : "");
+	hb_scanpb_stream_release(&ss);
+}
+
+/* Every piece size up to max_piece (and the whole), and every cut read in pieces of 7: the
+ * stream hands on what the whole reader does, in order, and fails with the same message. */
+static void scan_stream_matches_whole(const unsigned char *p, size_t n, size_t max_piece,
+                                      size_t cut_step)
+{
+	static struct trace want, got;
+	size_t piece, cut;
+
+	scan_whole(p, n, &want);
+	for (piece = 1; piece <= n && piece <= max_piece; piece++) {
+		scan_pieces(p, n, piece, &got);
+		CHECK_EQ_STR(got.s, want.s);
+	}
+	scan_pieces(p, n, n ? n : 1, &got);
+	CHECK_EQ_STR(got.s, want.s);
+	for (cut = 0; cut < n; cut += cut_step) {
+		scan_whole(p, cut, &want);
+		scan_pieces(p, cut, 7, &got);
+		CHECK_EQ_STR(got.s, want.s);
+	}
+}
+
+static void test_scanpb__read_as_it_arrives_hands_on_what_the_whole_body_gives(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	static struct trace t;
+
+	scan_stream_matches_whole(real_261_scan, sizeof(real_261_scan), sizeof(real_261_scan), 1);
+	scan_pieces(real_261_scan, sizeof(real_261_scan), 5, &t);
+	CHECK(strstr(t.s, " rc=0 ") != NULL && strstr(t.s, "[pbt,t,17]") != NULL);
+	/* three chunks, and an empty one between them */
+	chunk(&b, 0, 10, 20);
+	CHECK(!hb_buf_add(&b, "\x00\x00", 2));
+	chunk(&b, 10, 10, 20);
+	chunk(&b, 20, 3, 20);
+	scan_stream_matches_whole((const unsigned char *)b.data, b.len, b.len, 1);
+	/* malformed: a length that ends on no Row */
+	b.data[1]++;
+	scan_stream_matches_whole((const unsigned char *)b.data, b.len, 64, 1);
+	hb_buf_release(&b);
+	/* a chunk of about 100 KB: its length wrapped, one way to frame it */
+	chunk(&b, 0, 10, 10000);
+	chunk(&b, 10, 2, 10000);
+	scan_stream_matches_whole((const unsigned char *)b.data, b.len, 300, 997);
+	scan_pieces((const unsigned char *)b.data, b.len, 16384, &t);
+	CHECK(strstr(t.s, " rc=0 ") != NULL);
+	hb_buf_release(&b);
+}
+
+/* A chunk's rows are handed on once its framing is settled: only that chunk and the bytes the
+ * walk read past it are kept. */
+static void test_scanpb__a_stream_keeps_only_the_chunk_being_framed(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	struct hb_scanpb_stream ss;
+	struct hb_error err = {0};
+	static struct trace t;
+	size_t first, at;
+
+	chunk(&b, 0, 10, 20);
+	first = b.len;
+	for (at = 1; at < 30; at++)
+		chunk(&b, (int)(at * 10), 10, 20);
+	t.s[0] = 0;
+	hb_scanpb_stream_init(&ss, "GET /scan");
+	for (at = 0; at < b.len; at += 100) {
+		CHECK_EQ_INT(hb_scanpb_stream_push(&ss, b.data + at,
+		                                   at + 100 > b.len ? b.len - at : 100, trace_row,
+		                                   &t, &err),
+		             0);
+		CHECK(ss.pend.len <= first + 100);
+	}
+	CHECK_EQ_INT(hb_scanpb_stream_end(&ss, trace_row, &t, &err), 0);
+	CHECK_EQ_INT(ss.rows, 300);
+	hb_scanpb_stream_release(&ss);
+	hb_buf_release(&b);
+}
+
+/* What a status stream hands on, as text. */
+static int trace_node(void *ctx, const struct hb_statuspb_node *n, struct hb_error *err)
+{
+	(void)err;
+	trace_add(ctx, "N%zu<%.*s> ", n->index, (int)n->name_len, (const char *)n->name);
+	return 0;
+}
+
+static int trace_sregion(void *ctx, const struct hb_statuspb_node *n,
+                         const struct hb_statuspb_region *r, struct hb_error *err)
+{
+	(void)err;
+	/* the node's fields as they stand when the region is handed on */
+	trace_add(ctx, "R%zu<%.*s>%lld/%lld %lld/%lld/%lld/%lld ", n->index,
+	          (int)(r->name_len > 12 ? 12 : r->name_len), (const char *)r->name,
+	          (long long)r->read_requests, (long long)r->write_requests,
+	          (long long)n->start_code, (long long)n->requests, (long long)n->heap_mb,
+	          (long long)n->max_heap_mb);
+	return 0;
+}
+
+static int trace_dead(void *ctx, const unsigned char *name, size_t len, struct hb_error *err)
+{
+	(void)err;
+	trace_add(ctx, "D<%.*s> ", (int)len, (const char *)name);
+	return 0;
+}
+
+/* The bytes pushed in pieces: the regions and dead names handed on, each node as it stands at
+ * its end, the summary, the code. */
+static int status_pieces(const unsigned char *p, size_t n, size_t piece, struct trace *t,
+                         struct hb_error *err)
+{
+	struct hb_statuspb_fns fns = {trace_node, trace_sregion, trace_dead, t};
+	struct hb_statuspb_stream ss;
+	size_t at;
+	int rc = 0;
+
+	t->s[0] = 0;
+	hb_statuspb_stream_init(&ss, "GET /status/cluster", &fns);
+	for (at = 0; !rc && at < n; at += piece)
+		rc = hb_statuspb_stream_push(&ss, p + at, at + piece > n ? n - at : piece, err);
+	if (!rc)
+		rc = hb_statuspb_stream_end(&ss, err);
+	if (!rc)
+		trace_add(t, "S%lld/%lld/%g", (long long)ss.regions, (long long)ss.requests,
+		          ss.average_load);
+	hb_statuspb_stream_release(&ss);
+	return rc;
+}
+
+/* The same bytes read whole with the reader, traced the same way. */
+static int status_whole(const unsigned char *p, size_t n, struct trace *t, struct hb_error *err)
+{
+	struct hb_statuspb_reader rd;
+	struct hb_statuspb_node node;
+	struct hb_statuspb_region reg;
+	const unsigned char *d;
+	size_t dl;
+	int rc;
+
+	t->s[0] = 0;
+	hb_statuspb_reader_init(&rd, p, n, "GET /status/cluster");
+	while ((rc = hb_statuspb_next(&rd, &node, &d, &dl, err)) > 0) {
+		if (rc == HB_STATUSPB_DEAD) {
+			trace_dead(t, d, dl, err);
+			continue;
+		}
+		trace_node(t, &node, err);
+		while ((rc = hb_statuspb_next_region(&rd, &reg, err)) == 1)
+			trace_sregion(t, &node, &reg, err);
+		if (rc)
+			return rc;
+		trace_node(t, &node, err);
+	}
+	if (!rc)
+		trace_add(t, "S%lld/%lld/%g", (long long)rd.regions, (long long)rd.requests,
+		          rd.average_load);
+	return rc;
+}
+
+/* Pieces of every size give what the whole body gives; every cut fails where the whole
+ * reader fails and otherwise reads what it reads. */
+static void status_stream_matches_whole(const unsigned char *p, size_t n)
+{
+	static struct trace want, got;
+	size_t piece, cut;
+	struct hb_error err = {0};
+
+	CHECK_EQ_INT(status_whole(p, n, &want, &err), 0);
+	for (piece = 1; piece <= n; piece++) {
+		CHECK_EQ_INT(status_pieces(p, n, piece, &got, &err), 0);
+		CHECK_EQ_STR(got.s, want.s);
+	}
+	for (cut = 0; cut < n; cut++) {
+		struct hb_error e1 = {0}, e2 = {0};
+		int w = status_whole(p, cut, &want, &e1), g = status_pieces(p, cut, 7, &got, &e2);
+
+		CHECK_EQ_INT(g, w);
+		if (!w)
+			CHECK_EQ_STR(got.s, want.s);
+		else
+			CHECK(
+			    !strncmp(e2.msg, "malformed response from GET /status/cluster: ", 45));
+	}
+}
+
+static void test_statuspb__read_as_it_arrives_hands_on_what_the_whole_body_gives(void)
+{
+	struct hb_buf b = HB_BUF_INIT;
+	static struct trace t;
+	struct hb_error err = {0};
+
+	status_stream_matches_whole(real_261_status, sizeof(real_261_status));
+	CHECK_EQ_INT(status_pieces(real_261_status, sizeof(real_261_status), 3, &t, &err), 0);
+	CHECK(strstr(t.s, "S6/") != NULL && strstr(t.s, "R2<pbt,") != NULL);
+	status_body(&b);
+	status_stream_matches_whole((const unsigned char *)b.data, b.len);
+	hb_buf_release(&b);
+}
+
+/* Regions before their node's name are held until it comes, then handed on in order with it;
+ * a node's regions are not waited for: each is handed on when its bytes are there. */
+static void test_statuspb__regions_before_the_name_are_held_until_it_comes(void)
+{
+	struct hb_buf b = HB_BUF_INIT, n = HB_BUF_INIT;
+	static struct trace t;
+	struct hb_error err = {0};
+	size_t half;
+
+	status_region(&n, "t,a,1.r1", 1, 2);
+	status_region(&n, "t,b,1.r2", 3, 4);
+	pb_int(&n, 2, 99);
+	pb_bytes(&n, 1, "late:1", 6);
+	status_region(&n, "t,c,1.r3", 5, 6);
+	pb_bytes(&b, 1, n.data, n.len);
+	status_stream_matches_whole((const unsigned char *)b.data, b.len);
+	CHECK_EQ_INT(status_pieces((const unsigned char *)b.data, b.len, 1, &t, &err), 0);
+	CHECK_EQ_STR(t.s, "N0<late:1> R0<t,a,1.r1>1/2 99/0/0/0 R0<t,b,1.r2>3/4 99/0/0/0 "
+	                  "R0<t,c,1.r3>5/6 99/0/0/0 N0<late:1> S0/0/0");
+	/* a node of many regions: the first ones come before the node is whole */
+	hb_buf_reset(&b);
+	status_node(&b, "rs1:16020", 1, 50);
+	half = b.len / 2;
+	{
+		struct hb_statuspb_fns fns = {trace_node, trace_sregion, trace_dead, &t};
+		struct hb_statuspb_stream ss;
+
+		t.s[0] = 0;
+		hb_statuspb_stream_init(&ss, "GET /status/cluster", &fns);
+		CHECK_EQ_INT(hb_statuspb_stream_push(&ss, b.data, half, &err), 0);
+		CHECK(strstr(t.s, "R0<t,") != NULL);
+		CHECK(ss.pend.len < 200);
+		CHECK_EQ_INT(hb_statuspb_stream_push(&ss, b.data + half, b.len - half, &err), 0);
+		CHECK_EQ_INT(hb_statuspb_stream_end(&ss, &err), 0);
+		hb_statuspb_stream_release(&ss);
+	}
+	hb_buf_release(&b);
+	hb_buf_release(&n);
+}
+
 int main(void)
 {
 	RUN(test_restpb__real_gateway_answer_decodes);
@@ -904,5 +1211,9 @@ int main(void)
 	RUN(test_statuspb__every_truncation_fails_or_stops_at_a_boundary);
 	RUN(test_statuspb__missing_names_nul_and_wrong_types_are_malformed);
 	RUN(test_statuspb__unknown_fields_are_passed_over);
+	RUN(test_scanpb__read_as_it_arrives_hands_on_what_the_whole_body_gives);
+	RUN(test_scanpb__a_stream_keeps_only_the_chunk_being_framed);
+	RUN(test_statuspb__read_as_it_arrives_hands_on_what_the_whole_body_gives);
+	RUN(test_statuspb__regions_before_the_name_are_held_until_it_comes);
 	return TEST_DONE();
 }
