@@ -5,7 +5,19 @@
 # Usage: tests/bench/bench_real_gateway.sh [HBTAB_BINARY]
 #   (the first run builds tests/realhbase with Maven; BENCH_REGIONS sets the region count;
 #   BENCH_BEFORE=BINARY measures that build too, say the one before a change, in the same run,
-#   the two builds' runs taken in turns)
+#   the two builds' runs taken in turns; BENCH_DETAIL=1 adds where the time goes: each of
+#   the gateway's answers timed alone with curl, jq alone, and hbtab's own CPU)
+#
+# Meta rows (BENCH_META_ROWS=1, the default above 20,000 regions): real regions cost the mini
+# cluster about 40 s of creation and its heap per thousand, so the table is created with two
+# real regions split at the last key of --hex-splits N, and its first region's row in
+# hbase:meta is replaced by N-1 region rows written straight into hbase:meta (the control
+# verb metarows of tests/realhbase: RegionInfo, a live server, state OPEN), the bounds of
+# --hex-splits N. The regions are meta rows only, not opened: /T/regions and hbase:meta scans
+# list all N (the gateway builds /T/regions from hbase:meta alone), the metadata row (in the
+# real last region) reads as usual, but no region server reports them, so audit finds them
+# not open anywhere (placement findings, exit 1); its time is still that of every request and
+# of every check over N regions.
 set -eu
 
 . "$(dirname "$0")/lib.sh"
@@ -19,10 +31,33 @@ TABLE=bench_real
 emu_start 3000 "real HBase did not start:" "$SRC/tests/realhbase/run" --watch-pid $$
 REST=http://127.0.0.1:$(port rest)
 THRIFT=http://127.0.0.1:$(port thrift)/
-echo "real HBase $(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$TMP/ready"), $REGIONS regions"
+CONTROL=http://127.0.0.1:$(port control)
+META_ROWS=${BENCH_META_ROWS:-$([ "$REGIONS" -gt 20000 ] && echo 1 || echo 0)}
+if [ "$META_ROWS" = 1 ]; then
+	WHAT="$((REGIONS - 1)) of them rows written into hbase:meta, not opened"
+else
+	WHAT="all opened"
+fi
+echo "real HBase $(sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' "$TMP/ready"), $REGIONS regions" \
+	"($WHAT); load: $(uptime | sed 's/.*load average: //')"
 
-"$HBTAB" --rest "$REST" --thrift "$THRIFT" --no-progress -q create "$TABLE" \
-	--hex-splits "$REGIONS" --family info --wait 600
+if [ "$META_ROWS" = 1 ]; then
+	"$HBTAB" splits --hex-splits "$REGIONS" | tail -n 1 >"$TMP/last"
+	"$HBTAB" --rest "$REST" --thrift "$THRIFT" --no-progress -q create "$TABLE" \
+		--splits-file "$TMP/last" --family info --wait 600
+	# the metadata row hbtab create --hex-splits N writes (it lives in the real last region)
+	curl -sf -X POST "$CONTROL/control/put" --data "{\"table\": \"$TABLE\", \"rows\": [{
+	\"key\": \"$(b64 totalPartition)\", \"cells\": [
+	{\"column\": \"$(b64 info:N)\", \"value\": \"$(b64 "$REGIONS")\"},
+	{\"column\": \"$(b64 info:splits)\", \"value\": \"$(b64 "--hex-splits $REGIONS")\"}]}]}" \
+		>/dev/null
+	"$HBTAB" -o json splits --hex-splits "$REGIONS" |
+		jq -c --arg t "$TABLE" '{table: $t, splits: [.splits[].base64]}' >"$TMP/splits.json"
+	curl -sf -X POST "$CONTROL/control/metarows" --data-binary @"$TMP/splits.json" >/dev/null
+else
+	"$HBTAB" --rest "$REST" --thrift "$THRIFT" --no-progress -q create "$TABLE" \
+		--hex-splits "$REGIONS" --family info --wait 600
+fi
 
 # The same listing as 'hbtab regions -o json': start, end, name, server per region in key
 # order, keys decoded from base64.
@@ -102,3 +137,52 @@ printf '%s\n' "$R1" "$R2" "$R3" "$R4" | awk -v cj="$CJ" -v n="$REGIONS" '
 		printf "\n"
 	}
 }'
+
+[ -n "${BENCH_DETAIL:-}" ] || exit 0
+
+# Where the time goes: the gateway's answers one at a time (curl alone, total and first
+# byte), jq alone over the JSON answer, the filtered hbase:meta scan hbtab makes for the
+# region states (docs/hbase-wire.md), and hbtab's own CPU; medians of RUNS, taken in turns.
+last=$("$HBTAB" --rest "$REST" -o json regions "$TABLE" | jq -r '.regions[-1].name')
+curl -s -H 'Accept: application/json' "$REST/$TABLE/regions" >"$TMP/regions.json"
+# ctime ACCEPT CURL_ARGS...: "total first_byte" seconds of one GET
+ctime() {
+	a=$1
+	shift
+	curl -s -o /dev/null -H "Accept: $a" -w '%{time_total} %{time_starttransfer}\n' "$@"
+}
+for f in pb pbf js jsf jq sc rc ac; do : >"$TMP/d.$f"; done
+i=0
+while [ "$i" -lt "$RUNS" ]; do
+	set -- $(ctime application/x-protobuf "$REST/$TABLE/regions")
+	echo "$1" >>"$TMP/d.pb"
+	echo "$2" >>"$TMP/d.pbf"
+	set -- $(ctime application/json "$REST/$TABLE/regions")
+	echo "$1" >>"$TMP/d.js"
+	echo "$2" >>"$TMP/d.jsf"
+	measure jq -c '{table: .name, source: "rest", regions: [.Region |
+	  sort_by(.startKey | @base64d)[] | {start: (.startKey | @base64d),
+	  end: (.endKey | @base64d), name: .name, server: .location}]}' "$TMP/regions.json" |
+		cut -d' ' -f1 >>"$TMP/d.jq"
+	ctime application/x-protobuf -G "$REST/hbase%3Ameta/*" --data-urlencode "startrow=$TABLE" \
+		--data-urlencode "endrow=$TABLE ,," --data-urlencode maxversions=1 \
+		--data-urlencode column=info:regioninfo --data-urlencode column=info:state \
+		--data-urlencode "filter=SingleColumnValueFilter('info','state',!=,'binary:OPEN',false,true) OR RowFilter(=,'binary:$last')" |
+		cut -d' ' -f1 >>"$TMP/d.sc"
+	timed_cpu "$HBTAB" --rest "$REST" --no-progress -o json regions "$TABLE" |
+		cut -d' ' -f2 >>"$TMP/d.rc"
+	timed_cpu "$HBTAB" --rest "$REST" --no-progress -o json audit "$TABLE" |
+		cut -d' ' -f2 >>"$TMP/d.ac"
+	i=$((i + 1))
+done
+echo "where the time goes (median of $RUNS; load: $(uptime | sed 's/.*load average: //'))"
+printf '  %-52s %8s s (first byte %s s)\n' "gateway /T/regions, protobuf (curl alone)" \
+	"$(median "$TMP/d.pb")" "$(median "$TMP/d.pbf")"
+printf '  %-52s %8s s (first byte %s s)\n' "gateway /T/regions, JSON (curl alone)" \
+	"$(median "$TMP/d.js")" "$(median "$TMP/d.jsf")"
+printf '  %-52s %8s s (%s bytes)\n' "jq alone over the JSON answer" "$(median "$TMP/d.jq")" \
+	"$(wc -c <"$TMP/regions.json" | tr -d ' ')"
+printf '  %-52s %8s s\n' "gateway filtered hbase:meta scan for states (curl)" \
+	"$(median "$TMP/d.sc")"
+printf '  %-52s %8s s\n' "hbtab regions, its own CPU (user+sys)" "$(median "$TMP/d.rc")"
+printf '  %-52s %8s s\n' "hbtab audit, its own CPU (user+sys)" "$(median "$TMP/d.ac")"

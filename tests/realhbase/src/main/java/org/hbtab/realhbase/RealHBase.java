@@ -66,6 +66,9 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  *   <li>{@code POST /control/readonly {"on": bool}}: restart the REST gateway (same port) with
  *       {@code hbase.rest.readonly} set as asked.
  *   <li>{@code GET /control/servers}: {"live": n, "slots": [server name or null, ...]}.
+ *   <li>{@code POST /control/metarows {"table", "splits": ["b64", ...]}}: region rows written
+ *       straight into hbase:meta, for listings of more regions than the cluster could open
+ *       (see {@link #metaRows}); answers {"rows": n, "deleted": n, "region_id": id}.
  * </ul>
  */
 public final class RealHBase {
@@ -263,6 +266,9 @@ public final class RealHBase {
       case "put":
         put(in);
         break;
+      case "metarows":
+        metaRows(in, out);
+        break;
       case "readonly":
         restartRest(in.get("on").getAsBoolean());
         out.addProperty("rest", restPort);
@@ -385,6 +391,99 @@ public final class RealHBase {
     try (Table t = util.getConnection().getTable(table(in))) {
       t.put(puts);
     }
+  }
+
+  /**
+   * Region rows for the table written straight into hbase:meta, as the master writes those of
+   * an open region: info:regioninfo (RegionInfo.toByteArray, PBUF magic and protobuf),
+   * info:server and info:serverstartcode (a live region server, round robin),
+   * info:seqnumDuringOpen, info:sn and info:state OPEN. The splits (sorted, the table's own
+   * split keys among them) bound the new regions: from the empty key up to the start of the
+   * table's last region, which is kept (with the table-state row); every other region row of
+   * the table is deleted. No region is opened: the master's assignment state (read from meta at
+   * its start) and the region servers know only the table's real regions, so reads and writes
+   * of keys below the last region fail, while everything that lists regions from hbase:meta
+   * (the REST gateway's /T/regions, scans of hbase:meta) sees them all. The CatalogJanitor and
+   * the hbck chore only report what they find; the balancer is switched off so that the master
+   * moves no real region and rewrites no row. hbase:meta is flushed at the end.
+   */
+  private void metaRows(JsonObject in, JsonObject out) throws IOException {
+    TableName name = table(in);
+    JsonArray a = in.getAsJsonArray("splits");
+    List<RegionInfo> real = new ArrayList<>(admin().getRegions(name));
+    real.sort(RegionInfo.COMPARATOR);
+    RegionInfo last = real.get(real.size() - 1);
+    if (a == null || a.size() == 0) {
+      throw new IllegalArgumentException("no splits");
+    }
+    byte[][] keys = new byte[a.size()][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = Base64.getDecoder().decode(a.get(i).getAsString());
+      if (keys[i].length == 0 || (i > 0 && Bytes.compareTo(keys[i - 1], keys[i]) >= 0)) {
+        throw new IllegalArgumentException("splits must be non-empty and rise");
+      }
+    }
+    if (!Bytes.equals(keys[keys.length - 1], last.getStartKey())) {
+      throw new IllegalArgumentException(
+          "the last split must be the start of the table's last region, "
+              + Bytes.toStringBinary(last.getStartKey()));
+    }
+    admin().balancerSwitch(false, true);
+    List<ServerName> live =
+        new ArrayList<>(admin().getClusterMetrics().getLiveServerMetrics().keySet());
+    live.sort(null);
+    byte[] info = org.apache.hadoop.hbase.HConstants.CATALOG_FAMILY;
+    byte[] open = Bytes.toBytes("OPEN");
+    // an id of their own: no name equals one of the real regions the master knows
+    long id = last.getRegionId() + 1;
+    int rows = 0, deleted = 0;
+    try (Table meta = util.getConnection().getTable(TableName.META_TABLE_NAME)) {
+      List<org.apache.hadoop.hbase.client.Delete> dels = new ArrayList<>();
+      for (RegionInfo r : real) {
+        if (r != last) {
+          dels.add(new org.apache.hadoop.hbase.client.Delete(r.getRegionName()));
+        }
+      }
+      meta.delete(dels);
+      deleted = real.size() - 1;
+      List<Put> puts = new ArrayList<>();
+      byte[] start = org.apache.hadoop.hbase.HConstants.EMPTY_START_ROW;
+      for (int i = 0; i < keys.length; i++) {
+        RegionInfo ri =
+            org.apache.hadoop.hbase.client.RegionInfoBuilder.newBuilder(name)
+                .setStartKey(start)
+                .setEndKey(keys[i])
+                .setRegionId(id)
+                .build();
+        ServerName sn = live.get(i % live.size());
+        Put p = new Put(ri.getRegionName());
+        p.addColumn(info, org.apache.hadoop.hbase.HConstants.REGIONINFO_QUALIFIER,
+            RegionInfo.toByteArray(ri));
+        p.addColumn(info, org.apache.hadoop.hbase.HConstants.SERVER_QUALIFIER,
+            Bytes.toBytes(sn.getAddress().toString()));
+        p.addColumn(info, org.apache.hadoop.hbase.HConstants.STARTCODE_QUALIFIER,
+            Bytes.toBytes(sn.getStartcode()));
+        p.addColumn(info, org.apache.hadoop.hbase.HConstants.SEQNUM_QUALIFIER, Bytes.toBytes(2L));
+        p.addColumn(info, org.apache.hadoop.hbase.HConstants.SERVERNAME_QUALIFIER,
+            Bytes.toBytes(sn.toString()));
+        p.addColumn(info, org.apache.hadoop.hbase.HConstants.STATE_QUALIFIER, open);
+        puts.add(p);
+        if (puts.size() == 5000) {
+          meta.put(puts);
+          rows += puts.size();
+          puts.clear();
+        }
+        start = keys[i];
+      }
+      meta.put(puts);
+      rows += puts.size();
+    }
+    // into HFiles, where a cluster that has had its regions for a while keeps its meta rows:
+    // scans of a memstore this size cost the region server more
+    admin().flush(TableName.META_TABLE_NAME);
+    out.addProperty("rows", rows);
+    out.addProperty("deleted", deleted);
+    out.addProperty("region_id", id);
   }
 
   public static void main(String[] args) throws Exception {
