@@ -2,7 +2,6 @@
  * split under a split policy, before any table exists. */
 #include "../core/clock.h"
 #include "../core/keygen.h"
-#include "../core/keypar.h"
 #include "../core/simrun.h"
 #include "../rest/hbase.h"
 #include "cli.h"
@@ -57,14 +56,6 @@ static void progress(void *arg, uint64_t done, uint64_t total)
 	(void)arg;
 	if (hb_now() - t_start >= 1.0)
 		cli_progress("simulating", (size_t)done, (size_t)total);
-}
-
-/* cli_splitspec's sample maker: the sample made and sorted by --threads threads. */
-static size_t sample_threads = 1;
-
-static int fill_sample(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err)
-{
-	return hb_keygen_sample_sorted(out, g, (uint64_t)count, sample_threads, err);
 }
 
 static int parse(struct settings *st, struct hb_error *err)
@@ -142,8 +133,7 @@ static int place_spec(struct hb_simrun *run, const struct settings *st, struct c
 	}
 	if (!rc && o.servers)
 		spec.live_servers = st->servers;
-	sample_threads = (size_t)st->threads;
-	spec.fill = fill_sample;
+	spec.threads = (size_t)st->threads; /* the sample made by --threads threads */
 	if (!rc)
 		rc = cli_splitspec_compute(&run->splits, &spec, err);
 	cli_splitspec_release(&spec);

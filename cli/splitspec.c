@@ -2,7 +2,7 @@
 #include "splitspec.h"
 
 #include "../core/ddlscript.h"
-#include "../core/keygen.h"
+#include "../core/keypar.h"
 #include "../core/split.h"
 #include "../core/splitsfile.h"
 #include "../rest/hbase.h"
@@ -461,9 +461,10 @@ static int copy_table_sample(struct hb_keys *sample, const struct cli_splitspec 
 	return 0;
 }
 
-/* --generator's sample of --sample-size keys (default CLI_SPLITSPEC_DEFAULT_SAMPLE). */
-static int generate_sample(struct hb_keys *sample, const struct cli_splitspec *s, long *draws,
-                           struct hb_error *err)
+/* --generator's sample of --sample-size keys (default CLI_SPLITSPEC_DEFAULT_SAMPLE), thinned
+ * where it is made to the keys the quantiles of spec->n regions take. */
+static int generate_sample(struct hb_keys *sample, const struct cli_splitspec *s,
+                           struct hb_split_spec *spec, struct hb_error *err)
 {
 	struct hb_keygen g;
 	int64_t seed = 0, t0 = 0;
@@ -477,11 +478,13 @@ static int generate_sample(struct hb_keys *sample, const struct cli_splitspec *s
 		rc = cli_splitspec_generator_args(s, &seed, &t0, err);
 	if (!rc)
 		rc = hb_keygen_init(&g, s->generator, seed, t0, err);
+	spec->sample_draws = m;
+	spec->sample_step = (uint64_t)(m / spec->n ? m / spec->n : 1);
 	if (!rc) {
-		rc = s->fill ? s->fill(sample, &g, m, err) : hb_keygen_fill(sample, &g, m, err);
+		rc = hb_keygen_sample_quantiles(sample, &spec->sample_distinct, &g, (uint64_t)m,
+		                                spec->sample_step, s->threads, err);
 		hb_keygen_release(&g);
 	}
-	*draws = m;
 	return rc;
 }
 
@@ -505,7 +508,7 @@ static int load_keys(struct hb_keys *sample, struct hb_split_spec *spec,
 		rc = read_keys(sample, s->sample_file, 0, err);
 		spec->sample_draws = (long)sample->n;
 	} else {
-		rc = generate_sample(sample, s, &spec->sample_draws, err);
+		rc = generate_sample(sample, s, spec, err);
 	}
 	spec->sample = sample;
 	return rc;

@@ -19,9 +19,8 @@ struct cli_splitspec {
 	/* filled by cli_splitspec_prepare, not by flags */
 	long live_servers;          /* live region servers, for N = auto */
 	struct hb_keys *table_keys; /* keys sampled from --sample-table */
-	/* set by a command that makes a generated sample its own way (threads); NULL: in this
-	 * thread with hb_keygen_fill */
-	int (*fill)(struct hb_keys *out, struct hb_keygen *g, long count, struct hb_error *err);
+	/* set by a command: threads that make a generated sample (0: one) */
+	size_t threads;
 };
 
 /* Default rows sampled from a live table by --sample-table. */

@@ -533,9 +533,55 @@ static void hex8_of(unsigned char *out, uint32_t a)
 	store_le64(out, x);
 }
 
+/* The leading digest words of the next m <= MD5_BATCH keys' MD5 inputs (md5 and salt), g moved
+ * past them. */
+static void digest_words(struct hb_keygen *g, uint32_t *h, size_t m)
+{
+	uint32_t m0[MD5_BATCH], m1[MD5_BATCH];
+	int64_t id0 = g->id;
+	size_t i;
+
+	if (g->kind == HB_KEYGEN_MD5) {
+		/* MD5(toBytes((int)id) ++ toBytes((int)time)), the time ticked first */
+		ticks1000(g, m, m1);
+		for (i = 0; i < m; i++) {
+			m0[i] = be_word((uint32_t)((uint64_t)id0 + i));
+			m1[i] = be_word(m1[i]);
+		}
+	} else {
+		/* MD5(toBytes(id)) */
+		for (i = 0; i < m; i++) {
+			uint64_t id = (uint64_t)id0 + i;
+
+			m0[i] = be_word((uint32_t)(id >> 32));
+			m1[i] = be_word((uint32_t)id);
+		}
+	}
+	g->id = (int64_t)((uint64_t)id0 + m);
+	hb_md5_8_words(h, m0, m1, m);
+}
+
+void hb_keygen_md5_prefixes(struct hb_keygen *g, uint32_t *pfx, size_t n)
+{
+	size_t i, m;
+
+	for (; n; n -= m, pfx += m) {
+		m = n < MD5_BATCH ? n : MD5_BATCH;
+		digest_words(g, pfx, m);
+		for (i = 0; i < m; i++)
+			pfx[i] = be_word(pfx[i]);
+	}
+}
+
+void hb_keygen_md5_key(unsigned char out[16], uint32_t prefix, int64_t id)
+{
+	hex8_of(out, be_word(prefix));
+	store_be64(out + 8, (uint64_t)id);
+}
+
 void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n)
 {
-	uint32_t m0[MD5_BATCH], m1[MD5_BATCH], h[MD5_BATCH];
+	uint32_t h[MD5_BATCH];
 	size_t w = hb_keygen_width(g), i, m;
 	int64_t id0;
 
@@ -547,24 +593,7 @@ void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n)
 	for (; n; n -= m) {
 		m = n < MD5_BATCH ? n : MD5_BATCH;
 		id0 = g->id;
-		if (g->kind == HB_KEYGEN_MD5) {
-			/* MD5(toBytes((int)id) ++ toBytes((int)time)), the time ticked first */
-			ticks1000(g, m, m1);
-			for (i = 0; i < m; i++) {
-				m0[i] = be_word((uint32_t)((uint64_t)id0 + i));
-				m1[i] = be_word(m1[i]);
-			}
-		} else {
-			/* MD5(toBytes(id)) */
-			for (i = 0; i < m; i++) {
-				uint64_t id = (uint64_t)id0 + i;
-
-				m0[i] = be_word((uint32_t)(id >> 32));
-				m1[i] = be_word((uint32_t)id);
-			}
-		}
-		g->id = (int64_t)((uint64_t)id0 + m);
-		hb_md5_8_words(h, m0, m1, m);
+		digest_words(g, h, m);
 		for (i = 0; i < m; i++, out += w) {
 			int64_t id = (int64_t)((uint64_t)id0 + i);
 

@@ -69,6 +69,12 @@ size_t hb_keygen_width(const struct hb_keygen *g);
 /* Writes the next n keys back to back into out (n x hb_keygen_width bytes): the keys that n
  * calls of hb_keygen_next make, with the MD5 inputs hashed many at a time (core/md5.h). */
 void hb_keygen_next_n(struct hb_keygen *g, unsigned char *out, size_t n);
+/* The md5 generator's next n keys as their digest prefixes, the first 4 digest bytes as a
+ * big-endian number (pfx[i]); key i is hb_keygen_md5_key(pfx[i], id + i), id being g->id
+ * before the call. The prefixes order as the keys' 8 hex characters do. */
+void hb_keygen_md5_prefixes(struct hb_keygen *g, uint32_t *pfx, size_t n);
+/* The md5 generator's key of a digest prefix and an id: hex(prefix) ++ toBytes(id). */
+void hb_keygen_md5_key(unsigned char out[16], uint32_t prefix, int64_t id);
 /* Moves past the next n keys without making them (no hashing): the state afterwards equals
  * that after n calls of hb_keygen_next. */
 void hb_keygen_skip(struct hb_keygen *g, uint64_t n);

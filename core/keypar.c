@@ -661,3 +661,225 @@ done:
 	free(s);
 	return rc;
 }
+
+/* ---------------------------------------------------------------- quantiles of a sample */
+
+/* md5 keys are all distinct (their ids are) and order as (digest prefix, id): the keys of the
+ * wanted ranks are found by counting the keys of each leading 16 bits of the prefix (a
+ * bucket), then making the keys again and keeping those of the buckets the ranks fall in. No
+ * buffer of the whole sample is needed. */
+#define Q_BUCKETS 65536
+#define Q_BATCH   256
+/* The counting way for at most this many ranks (they hold about ranks / Q_BUCKETS of the
+ * keys); a full sort for more. */
+#define Q_MAX_RANKS (Q_BUCKETS / 16)
+
+/* A key of a wanted bucket. */
+struct q_key {
+	uint32_t prefix;
+	uint64_t id; /* ids compare as the keys' 8 big-endian bytes: unsigned */
+};
+
+/* A worker's own cursor, counts and keys kept, a cache line apart from the others'. */
+struct q_worker {
+	_Alignas(HB_PAR_LINE) struct hb_keyplan_cursor cur;
+	uint32_t *hist; /* Q_BUCKETS counts */
+	struct q_key *keep;
+	size_t nkeep, cap;
+	int nomem;
+};
+
+struct quant {
+	const struct hb_keyplan *plan;
+	struct q_worker *wk;
+	uint64_t wanted[Q_BUCKETS / 64]; /* the buckets holding a wanted rank */
+};
+
+/* Span t's keys counted by bucket. */
+static void q_count_task(void *ctx, size_t w, uint64_t t)
+{
+	struct quant *q = ctx;
+	struct q_worker *wk = &q->wk[w];
+	uint32_t p[Q_BATCH], *hist = wk->hist;
+	uint64_t first, n = hb_keyplan_seek(&wk->cur, q->plan, t, &first), m, i;
+
+	for (; n; n -= m) {
+		m = n < Q_BATCH ? n : Q_BATCH;
+		hb_keygen_md5_prefixes(&wk->cur.g, p, (size_t)m);
+		for (i = 0; i < m; i++)
+			hist[p[i] >> 16]++;
+	}
+}
+
+/* Span t's keys of the wanted buckets kept. */
+static void q_keep_task(void *ctx, size_t w, uint64_t t)
+{
+	struct quant *q = ctx;
+	struct q_worker *wk = &q->wk[w];
+	uint32_t p[Q_BATCH];
+	uint64_t first, n = hb_keyplan_seek(&wk->cur, q->plan, t, &first), m, i, id;
+
+	for (; n; n -= m) {
+		m = n < Q_BATCH ? n : Q_BATCH;
+		id = (uint64_t)wk->cur.g.id;
+		hb_keygen_md5_prefixes(&wk->cur.g, p, (size_t)m);
+		for (i = 0; i < m; i++) {
+			if (!(q->wanted[p[i] >> 22] >> (p[i] >> 16 & 63) & 1))
+				continue;
+			if (wk->nkeep == wk->cap) {
+				size_t cap = wk->cap ? 2 * wk->cap : 1024;
+				struct q_key *k = realloc(wk->keep, cap * sizeof(*k));
+
+				if (!k) {
+					wk->nomem = 1;
+					return;
+				}
+				wk->keep = k;
+				wk->cap = cap;
+			}
+			wk->keep[wk->nkeep++] = (struct q_key){p[i], id + i};
+		}
+	}
+}
+
+static int q_key_cmp(const void *a, const void *b)
+{
+	const struct q_key *x = a, *y = b;
+
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void q_run(struct quant *q, size_t threads, void (*task)(void *, size_t, uint64_t))
+{
+	struct hb_par par = {.threads = threads, .tasks = q->plan->spans, .task = task, .ctx = q};
+	size_t i;
+
+	for (i = 0; i < threads; i++)
+		hb_keyplan_cursor_init(&q->wk[i].cur, q->plan);
+	hb_par_run(&par);
+}
+
+/* The md5 generator's quantiles, by counting (see above); count < 2^32. */
+static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
+                         uint64_t step, size_t threads, struct hb_error *err)
+{
+	struct hb_keyplan plan;
+	struct quant *q = calloc(1, sizeof(*q));
+	uint64_t *hist = calloc(Q_BUCKETS, sizeof(*hist)), r, cum, kept;
+	struct q_key *keys = NULL;
+	unsigned char k[16];
+	size_t i, b, n = 0;
+	int rc = q && hist ? 0 : HB_ENOMEM;
+
+	memset(&plan, 0, sizeof(plan));
+	if (!rc)
+		rc = hb_keyplan_init(&plan, g, count, threads, err);
+	if (!rc) {
+		q->plan = &plan;
+		q->wk = hb_par_slots(threads, sizeof(*q->wk));
+		for (i = 0; q->wk && i < threads; i++)
+			if (!(q->wk[i].hist = calloc(Q_BUCKETS, sizeof(*q->wk[i].hist))))
+				break;
+		rc = q->wk && i == threads ? 0 : HB_ENOMEM;
+	}
+	if (!rc) {
+		q_run(q, threads, q_count_task);
+		for (i = 0; i < threads; i++)
+			for (b = 0; b < Q_BUCKETS; b++)
+				hist[b] += q->wk[i].hist[b];
+		/* the buckets ranks 0, step, 2 step, .. fall in */
+		for (b = 0, r = 0, cum = 0; b < Q_BUCKETS; cum += hist[b++])
+			if (r < cum + hist[b]) {
+				q->wanted[b / 64] |= 1ULL << (b % 64);
+				r += (cum + hist[b] - r + step - 1) / step * step;
+			}
+		q_run(q, threads, q_keep_task);
+		for (i = 0; i < threads; i++) {
+			n += q->wk[i].nkeep;
+			if (q->wk[i].nomem)
+				rc = HB_ENOMEM;
+		}
+	}
+	if (!rc && !(keys = malloc((n ? n : 1) * sizeof(*keys))))
+		rc = HB_ENOMEM;
+	if (!rc) {
+		for (i = 0, n = 0; i < threads; n += q->wk[i++].nkeep)
+			memcpy(keys + n, q->wk[i].keep, q->wk[i].nkeep * sizeof(*keys));
+		qsort(keys, n, sizeof(*keys), q_key_cmp);
+		/* rank r of bucket b is key r - cum of b's kept keys, after the `kept` keys of the
+		 * wanted buckets before b */
+		for (b = 0, r = 0, cum = 0, kept = 0; !rc && b < Q_BUCKETS; cum += hist[b++]) {
+			for (; !rc && r < cum + hist[b]; r += step) {
+				const struct q_key *x = &keys[kept + (r - cum)];
+
+				hb_keygen_md5_key(k, x->prefix, (int64_t)x->id);
+				rc = hb_keys_push(out, k, sizeof(k));
+			}
+			if (q->wanted[b / 64] >> (b % 64) & 1)
+				kept += hist[b];
+		}
+	}
+	hb_keyplan_release(&plan);
+	for (i = 0; q && q->wk && i < threads; i++) {
+		free(q->wk[i].hist);
+		free(q->wk[i].keep);
+	}
+	if (q)
+		free(q->wk);
+	free(q);
+	free(hist);
+	free(keys);
+	return rc == HB_ENOMEM ? hb_error_set(err, HB_ENOMEM, "out of memory") : rc;
+}
+
+/* Any generator's quantiles: the whole sample made and sorted, every step-th distinct key of
+ * it kept. */
+static int sorted_quantiles(struct hb_keys *out, uint64_t *distinct, const struct hb_keygen *g,
+                            uint64_t count, uint64_t step, size_t threads, struct hb_error *err)
+{
+	struct hb_keys all;
+	const unsigned char *k, *prev = NULL;
+	size_t i, len, plen = 0;
+	uint64_t d = 0;
+	int rc;
+
+	hb_keys_init(&all);
+	rc = hb_keygen_sample_sorted(&all, g, count, threads, err);
+	for (i = 0; !rc && i < all.n; i++, prev = k, plen = len) {
+		k = hb_keys_at(&all, i, &len);
+		if (prev && !hb_key_cmp(prev, plen, k, len))
+			continue; /* equal keys are side by side */
+		if (d++ % step == 0 && hb_keys_push(out, k, len))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	*distinct = d;
+	hb_keys_release(&all);
+	return rc;
+}
+
+int hb_keygen_sample_quantiles(struct hb_keys *out, uint64_t *distinct, const struct hb_keygen *g,
+                               uint64_t count, uint64_t step, size_t threads, struct hb_error *err)
+{
+	size_t first = out->n;
+	int rc;
+
+	*distinct = 0;
+	if (count >= UINT32_MAX)
+		return hb_error_set(err, HB_EINVAL, "too many keys to sort (%llu)",
+		                    (unsigned long long)count);
+	if (!count)
+		return 0;
+	step = step ? step : 1;
+	threads = threads < 1 ? 1 : threads > HB_PAR_MAX_THREADS ? HB_PAR_MAX_THREADS : threads;
+	if (g->kind == HB_KEYGEN_MD5 && (count - 1) / step < Q_MAX_RANKS) {
+		rc = md5_quantiles(out, g, count, step, threads, err);
+		*distinct = count;
+	} else {
+		rc = sorted_quantiles(out, distinct, g, count, step, threads, err);
+	}
+	if (!rc && !first)
+		out->ordered = out->n;
+	return rc;
+}

@@ -43,4 +43,13 @@ uint64_t hb_keyplan_seek(struct hb_keyplan_cursor *c, const struct hb_keyplan *p
 int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
                             size_t threads, struct hb_error *err);
 
+/* The keys of ranks 0, step, 2 step, .. among the distinct keys of the count keys g makes next
+ * (g itself unchanged), in HBase order, appended to out (and out->ordered set when out was
+ * empty); *distinct gets the number of distinct keys. The md5 generator's keys are counted
+ * twice over, never held all at once, when they are few ranks; other generators' and many
+ * ranks' are made and sorted whole (hb_keygen_sample_sorted). HB_ENOMEM, HB_EINVAL for 2^32
+ * keys or more. */
+int hb_keygen_sample_quantiles(struct hb_keys *out, uint64_t *distinct, const struct hb_keygen *g,
+                               uint64_t count, uint64_t step, size_t threads, struct hb_error *err);
+
 #endif

@@ -480,18 +480,22 @@ static int split_sampled(struct hb_keys *out, const struct hb_split_spec *spec,
 		    "least %ld keys)",
 		    s, HB_PLURAL(s), spec->n, spec->n);
 	want = (size_t)(spec->n - 1);
+	if (spec->sample_step &&
+	    (spec->sample_step != base || spec->sample->ordered != spec->sample->n))
+		return hb_error_set(err, HB_EINVAL, "the key sample was thinned for another step");
 	/* Sort indexes, not copies: the sample may hold millions of keys. A sample made ordered
 	 * and distinct is its own order. */
-	n = pos = spec->sample->n;
-	ord = spec->sample->ordered == n ? NULL : malloc(n * sizeof(*ord));
-	if (!ord && spec->sample->ordered != n)
+	n = pos = spec->sample_step ? (size_t)spec->sample_distinct : spec->sample->n;
+	ord = spec->sample->ordered == spec->sample->n ? NULL : malloc(n * sizeof(*ord));
+	if (!ord && spec->sample->ordered != spec->sample->n)
 		return nomem(err);
-	/* the TreeSet keeps one of each; every base-th of those after the first is a split */
+	/* the TreeSet keeps one of each; every base-th of those after the first is a split (in a
+	 * thinned sample, the key of rank i is at i / base) */
 	if (ord)
 		rc = hb_keys_order_distinct(ord, &pos, spec->sample, err);
 	for (i = base; !rc && i < pos && out->n < want; i += base) {
-		size_t len;
-		const unsigned char *k = hb_keys_at(spec->sample, ord ? ord[i] : i, &len);
+		size_t len, at = ord ? ord[i] : spec->sample_step ? i / base : i;
+		const unsigned char *k = hb_keys_at(spec->sample, at, &len);
 
 		if (hb_keys_push(out, k, len))
 			rc = nomem(err);

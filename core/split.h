@@ -35,6 +35,10 @@ struct hb_split_spec {
 	/* SAMPLED: the sample keys in any order; FILE: the keys from the file. */
 	const struct hb_keys *sample;
 	long sample_draws; /* SAMPLED: S, the number of keys drawn (base = S / n) */
+	/* SAMPLED: when sample_step is not 0, the sample was thinned where it was made: it holds
+	 * the distinct keys of ranks 0, step, 2 step, .. (in order) of a sample of
+	 * sample_distinct distinct keys, and the step must be base. */
+	uint64_t sample_step, sample_distinct;
 };
 
 /*

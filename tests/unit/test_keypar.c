@@ -191,8 +191,108 @@ static void test_keypar__sample_after_other_keys_keeps_them_and_claims_no_order(
 	hb_keys_release(&ks);
 }
 
+/* The keys of g's next n keys sorted, of ranks 0, step, 2 step, .. among the distinct ones. */
+static unsigned char *every_step(const struct hb_keygen *g0, uint64_t n, uint64_t step,
+                                 uint64_t *picks, uint64_t *ndistinct)
+{
+	struct hb_keygen g = *g0;
+	size_t w = hb_keygen_width(&g);
+	unsigned char *all = malloc(n * w + 1), *out = malloc(n * w + 1);
+	uint64_t i, d = 0;
+
+	hb_keygen_next_n(&g, all, (size_t)n);
+	cmp_w = w;
+	qsort(all, n, w, cmp_fixed);
+	*picks = 0;
+	for (i = 0; i < n; i++) {
+		if (i && !memcmp(all + (i - 1) * w, all + i * w, w))
+			continue;
+		if (d++ % step == 0)
+			memcpy(out + (*picks)++ * w, all + i * w, w);
+	}
+	*ndistinct = d;
+	free(all);
+	return out;
+}
+
+static void check_quantiles(const struct hb_keygen *g, uint64_t count, uint64_t step,
+                            size_t threads)
+{
+	struct hb_keys ks;
+	uint64_t picks, d, got_d = 0;
+	size_t w = hb_keygen_width(g);
+	unsigned char *want = every_step(g, count, step, &picks, &d);
+
+	hb_keys_init(&ks);
+	CHECK_EQ_INT(hb_keygen_sample_quantiles(&ks, &got_d, g, count, step, threads, NULL), 0);
+	CHECK_EQ_INT(got_d, d);
+	CHECK_EQ_INT(ks.n, picks);
+	CHECK_EQ_INT(ks.ordered, ks.n);
+	CHECK(ks.bytes.len == picks * w && !memcmp(ks.bytes.data, want, picks * w));
+	hb_keys_release(&ks);
+	free(want);
+}
+
+static void test_keypar__quantiles_are_every_step_th_distinct_key_sorted(void)
+{
+	static const uint64_t counts[] = {1, 2, 1000, 140000};
+	static const uint64_t steps[] = {1, 7, 100, 14000, 140000};
+	static const size_t threads[] = {1, 2, 3};
+	size_t d, c, s, t;
+
+	for (d = 0; d < HB_ARRAY_LEN(designs); d++)
+		for (c = 0; c < HB_ARRAY_LEN(counts); c++)
+			for (s = 0; s < HB_ARRAY_LEN(steps); s++)
+				for (t = 0; t < HB_ARRAY_LEN(threads); t++) {
+					struct hb_keygen g;
+
+					hb_keygen_init(&g, designs[d], REDRAW_SEED, 1700000000000LL,
+					               NULL);
+					check_quantiles(&g, counts[c], steps[s], threads[t]);
+				}
+}
+
+/* md5 keys end in their 8-byte id: ids past 2^32, and negative ones (bytes 0xFF..), order
+ * as those bytes do. */
+static void test_keypar__md5_quantiles_order_ids_as_bytes(void)
+{
+	static const int64_t ids[] = {4294967296LL - 50000, -50000, INT64_MAX - 60000};
+	size_t i, t;
+
+	for (i = 0; i < HB_ARRAY_LEN(ids); i++)
+		for (t = 1; t <= 2; t++) {
+			struct hb_keygen g;
+
+			hb_keygen_init(&g, "md5", REDRAW_SEED, 1700000000000LL, NULL);
+			g.id = ids[i];
+			check_quantiles(&g, 100000, 9999, t);
+		}
+}
+
+static void test_keypar__md5_prefixes_make_the_keys(void)
+{
+	struct hb_keygen g, h;
+	unsigned char want[1000 * 16], k[16];
+	uint32_t p[1000];
+	size_t i, bad = 0;
+
+	hb_keygen_init(&g, "md5", REDRAW_SEED, 1700000000000LL, NULL);
+	h = g;
+	hb_keygen_next_n(&g, want, 1000);
+	hb_keygen_md5_prefixes(&h, p, 1000);
+	CHECK(g.id == h.id && g.ts == h.ts && g.rnd.seed == h.rnd.seed);
+	for (i = 0; i < 1000; i++) {
+		hb_keygen_md5_key(k, p[i], 1 + (int64_t)i);
+		bad += memcmp(k, want + 16 * i, 16) != 0;
+	}
+	CHECK_EQ_INT(bad, 0);
+}
+
 int main(void)
 {
+	RUN(test_keypar__quantiles_are_every_step_th_distinct_key_sorted);
+	RUN(test_keypar__md5_quantiles_order_ids_as_bytes);
+	RUN(test_keypar__md5_prefixes_make_the_keys);
 	RUN(test_keypar__a_redrawn_clock_draw_makes_no_key);
 	RUN(test_keypar__spans_made_backwards_give_the_sequence);
 	RUN(test_keypar__plans_for_threads_give_the_sequence);
