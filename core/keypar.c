@@ -665,10 +665,11 @@ done:
 /* ---------------------------------------------------------------- quantiles of a sample */
 
 /* md5 keys are all distinct (their ids are) and order as (digest prefix, id): the keys of the
- * wanted ranks are found by counting the keys of each leading 16 bits of the prefix (a
+ * wanted ranks are found by counting the keys of each leading Q_BITS bits of the prefix (a
  * bucket), then making the keys again and keeping those of the buckets the ranks fall in. No
- * buffer of the whole sample is needed. */
-#define Q_BUCKETS 65536
+ * buffer of the whole sample is needed; a worker's counts stay in its first-level cache. */
+#define Q_BITS    12
+#define Q_BUCKETS (1u << Q_BITS)
 #define Q_BATCH   256
 /* The counting way for at most this many ranks (they hold about ranks / Q_BUCKETS of the
  * keys); a full sort for more. */
@@ -683,7 +684,7 @@ struct q_key {
 /* A worker's own cursor, counts and keys kept, a cache line apart from the others'. */
 struct q_worker {
 	_Alignas(HB_PAR_LINE) struct hb_keyplan_cursor cur;
-	uint32_t *hist; /* Q_BUCKETS counts */
+	uint32_t hist[Q_BUCKETS];
 	struct q_key *keep;
 	size_t nkeep, cap;
 	int nomem;
@@ -692,6 +693,8 @@ struct q_worker {
 struct quant {
 	const struct hb_keyplan *plan;
 	struct q_worker *wk;
+	uint64_t hist[Q_BUCKETS];        /* all workers' counts */
+	uint64_t at[Q_BUCKETS];          /* where a wanted bucket's kept keys go */
 	uint64_t wanted[Q_BUCKETS / 64]; /* the buckets holding a wanted rank */
 };
 
@@ -707,7 +710,7 @@ static void q_count_task(void *ctx, size_t w, uint64_t t)
 		m = n < Q_BATCH ? n : Q_BATCH;
 		hb_keygen_md5_prefixes(&wk->cur.g, p, (size_t)m);
 		for (i = 0; i < m; i++)
-			hist[p[i] >> 16]++;
+			hist[p[i] >> (32 - Q_BITS)]++;
 	}
 }
 
@@ -724,7 +727,9 @@ static void q_keep_task(void *ctx, size_t w, uint64_t t)
 		id = (uint64_t)wk->cur.g.id;
 		hb_keygen_md5_prefixes(&wk->cur.g, p, (size_t)m);
 		for (i = 0; i < m; i++) {
-			if (!(q->wanted[p[i] >> 22] >> (p[i] >> 16 & 63) & 1))
+			uint32_t b = p[i] >> (32 - Q_BITS);
+
+			if (!(q->wanted[b / 64] >> (b % 64) & 1))
 				continue;
 			if (wk->nkeep == wk->cap) {
 				size_t cap = wk->cap ? 2 * wk->cap : 1024;
@@ -742,13 +747,41 @@ static void q_keep_task(void *ctx, size_t w, uint64_t t)
 	}
 }
 
-static int q_key_cmp(const void *a, const void *b)
+static inline int q_lt(struct q_key a, struct q_key b)
 {
-	const struct q_key *x = a, *y = b;
+	return a.prefix < b.prefix || (a.prefix == b.prefix && a.id < b.id);
+}
 
-	if (x->prefix != y->prefix)
-		return x->prefix < y->prefix ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
+/* The key of rank r (from 0) among the n keys of x, which it reorders (Hoare's selection). */
+static struct q_key q_select(struct q_key *x, size_t n, size_t r)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, i, j, k = (ptrdiff_t)r;
+	struct q_key pv, t;
+
+	while (lo < hi) {
+		pv = x[lo + (hi - lo) / 2];
+		i = lo;
+		j = hi;
+		do {
+			while (q_lt(x[i], pv))
+				i++;
+			while (q_lt(pv, x[j]))
+				j--;
+			if (i <= j) {
+				t = x[i], x[i] = x[j], x[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		/* x[lo .. j] <= pv <= x[i .. hi], anything between equal to pv */
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return x[k];
 }
 
 static void q_run(struct quant *q, size_t threads, void (*task)(void *, size_t, uint64_t))
@@ -767,11 +800,11 @@ static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_
 {
 	struct hb_keyplan plan;
 	struct quant *q = calloc(1, sizeof(*q));
-	uint64_t *hist = calloc(Q_BUCKETS, sizeof(*hist)), r, cum, kept;
+	uint64_t *hist = q ? q->hist : NULL, r, cum, kept;
 	struct q_key *keys = NULL;
 	unsigned char k[16];
-	size_t i, b, n = 0;
-	int rc = q && hist ? 0 : HB_ENOMEM;
+	size_t i, j, b, n = 0;
+	int rc = q ? 0 : HB_ENOMEM;
 
 	memset(&plan, 0, sizeof(plan));
 	if (!rc)
@@ -779,10 +812,7 @@ static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_
 	if (!rc) {
 		q->plan = &plan;
 		q->wk = hb_par_slots(threads, sizeof(*q->wk));
-		for (i = 0; q->wk && i < threads; i++)
-			if (!(q->wk[i].hist = calloc(Q_BUCKETS, sizeof(*q->wk[i].hist))))
-				break;
-		rc = q->wk && i == threads ? 0 : HB_ENOMEM;
+		rc = q->wk ? 0 : HB_ENOMEM;
 	}
 	if (!rc) {
 		q_run(q, threads, q_count_task);
@@ -805,31 +835,34 @@ static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_
 	if (!rc && !(keys = malloc((n ? n : 1) * sizeof(*keys))))
 		rc = HB_ENOMEM;
 	if (!rc) {
-		for (i = 0, n = 0; i < threads; n += q->wk[i++].nkeep)
-			memcpy(keys + n, q->wk[i].keep, q->wk[i].nkeep * sizeof(*keys));
-		qsort(keys, n, sizeof(*keys), q_key_cmp);
-		/* rank r of bucket b is key r - cum of b's kept keys, after the `kept` keys of the
-		 * wanted buckets before b */
-		for (b = 0, r = 0, cum = 0, kept = 0; !rc && b < Q_BUCKETS; cum += hist[b++]) {
-			for (; !rc && r < cum + hist[b]; r += step) {
-				const struct q_key *x = &keys[kept + (r - cum)];
+		/* the kept keys side by side by bucket, the wanted buckets in order */
+		for (b = 0, kept = 0; b < Q_BUCKETS; b++)
+			if (q->wanted[b / 64] >> (b % 64) & 1) {
+				q->at[b] = kept;
+				kept += hist[b];
+			}
+		for (i = 0; i < threads; i++)
+			for (j = 0; j < q->wk[i].nkeep; j++) {
+				struct q_key x = q->wk[i].keep[j];
 
-				hb_keygen_md5_key(k, x->prefix, (int64_t)x->id);
+				keys[q->at[x.prefix >> (32 - Q_BITS)]++] = x;
+			}
+		/* rank r of bucket b is rank r - cum among its keys, which end at at[b] now */
+		for (b = 0, r = 0, cum = 0; !rc && b < Q_BUCKETS; cum += hist[b++])
+			for (; !rc && r < cum + hist[b]; r += step) {
+				struct q_key x =
+				    q_select(keys + q->at[b] - hist[b], hist[b], r - cum);
+
+				hb_keygen_md5_key(k, x.prefix, (int64_t)x.id);
 				rc = hb_keys_push(out, k, sizeof(k));
 			}
-			if (q->wanted[b / 64] >> (b % 64) & 1)
-				kept += hist[b];
-		}
 	}
 	hb_keyplan_release(&plan);
-	for (i = 0; q && q->wk && i < threads; i++) {
-		free(q->wk[i].hist);
+	for (i = 0; q && q->wk && i < threads; i++)
 		free(q->wk[i].keep);
-	}
 	if (q)
 		free(q->wk);
 	free(q);
-	free(hist);
 	free(keys);
 	return rc == HB_ENOMEM ? hb_error_set(err, HB_ENOMEM, "out of memory") : rc;
 }
