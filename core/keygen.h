@@ -95,8 +95,9 @@ void hb_keygen_span_scan(struct hb_keygen_span *out, const struct hb_keygen *g, 
                          uint64_t len);
 /* The md5 clock's part of a span scan on a chosen vector unit: draws 1 .. n after the random
  * state seed, the accepted ones counted in out->keys and their values summed in out->clock
- * (added to what out holds). hb_keygen_scan_supported says which units this build and CPU
- * run; hb_keygen_scan_best is the one the scans use. */
+ * (added to what out holds); AVX-512 with IFMA's multiply-adds where the CPU has them.
+ * hb_keygen_scan_supported says which units this build and CPU run; hb_keygen_scan_best is the
+ * one the scans use. */
 void hb_keygen_scan1000_with(enum hb_md5_impl impl, struct hb_keygen_span *out, uint64_t seed,
                              uint64_t n);
 int hb_keygen_scan_supported(enum hb_md5_impl impl);

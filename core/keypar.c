@@ -685,9 +685,8 @@ struct q_key {
 struct q_worker {
 	_Alignas(HB_PAR_LINE) struct hb_keyplan_cursor cur;
 	uint32_t hist[Q_BUCKETS];
-	struct q_key *keep;
-	size_t nkeep, cap;
-	int nomem;
+	struct q_key *keep; /* room for every key of the wanted buckets */
+	size_t nkeep;
 };
 
 struct quant {
@@ -729,20 +728,8 @@ static void q_keep_task(void *ctx, size_t w, uint64_t t)
 		for (i = 0; i < m; i++) {
 			uint32_t b = p[i] >> (32 - Q_BITS);
 
-			if (!(q->wanted[b / 64] >> (b % 64) & 1))
-				continue;
-			if (wk->nkeep == wk->cap) {
-				size_t cap = wk->cap ? 2 * wk->cap : 1024;
-				struct q_key *k = realloc(wk->keep, cap * sizeof(*k));
-
-				if (!k) {
-					wk->nomem = 1;
-					return;
-				}
-				wk->keep = k;
-				wk->cap = cap;
-			}
-			wk->keep[wk->nkeep++] = (struct q_key){p[i], id + i};
+			if (q->wanted[b / 64] >> (b % 64) & 1)
+				wk->keep[wk->nkeep++] = (struct q_key){p[i], id + i};
 		}
 	}
 }
@@ -803,7 +790,7 @@ static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_
 	uint64_t *hist = q ? q->hist : NULL, r, cum, kept;
 	struct q_key *keys = NULL;
 	unsigned char k[16];
-	size_t i, j, b, n = 0;
+	size_t i, j, b;
 	int rc = q ? 0 : HB_ENOMEM;
 
 	memset(&plan, 0, sizeof(plan));
@@ -819,28 +806,26 @@ static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_
 		for (i = 0; i < threads; i++)
 			for (b = 0; b < Q_BUCKETS; b++)
 				hist[b] += q->wk[i].hist[b];
-		/* the buckets ranks 0, step, 2 step, .. fall in */
-		for (b = 0, r = 0, cum = 0; b < Q_BUCKETS; cum += hist[b++])
+		/* the buckets ranks 0, step, 2 step, .. fall in, and where their keys will go */
+		for (b = 0, r = 0, cum = 0, kept = 0; b < Q_BUCKETS; cum += hist[b++])
 			if (r < cum + hist[b]) {
 				q->wanted[b / 64] |= 1ULL << (b % 64);
 				r += (cum + hist[b] - r + step - 1) / step * step;
-			}
-		q_run(q, threads, q_keep_task);
-		for (i = 0; i < threads; i++) {
-			n += q->wk[i].nkeep;
-			if (q->wk[i].nomem)
-				rc = HB_ENOMEM;
-		}
-	}
-	if (!rc && !(keys = malloc((n ? n : 1) * sizeof(*keys))))
-		rc = HB_ENOMEM;
-	if (!rc) {
-		/* the kept keys side by side by bucket, the wanted buckets in order */
-		for (b = 0, kept = 0; b < Q_BUCKETS; b++)
-			if (q->wanted[b / 64] >> (b % 64) & 1) {
 				q->at[b] = kept;
 				kept += hist[b];
 			}
+		/* each worker's room, and the keys side by side, allocated here: no worker
+		 * allocates
+		 */
+		keys = malloc((kept ? kept : 1) * sizeof(*keys));
+		for (i = 0; keys && i < threads; i++)
+			if (!(q->wk[i].keep = malloc((kept ? kept : 1) * sizeof(*keys))))
+				break;
+		rc = keys && i == threads ? 0 : HB_ENOMEM;
+	}
+	if (!rc) {
+		q_run(q, threads, q_keep_task);
+		/* the kept keys side by side by bucket, the wanted buckets in order */
 		for (i = 0; i < threads; i++)
 			for (j = 0; j < q->wk[i].nkeep; j++) {
 				struct q_key x = q->wk[i].keep[j];
