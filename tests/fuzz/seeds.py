@@ -96,7 +96,9 @@ def main():
         put("fuzz_pull_parser", "number", b"-0.5E+2")
         put("fuzz_rest_schema", "emulator-t", get(emu.rest + "/t/schema"))
         put("fuzz_rest_status", "emulator", get(emu.rest + "/status/cluster"))
-        # (fuzz_rest_statuspb/hbase-2.6.1-status is a real gateway's answer, kept by hand)
+        # (fuzz_rest_statuspb/hbase-2.6.1-status is a real gateway's answer, kept by hand;
+        # regions-before-name is a Node written in another order than HBase's: regions
+        # before its name, a counter between them, the name again at the end)
         put("fuzz_rest_statuspb", "emulator", get(emu.rest + "/status/cluster", PROTOBUF))
         put("fuzz_rest_version", "emulator-rest", get(emu.rest + "/version/rest"))
         put("fuzz_rest_version", "emulator-cluster", get(emu.rest + "/version/cluster"))
