@@ -22,12 +22,13 @@
 # 2.5x the JVM baseline single-threaded and 4x with --threads 2; hbtab's keys per CPU second,
 # sample included, at least 2.5x MD5()'s with a multi-lane MD5 (0.9x with the scalar one);
 # the non-MD5 work below 20% of the run at the MD5 bound; two threads at least 1.8x one.
+# Times come from tests/bench/timeit.c (the command's own start to its end, CPU and peak RSS
+# from the kernel's accounting of it).
 # Needs javac/java (Debian: default-jdk-headless), a C compiler and libssl-dev.
 set -eu
 
 . "$(dirname "$0")/lib.sh"
 bench_binary "$@"
-need_gnu_time
 for tool in javac java cc jq; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "$0: needs $tool" >&2; exit 2; }
 done
@@ -39,18 +40,18 @@ SRC=$(cd "$HERE/../.." && pwd)
 
 javac -d "$TMP" "$HERE/SimulateBaseline.java" "$HERE/SimulateArrays.java"
 cc -O2 -o "$TMP/md5_lanes" -I "$SRC" "$HERE/md5_lanes.c" "$SRC/core/md5.c" -lcrypto
+cc -O2 -o "$TMP/timeit" "$HERE/timeit.c"
 
-# run NAME CMD...: stdout to $TMP/NAME.out; sets wall, cpu (user+sys) and kb
+# run NAME CMD...: stdout to $TMP/NAME.out; sets wall, cpu (user+sys) and kb, as timeit.c
+# measures them: from the command's start to its end, no timer process of the shell's inside
 run() {
 	name=$1
 	shift
-	t0=$(date +%s%N)
-	/usr/bin/time -f "%U %S %M" -o "$TMP/$name.time" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
-	t1=$(date +%s%N)
-	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-	set -- $(tail -n 1 "$TMP/$name.time")
-	cpu=$(awk -v u="$1" -v s="$2" 'BEGIN { printf "%.3f", u + s }')
-	kb=$3
+	"$TMP/timeit" "$TMP/$name.time" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	set -- $(cat "$TMP/$name.time")
+	wall=$(awk -v w="$1" 'BEGIN { printf "%.4f", w }')
+	cpu=$(awk -v u="$2" -v s="$3" 'BEGIN { printf "%.4f", u + s }')
+	kb=$4
 }
 
 # best NAME CMD...: one more run of NAME; NAME_wall and NAME_cpu keep the least wall and CPU
