@@ -610,6 +610,20 @@ static void unpush(struct hb_keys *out, size_t first, size_t w)
 	out->n = first;
 }
 
+/* A sample of count keys is numbered in 32 bits. */
+static int sample_size_check(uint64_t count, struct hb_error *err)
+{
+	if (count >= UINT32_MAX)
+		return hb_error_set(err, HB_EINVAL, "too many keys to sort (%llu)",
+		                    (unsigned long long)count);
+	return 0;
+}
+
+static size_t threads_in_range(size_t threads)
+{
+	return threads < 1 ? 1 : threads > HB_PAR_MAX_THREADS ? HB_PAR_MAX_THREADS : threads;
+}
+
 int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
                             size_t threads, struct hb_error *err)
 {
@@ -617,12 +631,10 @@ int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint
 	struct sample *s;
 	int rc;
 
-	if (count >= UINT32_MAX)
-		return hb_error_set(err, HB_EINVAL, "too many keys to sort (%llu)",
-		                    (unsigned long long)count);
-	if (!count)
-		return 0;
-	threads = threads < 1 ? 1 : threads > HB_PAR_MAX_THREADS ? HB_PAR_MAX_THREADS : threads;
+	rc = sample_size_check(count, err);
+	if (rc || !count)
+		return rc;
+	threads = threads_in_range(threads);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -884,13 +896,11 @@ int hb_keygen_sample_quantiles(struct hb_keys *out, uint64_t *distinct, const st
 	int rc;
 
 	*distinct = 0;
-	if (count >= UINT32_MAX)
-		return hb_error_set(err, HB_EINVAL, "too many keys to sort (%llu)",
-		                    (unsigned long long)count);
-	if (!count)
-		return 0;
+	rc = sample_size_check(count, err);
+	if (rc || !count)
+		return rc;
 	step = step ? step : 1;
-	threads = threads < 1 ? 1 : threads > HB_PAR_MAX_THREADS ? HB_PAR_MAX_THREADS : threads;
+	threads = threads_in_range(threads);
 	if (g->kind == HB_KEYGEN_MD5 && (count - 1) / step < Q_MAX_RANKS) {
 		rc = md5_quantiles(out, g, count, step, threads, err);
 		*distinct = count;
