@@ -3,6 +3,7 @@
 
 #include "par.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -13,6 +14,12 @@
 #define SPANS_MAX 65536
 
 /* ---------------------------------------------------------------- plans */
+
+/* The keys of a span of count keys' plan. */
+static uint64_t span_len(uint64_t count)
+{
+	return count / SPANS_MAX + 1 > SPAN_MIN ? count / SPANS_MAX + 1 : SPAN_MIN;
+}
 
 /* Only a clock that advances by random draws needs the spans scanned; the other generators
  * reach any key from its id (hb_keygen_skip), and one thread makes the spans in order. */
@@ -45,7 +52,7 @@ int hb_keyplan_init(struct hb_keyplan *p, const struct hb_keygen *g, uint64_t co
 	memset(p, 0, sizeof(*p));
 	p->g = *g;
 	p->count = count;
-	p->len = count / SPANS_MAX + 1 > SPAN_MIN ? count / SPANS_MAX + 1 : SPAN_MIN;
+	p->len = span_len(count);
 	p->spans = (count + p->len - 1) / p->len;
 	if (!count || !needs_scan(g, threads))
 		return 0;
@@ -104,6 +111,128 @@ uint64_t hb_keyplan_seek(struct hb_keyplan_cursor *c, const struct hb_keyplan *p
 	}
 	c->next = t + 1;
 	return end > *first ? end - *first : 0;
+}
+
+/* ---------------------------------------------------------------- ranges taken in halves */
+
+static size_t threads_in_range(size_t threads)
+{
+	return threads < 1 ? 1 : threads > HB_PAR_MAX_THREADS ? HB_PAR_MAX_THREADS : threads;
+}
+
+/* A range of keys [next, end) made in runs of at most `len` keys by the generator g; the run
+ * being made is [at_key, next), from the state `at`. One per task, a cache line apart; g,
+ * its worker's alone, on lines of its own. */
+struct range {
+	_Alignas(HB_PAR_LINE) struct hb_keygen g;
+	_Alignas(HB_PAR_LINE) struct hb_keygen at;
+	uint64_t at_key, next, end;
+};
+
+struct halves {
+	uint64_t len;
+	struct range *r;
+	size_t nr;
+	pthread_mutex_t mu; /* guards every range's fields */
+	void (*task)(void *ctx, size_t w, struct hb_keygen *gen, uint64_t n);
+	void *ctx;
+};
+
+/* g moved n keys on: whole spans of len draws scanned, the rest stepped over key by key. */
+static void advance(struct hb_keygen *g, uint64_t n, uint64_t len)
+{
+	struct hb_keygen_span sum = {0, 0}, s;
+	struct hb_keygen at = *g;
+	uint64_t i = 0;
+
+	if (g->kind == HB_KEYGEN_MD5 || g->kind == HB_KEYGEN_TRANSACTION) {
+		for (;; i++) {
+			hb_keygen_span_scan(&s, &at, i, len);
+			if (sum.keys + s.keys > n)
+				break;
+			sum.keys += s.keys;
+			sum.clock += s.clock;
+		}
+		hb_keygen_span_start(g, &at, i, len, &sum);
+	}
+	hb_keygen_skip(g, n - sum.keys);
+}
+
+/* Under the lock: the second half of the largest range left moved to range `to`, which stays
+ * empty (nobody takes from it) until its worker stands at its first key; *g gets the state
+ * that worker starts from, at key *from, and *end the range's end. 0 when no range has two
+ * runs left. */
+static int take_half(struct halves *h, size_t to, struct hb_keygen *g, uint64_t *from,
+                     uint64_t *end)
+{
+	size_t i, best = h->nr;
+	uint64_t most = 0, mid;
+
+	for (i = 0; i < h->nr; i++)
+		if (h->r[i].end - h->r[i].next > most) {
+			most = h->r[i].end - h->r[i].next;
+			best = i;
+		}
+	if (most < 2 * h->len)
+		return 0;
+	/* past the run its worker is making: from the state where that run starts */
+	mid = h->r[best].next + most / 2;
+	*g = h->r[best].at;
+	*from = h->r[best].at_key;
+	*end = h->r[best].end;
+	h->r[best].end = mid;
+	h->r[to].next = h->r[to].end = mid;
+	return 1;
+}
+
+/* Range t's worker: its own runs, then halves of the others'. */
+static void halves_task(void *ctx, size_t w, uint64_t t)
+{
+	struct halves *h = ctx;
+	struct range *r = &h->r[t];
+	uint64_t n, from, end;
+
+	pthread_mutex_lock(&h->mu);
+	r->g = r->at;
+	for (;;) {
+		if (r->next >= r->end) {
+			if (!take_half(h, t, &r->g, &from, &end))
+				break;
+			pthread_mutex_unlock(&h->mu);
+			advance(&r->g, r->next - from, h->len);
+			pthread_mutex_lock(&h->mu);
+			r->end = end;
+			continue;
+		}
+		n = r->end - r->next < h->len ? r->end - r->next : h->len;
+		r->at = r->g;
+		r->at_key = r->next;
+		r->next += n;
+		pthread_mutex_unlock(&h->mu);
+		h->task(h->ctx, w, &r->g, n);
+		pthread_mutex_lock(&h->mu);
+	}
+	pthread_mutex_unlock(&h->mu);
+}
+
+int hb_keygen_run(const struct hb_keygen *g, uint64_t count, size_t threads,
+                  void (*task)(void *ctx, size_t w, struct hb_keygen *gen, uint64_t n), void *ctx,
+                  void (*tick)(void *tick_ctx), void *tick_ctx, struct hb_error *err)
+{
+	struct halves h = {.len = span_len(count), .task = task, .ctx = ctx};
+	struct hb_par par = {.task = halves_task, .ctx = &h, .tick = tick, .tick_ctx = tick_ctx};
+
+	par.threads = par.tasks = h.nr = threads_in_range(threads);
+	h.r = hb_par_slots(h.nr, sizeof(*h.r));
+	if (!h.r)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	h.r[0].at = *g;
+	h.r[0].end = count;
+	pthread_mutex_init(&h.mu, NULL);
+	hb_par_run(&par);
+	pthread_mutex_destroy(&h.mu);
+	free(h.r);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- the sorted sample */
@@ -619,11 +748,6 @@ static int sample_size_check(uint64_t count, struct hb_error *err)
 	return 0;
 }
 
-static size_t threads_in_range(size_t threads)
-{
-	return threads < 1 ? 1 : threads > HB_PAR_MAX_THREADS ? HB_PAR_MAX_THREADS : threads;
-}
-
 int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
                             size_t threads, struct hb_error *err)
 {
@@ -693,50 +817,47 @@ struct q_key {
 	uint64_t id; /* ids compare as the keys' 8 big-endian bytes: unsigned */
 };
 
-/* A worker's own cursor, counts and keys kept, a cache line apart from the others'. */
+/* A worker's own counts and keys kept, a cache line apart from the others'. */
 struct q_worker {
-	_Alignas(HB_PAR_LINE) struct hb_keyplan_cursor cur;
-	uint32_t hist[Q_BUCKETS];
+	_Alignas(HB_PAR_LINE) uint32_t hist[Q_BUCKETS];
 	struct q_key *keep; /* room for every key of the wanted buckets */
 	size_t nkeep;
 };
 
 struct quant {
-	const struct hb_keyplan *plan;
 	struct q_worker *wk;
 	uint64_t hist[Q_BUCKETS];        /* all workers' counts */
 	uint64_t at[Q_BUCKETS];          /* where a wanted bucket's kept keys go */
 	uint64_t wanted[Q_BUCKETS / 64]; /* the buckets holding a wanted rank */
 };
 
-/* Span t's keys counted by bucket. */
-static void q_count_task(void *ctx, size_t w, uint64_t t)
+/* The next n keys of g counted by bucket. */
+static void q_count_task(void *ctx, size_t w, struct hb_keygen *g, uint64_t n)
 {
 	struct quant *q = ctx;
-	struct q_worker *wk = &q->wk[w];
-	uint32_t p[Q_BATCH], *hist = wk->hist;
-	uint64_t first, n = hb_keyplan_seek(&wk->cur, q->plan, t, &first), m, i;
+	uint32_t p[Q_BATCH], *hist = q->wk[w].hist;
+	uint64_t m, i;
 
 	for (; n; n -= m) {
 		m = n < Q_BATCH ? n : Q_BATCH;
-		hb_keygen_md5_prefixes(&wk->cur.g, p, (size_t)m);
+		hb_keygen_md5_prefixes(g, p, (size_t)m);
 		for (i = 0; i < m; i++)
 			hist[p[i] >> (32 - Q_BITS)]++;
 	}
 }
 
-/* Span t's keys of the wanted buckets kept. */
-static void q_keep_task(void *ctx, size_t w, uint64_t t)
+/* The next n keys of g kept when they are of the wanted buckets. */
+static void q_keep_task(void *ctx, size_t w, struct hb_keygen *g, uint64_t n)
 {
 	struct quant *q = ctx;
 	struct q_worker *wk = &q->wk[w];
 	uint32_t p[Q_BATCH];
-	uint64_t first, n = hb_keyplan_seek(&wk->cur, q->plan, t, &first), m, i, id;
+	uint64_t m, i, id;
 
 	for (; n; n -= m) {
 		m = n < Q_BATCH ? n : Q_BATCH;
-		id = (uint64_t)wk->cur.g.id;
-		hb_keygen_md5_prefixes(&wk->cur.g, p, (size_t)m);
+		id = (uint64_t)g->id;
+		hb_keygen_md5_prefixes(g, p, (size_t)m);
 		for (i = 0; i < m; i++) {
 			uint32_t b = p[i] >> (32 - Q_BITS);
 
@@ -783,21 +904,10 @@ static struct q_key q_select(struct q_key *x, size_t n, size_t r)
 	return x[k];
 }
 
-static void q_run(struct quant *q, size_t threads, void (*task)(void *, size_t, uint64_t))
-{
-	struct hb_par par = {.threads = threads, .tasks = q->plan->spans, .task = task, .ctx = q};
-	size_t i;
-
-	for (i = 0; i < threads; i++)
-		hb_keyplan_cursor_init(&q->wk[i].cur, q->plan);
-	hb_par_run(&par);
-}
-
 /* The md5 generator's quantiles, by counting (see above); count < 2^32. */
 static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
                          uint64_t step, size_t threads, struct hb_error *err)
 {
-	struct hb_keyplan plan;
 	struct quant *q = calloc(1, sizeof(*q));
 	uint64_t *hist = q ? q->hist : NULL, r, cum, kept;
 	struct q_key *keys = NULL;
@@ -805,16 +915,13 @@ static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_
 	size_t i, j, b;
 	int rc = q ? 0 : HB_ENOMEM;
 
-	memset(&plan, 0, sizeof(plan));
-	if (!rc)
-		rc = hb_keyplan_init(&plan, g, count, threads, err);
 	if (!rc) {
-		q->plan = &plan;
 		q->wk = hb_par_slots(threads, sizeof(*q->wk));
 		rc = q->wk ? 0 : HB_ENOMEM;
 	}
+	if (!rc)
+		rc = hb_keygen_run(g, count, threads, q_count_task, q, NULL, NULL, NULL);
 	if (!rc) {
-		q_run(q, threads, q_count_task);
 		for (i = 0; i < threads; i++)
 			for (b = 0; b < Q_BUCKETS; b++)
 				hist[b] += q->wk[i].hist[b];
@@ -835,8 +942,9 @@ static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_
 				break;
 		rc = keys && i == threads ? 0 : HB_ENOMEM;
 	}
+	if (!rc)
+		rc = hb_keygen_run(g, count, threads, q_keep_task, q, NULL, NULL, NULL);
 	if (!rc) {
-		q_run(q, threads, q_keep_task);
 		/* the kept keys side by side by bucket, the wanted buckets in order */
 		for (i = 0; i < threads; i++)
 			for (j = 0; j < q->wk[i].nkeep; j++) {
@@ -854,7 +962,6 @@ static int md5_quantiles(struct hb_keys *out, const struct hb_keygen *g, uint64_
 				rc = hb_keys_push(out, k, sizeof(k));
 			}
 	}
-	hb_keyplan_release(&plan);
 	for (i = 0; q && q->wk && i < threads; i++)
 		free(q->wk[i].keep);
 	if (q)

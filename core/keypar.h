@@ -37,6 +37,16 @@ void hb_keyplan_cursor_init(struct hb_keyplan_cursor *c, const struct hb_keyplan
 uint64_t hb_keyplan_seek(struct hb_keyplan_cursor *c, const struct hb_keyplan *p, uint64_t t,
                          uint64_t *first);
 
+/* Makes the count keys g makes next (g itself unchanged) on up to `threads` threads:
+ * task(ctx, w, gen, n) makes the next n keys of gen on worker w. Each worker takes runs of keys
+ * in order from a range of its own, and one whose range is done takes the second half of the
+ * largest range left, reaching its first key by a scan of the generator's clock (no hashing)
+ * from where that range's worker stands: no span is scanned before the first key is made.
+ * tick as for hb_par_run. HB_ENOMEM. */
+int hb_keygen_run(const struct hb_keygen *g, uint64_t count, size_t threads,
+                  void (*task)(void *ctx, size_t w, struct hb_keygen *gen, uint64_t n), void *ctx,
+                  void (*tick)(void *tick_ctx), void *tick_ctx, struct hb_error *err);
+
 /* Appends the count keys g makes next (g itself unchanged) to out in HBase order, equal keys
  * side by side: made and sorted by up to `threads` threads (a radix sort on a leading 16-bit
  * digit, then each digit's keys on their own). HB_ENOMEM, HB_EINVAL for 2^32 keys or more. */

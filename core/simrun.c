@@ -165,29 +165,22 @@ int hb_simrun_start(struct hb_simrun *run, const struct hb_sim_config *cfg, stru
 
 /* ---------------------------------------------------------------- generated keys */
 
-/* A worker's own cursor and counts, a cache line apart from the others'. */
-struct gen_worker {
-	_Alignas(HB_PAR_LINE) struct hb_keyplan_cursor cur;
-	uint64_t *counts; /* per region, in slot of its own */
-};
-
+/* The writes made by threads: worker w counts into counts[w], a slot of its own. */
 struct gen {
-	const struct hb_keyplan *plan;
 	const struct hb_sim_router *router;
-	struct gen_worker *w;
+	uint64_t **counts;
 	atomic_uint_fast64_t done;
+	uint64_t count;
 	const struct hb_simrun *run;
 };
 
-/* Span t's keys made and routed on worker w. */
-static void gen_task(void *ctx, size_t w, uint64_t t)
+/* n keys of g made and routed on worker w. */
+static void gen_task(void *ctx, size_t w, struct hb_keygen *g, uint64_t n)
 {
-	struct gen *g = ctx;
-	struct gen_worker *wk = &g->w[w];
-	uint64_t first, n = hb_keyplan_seek(&wk->cur, g->plan, t, &first);
+	struct gen *gn = ctx;
 
-	hb_sim_count_generated(wk->counts, g->router, &wk->cur.g, n);
-	atomic_fetch_add_explicit(&g->done, n, memory_order_relaxed);
+	hb_sim_count_generated(gn->counts[w], gn->router, g, n);
+	atomic_fetch_add_explicit(&gn->done, n, memory_order_relaxed);
 }
 
 static void gen_tick(void *ctx)
@@ -196,37 +189,32 @@ static void gen_tick(void *ctx)
 
 	if (g->run->progress)
 		g->run->progress(g->run->progress_arg,
-		                 atomic_load_explicit(&g->done, memory_order_relaxed),
-		                 g->plan->count);
+		                 atomic_load_explicit(&g->done, memory_order_relaxed), g->count);
 }
 
-/* Without a policy: workers take spans of the keys, each counting into its own table. */
-static int generated_counts(struct hb_simrun *run, const struct hb_keyplan *plan,
-                            const struct hb_sim_router *router, size_t threads,
-                            struct hb_error *err)
+/* Without a policy: workers take runs of the keys, each counting into its own table. */
+static int generated_counts(struct hb_simrun *run, const struct hb_keygen *kg, uint64_t count,
+                            size_t threads, struct hb_error *err)
 {
-	struct gen g = {.plan = plan, .router = router, .run = run};
-	struct hb_par par = {threads, plan->spans, gen_task, &g, gen_tick, &g};
+	struct gen g = {.router = &run->router, .count = count, .run = run};
 	size_t nreg = run->splits.n + 1, i, j;
 	int rc = 0;
 
 	atomic_init(&g.done, 0);
-	g.w = hb_par_slots(threads, sizeof(*g.w));
-	for (i = 0; g.w && i < threads; i++) {
-		hb_keyplan_cursor_init(&g.w[i].cur, plan);
-		if (!(g.w[i].counts = hb_par_slots(1, nreg * sizeof(uint64_t))))
+	g.counts = calloc(threads, sizeof(*g.counts));
+	for (i = 0; g.counts && i < threads; i++)
+		if (!(g.counts[i] = hb_par_slots(1, nreg * sizeof(uint64_t))))
 			break;
-	}
-	if (!g.w || i < threads)
+	if (!g.counts || i < threads)
 		rc = nomem(err);
 	if (!rc)
-		hb_par_run(&par);
+		rc = hb_keygen_run(kg, count, threads, gen_task, &g, gen_tick, &g, err);
 	for (i = 0; !rc && i < threads; i++)
 		for (j = 0; j < nreg; j++)
-			run->counts[j] += g.w[i].counts[j];
-	for (i = 0; g.w && i < threads; i++)
-		free(g.w[i].counts);
-	free(g.w);
+			run->counts[j] += g.counts[i][j];
+	for (i = 0; g.counts && i < threads; i++)
+		free(g.counts[i]);
+	free(g.counts);
 	return rc;
 }
 
@@ -256,19 +244,14 @@ static int generated_policy(struct hb_simrun *run, struct hb_keygen *g, uint64_t
 int hb_simrun_generated(struct hb_simrun *run, const struct hb_keygen *g, uint64_t count,
                         size_t threads, struct hb_error *err)
 {
-	struct hb_keyplan plan;
 	struct hb_keygen gg = *g;
 	int rc;
 
 	threads = threads < 1 ? 1 : threads > HB_PAR_MAX_THREADS ? HB_PAR_MAX_THREADS : threads;
 	if (run->policy_on)
 		rc = generated_policy(run, &gg, count, err);
-	else {
-		rc = hb_keyplan_init(&plan, g, count, threads, err);
-		if (!rc)
-			rc = generated_counts(run, &plan, &run->router, threads, err);
-		hb_keyplan_release(&plan);
-	}
+	else
+		rc = generated_counts(run, g, count, threads, err);
 	if (!rc)
 		run->count = count;
 	return rc;

@@ -110,6 +110,46 @@ static void test_keypar__plans_for_threads_give_the_sequence(void)
 		}
 }
 
+/* Where hb_keygen_run's tasks put the keys they make: at their index, the generator's id less
+ * the first key's. */
+struct run_out {
+	unsigned char *got;
+	size_t w;
+	int64_t id0;
+	uint64_t made[4];
+};
+
+static void run_task(void *ctx, size_t w, struct hb_keygen *g, uint64_t n)
+{
+	struct run_out *o = ctx;
+
+	hb_keygen_next_n(g, o->got + (uint64_t)(g->id - o->id0) * o->w, (size_t)n);
+	o->made[w] += n;
+}
+
+static void test_keypar__runs_taken_in_halves_give_the_sequence(void)
+{
+	const uint64_t count = 200000; /* 12 runs of 16384 keys: halves are taken */
+	size_t d, threads;
+
+	for (d = 0; d < HB_ARRAY_LEN(designs); d++)
+		for (threads = 1; threads <= 4; threads++) {
+			struct run_out o = {0};
+			unsigned char *want = sequence(designs[d], count, &o.w);
+			struct hb_keygen g;
+
+			o.got = calloc(count, o.w);
+			hb_keygen_init(&g, designs[d], REDRAW_SEED, 1700000000000LL, NULL);
+			o.id0 = g.id;
+			CHECK_EQ_INT(
+			    hb_keygen_run(&g, count, threads, run_task, &o, NULL, NULL, NULL), 0);
+			CHECK(!memcmp(o.got, want, count * o.w));
+			CHECK_EQ_INT(o.made[0] + o.made[1] + o.made[2] + o.made[3], count);
+			free(want);
+			free(o.got);
+		}
+}
+
 static size_t cmp_w;
 
 static int cmp_fixed(const void *a, const void *b)
@@ -296,6 +336,7 @@ int main(void)
 	RUN(test_keypar__a_redrawn_clock_draw_makes_no_key);
 	RUN(test_keypar__spans_made_backwards_give_the_sequence);
 	RUN(test_keypar__plans_for_threads_give_the_sequence);
+	RUN(test_keypar__runs_taken_in_halves_give_the_sequence);
 	RUN(test_keypar__sorted_sample_is_the_sequence_sorted);
 	RUN(test_keypar__sample_after_other_keys_keeps_them_and_claims_no_order);
 	return TEST_DONE();
