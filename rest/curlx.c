@@ -19,8 +19,12 @@ static int curl_ready;
 int hb_curlx_global_init(struct hb_error *err)
 {
 	if (!curl_ready) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT))
-			return hb_error_set(err, HB_ENOMEM, "cannot initialise libcurl");
+		CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+
+		/* libcurl's own words, or that the library could not be loaded (rest/curlload.c) */
+		if (rc)
+			return hb_error_set(err, HB_ENOMEM, "cannot initialise libcurl: %s",
+			                    curl_easy_strerror(rc));
 		curl_ready = 1;
 	}
 	return 0;
