@@ -55,8 +55,11 @@
 #include <string.h>
 #include <time.h>
 
-/* The library hbtab is built against (its soname, the same since libcurl 7.16). */
+/* The library hbtab is built against (its soname, the same since libcurl 7.16); a test build
+ * names one that is not there. */
+#ifndef LIBCURL
 #define LIBCURL "libcurl.so.4"
+#endif
 
 static struct {
 	CURLcode (*global_init)(long);
