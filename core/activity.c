@@ -12,6 +12,13 @@ static double started;
 static long shown = -1; /* the whole second last reported for this wait */
 static char label[160];
 static double count_started;
+/* a thread that must not draw (a worker beside the one that reports) */
+static _Thread_local int quiet;
+
+void hb_activity_quiet_thread(void)
+{
+	quiet = 1;
+}
 
 void hb_activity_set_hook(hb_activity_fn fn)
 {
@@ -25,7 +32,7 @@ void hb_activity_set_delay(double seconds)
 
 void hb_activity_begin(const char *what)
 {
-	if (depth++)
+	if (quiet || depth++)
 		return;
 	snprintf(label, sizeof(label), "%s", what ? what : "waiting for the server");
 	started = hb_now();
@@ -34,7 +41,7 @@ void hb_activity_begin(const char *what)
 
 void hb_activity_end(void)
 {
-	if (depth > 0)
+	if (!quiet && depth > 0)
 		depth--;
 }
 
@@ -43,7 +50,7 @@ void hb_activity_tick(void)
 	char line[200];
 	double e;
 
-	if (!hook || !depth)
+	if (!hook || !depth || quiet)
 		return;
 	e = hb_now() - started;
 	/* libcurl calls in many times a second: only a new whole second makes a new line. */
@@ -68,7 +75,7 @@ void hb_activity_count(const char *what, size_t done, size_t total)
 {
 	char line[200];
 
-	if (!hook)
+	if (!hook || quiet)
 		return;
 	if (!done)
 		count_started = hb_now();
@@ -83,7 +90,7 @@ void hb_activity_sleep(const char *what, double seconds)
 	double start = hb_now(), left = seconds;
 	char line[200];
 
-	if (!hook || seconds < show_after) {
+	if (!hook || quiet || seconds < show_after) {
 		hb_sleep(seconds);
 		return;
 	}

@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+/* Makes the calling thread's waits and counts invisible: a thread working beside the one
+ * that reports (each wait there would be drawn over the other's). */
+void hb_activity_quiet_thread(void);
+
 /* Draws one progress line ("creating table 't1' over Thrift2: 3 s"). */
 typedef void (*hb_activity_fn)(const char *line);
 void hb_activity_set_hook(hb_activity_fn fn);

@@ -6,7 +6,9 @@
 
 volatile sig_atomic_t hb_interrupted;
 
-static volatile sig_atomic_t holds, shields, transfers;
+static volatile sig_atomic_t holds, shields;
+/* transfers run in more than one thread at a time (rest/hbase.c's meta ranges) */
+static atomic_int transfers;
 static void (*exit_fn)(int sig);
 
 static char files[HB_INTERRUPT_FILES][HB_INTERRUPT_PATH];
@@ -47,15 +49,12 @@ int hb_interrupt_stop(void)
 
 void hb_interrupt_transfer(int on)
 {
-	if (on)
-		transfers++;
-	else if (transfers > 0)
-		transfers--;
+	atomic_fetch_add(&transfers, on ? 1 : -1);
 }
 
 int hb_interrupt_in_transfer(void)
 {
-	return transfers > 0;
+	return atomic_load(&transfers) > 0;
 }
 
 void hb_interrupt_set_exit(void (*fn)(int sig))

@@ -1,5 +1,6 @@
 /* The REST resources hbtab uses: cluster, tables, schema, regions, meta scans, rows. */
 #include "rest/hbase.h"
+#include "core/activity.h"
 #include "core/interrupt.h"
 #include "core/key.h"
 #include "core/metarow.h"
@@ -9,6 +10,8 @@
 #include "rest/rest_priv.h"
 
 #include <cjson/cJSON.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1335,6 +1338,31 @@ static int scan_pb_end(struct scan_stream *ss, const struct hb_rest_resp *r, str
 	return rc ? rc : scan_noted(ss, hb_scanpb_stream_end(&ss->ps, scan_row, ss->st, err));
 }
 
+/* The stateless scan's path for spec: /T/\*?startrow=&endrow=&maxversions=[&limit=]
+ * [&column=..][&filter=]. */
+static int stateless_path(struct hb_buf *path, const char *table, const struct hb_scan_spec *spec,
+                          struct hb_error *err)
+{
+	const char *const *col;
+	int rc = table_path(path, table, "/*?startrow=", err);
+
+	if (!rc && ((spec->start && hb_rest_path_escape(path, spec->start, spec->start_len)) ||
+	            hb_buf_adds(path, "&endrow=") ||
+	            (spec->end && hb_rest_path_escape(path, spec->end, spec->end_len)) ||
+	            hb_buf_addf(path, "&maxversions=%d",
+	                        spec->max_versions > 0 ? spec->max_versions : 1) ||
+	            (spec->limit > 0 && hb_buf_addf(path, "&limit=%ld", spec->limit))))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	for (col = spec->columns; !rc && col && *col; col++)
+		if (hb_buf_adds(path, "&column=") || hb_rest_path_escape(path, *col, strlen(*col)))
+			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc && spec->lang_filter &&
+	    (hb_buf_adds(path, "&filter=") ||
+	     hb_rest_path_escape(path, spec->lang_filter, strlen(spec->lang_filter))))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	return rc;
+}
+
 /*
  * GET /T/\*?startrow=&endrow=&column=&maxversions= (TableResource.getScanResource): one
  * idempotent request, no server-side state, and allowed on a read-only gateway
@@ -1348,30 +1376,13 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 	struct hb_rest_resp r;
 	struct scan_stream ss;
 	struct hb_rest_stream ops = {scan_wants, scan_start, scan_push, &ss};
-	const char *const *col;
 	char what[700];
 	int rc;
 
 	hb_rest_resp_init(&r);
 	memset(&ss, 0, sizeof(ss));
 	ss.st = st;
-	rc = table_path(&path, table, "/*?startrow=", err);
-	if (!rc && ((spec->start && hb_rest_path_escape(&path, spec->start, spec->start_len)) ||
-	            hb_buf_adds(&path, "&endrow=") ||
-	            (spec->end && hb_rest_path_escape(&path, spec->end, spec->end_len)) ||
-	            hb_buf_addf(&path, "&maxversions=%d",
-	                        spec->max_versions > 0 ? spec->max_versions : 1) ||
-	            (spec->limit > 0 && hb_buf_addf(&path, "&limit=%ld", spec->limit))))
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	for (col = spec->columns; !rc && col && *col; col++)
-		if (hb_buf_adds(&path, "&column=") ||
-		    hb_rest_path_escape(&path, *col, strlen(*col)))
-			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (!rc && spec->lang_filter &&
-	    (hb_buf_adds(&path, "&filter=") ||
-	     hb_rest_path_escape(&path, spec->lang_filter, strlen(spec->lang_filter))))
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-	if (rc)
+	if ((rc = stateless_path(&path, table, spec, err)))
 		goto done;
 	snprintf(what, sizeof(what), "GET %s", path.data);
 	hb_scanpb_stream_init(&ss.ps, what);
@@ -2174,6 +2185,372 @@ int hb_rest_meta_table_spec(struct hb_scan_spec *spec, struct hb_buf *start, str
 	return 0;
 }
 
+/* ---- hbase:meta's listing of a large table in ranges read side by side ---- */
+
+/*
+ * The gateway's stateless scan fetches hbase.rest.scan.fetchsize (10) rows per call to the
+ * region server (docs/hbase-wire.md §3.2, §6.6), so one scan of a large table's meta rows is mostly
+ * waiting. Once the listing has handed on RANGES_AFTER rows while its answer still streams, a
+ * sample of the table's meta rows (those whose encoded name, an MD5, ends in "00": about 1 in
+ * 256, spread evenly) gives boundaries after the current row, and the rest of the listing is
+ * fetched as ranges side by side, each one more stateless scan on its own connection, kept
+ * in a temporary file: nothing is left on the server, and a read-only gateway serves every
+ * request. The first scan stops at the first boundary; the ranges are then handed on in
+ * order, each boundary checked like the listing's end (check_meta_listing). A sample that
+ * fails leaves the one scan to finish alone; a range whose fetch failed is scanned again on
+ * the first connection.
+ */
+#define RANGES_AFTER 2048
+#define RANGES_MAX   4
+#define RANGES_PER   8 /* sampled rows (about 2048 rows) a range gets at least */
+#define RANGES_STOP  2 /* the first scan's callback: a boundary was met */
+#define RANGES_SAMPLE                                                                              \
+	"RowFilter(=,'regexstring:00\\.$') AND FirstKeyOnlyFilter() AND KeyOnlyFilter()"
+
+struct range {
+	struct hb_buf from; /* "T,<start key>,": before every row of that start key */
+	struct hb_buf path;
+	struct hb_rest *c; /* its own connection */
+	struct hb_rest_resp r;
+	struct hb_error err;
+	int rc;
+	int running; /* its thread was started and is not joined yet */
+	pthread_t th;
+	char what[700];
+};
+
+struct ranges {
+	struct hb_rest *c;
+	struct meta_state *ms;
+	const struct hb_scan_spec *spec; /* the whole listing's */
+	size_t seen;                     /* rows the first scan handed on */
+	int asked;                       /* the sample was asked for */
+	int stopped;                     /* the first scan met the first boundary */
+	size_t n;                        /* ranges after the first scan's */
+	struct range rg[RANGES_MAX - 1];
+};
+
+/* The start key of a region row of the table, or NULL (the state row, another table's). */
+static const unsigned char *row_start(const struct meta_state *ms, const struct hb_row *row,
+                                      size_t *len)
+{
+	struct hb_region_name rn;
+
+	if (!memchr(row->key, ',', row->key_len) ||
+	    hb_region_name_parse(&rn, row->key, row->key_len, NULL) ||
+	    rn.table_len != ms->table_len || memcmp(rn.table, ms->table, rn.table_len))
+		return NULL;
+	*len = rn.start_len;
+	return row->key + (rn.start - row->key);
+}
+
+/* The start key k of a boundary "T,k,". */
+static const unsigned char *from_key(const struct meta_state *ms, const struct hb_buf *from,
+                                     size_t *len)
+{
+	*len = from->len - ms->table_len - 2;
+	return (const unsigned char *)from->data + ms->table_len + 1;
+}
+
+/* Meta orders a boundary "T,k," before every row of start key k and after every row of a
+ * smaller one (docs/hbase-wire.md §6.1): row is at or after it when its start key is. */
+static int at_or_after(const struct meta_state *ms, const struct hb_row *row,
+                       const struct hb_buf *from)
+{
+	size_t len, klen;
+	const unsigned char *k = row_start(ms, row, &len), *b = from_key(ms, from, &klen);
+
+	return k && hb_key_cmp(k, len, b, klen) >= 0;
+}
+
+/* The sampled start keys after the first scan's current row that a stateless bound can
+ * carry (printable). */
+struct sample {
+	const struct meta_state *ms;
+	const unsigned char *after;
+	size_t after_len;
+	struct hb_keys keys;
+};
+
+static int sampled_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct sample *sm = ctx;
+	size_t len;
+	const unsigned char *k = row_start(sm->ms, row, &len);
+
+	if (!k || !url_safe(k, len) || hb_key_cmp(k, len, sm->after, sm->after_len) <= 0)
+		return 0;
+	return hb_keys_push(&sm->keys, k, len) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+}
+
+/* Boundaries from the sample (in meta order, as the scan gave them): up to RANGES_MAX - 1,
+ * evenly among the sampled keys, distinct. */
+static int ranges_bounds(struct ranges *g, const struct sample *sm, struct hb_error *err)
+{
+	size_t parts = 1 + sm->keys.n / RANGES_PER, j, len, plen = 0;
+	const unsigned char *k, *prev = NULL;
+
+	if (parts > RANGES_MAX)
+		parts = RANGES_MAX;
+	for (j = 1; j < parts; j++, prev = k, plen = len) {
+		struct range *r = &g->rg[g->n];
+
+		k = hb_keys_at(&sm->keys, j * sm->keys.n / parts, &len);
+		if (prev && hb_key_cmp(prev, plen, k, len) >= 0)
+			continue;
+		hb_buf_init(&r->from, 0);
+		hb_buf_init(&r->path, 0);
+		hb_rest_resp_init(&r->r);
+		g->n++;
+		if (hb_buf_add(&r->from, g->ms->table, g->ms->table_len) ||
+		    hb_buf_addc(&r->from, ',') || hb_buf_add(&r->from, k, len) ||
+		    hb_buf_addc(&r->from, ','))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* A range's fetch, in its own thread: the answer kept whole in a temporary file. */
+static void *range_fetch(void *arg)
+{
+	struct range *r = arg;
+
+	hb_activity_quiet_thread();
+	r->r.spool = 1;
+	r->rc = get_protobuf(r->c, r->path.data, &r->r, r->what, sizeof(r->what), &r->err);
+	return NULL;
+}
+
+/* Range i's path and connection, and its thread started with every signal blocked (they are
+ * the first thread's to handle). */
+static int range_start(struct ranges *g, size_t i, struct hb_error *err)
+{
+	struct range *r = &g->rg[i];
+	struct hb_scan_spec spec = *g->spec;
+	sigset_t all, old;
+	int rc;
+
+	spec.start = r->from.data;
+	spec.start_len = r->from.len;
+	if (i + 1 < g->n) {
+		spec.end = g->rg[i + 1].from.data;
+		spec.end_len = g->rg[i + 1].from.len;
+	}
+	if ((rc = stateless_path(&r->path, "hbase:meta", &spec, err)) ||
+	    (!r->c && (rc = hb_rest_sibling(&r->c, g->c, err))))
+		return rc;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r->running = !pthread_create(&r->th, NULL, range_fetch, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* a range not started is scanned on the first connection */
+	r->rc = r->running ? 0 : HB_ENOMEM;
+	return 0;
+}
+
+/* Asks for the sample (on the connection of the first range), then starts the ranges; after
+ * the row the first scan is at. Nothing started: no ranges, nothing said. */
+static void ranges_start(struct ranges *g, const struct hb_row *at)
+{
+	static const char *const cols[] = {"info:regioninfo", NULL};
+	struct hb_buf start = HB_BUF_INIT;
+	struct hb_rest *c = NULL;
+	struct hb_scan_spec spec;
+	struct hb_error err;
+	struct sample sm;
+	size_t i;
+
+	memset(&sm, 0, sizeof(sm));
+	sm.ms = g->ms;
+	hb_keys_init(&sm.keys);
+	sm.after = row_start(g->ms, at, &sm.after_len);
+	memset(&spec, 0, sizeof(spec));
+	spec.columns = cols;
+	spec.max_versions = 1;
+	spec.lang_filter = RANGES_SAMPLE;
+	spec.end = g->spec->end;
+	spec.end_len = g->spec->end_len;
+	if (!sm.after || hb_buf_add(&start, g->ms->table, g->ms->table_len) ||
+	    hb_buf_addc(&start, ',') || hb_rest_sibling(&c, g->c, &err))
+		goto done;
+	spec.start = start.data;
+	spec.start_len = start.len;
+	if (hb_rest_scan(c, "hbase:meta", &spec, sampled_row, &sm, &err) ||
+	    ranges_bounds(g, &sm, &err))
+		g->n = 0;
+	if (g->n) {
+		g->rg[0].c = c;
+		c = NULL;
+		hb_interrupt_hold(); /* released once every range's thread is joined */
+	}
+	for (i = 0; i < g->n; i++)
+		if (range_start(g, i, &err))
+			g->rg[i].rc = HB_ENOMEM;
+done:
+	for (i = g->n; i < RANGES_MAX - 1 && g->rg[i].from.data; i++)
+		hb_buf_release(&g->rg[i].from);
+	hb_rest_free(c);
+	hb_keys_release(&sm.keys);
+	hb_buf_release(&start);
+}
+
+/* The first scan's rows: handed on up to the first boundary. */
+static int ranged_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct ranges *g = ctx;
+	int rc;
+
+	if (g->n && at_or_after(g->ms, row, &g->rg[0].from)) {
+		g->stopped = 1;
+		return RANGES_STOP;
+	}
+	rc = meta_row(g->ms, row, err);
+	if (!rc && !g->asked && ++g->seen >= RANGES_AFTER && hb_rest_streaming(g->c)) {
+		g->asked = 1;
+		ranges_start(g, row);
+	}
+	return rc;
+}
+
+/* A range's kept answer handed on row by row; the pages read are given back as the reader
+ * moves on. *unframeable: a chunk could not be framed (the range must be asked for as JSON). */
+static int range_decode(struct range *r, struct meta_state *ms, int *unframeable,
+                        struct hb_error *err)
+{
+	struct scan_state st;
+	struct scan_stream ss;
+	size_t blen, off, piece;
+	const char *body = hb_rest_resp_body(&r->r, &blen), *drop = r->r.map ? body : NULL;
+	int rc = 0;
+
+	memset(&st, 0, sizeof(st));
+	st.fn = meta_row;
+	st.ctx = ms;
+	hb_row_init(&st.pending);
+	hb_buf_init(&st.last_done, 0);
+	memset(&ss, 0, sizeof(ss));
+	ss.st = &st;
+	ss.started = 1;
+	if (is_protobuf(r->r.content_type)) {
+		hb_scanpb_stream_init(&ss.ps, r->what);
+		for (off = 0; !rc && off < blen; off += piece) {
+			piece = blen - off < (1u << 20) ? blen - off : (1u << 20);
+			rc = scan_noted(&ss, hb_scanpb_stream_push(&ss.ps, body + off, piece,
+			                                           scan_row, &st, err));
+			hb_rest_drop_behind(&drop, body + off + piece);
+		}
+		if (!rc)
+			rc = scan_noted(&ss, hb_scanpb_stream_end(&ss.ps, scan_row, &st, err));
+		hb_scanpb_stream_release(&ss.ps);
+	} else {
+		rc = r->r.map
+		         ? hb_rest_decode_cellset_mapped(body, blen, r->what, on_fragment, &st, err)
+		         : hb_rest_decode_cellset(body, blen, r->what, on_fragment, &st, err);
+	}
+	if (!rc)
+		rc = flush_pending(&st, err);
+	*unframeable = rc == HB_EINVAL && ss.unframeable;
+	hb_row_release(&st.pending);
+	hb_buf_release(&st.last_done);
+	return rc;
+}
+
+/* A range scanned again: its rows up to the last one handed on (when it handed any) are
+ * passed over. */
+struct rescan {
+	struct meta_state *ms;
+	struct hb_buf last;
+	int skipping;
+};
+
+static int rescanned_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct rescan *rs = ctx;
+
+	if (rs->skipping) {
+		rs->skipping = !(row->key_len == rs->last.len &&
+		                 !memcmp(row->key, rs->last.data, row->key_len));
+		return 0;
+	}
+	return meta_row(rs->ms, row, err);
+}
+
+/* Range i handed on: its kept answer, or (its fetch failed, or a chunk of it could not be
+ * framed) the range scanned again on the first connection. */
+static int range_hand_on(struct ranges *g, size_t i, struct hb_error *err)
+{
+	struct range *r = &g->rg[i];
+	struct hb_scan_spec spec = *g->spec;
+	struct rescan rs;
+	size_t before = g->ms->regions;
+	int rc = r->rc, unframeable = 0;
+
+	if (!rc) {
+		rc = range_decode(r, g->ms, &unframeable, err);
+		if (!unframeable)
+			return rc;
+	}
+	memset(&rs, 0, sizeof(rs));
+	rs.ms = g->ms;
+	rs.skipping = g->ms->regions > before;
+	hb_buf_init(&rs.last, 0);
+	if (rs.skipping && hb_buf_add(&rs.last, g->ms->last_key->data, g->ms->last_key->len))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	spec.start = r->from.data;
+	spec.start_len = r->from.len;
+	if (i + 1 < g->n) {
+		spec.end = g->rg[i + 1].from.data;
+		spec.end_len = g->rg[i + 1].from.len;
+	}
+	rc = hb_rest_scan(g->c, "hbase:meta", &spec, rescanned_row, &rs, err);
+	if (!rc && rs.skipping)
+		rc = hb_error_set(
+		    err, HB_ESERVER,
+		    "hbase:meta, asked again for a range of table '%s', no longer lists "
+		    "the last row read from it",
+		    g->ms->table);
+	hb_buf_release(&rs.last);
+	return rc;
+}
+
+/* The whole listing: the first scan, then the ranges it handed over to, in order. */
+static int meta_scan_ranged(struct hb_rest *c, struct meta_state *ms,
+                            const struct hb_scan_spec *spec, struct hb_error *err)
+{
+	struct ranges g;
+	size_t i;
+	int rc;
+
+	memset(&g, 0, sizeof(g));
+	g.c = c;
+	g.ms = ms;
+	g.spec = spec;
+	rc = hb_rest_scan(c, "hbase:meta", spec, ranged_row, &g, err);
+	if (rc == RANGES_STOP)
+		rc = 0;
+	else if (!rc && g.n) /* the first scan ended before the first boundary */
+		rc = check_meta_listing(c, ms, &g.rg[0].from, err);
+	for (i = 0; i < g.n; i++) {
+		struct range *r = &g.rg[i];
+
+		if (r->running)
+			pthread_join(r->th, NULL);
+		if (!rc)
+			rc = range_hand_on(&g, i, err);
+		if (!rc && i + 1 < g.n)
+			rc = check_meta_listing(c, ms, &g.rg[i + 1].from, err);
+		hb_rest_report_progress(c, ms->regions, 0);
+		hb_rest_resp_release(&r->r);
+		hb_rest_free(r->c);
+		hb_buf_release(&r->path);
+	}
+	for (i = 0; i < g.n; i++)
+		hb_buf_release(&g.rg[i].from);
+	if (g.n)
+		hb_interrupt_release();
+	return rc;
+}
+
 /*
  * The region rows of TABLE in hbase:meta with the columns cols, each handed to fn, then the
  * table-state row. Only the info family is named: 1.x meta has no "table" family, and naming
@@ -2206,7 +2583,9 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 	ms.last_key = &last;
 	ms.last_end_empty = 0;
 	ms.regions = 0;
-	rc = hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err);
+	rc = how->filter || how->states_only
+	         ? hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err)
+	         : meta_scan_ranged(c, &ms, &spec, err);
 	if (!rc && how->filter && !(ms.regions && ms.last_end_empty))
 		rc = 1;
 	else if (!rc)

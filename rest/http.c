@@ -51,6 +51,16 @@ struct hb_rest {
 	(int)(strlen(p) > PATH_SHOWN ? PATH_SHOWN : strlen(p)), (p),                               \
 	    (strlen(p) > PATH_SHOWN ? "..." : "")
 
+/* The path part of a base URL ("" without one), inside it. */
+static const char *base_path_of(const char *base)
+{
+	const char *h = strstr(base, "://");
+
+	h = h ? h + 3 : base;
+	h += strcspn(h, "/?#");
+	return *h == '/' ? h : "";
+}
+
 int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_error *err)
 {
 	struct hb_rest *c;
@@ -86,13 +96,7 @@ int hb_rest_new(struct hb_rest **out, const struct hb_rest_opts *o, struct hb_er
 	n = strlen(c->base);
 	while (n > 0 && c->base[n - 1] == '/')
 		c->base[--n] = '\0';
-	{
-		const char *h = strstr(c->base, "://");
-
-		h = h ? h + 3 : c->base;
-		h += strcspn(h, "/?#");
-		c->base_path = *h == '/' ? h : "";
-	}
+	c->base_path = base_path_of(c->base);
 	c->conf.timeout = o->timeout > 0 ? o->timeout : 30;
 	c->retries = o->retries < 0 ? 0 : o->retries;
 	c->conf.insecure = o->insecure;
@@ -113,6 +117,43 @@ void hb_rest_free(struct hb_rest *c)
 	free(c->base);
 	hb_curlx_conf_release(&c->conf);
 	free(c);
+}
+
+int hb_rest_sibling(struct hb_rest **out, const struct hb_rest *c, struct hb_error *err)
+{
+	struct hb_rest *s = calloc(1, sizeof(*s));
+	int fail;
+
+	*out = NULL;
+	if (!s)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	fail = hb_curlx_xfer_init(&s->x, c->x.trace, c->x.trace_ctx);
+	s->base = strdup(c->base);
+	if (hb_curlx_conf_copy(&s->conf, c->conf.user, c->conf.password, c->conf.cacert,
+	                       c->conf.cert, c->conf.key) ||
+	    !s->base)
+		fail = HB_ENOMEM;
+	if (fail) {
+		hb_rest_free(s);
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	s->base_path = base_path_of(s->base);
+	s->conf.timeout = c->conf.timeout;
+	s->conf.insecure = c->conf.insecure;
+	s->conf.negotiate = c->conf.negotiate;
+	s->conf.compressed = c->conf.compressed;
+	s->retries = c->retries;
+	s->max_body = c->max_body;
+	s->max_retry_after = c->max_retry_after;
+	s->seed = c->seed ^ (unsigned int)(size_t)s;
+	memcpy(s->password_from, c->password_from, sizeof(s->password_from));
+	*out = s;
+	return 0;
+}
+
+int hb_rest_streaming(const struct hb_rest *c)
+{
+	return c->x.sink.streaming == 1;
 }
 
 unsigned long hb_rest_attempts(const struct hb_rest *c)

@@ -11,6 +11,12 @@
 void hb_rest_report_progress(struct hb_rest *c, size_t done, size_t total);
 /* Passes a notice to the callback set with hb_rest_set_notice, if any. */
 void hb_rest_report_notice(struct hb_rest *c, const char *msg);
+/* A second client like c (its server, credentials, TLS, timeouts, retries and trace), with a
+ * connection of its own, for requests made beside c's in another thread; hb_rest_free frees
+ * it. HB_ENOMEM. */
+int hb_rest_sibling(struct hb_rest **out, const struct hb_rest *c, struct hb_error *err);
+/* 1 while c's current answer is handed to its stream as it arrives (struct hb_rest_stream). */
+int hb_rest_streaming(const struct hb_rest *c);
 /* How many times a broken scan may be reopened (the --retries budget). */
 long hb_rest_retry_budget(const struct hb_rest *c);
 
