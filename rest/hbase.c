@@ -2086,10 +2086,14 @@ static int check_meta_listing(struct hb_rest *c, const struct meta_state *ms,
 
 	if (ms->regions && ms->last_end_empty)
 		return 0;
-	/* after the last row seen (its key and a 0 byte), or from the first region row */
-	if (ms->regions ? hb_buf_add(&start, ms->last_key->data, ms->last_key->len) ||
-	                      hb_buf_addc(&start, 0)
-	                : hb_buf_add(&start, ms->table, ms->table_len) || hb_buf_adds(&start, ","))
+	/* After the last row seen, or from the first region row. A region name ends in '.' and
+	 * nothing but a name with control bytes after it sorts between it and the name and a
+	 * space, which a stateless scan can start from; a name that is not printable is
+	 * followed by its key and a 0 byte, which only a scanner can carry. */
+	if (ms->regions
+	        ? hb_buf_add(&start, ms->last_key->data, ms->last_key->len) ||
+	              hb_buf_addc(&start, url_safe(ms->last_key->data, ms->last_key->len) ? ' ' : 0)
+	        : hb_buf_add(&start, ms->table, ms->table_len) || hb_buf_adds(&start, ","))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	memset(&spec, 0, sizeof(spec));
 	spec.start = start.data;
