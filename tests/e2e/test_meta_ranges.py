@@ -1,0 +1,221 @@
+"""End-to-end: `regions T --source meta` and `audit T --source meta` on a table of thousands of
+regions read hbase:meta in ranges. Once 2048 region rows of the stateless scan have been handed
+on while its protobuf answer still streams, a second request samples the table's meta rows
+(those whose encoded name ends in "00"); printable start keys after the current position give
+up to three boundaries, the ranges from the first boundary on are fetched at once on their own
+connections, and the first scan stops at the first boundary. What is printed is byte for byte
+what one scan prints; a refused sample means one scan, a failed range is read again, a listing
+that ends before a boundary is an error, and a table under 2048 regions is read as before."""
+import re
+
+import hbtest
+from hbtest import EmulatorTest
+
+TABLE = "big"
+REGIONS = 12000
+
+META_SCAN = re.compile(r"^/hbase(%3A|:)meta/\*\?", re.I)
+# the sample: RowFilter(=,'regexstring:00\.$') AND FirstKeyOnlyFilter() AND KeyOnlyFilter()
+SAMPLE = "regexstring"
+# a range: startrow=T,<start key>, (a look between ranges starts after a whole row key)
+RANGE = r"[?&]startrow=%s%%2C[0-9a-fA-F]{8}%%2C&" % TABLE
+
+
+def startrow(path):
+    m = re.search(r"[?&]startrow=([^&]*)", path)
+    return m.group(1) if m else None
+
+
+class MetaListingInRanges(EmulatorTest):
+    splits = None
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        # the keys `hbtab create --hex-splits 12000` makes, so that audit finds the table as
+        # created (its metadata row says N and the key space)
+        r = hbtest.run(["-o", "json", "splits", "--hex-splits", str(REGIONS)])
+        if r.rc != 0:
+            raise RuntimeError("hbtab splits failed: %r" % r)
+        cls.splits = [hbtest.unb64(k["base64"]) for k in r.json()["splits"]]
+
+    def setUp(self):
+        super().setUp()
+        self.emu.create(TABLE, self.splits)
+        st, body = self.emu.control("POST", "/control/put", {"table": TABLE, "rows": [{
+            "key": hbtest.b64("totalPartition"), "cells": [
+                {"column": hbtest.b64("cf:N"), "value": hbtest.b64(str(REGIONS))},
+                {"column": hbtest.b64("cf:keyspace"), "value": hbtest.b64("hex{8} *")},
+                {"column": hbtest.b64("cf:splits"),
+                 "value": hbtest.b64("--hex-splits %d" % REGIONS)}]}]})
+        self.assertEqual(st, 200, body)
+        self.emu.clear_requests()
+
+    # --- the request log ---------------------------------------------------------------
+
+    def meta_scans(self, log):
+        return [q for q in log if q["method"] == "GET" and META_SCAN.search(q["path"])]
+
+    def samples(self, log):
+        return [q for q in self.meta_scans(log) if SAMPLE in q["path"]]
+
+    def ranges(self, log):
+        return [q for q in self.meta_scans(log) if re.search(RANGE, q["path"])]
+
+    def run_logged(self, *args):
+        """hbtab args with a fresh request log: (result, the requests it made)."""
+        self.emu.clear_requests()
+        r = self.hb(*args)
+        return r, self.emu.requests()
+
+    def refuse_sample(self):
+        # ParseFilter's errors are the container's 500 on 2.x
+        self.emu.fault(kind="500", method="GET", path=SAMPLE, count=-1)
+
+    def one_scan(self, *args):
+        """What args print when the sample is refused, so one scan reads the whole listing;
+        asserts no range was asked for."""
+        self.refuse_sample()
+        r, log = self.run_logged(*args)
+        self.emu.clear_faults()
+        self.assertGreaterEqual(len(self.samples(log)), 1, log)
+        self.assertTrue(all(q["fault"] == "500" for q in self.samples(log)), self.samples(log))
+        self.assertEqual(self.ranges(log), [])
+        return r
+
+    def assertRanged(self, log):
+        """The log shows one sample answered and at least one range read on its own."""
+        samples = self.samples(log)
+        self.assertEqual([(q["status"], q["fault"]) for q in samples], [(200, None)], samples)
+        self.assertIn("startrow=%s%%2C&" % TABLE, samples[0]["path"])
+        self.assertGreaterEqual(len(self.ranges(log)), 1,
+                                [q["path"][:160] for q in self.meta_scans(log)])
+
+    # --- the tests ---------------------------------------------------------------------
+
+    def test_regions_read_in_ranges_print_what_one_scan_prints(self):
+        for args in (("regions", TABLE, "--source", "meta"),
+                     ("-o", "json", "regions", TABLE, "--source", "meta")):
+            with self.subTest(args=args):
+                got, log = self.run_logged(*args)
+                self.assertOk(got)
+                self.assertRanged(log)
+                want = self.one_scan(*args)
+                self.assertOk(want)
+                self.assertEqual(got.out, want.out)
+                self.assertEqual(got.err, want.err)
+        # and that one listing is the whole table, in order, each region once
+        regions = got.json()["regions"]
+        self.assertEqual([x["start"].encode() for x in regions], [b""] + self.splits)
+        self.assertEqual(len({x["name"] for x in regions}), REGIONS)
+
+    def test_audit_read_in_ranges_gives_what_one_scan_gives(self):
+        for args in (("audit", TABLE, "--source", "meta"),
+                     ("-o", "json", "audit", TABLE, "--source", "meta")):
+            with self.subTest(args=args):
+                got, log = self.run_logged(*args)
+                self.assertIn(got.rc, (0, 1), got)
+                self.assertRanged(log)
+                want = self.one_scan(*args)
+                self.assertEqual((got.rc, got.out, got.err), (want.rc, want.out, want.err))
+        self.assertEqual(len(got.json()["regions"]), REGIONS)
+
+    def test_sample_reset_part_way__one_scan_same_output(self):
+        args = ("-o", "json", "regions", TABLE, "--source", "meta")
+        want = self.one_scan(*args)
+        self.assertOk(want)
+        self.emu.fault(kind="reset_body", method="GET", path=SAMPLE, count=-1)
+        got, log = self.run_logged(*args)
+        self.assertOk(got)
+        self.assertEqual(got.out, want.out)
+        self.assertGreaterEqual(len(self.samples(log)), 1, log)
+        self.assertEqual({q["fault"] for q in self.samples(log)}, {"reset_body"})
+        self.assertEqual(self.ranges(log), [])
+
+    def test_range_reset_part_way__read_again_on_the_main_connection_same_output(self):
+        args = ("-o", "json", "regions", TABLE, "--source", "meta")
+        want = self.one_scan(*args)
+        self.assertOk(want)
+        # no retries: the range's own request fails at its first reset, and hbtab reads that
+        # range itself (the fault has fired once; the second reading is answered)
+        self.emu.fault(kind="reset_body", method="GET", path=RANGE, count=1)
+        got, log = self.run_logged("--retries", "0", *args)
+        self.assertOk(got)
+        self.assertEqual(got.out, want.out)
+        self.assertRanged(log)
+        cut = [q for q in self.ranges(log) if q["fault"] is not None]
+        self.assertEqual([q["fault"] for q in cut], ["reset_body"], log)
+        # read again from the same start row, answered in full
+        start = startrow(cut[0]["path"])
+        later = log[log.index(cut[0]) + 1:]
+        self.assertIn((start, 200, None), [(startrow(q["path"]), q["status"], q["fault"])
+                                           for q in self.meta_scans(later)], log)
+
+    def test_range_reset_part_way__audit_same_findings(self):
+        args = ("-o", "json", "audit", TABLE, "--source", "meta")
+        want = self.one_scan(*args)
+        self.emu.fault(kind="reset_body", method="GET", path=RANGE, count=1)
+        got, log = self.run_logged("--retries", "0", *args)
+        self.assertEqual((got.rc, got.out), (want.rc, want.out))
+        self.assertEqual([q["fault"] for q in self.ranges(log) if q["fault"] is not None],
+                         ["reset_body"], log)
+
+    def test_listing_cut_short_before_a_boundary__ended_early_not_a_hole(self):
+        # every stateless meta scan ends, as a 200, after 2500 rows: the first scan has passed
+        # 2048 rows (the sample and the ranges are asked for) but stops short of where the
+        # ranges begin (about 10 of the ~39 sampled rows after row 2048 lie before the first
+        # boundary), or a range of ~2500+ rows stops short of the next one
+        st, body = self.emu.control("POST", "/control/meta-cut", {"rows": 2500})
+        self.assertEqual(st, 200, body)
+        try:
+            for args in (("regions", TABLE, "--source", "meta"),
+                         ("audit", TABLE, "--source", "meta")):
+                with self.subTest(args=args):
+                    got, log = self.run_logged(*args)
+                    self.assertFails(got, 4, r"hbase:meta's listing of table '%s' ended early"
+                                     % TABLE)
+                    self.assertEqual(got.out, "")
+                    self.assertRanged(log)
+                    want = self.one_scan(*args)
+                    self.assertFails(want, 4, r"hbase:meta's listing of table '%s' ended "
+                                     r"early" % TABLE)
+                    self.assertEqual(want.out, "")
+        finally:
+            self.emu.control("POST", "/control/meta-cut", {"rows": None})
+
+    def test_start_keys_outside_printable_ascii_are_no_boundaries__one_scan(self):
+        # every start key holds a byte outside 0x20-0x7e: the sample names none to split at
+        binary = [b"\x01" + k for k in self.splits]
+        self.emu.create("bin", binary)
+        args = ("-o", "json", "regions", "bin", "--source", "meta")
+        got, log = self.run_logged(*args)
+        self.assertOk(got)
+        self.assertEqual(len(self.samples(log)), 1, log)
+        self.assertEqual([q for q in self.meta_scans(log) if "startrow=bin%2C" in q["path"]
+                          and SAMPLE not in q["path"]], [])
+        self.assertEqual(len(got.json()["regions"]), REGIONS)
+        self.refuse_sample()
+        want, _ = self.run_logged(*args)
+        self.assertOk(want)
+        self.assertEqual(got.out, want.out)
+
+    def test_tables_under_2048_regions__one_scan_no_sample(self):
+        self.emu.create("few", [b"g", b"m", b"t"])
+        self.emu.create("under", [b"%04d" % i for i in range(1, 2000)])
+        for table, n in (("few", 4), ("under", 2000)):
+            for args in (("-o", "json", "regions", table, "--source", "meta"),
+                         ("-o", "json", "audit", table, "--source", "meta")):
+                with self.subTest(args=args):
+                    r, log = self.run_logged(*args)
+                    self.assertIn(r.rc, (0, 1), r)
+                    self.assertEqual(len(r.json()["regions"]), n)
+                    self.assertEqual(self.samples(log), [])
+                    listings = [q for q in self.meta_scans(log)
+                                if "startrow=%s&" % table in q["path"]]
+                    self.assertEqual(len(listings), 1, log)
+                    self.assertEqual([q for q in self.meta_scans(log)
+                                      if "startrow=%s%%2C" % table in q["path"]], [], log)
+
+
+if __name__ == "__main__":
+    hbtest.main()
