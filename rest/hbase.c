@@ -2204,7 +2204,7 @@ int hb_rest_meta_table_spec(struct hb_scan_spec *spec, struct hb_buf *start, str
  * fails leaves the one scan to finish alone; a range whose fetch failed is scanned again on
  * the first connection.
  */
-#define RANGES_AFTER 2048
+#define RANGES_AFTER 4096
 #define RANGES_MAX   4
 #define RANGES_PER   8 /* sampled rows (about 2048 rows) a range gets at least */
 #define RANGES_STOP  2 /* the first scan's callback: a boundary was met */

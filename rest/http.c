@@ -342,8 +342,9 @@ struct request {
 	FILE *spool_f; /* the current attempt's spool file, or NULL */
 };
 
-/* Another attempt is due (a value that no HB_E* code has). */
-#define RETRY 1
+/* Another attempt is due: a value that neither an HB_E* code nor a stream's own positive
+ * stop code (its callback's, handed back as the request's result) has. */
+#define RETRY (-1000)
 
 /* The URL and the headers: Accept, the CSRF header on writes, Content-Type, no Expect. */
 static int request_build(const struct hb_rest *c, struct request *q, const char *content_type,

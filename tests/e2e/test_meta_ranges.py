@@ -1,11 +1,11 @@
 """End-to-end: `regions T --source meta` and `audit T --source meta` on a table of thousands of
-regions read hbase:meta in ranges. Once 2048 region rows of the stateless scan have been handed
+regions read hbase:meta in ranges. Once 4096 region rows of the stateless scan have been handed
 on while its protobuf answer still streams, a second request samples the table's meta rows
 (those whose encoded name ends in "00"); printable start keys after the current position give
 up to three boundaries, the ranges from the first boundary on are fetched at once on their own
 connections, and the first scan stops at the first boundary. What is printed is byte for byte
 what one scan prints; a refused sample means one scan, a failed range is read again, a listing
-that ends before a boundary is an error, and a table under 2048 regions is read as before."""
+that ends before a boundary is an error, and a table under 4096 regions is read as before."""
 import re
 
 import hbtest
@@ -161,11 +161,12 @@ class MetaListingInRanges(EmulatorTest):
                          ["reset_body"], log)
 
     def test_listing_cut_short_before_a_boundary__ended_early_not_a_hole(self):
-        # every stateless meta scan ends, as a 200, after 2500 rows: the first scan has passed
-        # 2048 rows (the sample and the ranges are asked for) but stops short of where the
-        # ranges begin (about 10 of the ~39 sampled rows after row 2048 lie before the first
-        # boundary), or a range of ~2500+ rows stops short of the next one
-        st, body = self.emu.control("POST", "/control/meta-cut", {"rows": 2500})
+        # every stateless meta scan ends, as a 200, after 5000 rows: the first scan has passed
+        # 4096 rows (the sample and the ranges are asked for) but stops short of where the
+        # ranges begin (about a quarter of the ~31 sampled rows after row 4096 lie before the
+        # first boundary, some 2000 rows on), while the ranges themselves are shorter than
+        # the cut
+        st, body = self.emu.control("POST", "/control/meta-cut", {"rows": 5000})
         self.assertEqual(st, 200, body)
         try:
             for args in (("regions", TABLE, "--source", "meta"),
@@ -199,10 +200,10 @@ class MetaListingInRanges(EmulatorTest):
         self.assertOk(want)
         self.assertEqual(got.out, want.out)
 
-    def test_tables_under_2048_regions__one_scan_no_sample(self):
+    def test_tables_under_4096_regions__one_scan_no_sample(self):
         self.emu.create("few", [b"g", b"m", b"t"])
-        self.emu.create("under", [b"%04d" % i for i in range(1, 2000)])
-        for table, n in (("few", 4), ("under", 2000)):
+        self.emu.create("under", [b"%04d" % i for i in range(1, 4000)])
+        for table, n in (("few", 4), ("under", 4000)):
             for args in (("-o", "json", "regions", table, "--source", "meta"),
                          ("-o", "json", "audit", table, "--source", "meta")):
                 with self.subTest(args=args):

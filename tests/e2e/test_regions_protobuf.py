@@ -331,9 +331,13 @@ class MetaStatesNotOpen(EmulatorTest):
             th.join(600)
         r = got[0]
         scans = self.meta_scans()
-        self.assertEqual(len(scans), 2, (scans, r))
+        self.assertEqual(len(scans), 3, (scans, r))
         self.assertIn(self.FILTER, scans[0])
         self.assertNotIn("filter=", scans[1])
+        # the listing no longer ends with an empty end key: meta is asked, with a stateless
+        # scan from just after the last row seen (its name and a space), whether rows follow
+        self.assertRegex(scans[2], r"^/hbase%3Ameta/\*\?startrow=t1%2Cw%2C[0-9]+\.[0-9a-f]{32}\."
+                                   r"%20&endrow=t1%20%2C%2C&")
         self.assertEqual([x["start"] for x in r.json()["regions"]], ["", "g", "m", "t"])
         # the listed last region's row is gone from meta: its state is unknown
         self.assertEqual(r.json()["regions"][-1]["state"], None, r)
