@@ -14,6 +14,7 @@ import time
 
 import hbtest
 import krbrealm
+import test_meta_ranges
 from hbtest import Emulator, run
 from test_rest_tls_auth import make_ca, make_server_cert
 
@@ -235,6 +236,69 @@ class TlsNegotiate(KerberosTest):
                  "tables"], env=self.krb.client_env(self.krb.path("cc-alice")))
         self.assertFails(r, 3, "certificate")
         self.assertEqual(self.spnego()["negotiate_headers"], 0)
+
+
+class NegotiateMetaRanges(KerberosTest):
+    """A large table's meta listing read in ranges (docs/hbase-wire.md §6.6): the sample and
+    the ranges go out on connections of their own, and each new connection negotiates for
+    itself (the cookie lives with its connection). A range whose fetch fails is read again
+    on the first connection, which holds a cookie, with the same output: the request log
+    and the filter's counts are what show that every connection negotiated."""
+    splits = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.splits = test_meta_ranges.hex_splits()
+        super().setUpClass()
+
+    def test_negotiate__meta_ranges_each_negotiate_on_their_own_connection(self):
+        table = test_meta_ranges.TABLE
+        self.emu.create(table, self.splits)
+        self.emu.clear_requests()
+        self.emu.control("DELETE", "/control/spnego")
+        r = self.hb("-o", "json", "regions", table, "--source", "meta")
+        self.assertOk(r)
+        self.assertNotIn("401", r.err)
+        regions = r.json()["regions"]
+        self.assertEqual([x["start"].encode() for x in regions], [b""] + self.splits)
+        log = self.rest_requests()
+        self.assertEqual([q for q in log if q["fault"] is not None
+                          or q["status"] not in (200, 401)], [], log)
+        # A challenge is the first request of a connection without a cookie; each was then
+        # negotiated: a connection that could not (no --negotiate, no ticket) would have
+        # taken the 401 as its answer, a challenge not followed by an established context.
+        s = self.spnego()
+        challenged = [q for q in log if q["status"] == 401]
+        self.assertEqual(s["failures"], 0, s)
+        self.assertEqual(s["challenges"], len(challenged), (s, log))
+        self.assertEqual(s["established"], s["challenges"], s)
+        self.assertEqual(s["users"], ["alice@HBTAB.TEST"] * s["established"], s)
+
+        def answers(path):
+            return [q["status"] for q in log if q["path"] == path]
+
+        # the first connection and the sample's: challenged, negotiated, answered
+        listing = {q["path"] for q in test_meta_ranges.meta_scans(log)
+                   if test_meta_ranges.startrow(q["path"]) == table}
+        self.assertEqual([answers(p) for p in listing], [[401, 200]], log)
+        samples = {q["path"] for q in test_meta_ranges.samples(log)}
+        self.assertEqual([answers(p) for p in samples], [[401, 200]], log)
+        # The first range is read on the sample's connection (its cookie already there);
+        # each range after it on a new connection that negotiates. Every range is answered
+        # exactly once: none was read again on the first connection.
+        ranges = test_meta_ranges.ranges(log)
+        starts = sorted({test_meta_ranges.startrow(q["path"]) for q in ranges})
+        self.assertGreaterEqual(len(starts), 1, log)
+        got = [[q["status"] for q in ranges if test_meta_ranges.startrow(q["path"]) == st]
+               for st in starts]
+        self.assertEqual(got, [[200]] + [[401, 200]] * (len(starts) - 1), log)
+        # one negotiation per connection: the first, the sample's, each range's after the
+        # first
+        self.assertEqual(s["established"], 2 + len(starts) - 1, s)
+
+
+class TlsNegotiateMetaRanges(NegotiateMetaRanges):
+    tls = True
 
 
 if __name__ == "__main__":

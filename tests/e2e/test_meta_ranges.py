@@ -19,11 +19,34 @@ META_SCAN = re.compile(r"^/hbase(%3A|:)meta/\*\?", re.I)
 SAMPLE = "regexstring"
 # a range: startrow=T,<start key>, (a look between ranges starts after a whole row key)
 RANGE = r"[?&]startrow=%s%%2C[0-9a-fA-F]{8}%%2C&" % TABLE
+PB = "application/x-protobuf"
 
 
 def startrow(path):
     m = re.search(r"[?&]startrow=([^&]*)", path)
     return m.group(1) if m else None
+
+
+def hex_splits(n=REGIONS):
+    """The split keys `hbtab create --hex-splits n` makes (8 hex digits each)."""
+    r = hbtest.run(["-o", "json", "splits", "--hex-splits", str(n)])
+    if r.rc != 0:
+        raise RuntimeError("hbtab splits failed: %r" % r)
+    return [hbtest.unb64(k["base64"]) for k in r.json()["splits"]]
+
+
+def meta_scans(log):
+    """The stateless scans of hbase:meta in a request log."""
+    return [q for q in log if q["method"] == "GET" and META_SCAN.search(q["path"])]
+
+
+def samples(log):
+    return [q for q in meta_scans(log) if SAMPLE in q["path"]]
+
+
+def ranges(log):
+    """The range requests of table TABLE (startrow=TABLE,<start key>,), however answered."""
+    return [q for q in meta_scans(log) if re.search(RANGE, q["path"])]
 
 
 class MetaListingInRanges(EmulatorTest):
@@ -34,10 +57,7 @@ class MetaListingInRanges(EmulatorTest):
         super().setUpClass()
         # the keys `hbtab create --hex-splits 12000` makes, so that audit finds the table as
         # created (its metadata row says N and the key space)
-        r = hbtest.run(["-o", "json", "splits", "--hex-splits", str(REGIONS)])
-        if r.rc != 0:
-            raise RuntimeError("hbtab splits failed: %r" % r)
-        cls.splits = [hbtest.unb64(k["base64"]) for k in r.json()["splits"]]
+        cls.splits = hex_splits()
 
     def setUp(self):
         super().setUp()
@@ -54,13 +74,13 @@ class MetaListingInRanges(EmulatorTest):
     # --- the request log ---------------------------------------------------------------
 
     def meta_scans(self, log):
-        return [q for q in log if q["method"] == "GET" and META_SCAN.search(q["path"])]
+        return meta_scans(log)
 
     def samples(self, log):
-        return [q for q in self.meta_scans(log) if SAMPLE in q["path"]]
+        return samples(log)
 
     def ranges(self, log):
-        return [q for q in self.meta_scans(log) if re.search(RANGE, q["path"])]
+        return ranges(log)
 
     def run_logged(self, *args):
         """hbtab args with a fresh request log: (result, the requests it made)."""
@@ -216,6 +236,64 @@ class MetaListingInRanges(EmulatorTest):
                     self.assertEqual(len(listings), 1, log)
                     self.assertEqual([q for q in self.meta_scans(log)
                                       if "startrow=%s%%2C" % table in q["path"]], [], log)
+
+    def test_json_answer_to_a_protobuf_accept__not_streamed_one_scan_same_output(self):
+        # a gateway (or a proxy) that answers JSON to the protobuf Accept: the listing comes
+        # whole, not as a stream, so it is read as one scan, with no sample and no ranges
+        commands = (("regions", TABLE, "--source", "meta"),
+                    ("-o", "json", "regions", TABLE, "--source", "meta"),
+                    ("-o", "json", "audit", TABLE, "--source", "meta"))
+        want = []
+        for args in commands:
+            r, log = self.run_logged(*args)
+            self.assertIn(r.rc, (0, 1), r)
+            self.assertRanged(log)
+            want.append(r)
+        st, body = self.emu.control("POST", "/control/protobuf", {"answer": "json"})
+        self.assertEqual(st, 200, body)
+        for args, w in zip(commands, want):
+            with self.subTest(args=args):
+                got, log = self.run_logged(*args)
+                self.assertEqual((got.rc, got.out, got.err), (w.rc, w.out, w.err))
+                self.assertEqual(self.samples(log), [], log)
+                self.assertEqual(self.ranges(log), [], log)
+                # the one listing scan, asked for as protobuf and read as the JSON it got
+                self.assertEqual([(startrow(q["path"]), q["accept"], q["status"], q["fault"])
+                                  for q in self.meta_scans(log)],
+                                 [(TABLE, PB, 200, None)], log)
+        self.assertEqual(len(got.json()["regions"]), REGIONS)
+
+    def test_verbose__the_sample_and_every_range_are_traced_output_unchanged(self):
+        # the ranges run on their own connections, in their own threads: their traces reach
+        # stderr too, whole lines, and -v changes nothing on stdout
+        args = ("-o", "json", "regions", TABLE, "--source", "meta")
+        want, log = self.run_logged(*args)
+        self.assertOk(want)
+        self.assertRanged(log)
+        got, log = self.run_logged("-v", *args)
+        self.assertOk(got)
+        self.assertRanged(log)
+        self.assertEqual(got.out, want.out)
+        lines = got.err.splitlines()
+        self.assertEqual([x for x in lines if not x.startswith("hbtab: ")], [])
+        traced = self.samples(log) + self.ranges(log)
+        self.assertGreaterEqual(len(traced), 2, log)
+        for q in traced:
+            with self.subTest(path=q["path"][:120]):
+                self.assertEqual((q["status"], q["fault"]), (200, None), q)
+                # asked, sent, answered: the only lines that name its path, in that order
+                path = q["path"]
+                mine = [x for x in lines if path in x]
+                self.assertEqual(mine[:2], ["hbtab: GET %s (attempt 1)" % path,
+                                            "hbtab: > GET %s HTTP/1.1" % path], mine)
+                self.assertEqual(len(mine), 3, mine)
+                self.assertRegex(mine[2], "^" + re.escape("hbtab: GET %s: HTTP 200, " % path)
+                                 + "[0-9]+ bytes$")
+        # every stateless meta scan asked for is traced (the listing, the sample, the ranges
+        # and the looks between them), and nothing else was asked of meta
+        asked = [x[len("hbtab: GET "):-len(" (attempt 1)")] for x in lines
+                 if x.startswith("hbtab: GET /hbase%3Ameta/*?") and x.endswith(" (attempt 1)")]
+        self.assertEqual(sorted(asked), sorted(q["path"] for q in self.meta_scans(log)))
 
 
 if __name__ == "__main__":

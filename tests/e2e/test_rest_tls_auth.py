@@ -7,6 +7,7 @@ import subprocess
 import tempfile
 
 import hbtest
+import test_meta_ranges
 from hbtest import EmulatorTest, run
 
 PASSWORD = "s3cr3t-Pw-4711"
@@ -139,6 +140,70 @@ class BasicAuth(EmulatorTest):
             out, err = p.communicate(timeout=30)
         self.assertEqual(p.returncode, 0, err)
         self.assertNotIn(PASSWORD.encode(), out + err)
+
+
+class TlsBasicAuthMetaRanges(EmulatorTest):
+    """A large table's meta listing read in ranges (docs/hbase-wire.md §6.6) from a gateway
+    that takes https only, from a client with basic auth: the sample and the ranges go out
+    on connections of their own, which must carry the CA file and the credentials. A range
+    whose fetch fails is read again on the first connection with the same output, so the
+    request log's statuses are what shows that they did."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pki = tempfile.mkdtemp(prefix="hbtab-pki-")
+        make_ca(cls.pki, "ca")
+        make_server_cert(cls.pki, "ca")
+        cls.emulator_args = ("--tls-cert", os.path.join(cls.pki, "server.pem"),
+                             "--tls-key", os.path.join(cls.pki, "server.key"),
+                             "--basic-auth", "alice:" + PASSWORD)
+        cls.splits = test_meta_ranges.hex_splits()
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.pki, ignore_errors=True)
+
+    def setUp(self):
+        super().setUp()
+        self.assertTrue(self.emu.rest.startswith("https://"))
+        self.emu.create(test_meta_ranges.TABLE, self.splits)
+        self.emu.clear_requests()
+
+    def test_auth__meta_ranges_carry_the_credentials_and_ca_to_their_own_connections(self):
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        try:
+            netrc = os.path.join(home, ".netrc")
+            with open(netrc, "w") as f:
+                f.write("machine 127.0.0.1 login alice password %s\n" % PASSWORD)
+            os.chmod(netrc, 0o600)
+            for source, kw in (("HBTAB_PASSWORD", {"env": {"HBTAB_PASSWORD": PASSWORD}}),
+                               ("~/.netrc", {"home": home})):
+                with self.subTest(password=source):
+                    self.emu.clear_requests()
+                    r = run(["--rest", self.emu.rest, "--no-progress", "--retries", "0",
+                             "--cacert", os.path.join(self.pki, "ca.pem"), "--user", "alice",
+                             "-o", "json", "regions", test_meta_ranges.TABLE, "--source",
+                             "meta"], **kw)
+                    self.assertOk(r)
+                    self.assertNotIn(PASSWORD, r.out + r.err)
+                    regions = r.json()["regions"]
+                    self.assertEqual([x["start"].encode() for x in regions],
+                                     [b""] + self.splits)
+                    log = self.emu.requests()
+                    # every request, on every connection, let in at once: no 401 anywhere
+                    self.assertEqual([q for q in log if (q["status"], q["fault"]) != (200, None)],
+                                     [], log)
+                    samples = test_meta_ranges.samples(log)
+                    self.assertEqual([q["status"] for q in samples], [200], samples)
+                    ranges = test_meta_ranges.ranges(log)
+                    self.assertGreaterEqual(len(ranges), 1, log)
+                    # each range asked for once: none had to be read again
+                    starts = [test_meta_ranges.startrow(q["path"]) for q in ranges]
+                    self.assertEqual(len(set(starts)), len(starts), starts)
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":
