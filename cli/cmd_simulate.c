@@ -2,6 +2,7 @@
  * split under a split policy, before any table exists. */
 #include "../core/clock.h"
 #include "../core/keygen.h"
+#include "../core/par.h"
 #include "../core/simrun.h"
 #include "../rest/hbase.h"
 #include "cli.h"
@@ -182,7 +183,7 @@ static int simulate(struct hb_simrun *run, struct settings *st, struct cli_ctx *
 		st->cfg.seed = st->seed;
 		rc = hb_simrun_start(run, o.policy ? &st->cfg : NULL, err);
 	}
-	run->progress = progress;
+	run->progress = cli_progress_shown() ? progress : NULL;
 	if (!rc && have_gen)
 		rc =
 		    hb_simrun_generated(run, &st->g, (uint64_t)st->count, (size_t)st->threads, err);
@@ -273,6 +274,9 @@ static int run(struct cli_ctx *x)
 		cli_usage_error("simulate", "%s", err.msg);
 		return CLI_EXIT_USAGE;
 	}
+	/* the workers start while the splits and the sample are being set up */
+	if (st.threads > 1)
+		hb_par_start((size_t)st.threads - 1);
 	hb_simrun_init(&sim);
 	t_start = hb_now();
 	rc = simulate(&sim, &st, x, &err);

@@ -26,6 +26,11 @@ static int progress_enabled(void)
 	return enabled;
 }
 
+int cli_progress_shown(void)
+{
+	return progress_enabled();
+}
+
 /* Draws one line over the last, at most ten times a second. */
 static void draw(const char *line)
 {

@@ -8,6 +8,8 @@
 
 /* Installs the drawing hook for core/activity.h (once, at start). */
 void cli_progress_install(void);
+/* 1 when progress lines are drawn (a terminal, and none of -q, -v, --no-progress). */
+int cli_progress_shown(void);
 /* Shows "LABEL: DONE[/TOTAL]" on stderr (terminal only, rate-limited); label NULL = "working". */
 void cli_progress(const char *label, size_t done, size_t total);
 /* Clears the progress line, if one was drawn. Called before anything else is written. */

@@ -1,4 +1,4 @@
-/* hb_par_run: a fixed set of threads drawing task numbers from one shared counter. */
+/* hb_par_run: threads kept for the whole process drawing task numbers from one shared counter. */
 #include "par.h"
 
 #include <pthread.h>
@@ -7,89 +7,156 @@
 #include <string.h>
 #include <time.h>
 
-struct pool {
-	const struct hb_par *p;
-	atomic_uint_fast64_t next; /* the next task no worker has taken */
-	/* workers say when they finish, so the calling thread wakes at once, not at its next
-	 * tick */
+/* How long a worker that has finished looks for the next run before it sleeps: runs of one
+ * command follow each other within a fraction of a millisecond, and a worker woken from sleep
+ * can take milliseconds to be running again (an idle processor of a virtual machine). */
+#define SPIN_NS 2000000L
+
+/*
+ * The workers, started once and kept: pool thread i is worker first + i of the current run
+ * when i < k, else it waits for a run that needs it. A run is published under mu with a new
+ * generation (gen, also in agen for the workers that look without the lock).
+ */
+static struct {
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	size_t finished;
-};
+	pthread_cond_t work; /* a new run */
+	pthread_cond_t done; /* a worker finished its part */
+	pthread_t th[HB_PAR_MAX_THREADS];
+	size_t started;
+	uint64_t gen;
+	atomic_uint_fast64_t agen;
+	const struct hb_par *p;
+	size_t first, k, finished;
+	atomic_uint_fast64_t next; /* the next task no worker has taken */
+} pool = {.mu = PTHREAD_MUTEX_INITIALIZER,
+          .work = PTHREAD_COND_INITIALIZER,
+          .done = PTHREAD_COND_INITIALIZER};
 
-struct worker {
-	pthread_t th;
-	struct pool *pool;
-	size_t w;
-};
-
-static void drain(struct pool *pool, size_t w)
+static void drain(const struct hb_par *p, size_t w)
 {
-	const struct hb_par *p = pool->p;
 	uint64_t t;
 
-	while ((t = atomic_fetch_add_explicit(&pool->next, 1, memory_order_relaxed)) < p->tasks)
+	while ((t = atomic_fetch_add_explicit(&pool.next, 1, memory_order_relaxed)) < p->tasks)
 		p->task(p->ctx, w, t);
+}
+
+static long elapsed_ns(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
+}
+
+/* Looks for a generation after seen for a while without the lock. */
+static void spin(uint64_t seen)
+{
+	struct timespec since;
+	unsigned i = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &since);
+	while (atomic_load_explicit(&pool.agen, memory_order_acquire) == seen)
+		if (++i % 256 == 0 && elapsed_ns(&since) > SPIN_NS)
+			break;
 }
 
 static void *worker_run(void *arg)
 {
-	struct worker *wk = arg;
+	size_t i = (size_t)(uintptr_t)arg;
+	uint64_t seen = 0;
 
-	drain(wk->pool, wk->w);
-	pthread_mutex_lock(&wk->pool->mu);
-	wk->pool->finished++;
-	pthread_cond_signal(&wk->pool->cv);
-	pthread_mutex_unlock(&wk->pool->mu);
+	for (;;) {
+		const struct hb_par *p;
+		size_t w;
+
+		spin(seen);
+		pthread_mutex_lock(&pool.mu);
+		while (pool.gen == seen || i >= pool.k) {
+			seen = pool.gen; /* a run without this thread is passed over */
+			pthread_cond_wait(&pool.work, &pool.mu);
+		}
+		seen = pool.gen;
+		p = pool.p;
+		w = pool.first + i;
+		pthread_mutex_unlock(&pool.mu);
+		drain(p, w);
+		pthread_mutex_lock(&pool.mu);
+		pool.finished++;
+		pthread_cond_signal(&pool.done);
+		pthread_mutex_unlock(&pool.mu);
+	}
 	return NULL;
 }
 
-/* Calls the tick every 50 ms until `started` workers have finished. */
-static void wait_ticking(struct pool *pool, size_t started)
+size_t hb_par_start(size_t n)
 {
-	pthread_mutex_lock(&pool->mu);
-	while (pool->finished < started) {
+	if (n > HB_PAR_MAX_THREADS)
+		n = HB_PAR_MAX_THREADS;
+	pthread_mutex_lock(&pool.mu);
+	while (pool.started < n && !pthread_create(&pool.th[pool.started], NULL, worker_run,
+	                                           (void *)(uintptr_t)pool.started))
+		pool.started++;
+	n = pool.started;
+	pthread_mutex_unlock(&pool.mu);
+	return n;
+}
+
+/* Waits for the run's k workers, calling the tick every 50 ms when there is one. */
+static void wait_workers(const struct hb_par *p, size_t k)
+{
+	pthread_mutex_lock(&pool.mu);
+	while (pool.finished < k) {
 		struct timespec until;
 
-		pthread_mutex_unlock(&pool->mu);
-		pool->p->tick(pool->p->tick_ctx);
-		pthread_mutex_lock(&pool->mu);
+		if (!p->tick) {
+			pthread_cond_wait(&pool.done, &pool.mu);
+			continue;
+		}
+		pthread_mutex_unlock(&pool.mu);
+		p->tick(p->tick_ctx);
+		pthread_mutex_lock(&pool.mu);
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 50000000L;
 		if (until.tv_nsec >= 1000000000L) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000L;
 		}
-		if (pool->finished < started)
-			pthread_cond_timedwait(&pool->cv, &pool->mu, &until);
+		if (pool.finished < k)
+			pthread_cond_timedwait(&pool.done, &pool.mu, &until);
 	}
-	pthread_mutex_unlock(&pool->mu);
+	pthread_mutex_unlock(&pool.mu);
 }
 
 void hb_par_run(const struct hb_par *p)
 {
-	struct worker wk[HB_PAR_MAX_THREADS];
-	struct pool pool = {
-	    .p = p, .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
-	size_t n = p->threads < 1 ? 1 : p->threads, i, started = 0;
+	size_t n = p->threads < 1 ? 1 : p->threads, first = p->tick ? 0 : 1, k;
 
 	if (n > HB_PAR_MAX_THREADS)
 		n = HB_PAR_MAX_THREADS;
-	atomic_init(&pool.next, 0);
 	/* with no tick the calling thread is worker 0 */
-	for (i = p->tick ? 0 : 1; i < n; i++) {
-		wk[i].pool = &pool;
-		wk[i].w = i;
-		if (pthread_create(&wk[i].th, NULL, worker_run, &wk[i]))
-			break;
-		started++;
+	k = n - first ? hb_par_start(n - first) : 0;
+	if (k > n - first)
+		k = n - first;
+	atomic_store_explicit(&pool.next, 0, memory_order_relaxed);
+	if (!k) {
+		drain(p, 0);
+		return;
 	}
-	if (p->tick && started)
-		wait_ticking(&pool, started);
-	else
-		drain(&pool, 0);
-	for (i = p->tick ? 0 : 1; i < (p->tick ? 0 : 1) + started; i++)
-		pthread_join(wk[i].th, NULL);
+	pthread_mutex_lock(&pool.mu);
+	pool.p = p;
+	pool.first = first;
+	pool.k = k;
+	pool.finished = 0;
+	pool.gen++;
+	atomic_store_explicit(&pool.agen, pool.gen, memory_order_release);
+	pthread_cond_broadcast(&pool.work);
+	pthread_mutex_unlock(&pool.mu);
+	if (!first)
+		wait_workers(p, k);
+	else {
+		drain(p, 0);
+		wait_workers(p, k);
+	}
 }
 
 size_t hb_par_slot(size_t size)

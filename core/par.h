@@ -31,7 +31,14 @@ size_t hb_par_slot(size_t size);
 
 /* Runs every task of p once and returns when all are done. With one thread and no tick the
  * calling thread does the work; a worker that cannot start leaves its share to the others
- * (or to the calling thread when none started). Never fails. */
+ * (or to the calling thread when none started). Never fails. The workers are the process's
+ * own threads (hb_par_start), kept between runs: one run at a time, from one thread at a
+ * time, and a task does not start a run of its own. */
 void hb_par_run(const struct hb_par *p);
+
+/* Starts worker threads until n are running (before a command's first run, so that they are
+ * ready when it comes); returns how many run. A worker that finishes a run looks for the next
+ * for about 2 ms before it sleeps. */
+size_t hb_par_start(size_t n);
 
 #endif

@@ -208,7 +208,8 @@ static int generated_counts(struct hb_simrun *run, const struct hb_keygen *kg, u
 	if (!g.counts || i < threads)
 		rc = nomem(err);
 	if (!rc)
-		rc = hb_keygen_run(kg, count, threads, gen_task, &g, gen_tick, &g, err);
+		rc = hb_keygen_run(kg, count, threads, gen_task, &g,
+		                   run->progress ? gen_tick : NULL, &g, err);
 	for (i = 0; !rc && i < threads; i++)
 		for (j = 0; j < nreg; j++)
 			run->counts[j] += g.counts[i][j];
