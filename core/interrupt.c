@@ -1,6 +1,7 @@
 /* Registries shared by the signal handler and resource holders (see interrupt.h). */
 #include "core/interrupt.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -14,7 +15,8 @@ static void (*exit_fn)(int sig);
 static char files[HB_INTERRUPT_FILES][HB_INTERRUPT_PATH];
 static volatile sig_atomic_t file_used[HB_INTERRUPT_FILES];
 static volatile sig_atomic_t groups[HB_INTERRUPT_GROUPS];
-static sigset_t saved;
+/* each thread's own: a worker thread blocks and restores its own mask */
+static _Thread_local sigset_t saved;
 
 void hb_interrupt_hold(void)
 {
@@ -72,9 +74,9 @@ void hb_interrupt_block(int on)
 		sigaddset(&s, SIGTERM);
 		sigaddset(&s, SIGPIPE);
 		sigaddset(&s, SIGALRM); /* the --deadline timer */
-		sigprocmask(SIG_BLOCK, &s, &saved);
+		pthread_sigmask(SIG_BLOCK, &s, &saved);
 	} else {
-		sigprocmask(SIG_SETMASK, &saved, NULL);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	}
 }
 

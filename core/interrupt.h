@@ -53,7 +53,7 @@ int hb_interrupt_add_group(pid_t pgid);
 void hb_interrupt_remove_group(pid_t pgid);
 
 /* Blocks (on = 1) or restores (on = 0) SIGINT, SIGTERM, SIGPIPE and SIGALRM around a registration,
- * so a resource never exists unregistered. Not nested. */
+ * so a resource never exists unregistered. Not nested; the calling thread's mask alone. */
 void hb_interrupt_block(int on);
 
 /* For the handler: the registered entries (empty slots are "" / 0). */
