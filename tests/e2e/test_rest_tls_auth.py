@@ -31,7 +31,11 @@ def make_server_cert(d, ca):
             "-CAcreateserial", "-days", "2", "-extfile", "ext.cnf", "-out", "server.pem", cwd=d)
 
 
-class Tls(EmulatorTest):
+class TlsEmulatorTest(EmulatorTest):
+    """An emulator serving TLS with a certificate of the CA "ca" in cls.pki (and a CA
+    "otherca" that signed nothing); extra_args go to the emulator too."""
+    extra_args = ()
+
     @classmethod
     def setUpClass(cls):
         cls.pki = tempfile.mkdtemp(prefix="hbtab-pki-")
@@ -39,13 +43,16 @@ class Tls(EmulatorTest):
         make_ca(cls.pki, "otherca")
         make_server_cert(cls.pki, "ca")
         cls.emulator_args = ("--tls-cert", os.path.join(cls.pki, "server.pem"),
-                             "--tls-key", os.path.join(cls.pki, "server.key"))
+                             "--tls-key", os.path.join(cls.pki, "server.key")) + cls.extra_args
         super().setUpClass()
 
     @classmethod
     def tearDownClass(cls):
         super().tearDownClass()
         shutil.rmtree(cls.pki, ignore_errors=True)
+
+
+class Tls(TlsEmulatorTest):
 
     def setUp(self):
         super().setUp()
@@ -142,28 +149,18 @@ class BasicAuth(EmulatorTest):
         self.assertNotIn(PASSWORD.encode(), out + err)
 
 
-class TlsBasicAuthMetaRanges(EmulatorTest):
+class TlsBasicAuthMetaRanges(TlsEmulatorTest):
     """A large table's meta listing read in ranges (docs/hbase-wire.md §6.6) from a gateway
     that takes https only, from a client with basic auth: the sample and the ranges go out
     on connections of their own, which must carry the CA file and the credentials. A range
     whose fetch fails is read again on the first connection with the same output, so the
     request log's statuses are what shows that they did."""
+    extra_args = ("--basic-auth", "alice:" + PASSWORD)
 
     @classmethod
     def setUpClass(cls):
-        cls.pki = tempfile.mkdtemp(prefix="hbtab-pki-")
-        make_ca(cls.pki, "ca")
-        make_server_cert(cls.pki, "ca")
-        cls.emulator_args = ("--tls-cert", os.path.join(cls.pki, "server.pem"),
-                             "--tls-key", os.path.join(cls.pki, "server.key"),
-                             "--basic-auth", "alice:" + PASSWORD)
         cls.splits = test_meta_ranges.hex_splits()
         super().setUpClass()
-
-    @classmethod
-    def tearDownClass(cls):
-        super().tearDownClass()
-        shutil.rmtree(cls.pki, ignore_errors=True)
 
     def setUp(self):
         super().setUp()
