@@ -2208,6 +2208,10 @@ int hb_rest_meta_table_spec(struct hb_scan_spec *spec, struct hb_buf *start, str
 #define RANGES_MAX   4
 #define RANGES_PER   8 /* sampled rows (about 2048 rows) a range gets at least */
 #define RANGES_STOP  2 /* the first scan's callback: a boundary was met */
+/* A range expected to be larger than this (each sampled row stands for 256, of about 300
+ * bytes each in protobuf) is kept in a temporary file: a million regions stay in the memory
+ * of a few, and the file system's work is paid only where memory would not do. */
+#define RANGES_IN_MEMORY (16u << 20)
 #define RANGES_SAMPLE                                                                              \
 	"RowFilter(=,'regexstring:00\\.$') AND FirstKeyOnlyFilter() AND KeyOnlyFilter()"
 
@@ -2219,6 +2223,7 @@ struct range {
 	struct hb_error err;
 	int rc;
 	int running; /* its thread was started and is not joined yet */
+	int spool;   /* its answer goes to a temporary file, not memory */
 	pthread_t th;
 	char what[700];
 };
@@ -2305,6 +2310,7 @@ static int ranges_bounds(struct ranges *g, const struct sample *sm, struct hb_er
 		hb_buf_init(&r->from, 0);
 		hb_buf_init(&r->path, 0);
 		hb_rest_resp_init(&r->r);
+		r->spool = (uint64_t)sm->keys.n / parts * 256 * 300 > RANGES_IN_MEMORY;
 		g->n++;
 		if (hb_buf_add(&r->from, g->ms->table, g->ms->table_len) ||
 		    hb_buf_addc(&r->from, ',') || hb_buf_add(&r->from, k, len) ||
@@ -2314,13 +2320,13 @@ static int ranges_bounds(struct ranges *g, const struct sample *sm, struct hb_er
 	return 0;
 }
 
-/* A range's fetch, in its own thread: the answer kept whole in a temporary file. */
+/* A range's fetch, in its own thread: the answer kept whole, in memory or a temporary file. */
 static void *range_fetch(void *arg)
 {
 	struct range *r = arg;
 
 	hb_activity_quiet_thread();
-	r->r.spool = 1;
+	r->r.spool = r->spool;
 	r->rc = get_protobuf(r->c, r->path.data, &r->r, r->what, sizeof(r->what), &r->err);
 	return NULL;
 }
