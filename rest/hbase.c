@@ -2198,9 +2198,9 @@ int hb_rest_meta_table_spec(struct hb_scan_spec *spec, struct hb_buf *start, str
  * streams, a sample of the table's meta rows (those whose encoded name, an MD5, ends in "00":
  * about 1 in 256, spread evenly) gives boundaries after the current row, and the rest of the
  * listing is fetched as ranges side by side, each one more stateless scan on its own
- * connection, kept in a temporary file: nothing is left on the server, and a read-only
- * gateway serves every request. The first scan stops at the first boundary; the ranges are
- * then handed on in order, each boundary checked like the listing's end (check_meta_listing).
+ * connection, kept whole (memory or a temporary file): nothing is left on the server, and a
+ * read-only gateway serves every request. The first scan stops at the first boundary; the ranges
+ * are then handed on in order, each boundary checked like the listing's end (check_meta_listing).
  * A sample that fails leaves the one scan to finish alone; a range whose fetch failed is
  * scanned again on the first connection.
  */
