@@ -1993,6 +1993,16 @@ static void table_state_row(struct meta_state *ms, const struct hb_row *row)
 		*ms->state = -1;
 }
 
+/* rn gets the name of a region row of ms's table: 0, or 1 for any other row (the state row,
+ * another table's row: the range is by the meta comparator). */
+static int table_region(const struct meta_state *ms, const struct hb_row *row,
+                        struct hb_region_name *rn)
+{
+	return !memchr(row->key, ',', row->key_len) ||
+	       hb_region_name_parse(rn, row->key, row->key_len, NULL) ||
+	       rn->table_len != ms->table_len || memcmp(rn->table, ms->table, rn->table_len);
+}
+
 static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 {
 	struct meta_state *ms = ctx;
@@ -2007,9 +2017,8 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 		table_state_row(ms, row);
 		return 0;
 	}
-	if (hb_region_name_parse(&rn, row->key, row->key_len, NULL) ||
-	    rn.table_len != ms->table_len || memcmp(rn.table, ms->table, rn.table_len))
-		return 0; /* another table's row (the range is by the meta comparator) */
+	if (table_region(ms, row, &rn))
+		return 0;
 	memset(&reg, 0, sizeof(reg));
 	hb_regioninfo_init(&ri);
 	if (ms->states_only) {
@@ -2064,10 +2073,7 @@ static int region_row_after(void *ctx, const struct hb_row *row, struct hb_error
 	struct hb_region_name rn;
 
 	(void)err;
-	if (hb_region_name_parse(&rn, row->key, row->key_len, NULL) ||
-	    rn.table_len != ms->table_len || memcmp(rn.table, ms->table, rn.table_len))
-		return 0;
-	return 1;
+	return !table_region(ms, row, &rn);
 }
 
 /*
@@ -2245,9 +2251,7 @@ static const unsigned char *row_start(const struct meta_state *ms, const struct 
 {
 	struct hb_region_name rn;
 
-	if (!memchr(row->key, ',', row->key_len) ||
-	    hb_region_name_parse(&rn, row->key, row->key_len, NULL) ||
-	    rn.table_len != ms->table_len || memcmp(rn.table, ms->table, rn.table_len))
+	if (table_region(ms, row, &rn))
 		return NULL;
 	*len = rn.start_len;
 	return row->key + (rn.start - row->key);
