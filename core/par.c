@@ -2,15 +2,19 @@
 #include "par.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* How long a worker that has finished looks for the next run before it sleeps: runs of one
  * command follow each other within a fraction of a millisecond, and a worker woken from sleep
- * can take milliseconds to be running again (an idle processor of a virtual machine). */
-#define SPIN_NS 2000000L
+ * can take milliseconds to be running again (an idle processor of a virtual machine). Only
+ * workers that have a processor of their own beside the calling thread look, and they give
+ * their processor to any other thread that wants it while they do. */
+#define SPIN_NS 1000000L
 
 /*
  * The workers, started once and kept: pool thread i is worker first + i of the current run
@@ -23,6 +27,7 @@ static struct {
 	pthread_cond_t done; /* a worker finished its part */
 	pthread_t th[HB_PAR_MAX_THREADS];
 	size_t started;
+	long cpus; /* processors online, once known */
 	uint64_t gen;
 	atomic_uint_fast64_t agen;
 	const struct hb_par *p;
@@ -48,16 +53,22 @@ static long elapsed_ns(const struct timespec *since)
 	return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
 }
 
-/* Looks for a generation after seen for a while without the lock. */
-static void spin(uint64_t seen)
+/* Pool thread i (worker i + 1 beside the calling thread) looks for a generation after seen
+ * for a while without the lock, when there is a processor for it. */
+static void spin(size_t i, uint64_t seen)
 {
 	struct timespec since;
-	unsigned i = 0;
+	unsigned n = 0;
 
+	if ((long)i + 1 >= pool.cpus)
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &since);
 	while (atomic_load_explicit(&pool.agen, memory_order_acquire) == seen)
-		if (++i % 256 == 0 && elapsed_ns(&since) > SPIN_NS)
-			break;
+		if (++n % 64 == 0) {
+			if (elapsed_ns(&since) > SPIN_NS)
+				break;
+			sched_yield();
+		}
 }
 
 static void *worker_run(void *arg)
@@ -69,7 +80,7 @@ static void *worker_run(void *arg)
 		const struct hb_par *p;
 		size_t w;
 
-		spin(seen);
+		spin(i, seen);
 		pthread_mutex_lock(&pool.mu);
 		while (pool.gen == seen || i >= pool.k) {
 			seen = pool.gen; /* a run without this thread is passed over */
@@ -93,6 +104,8 @@ size_t hb_par_start(size_t n)
 	if (n > HB_PAR_MAX_THREADS)
 		n = HB_PAR_MAX_THREADS;
 	pthread_mutex_lock(&pool.mu);
+	if (!pool.cpus)
+		pool.cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	while (pool.started < n && !pthread_create(&pool.th[pool.started], NULL, worker_run,
 	                                           (void *)(uintptr_t)pool.started))
 		pool.started++;

@@ -38,7 +38,8 @@ void hb_par_run(const struct hb_par *p);
 
 /* Starts worker threads until n are running (before a command's first run, so that they are
  * ready when it comes); returns how many run. A worker that finishes a run looks for the next
- * for about 2 ms before it sleeps. */
+ * for about 1 ms before it sleeps, when the processors online leave it one of its own beside
+ * the calling thread. */
 size_t hb_par_start(size_t n);
 
 #endif
