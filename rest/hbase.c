@@ -872,6 +872,22 @@ struct scan_state {
 	int skipping, skip_seen;
 };
 
+static void scan_state_init(struct scan_state *st, struct hb_rest *c, hb_scan_row_fn fn, void *ctx)
+{
+	memset(st, 0, sizeof(*st));
+	st->fn = fn;
+	st->ctx = ctx;
+	st->c = c;
+	hb_row_init(&st->pending);
+	hb_buf_init(&st->last_done, 0);
+}
+
+static void scan_state_release(struct scan_state *st)
+{
+	hb_row_release(&st->pending);
+	hb_buf_release(&st->last_done);
+}
+
 static int flush_pending(struct scan_state *st, struct hb_error *err)
 {
 	int rc;
@@ -1322,18 +1338,23 @@ static int scan_push(void *ctx, const char *p, size_t n, struct hb_error *err)
 }
 
 /* The protobuf answer's end: a streamed one's last chunks, or the whole of one that was kept
- * (an empty body brings no byte to stream). */
+ * (an empty body brings no byte to stream; a body mapped from its spool file is read a MiB at
+ * a time, the pages read given back). */
 static int scan_pb_end(struct scan_stream *ss, const struct hb_rest_resp *r, struct hb_error *err)
 {
 	int rc = 0;
 
 	if (!r->streamed) {
-		size_t blen;
-		const char *body = hb_rest_resp_body(r, &blen);
+		size_t blen, off, piece;
+		const char *body = hb_rest_resp_body(r, &blen), *drop = r->map ? body : NULL;
 
 		scan_start(ss, err);
-		rc = scan_noted(ss,
-		                hb_scanpb_stream_push(&ss->ps, body, blen, scan_row, ss->st, err));
+		for (off = 0; !rc && off < blen; off += piece) {
+			piece = blen - off < (1u << 20) ? blen - off : (1u << 20);
+			rc = scan_noted(ss, hb_scanpb_stream_push(&ss->ps, body + off, piece,
+			                                          scan_row, ss->st, err));
+			hb_rest_drop_behind(&drop, body + off + piece);
+		}
 	}
 	return rc ? rc : scan_noted(ss, hb_scanpb_stream_end(&ss->ps, scan_row, ss->st, err));
 }
@@ -1361,6 +1382,17 @@ static int stateless_path(struct hb_buf *path, const char *table, const struct h
 	     hb_rest_path_escape(path, spec->lang_filter, strlen(spec->lang_filter))))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	return rc;
+}
+
+/* A stateless scan's JSON answer, kept whole (in memory or mapped from its spool file). */
+static int decode_cellset_kept(const struct hb_rest_resp *r, const char *what,
+                               struct scan_state *st, struct hb_error *err)
+{
+	size_t blen;
+	const char *body = hb_rest_resp_body(r, &blen);
+
+	return r->map ? hb_rest_decode_cellset_mapped(body, blen, what, on_fragment, st, err)
+	              : hb_rest_decode_cellset(body, blen, what, on_fragment, st, err);
 }
 
 /*
@@ -1400,15 +1432,10 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 		rc = get_json(c, path.data, &r, what, sizeof(what), err);
 	}
 	if (!rc && !r.streamed && !is_protobuf(r.content_type)) {
-		size_t blen;
-		const char *body = hb_rest_resp_body(&r, &blen);
-
 		/* JSON after protobuf that was read in part (cut, or not framed) */
 		if (ss.started)
 			scan_forget(&ss);
-
-		rc = r.map ? hb_rest_decode_cellset_mapped(body, blen, what, on_fragment, st, err)
-		           : hb_rest_decode_cellset(body, blen, what, on_fragment, st, err);
+		rc = decode_cellset_kept(&r, what, st, err);
 	}
 	if (!rc && st->skipping && !st->skip_seen)
 		rc =
@@ -1434,16 +1461,10 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 	int rc, resumable;
 	long tries = 0;
 
-	memset(&st, 0, sizeof(st));
-	st.fn = fn;
-	st.ctx = ctx;
-	st.c = c;
-	hb_row_init(&st.pending);
-	hb_buf_init(&st.last_done, 0);
+	scan_state_init(&st, c, fn, ctx);
 	if (stateless_ok(spec)) {
 		rc = stateless_scan(c, table, spec, &st, err);
-		hb_row_release(&st.pending);
-		hb_buf_release(&st.last_done);
+		scan_state_release(&st);
 		return rc;
 	}
 	if (spec->lang_filter)
@@ -1471,8 +1492,7 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 			break;
 		}
 	}
-	hb_row_release(&st.pending);
-	hb_buf_release(&st.last_done);
+	scan_state_release(&st);
 	hb_buf_release(&start);
 	return rc;
 }
@@ -2240,7 +2260,6 @@ struct ranges {
 	const struct hb_scan_spec *spec; /* the whole listing's */
 	size_t seen;                     /* rows the first scan handed on */
 	int asked;                       /* the sample was asked for */
-	int stopped;                     /* the first scan met the first boundary */
 	size_t n;                        /* ranges after the first scan's */
 	struct range rg[RANGES_MAX - 1];
 };
@@ -2324,6 +2343,20 @@ static int ranges_bounds(struct ranges *g, const struct sample *sm, struct hb_er
 	return 0;
 }
 
+/* Range i's scan: the listing's, from its boundary to the next one (or the listing's end). */
+static struct hb_scan_spec range_spec(const struct ranges *g, size_t i)
+{
+	struct hb_scan_spec spec = *g->spec;
+
+	spec.start = g->rg[i].from.data;
+	spec.start_len = g->rg[i].from.len;
+	if (i + 1 < g->n) {
+		spec.end = g->rg[i + 1].from.data;
+		spec.end_len = g->rg[i + 1].from.len;
+	}
+	return spec;
+}
+
 /* A range's fetch, in its own thread: the answer kept whole, in memory or a temporary file. */
 static void *range_fetch(void *arg)
 {
@@ -2340,16 +2373,10 @@ static void *range_fetch(void *arg)
 static int range_start(struct ranges *g, size_t i, struct hb_error *err)
 {
 	struct range *r = &g->rg[i];
-	struct hb_scan_spec spec = *g->spec;
+	struct hb_scan_spec spec = range_spec(g, i);
 	sigset_t all, old;
 	int rc;
 
-	spec.start = r->from.data;
-	spec.start_len = r->from.len;
-	if (i + 1 < g->n) {
-		spec.end = g->rg[i + 1].from.data;
-		spec.end_len = g->rg[i + 1].from.len;
-	}
 	if ((rc = stateless_path(&r->path, "hbase:meta", &spec, err)) ||
 	    (!r->c && (rc = hb_rest_sibling(&r->c, g->c, err))))
 		return rc;
@@ -2414,10 +2441,8 @@ static int ranged_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	struct ranges *g = ctx;
 	int rc;
 
-	if (g->n && at_or_after(g->ms, row, &g->rg[0].from)) {
-		g->stopped = 1;
+	if (g->n && at_or_after(g->ms, row, &g->rg[0].from))
 		return RANGES_STOP;
-	}
 	rc = meta_row(g->ms, row, err);
 	if (!rc && !g->asked && ++g->seen >= RANGES_AFTER && hb_rest_streaming(g->c)) {
 		g->asked = 1;
@@ -2433,39 +2458,22 @@ static int range_decode(struct range *r, struct meta_state *ms, int *unframeable
 {
 	struct scan_state st;
 	struct scan_stream ss;
-	size_t blen, off, piece;
-	const char *body = hb_rest_resp_body(&r->r, &blen), *drop = r->r.map ? body : NULL;
-	int rc = 0;
+	int rc;
 
-	memset(&st, 0, sizeof(st));
-	st.fn = meta_row;
-	st.ctx = ms;
-	hb_row_init(&st.pending);
-	hb_buf_init(&st.last_done, 0);
+	scan_state_init(&st, NULL, meta_row, ms);
 	memset(&ss, 0, sizeof(ss));
 	ss.st = &st;
-	ss.started = 1;
 	if (is_protobuf(r->r.content_type)) {
 		hb_scanpb_stream_init(&ss.ps, r->what);
-		for (off = 0; !rc && off < blen; off += piece) {
-			piece = blen - off < (1u << 20) ? blen - off : (1u << 20);
-			rc = scan_noted(&ss, hb_scanpb_stream_push(&ss.ps, body + off, piece,
-			                                           scan_row, &st, err));
-			hb_rest_drop_behind(&drop, body + off + piece);
-		}
-		if (!rc)
-			rc = scan_noted(&ss, hb_scanpb_stream_end(&ss.ps, scan_row, &st, err));
+		rc = scan_pb_end(&ss, &r->r, err);
 		hb_scanpb_stream_release(&ss.ps);
 	} else {
-		rc = r->r.map
-		         ? hb_rest_decode_cellset_mapped(body, blen, r->what, on_fragment, &st, err)
-		         : hb_rest_decode_cellset(body, blen, r->what, on_fragment, &st, err);
+		rc = decode_cellset_kept(&r->r, r->what, &st, err);
 	}
 	if (!rc)
 		rc = flush_pending(&st, err);
 	*unframeable = rc == HB_EINVAL && ss.unframeable;
-	hb_row_release(&st.pending);
-	hb_buf_release(&st.last_done);
+	scan_state_release(&st);
 	return rc;
 }
 
@@ -2494,7 +2502,7 @@ static int rescanned_row(void *ctx, const struct hb_row *row, struct hb_error *e
 static int range_hand_on(struct ranges *g, size_t i, struct hb_error *err)
 {
 	struct range *r = &g->rg[i];
-	struct hb_scan_spec spec = *g->spec;
+	struct hb_scan_spec spec = range_spec(g, i);
 	struct rescan rs;
 	size_t before = g->ms->regions;
 	int rc = r->rc, unframeable = 0;
@@ -2510,12 +2518,6 @@ static int range_hand_on(struct ranges *g, size_t i, struct hb_error *err)
 	hb_buf_init(&rs.last, 0);
 	if (rs.skipping && hb_buf_add(&rs.last, g->ms->last_key->data, g->ms->last_key->len))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	spec.start = r->from.data;
-	spec.start_len = r->from.len;
-	if (i + 1 < g->n) {
-		spec.end = g->rg[i + 1].from.data;
-		spec.end_len = g->rg[i + 1].from.len;
-	}
 	rc = hb_rest_scan(g->c, "hbase:meta", &spec, rescanned_row, &rs, err);
 	if (!rc && rs.skipping)
 		rc = hb_error_set(

@@ -31,6 +31,17 @@ def make_server_cert(d, ca):
             "-CAcreateserial", "-days", "2", "-extfile", "ext.cnf", "-out", "server.pem", cwd=d)
 
 
+def home_with_netrc():
+    """A new home directory whose ~/.netrc (mode 600) gives alice's password for 127.0.0.1;
+    the caller removes it."""
+    home = tempfile.mkdtemp(prefix="hbtab-home-")
+    netrc = os.path.join(home, ".netrc")
+    with open(netrc, "w") as f:
+        f.write("machine 127.0.0.1 login alice password %s\n" % PASSWORD)
+    os.chmod(netrc, 0o600)
+    return home
+
+
 class TlsEmulatorTest(EmulatorTest):
     """An emulator serving TLS with a certificate of the CA "ca" in cls.pki (and a CA
     "otherca" that signed nothing); extra_args go to the emulator too."""
@@ -103,12 +114,8 @@ class BasicAuth(EmulatorTest):
         self.assertNoSecret(r)
 
     def test_auth__password_from_netrc(self):
-        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        home = home_with_netrc()
         try:
-            netrc = os.path.join(home, ".netrc")
-            with open(netrc, "w") as f:
-                f.write("machine 127.0.0.1 login alice password %s\n" % PASSWORD)
-            os.chmod(netrc, 0o600)
             r = run(["--rest", self.emu.rest, "--user", "alice", "--no-progress", "tables"],
                     home=home)
             self.assertOk(r)
@@ -169,12 +176,8 @@ class TlsBasicAuthMetaRanges(TlsEmulatorTest):
         self.emu.clear_requests()
 
     def test_auth__meta_ranges_carry_the_credentials_and_ca_to_their_own_connections(self):
-        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        home = home_with_netrc()
         try:
-            netrc = os.path.join(home, ".netrc")
-            with open(netrc, "w") as f:
-                f.write("machine 127.0.0.1 login alice password %s\n" % PASSWORD)
-            os.chmod(netrc, 0o600)
             for source, kw in (("HBTAB_PASSWORD", {"env": {"HBTAB_PASSWORD": PASSWORD}}),
                                ("~/.netrc", {"home": home})):
                 with self.subTest(password=source):
