@@ -1,5 +1,6 @@
 /* hb_par_run: threads kept for the whole process drawing task numbers from one shared counter. */
 #include "par.h"
+#include "clock.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -14,7 +15,7 @@
  * can take milliseconds to be running again (an idle processor of a virtual machine). Only
  * workers that have a processor of their own beside the calling thread look, and they give
  * their processor to any other thread that wants it while they do. */
-#define SPIN_NS 1000000L
+#define SPIN_S 0.001
 
 /*
  * The workers, started once and kept: pool thread i is worker first + i of the current run
@@ -45,27 +46,19 @@ static void drain(const struct hb_par *p, size_t w)
 		p->task(p->ctx, w, t);
 }
 
-static long elapsed_ns(const struct timespec *since)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
-}
-
 /* Pool thread i (worker i + 1 beside the calling thread) looks for a generation after seen
  * for a while without the lock, when there is a processor for it. */
 static void spin(size_t i, uint64_t seen)
 {
-	struct timespec since;
+	double since;
 	unsigned n = 0;
 
 	if ((long)i + 1 >= pool.cpus)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &since);
+	since = hb_now();
 	while (atomic_load_explicit(&pool.agen, memory_order_acquire) == seen)
 		if (++n % 64 == 0) {
-			if (elapsed_ns(&since) > SPIN_NS)
+			if (hb_now() - since > SPIN_S)
 				break;
 			sched_yield();
 		}
