@@ -120,8 +120,10 @@ class SignalSteps(EmulatorTest):
     def release(self, method, path):
         """Lets the held request run, as a server that finishes what it was asked, and waits
         until it has been answered (the log records a request once it is answered)."""
+        before = len(self.logged(method, path))
         self.emu.control("POST", "/control/release")
-        hbtest.wait_for(lambda: self.logged(method, path), "the released %s %s" % (method, path))
+        hbtest.wait_for(lambda: len(self.logged(method, path)) > before,
+                        "the released %s %s" % (method, path))
 
     def polls(self, table, n=2):
         """True once the wait has polled table's regions n times."""
@@ -182,6 +184,8 @@ class SignalSteps(EmulatorTest):
         self.hold("rest", method, path)
         self.interrupt_create(self.CREATE, sig, lambda: self.held() == 1, what)
         self.assertIsNone(self.assert_whole("t1", 4))
+        # the held read answered (to nobody) now, not in a later test
+        self.release(method, path.lstrip("^"))
         self.create_rerun_completes()
 
     def create_metadata_write(self, sig):
@@ -209,7 +213,7 @@ class SignalSteps(EmulatorTest):
         self.assertEqual(self.emu.boundaries("t1"), SPLITS)
         self.assertEqual([p for p in self.emu.requests() if p["method"] == "PUT"], [],
                          "the metadata row written after the signal")
-        self.emu.clear_faults()
+        self.release("GET", "/t1/scanner/")
         r = self.run_ok(args)
         self.assertIn("metadata row written: N=4\n", r.out)
         st, body = self.emu.control("GET", "/control/scanners")
@@ -304,6 +308,7 @@ class SignalSteps(EmulatorTest):
         self.assertEqual(out, self.created_lines())
         self.assertEqual(self.ev_tables(), OLD + NEW)
         self.assert_rotate_set_whole()
+        self.release("GET", "/%s/totalPartition" % OLD[0])
         self.rotate_rerun_completes()
 
     def rotate_sample_previous_scan(self, sig):
@@ -325,7 +330,7 @@ class SignalSteps(EmulatorTest):
                          "the open scanner was not deleted")
         self.assertEqual(self.ev_tables(), OLD, "a table created or dropped before the design")
         self.assert_rotate_set_whole()
-        self.emu.clear_faults()
+        self.release("GET", "/%s/scanner/" % OLD[1])
         self.run_ok(args)
         self.assertEqual(self.ev_tables(), NEW)
         for t in NEW:

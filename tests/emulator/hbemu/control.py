@@ -209,8 +209,7 @@ class ControlHandler(Handler):
             emu.faults.release()
             return ok({"ok": True})
         if p == "/control/held" and method == "GET":
-            with emu.faults.lock:
-                return ok({"held": emu.faults.held})
+            return ok({"held": emu.faults.held})
         if p == "/control/scanners" and method == "GET":
             with emu.scanners_lock:
                 return ok(sorted(emu.scanners))

@@ -80,7 +80,11 @@ class Faults(object):
         # Requests a "hold" fault stopped wait on this gate until the control channel
         # opens it (release); each release replaces it, so later holds wait again.
         self.gate = threading.Event()
-        self.held = 0
+        # requests waiting at the gate now: a release counts them out at once, so that the
+        # count never shows a request that was let go but whose thread has not run yet
+        self.at_gate = 0
+        # requests whose answer waits until the client has gone (delay "gone")
+        self.waiting_gone = 0
         # the gate that was current when this thread's request matched its fault: a release
         # that comes between the match and the wait still lets that request go
         self.local = threading.local()
@@ -99,17 +103,25 @@ class Faults(object):
         with self.lock:
             self.gate.set()
             self.gate = threading.Event()
+            self.at_gate = 0
+
+    @property
+    def held(self):
+        """Requests held now: at the gate, or waiting for their client to go."""
+        with self.lock:
+            return self.at_gate + self.waiting_gone
 
     def hold(self, seconds):
         with self.lock:
             gate = getattr(self.local, "gate", None) or self.gate
             self.local.gate = None
-            self.held += 1
-        try:
-            gate.wait(seconds or HOLD_GUARD)
-        finally:
+            if gate.is_set():
+                return  # released between the match and now
+            self.at_gate += 1
+        if not gate.wait(seconds or HOLD_GUARD):
             with self.lock:
-                self.held -= 1
+                if not gate.is_set():  # the guard ran out; a release would have counted it
+                    self.at_gate -= 1
 
     def match(self, server, method, path):
         """Return the fault that fires for this request (consuming one count)."""
@@ -285,14 +297,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         it waits for an answer, so readable means closed), or guard seconds."""
         faults = self.ctx.faults
         with faults.lock:
-            faults.held += 1
+            faults.waiting_gone += 1
         try:
             select.select([self.connection], [], [], guard)
         except (OSError, ValueError):
             pass
         finally:
             with faults.lock:
-                faults.held -= 1
+                faults.waiting_gone -= 1
         self.close_connection = True
 
     def _canned_error(self, status, fault):

@@ -1,10 +1,15 @@
 """Fault injection through the control channel, and the request log."""
 import json
 import socket
+import sys
+import threading
 import time
 import unittest
 
-from emu_harness import EmuTestCase
+from emu_harness import EMU_DIR, EmuTestCase
+
+sys.path.insert(0, EMU_DIR)
+from hbemu import httpbase  # noqa: E402
 
 
 def raw_get(port, path, timeout=60):
@@ -314,6 +319,43 @@ class ControlChannel(EmuTestCase):
 
     def test_control_paths_are_not_served_by_rest(self):
         self.assertEqual(self.emu.rest("GET", "/control/state")[0], 404)
+
+
+class HeldCount(unittest.TestCase):
+    """The held count, read by tests to know that a client is at a request, never counts a
+    request a release let go, even while its thread has not run on yet (a loaded machine)."""
+
+    def test_release_counts_held_requests_out_before_their_threads_run(self):
+        faults = httpbase.Faults()
+        woken = threading.Event()
+        go_on = threading.Event()
+
+        class SlowGate(threading.Event):
+            """A gate whose waiter, once let go, stays in wait() until go_on is set: the
+            thread of a released request that the machine has not run yet."""
+
+            def wait(self, timeout=None):
+                r = threading.Event.wait(self, timeout)
+                woken.set()
+                go_on.wait(60)
+                return r
+
+        faults.gate = SlowGate()
+        th = threading.Thread(target=faults.hold, args=(60,))
+        th.start()
+        try:
+            deadline = time.monotonic() + 60  # a guard against a hang
+            while faults.held != 1:
+                self.assertLess(time.monotonic(), deadline, "the request was never held")
+                time.sleep(0.01)
+            faults.release()
+            self.assertTrue(woken.wait(60))
+            self.assertEqual(faults.held, 0, "a released request still counted as held")
+        finally:
+            go_on.set()
+            faults.release()
+            th.join(60)
+        self.assertEqual(faults.held, 0)
 
 
 if __name__ == "__main__":
