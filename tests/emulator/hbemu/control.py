@@ -209,7 +209,7 @@ class ControlHandler(Handler):
             emu.faults.release()
             return ok({"ok": True})
         if p == "/control/held" and method == "GET":
-            return ok({"held": emu.faults.held})
+            return ok({"held": emu.faults.held, "released": emu.faults.released_running})
         if p == "/control/scanners" and method == "GET":
             with emu.scanners_lock:
                 return ok(sorted(emu.scanners))

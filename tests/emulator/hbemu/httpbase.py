@@ -85,6 +85,8 @@ class Faults(object):
         self.at_gate = 0
         # requests whose answer waits until the client has gone (delay "gone")
         self.waiting_gone = 0
+        # requests a release let go that have not been answered yet
+        self.released = 0
         # the gate that was current when this thread's request matched its fault: a release
         # that comes between the match and the wait still lets that request go
         self.local = threading.local()
@@ -103,6 +105,7 @@ class Faults(object):
         with self.lock:
             self.gate.set()
             self.gate = threading.Event()
+            self.released += self.at_gate
             self.at_gate = 0
 
     @property
@@ -111,6 +114,12 @@ class Faults(object):
         with self.lock:
             return self.at_gate + self.waiting_gone
 
+    @property
+    def released_running(self):
+        """Requests a release let go that are still running (not answered yet)."""
+        with self.lock:
+            return self.released
+
     def hold(self, seconds):
         with self.lock:
             gate = getattr(self.local, "gate", None) or self.gate
@@ -118,10 +127,19 @@ class Faults(object):
             if gate.is_set():
                 return  # released between the match and now
             self.at_gate += 1
-        if not gate.wait(seconds or HOLD_GUARD):
+        gate.wait(seconds or HOLD_GUARD)
+        with self.lock:
+            if gate.is_set():  # a release counted it out of at_gate, into released
+                self.local.let_go = True
+            else:  # the guard ran out
+                self.at_gate -= 1
+
+    def answered(self):
+        """This thread's request has been answered (or has failed)."""
+        if getattr(self.local, "let_go", False):
+            self.local.let_go = False
             with self.lock:
-                if not gate.is_set():  # the guard ran out; a release would have counted it
-                    self.at_gate -= 1
+                self.released -= 1
 
     def match(self, server, method, path):
         """Return the fault that fires for this request (consuming one count)."""
@@ -205,6 +223,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             http.server.BaseHTTPRequestHandler.handle_one_request(self)
         except (ConnectionError, ssl.SSLError, socket.timeout, OSError, ValueError):
             self.close_connection = True
+        finally:
+            if self.server_kind != "control":
+                self.ctx.faults.answered()
 
     def _read_body(self):
         te = (self.headers.get("Transfer-Encoding") or "").lower()

@@ -322,13 +322,15 @@ class ControlChannel(EmuTestCase):
 
 
 class HeldCount(unittest.TestCase):
-    """The held count, read by tests to know that a client is at a request, never counts a
-    request a release let go, even while its thread has not run on yet (a loaded machine)."""
+    """The counts a test reads through /control/held. held, its sign that a client is at a
+    request, never counts a request a release let go, even while that request's thread has
+    not run on yet (a loaded machine); released counts such a request until it is answered."""
 
     def test_release_counts_held_requests_out_before_their_threads_run(self):
         faults = httpbase.Faults()
         woken = threading.Event()
         go_on = threading.Event()
+        answer = threading.Event()
 
         class SlowGate(threading.Event):
             """A gate whose waiter, once let go, stays in wait() until go_on is set: the
@@ -340,22 +342,33 @@ class HeldCount(unittest.TestCase):
                 go_on.wait(60)
                 return r
 
+        def request():  # as Handler: held, executed, answered
+            faults.hold(60)
+            answer.wait(60)
+            faults.answered()
+
         faults.gate = SlowGate()
-        th = threading.Thread(target=faults.hold, args=(60,))
+        th = threading.Thread(target=request)
         th.start()
         try:
             deadline = time.monotonic() + 60  # a guard against a hang
             while faults.held != 1:
                 self.assertLess(time.monotonic(), deadline, "the request was never held")
                 time.sleep(0.01)
+            self.assertEqual(faults.released_running, 0)
             faults.release()
             self.assertTrue(woken.wait(60))
             self.assertEqual(faults.held, 0, "a released request still counted as held")
+            self.assertEqual(faults.released_running, 1)
+            go_on.set()
+            time.sleep(0.05)  # let it run on to its answer, which waits
+            self.assertEqual(faults.released_running, 1, "counted out before its answer")
         finally:
             go_on.set()
-            faults.release()
+            answer.set()
             th.join(60)
         self.assertEqual(faults.held, 0)
+        self.assertEqual(faults.released_running, 0)
 
 
 if __name__ == "__main__":
