@@ -6,6 +6,7 @@ import pty
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -23,6 +24,12 @@ EMULATOR = os.path.join(SRC, "tests", "emulator", "hbemu.py")
 SHELL_STANDIN = os.path.join(SRC, "tests", "emulator", "shell", "hbase-shell.rb")
 # Set by the build for the ASan+UBSan tree, where every run of the binary costs several times more.
 SANITIZED = os.environ.get("HBTAB_SANITIZED") == "1"
+
+# hbtab keeps a signal ignored when it starts ignored (nohup, a background job of a
+# non-interactive shell), and exec passes an ignored SIGINT on: every hbtab a test starts gets
+# the default disposition, whatever started the suite, so the tests that send SIGINT test it.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def b64(data):

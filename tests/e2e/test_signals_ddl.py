@@ -30,13 +30,6 @@ NEW = ["ev_20261120", "ev_20261121"]    # the current table and the one ahead at
 NOW = "2026-11-20T08:00:00Z"
 STANDIN = "ruby %s -n" % hbtest.SHELL_STANDIN
 
-# hbtab keeps a signal ignored when it starts ignored (nohup, a background job of a
-# non-interactive shell), and exec passes an ignored SIGINT on: the runs here start with the
-# default disposition whatever started the test.
-if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
 def children(pid):
     """The pids of pid's children now (every thread's list)."""
     out = []
