@@ -157,12 +157,9 @@ void hb_par_run(const struct hb_par *p)
 	atomic_store_explicit(&pool.agen, pool.gen, memory_order_release);
 	pthread_cond_broadcast(&pool.work);
 	pthread_mutex_unlock(&pool.mu);
-	if (!first)
-		wait_workers(p, k);
-	else {
+	if (first)
 		drain(p, 0);
-		wait_workers(p, k);
-	}
+	wait_workers(p, k);
 }
 
 size_t hb_par_slot(size_t size)
