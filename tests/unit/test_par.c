@@ -1,9 +1,11 @@
 /* core/par.c: the workers kept between runs do every task of each run once, as the worker
- * numbers a run allows. */
+ * numbers a run allows, and may run on every processor the caller may. */
+#define _GNU_SOURCE /* sched_getaffinity, cpu_set_t */
 #include "core/par.h"
 #include "test.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 
 #define TASKS 5000
@@ -129,10 +131,53 @@ static void test_par__workers_are_kept_between_runs(void)
 	CHECK_EQ_INT(hb_par_start(1), n);
 }
 
+/* Each worker's processors, as the thread doing its one task sees them; every task waits
+ * until all have begun, so that each worker does one. */
+struct masks {
+	cpu_set_t of[HB_PAR_MAX_THREADS];
+	atomic_int failed, arrived;
+	int workers;
+};
+
+static void mask_task(void *ctx, size_t w, uint64_t t)
+{
+	struct masks *m = ctx;
+
+	(void)t;
+	if (sched_getaffinity(0, sizeof(m->of[w]), &m->of[w]))
+		atomic_fetch_add(&m->failed, 1);
+	atomic_fetch_add(&m->arrived, 1);
+	while (atomic_load(&m->arrived) < m->workers)
+		;
+}
+
+static void test_par__a_worker_started_on_one_processor_may_then_run_on_any(void)
+{
+	static struct masks m;
+	struct seen ticks;
+	/* with a tick every worker is a pool thread, each started bound to one processor other
+	 * than the caller's when the caller may use more than one */
+	struct hb_par p = {.task = mask_task, .ctx = &m, .tick = tick, .tick_ctx = &ticks};
+	cpu_set_t mine;
+	size_t w;
+
+	memset(&ticks, 0, sizeof(ticks));
+	m.workers = (int)hb_par_start(8);
+	p.threads = p.tasks = (size_t)m.workers;
+	CHECK_EQ_INT(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	hb_par_run(&p);
+	CHECK_EQ_INT(atomic_load(&m.failed), 0);
+	CHECK_EQ_INT(atomic_load(&m.arrived), m.workers);
+	/* none is left bound to the processor it started on */
+	for (w = 0; w < (size_t)m.workers; w++)
+		CHECK(CPU_EQUAL(&m.of[w], &mine));
+}
+
 int main(void)
 {
 	RUN(test_par__runs_one_after_another_do_each_task_once);
 	RUN(test_par__without_a_tick_the_caller_is_worker_0);
 	RUN(test_par__workers_are_kept_between_runs);
+	RUN(test_par__a_worker_started_on_one_processor_may_then_run_on_any);
 	return TEST_DONE();
 }
