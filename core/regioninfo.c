@@ -1,5 +1,6 @@
 /* Decoders for hbase:meta values: PBUF RegionInfo, raw TableState, region row keys. */
 #include "regioninfo.h"
+#include "cryptoload.h"
 
 #include <inttypes.h>
 #include <openssl/evp.h>
@@ -430,12 +431,18 @@ void hb_region_encoded_hex(char out[33], const unsigned char md[16])
 	out[32] = '\0';
 }
 
-void hb_region_encoded_name(char out[33], const void *prefix, size_t n)
+int hb_region_encoded_name(char out[33], const void *prefix, size_t n, struct hb_error *err)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 
+	if (!hb_libcrypto_ready())
+		return hb_error_set(
+		    err, HB_ENOMEM,
+		    "cannot compute a region's encoded name: %s could not be loaded",
+		    hb_libcrypto_name());
 	if (!EVP_Digest(prefix, n, md, &mdlen, EVP_md5(), NULL) || mdlen != 16)
 		HB_BUG("MD5 digest failed");
 	hb_region_encoded_hex(out, md);
+	return 0;
 }

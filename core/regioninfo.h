@@ -73,8 +73,9 @@ int hb_region_name_parse(struct hb_region_name *out, const void *row, size_t n,
                          struct hb_error *err);
 
 /* Writes the 32-char lower-case MD5 hex encoded name of a region name prefix
- * ("table,start,id[_rep]") into out (33 bytes with NUL). */
-void hb_region_encoded_name(char out[33], const void *prefix, size_t n);
+ * ("table,start,id[_rep]") into out (33 bytes with NUL): 0, or HB_ENOMEM when libcrypto, which
+ * does the MD5, cannot be loaded (core/cryptoload.c). */
+int hb_region_encoded_name(char out[33], const void *prefix, size_t n, struct hb_error *err);
 /* The 32-char lower-case hex form of a 16-byte encoded name (an MD5) into out (with NUL). */
 void hb_region_encoded_hex(char out[33], const unsigned char md[16]);
 

@@ -622,8 +622,12 @@ static int rebuild_name(void *ctx, const struct hb_region *r, struct hb_error *e
 	    hb_buf_add(&s->name, r->start, r->start_len) || add_id(&s->name, r->id))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	prefix = s->name.len;
-	if (!sent_encoded(r, s->name.data, prefix, enc))
-		hb_region_encoded_name(enc, s->name.data, prefix);
+	if (!sent_encoded(r, s->name.data, prefix, enc)) {
+		int rc = hb_region_encoded_name(enc, s->name.data, prefix, err);
+
+		if (rc)
+			return rc;
+	}
 	if (hb_buf_addc(&s->name, '.') || hb_buf_add(&s->name, enc, 32) ||
 	    hb_buf_addc(&s->name, '.'))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");

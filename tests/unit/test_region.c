@@ -70,7 +70,7 @@ static void make(struct owned *o, const char *table, size_t k)
 		hb_buf_addf(&b, ",%llu", (unsigned long long)r->id);
 		if (r->replica_id > 0)
 			hb_buf_addf(&b, "_%04X", (unsigned)r->replica_id);
-		hb_region_encoded_name(o->encoded, b.data, b.len);
+		CHECK_EQ_INT(hb_region_encoded_name(o->encoded, b.data, b.len, NULL), 0);
 		r->encoded = o->encoded;
 		hb_buf_addf(&b, ".%s.", o->encoded);
 		if (rnd() % 5 == 0)
@@ -197,7 +197,7 @@ static void test_region__a_chain_keeps_each_key_once(void)
 		hb_buf_reset(&name);
 		hb_buf_addf(&name, "bench,%.*s,%llu", (int)r.start_len, (const char *)r.start,
 		            (unsigned long long)r.id);
-		hb_region_encoded_name(enc, name.data, name.len);
+		CHECK_EQ_INT(hb_region_encoded_name(enc, name.data, name.len, NULL), 0);
 		hb_buf_addf(&name, ".%s.", enc);
 		r.name = (unsigned char *)name.data;
 		r.name_len = name.len;
@@ -216,7 +216,7 @@ static void test_region__a_chain_keeps_each_key_once(void)
 
 		hb_buf_reset(&name);
 		hb_buf_addf(&name, "bench,%s,1700000000000", keys[4]);
-		hb_region_encoded_name(enc, name.data, name.len);
+		CHECK_EQ_INT(hb_region_encoded_name(enc, name.data, name.len, NULL), 0);
 		hb_buf_addf(&name, ".%s.", enc);
 		CHECK(bytes_eq(r->name, r->name_len, name.data, name.len));
 		CHECK_EQ_STR(r->encoded, enc);
@@ -235,7 +235,7 @@ static void canonical_name(struct hb_buf *b, const char *t, const struct hb_regi
 	hb_buf_addf(b, ",%llu", (unsigned long long)r->id);
 	if (r->replica_id > 0)
 		hb_buf_addf(b, "_%04X", (unsigned)r->replica_id);
-	hb_region_encoded_name(enc, b->data, b->len);
+	CHECK_EQ_INT(hb_region_encoded_name(enc, b->data, b->len, NULL), 0);
 	hb_buf_addf(b, ".%s.", enc);
 }
 
@@ -354,7 +354,7 @@ static void test_region__names_at_the_inline_limit_read_back(void)
 		hb_buf_adds(&name, "t,");
 		hb_buf_add(&name, key, len);
 		hb_buf_adds(&name, ",1700000000000");
-		hb_region_encoded_name(enc, name.data, name.len);
+		CHECK_EQ_INT(hb_region_encoded_name(enc, name.data, name.len, NULL), 0);
 		hb_buf_addf(&name, ".%s.", enc);
 		r.name = (unsigned char *)name.data;
 		r.name_len = name.len;
