@@ -29,7 +29,7 @@ static struct {
 	pthread_cond_t done; /* a worker finished its part */
 	pthread_t th[HB_PAR_MAX_THREADS];
 	size_t started;
-	long cpus; /* processors online, once known */
+	long cpus; /* processors the process may use (else online), once known */
 	uint64_t gen;
 	atomic_uint_fast64_t agen;
 	const struct hb_par *p;
@@ -165,6 +165,8 @@ size_t hb_par_start(size_t n)
 #ifdef __linux__
 		if (sched_getaffinity(0, sizeof(pool.allowed), &pool.allowed))
 			CPU_ZERO(&pool.allowed);
+		else
+			pool.cpus = CPU_COUNT(&pool.allowed);
 #endif
 	}
 #ifdef __linux__
