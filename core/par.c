@@ -11,11 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* How long a worker that has finished looks for the next run before it sleeps: runs of one
- * command follow each other within a fraction of a millisecond, and a worker woken from sleep
- * can take milliseconds to be running again (an idle processor of a virtual machine). Only
- * workers that have a processor of their own beside the calling thread look, and they give
- * their processor to any other thread that wants it while they do. */
+/* How long a thread that has finished its part looks for what comes next before it sleeps: a
+ * worker for the next run, the calling thread for the workers' end. Runs of one command follow
+ * each other within a fraction of a millisecond, and a thread woken from sleep can take
+ * milliseconds to be running again (an idle processor of a virtual machine), or be woken on the
+ * processor of the thread that woke it, behind that thread. Only threads that have a processor
+ * of their own look, and they give it to any other thread that wants it while they do. */
 #define SPIN_S 0.001
 
 /*
@@ -33,7 +34,8 @@ static struct {
 	uint64_t gen;
 	atomic_uint_fast64_t agen;
 	const struct hb_par *p;
-	size_t first, k, finished;
+	size_t first, k;
+	atomic_size_t finished;    /* workers of the run that are done: changed under mu */
 	atomic_uint_fast64_t next; /* the next task no worker has taken */
 #ifdef __linux__
 	cpu_set_t allowed; /* the processors the process may use, once known */
@@ -50,22 +52,32 @@ static void drain(const struct hb_par *p, size_t w)
 		p->task(p->ctx, w, t);
 }
 
-/* Pool thread i (worker i + 1 beside the calling thread) looks for a generation after seen
- * for a while without the lock, when there is a processor for it. */
-static void spin(size_t i, uint64_t seen)
+/* Looks for done(x) for up to SPIN_S without the lock, giving the processor away now and
+ * then; 1 when it came. */
+static int spin_until(int (*done)(uint64_t), uint64_t x)
 {
-	double since;
+	double since = hb_now();
 	unsigned n = 0;
 
-	if ((long)i + 1 >= pool.cpus)
-		return;
-	since = hb_now();
-	while (atomic_load_explicit(&pool.agen, memory_order_acquire) == seen)
+	while (!done(x))
 		if (++n % 64 == 0) {
 			if (hb_now() - since > SPIN_S)
-				break;
+				return 0;
 			sched_yield();
 		}
+	return 1;
+}
+
+/* A run after generation seen has been published. */
+static int run_after(uint64_t seen)
+{
+	return atomic_load_explicit(&pool.agen, memory_order_acquire) != seen;
+}
+
+/* The current run's k workers are done. */
+static int all_finished(uint64_t k)
+{
+	return atomic_load_explicit(&pool.finished, memory_order_acquire) >= k;
 }
 
 static void *worker_run(void *arg)
@@ -82,7 +94,9 @@ static void *worker_run(void *arg)
 		const struct hb_par *p;
 		size_t w;
 
-		spin(i, seen);
+		/* pool thread i is worker i + 1 beside the calling thread */
+		if ((long)i + 1 < pool.cpus)
+			spin_until(run_after, seen);
 		pthread_mutex_lock(&pool.mu);
 		while (pool.gen == seen || i >= pool.k) {
 			seen = pool.gen; /* a run without this thread is passed over */
@@ -94,7 +108,7 @@ static void *worker_run(void *arg)
 		pthread_mutex_unlock(&pool.mu);
 		drain(p, w);
 		pthread_mutex_lock(&pool.mu);
-		pool.finished++;
+		atomic_fetch_add_explicit(&pool.finished, 1, memory_order_release);
 		pthread_cond_signal(&pool.done);
 		pthread_mutex_unlock(&pool.mu);
 	}
@@ -183,8 +197,11 @@ size_t hb_par_start(size_t n)
 /* Waits for the run's k workers, calling the tick every 50 ms when there is one. */
 static void wait_workers(const struct hb_par *p, size_t k)
 {
+	/* a calling thread that did its part looks for theirs, when each has a processor */
+	if (!p->tick && (long)k + 1 <= pool.cpus)
+		spin_until(all_finished, k);
 	pthread_mutex_lock(&pool.mu);
-	while (pool.finished < k) {
+	while (!all_finished(k)) {
 		struct timespec until;
 
 		if (!p->tick) {
@@ -200,7 +217,7 @@ static void wait_workers(const struct hb_par *p, size_t k)
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000L;
 		}
-		if (pool.finished < k)
+		if (!all_finished(k))
 			pthread_cond_timedwait(&pool.done, &pool.mu, &until);
 	}
 	pthread_mutex_unlock(&pool.mu);
@@ -225,7 +242,7 @@ void hb_par_run(const struct hb_par *p)
 	pool.p = p;
 	pool.first = first;
 	pool.k = k;
-	pool.finished = 0;
+	atomic_store_explicit(&pool.finished, 0, memory_order_relaxed);
 	pool.gen++;
 	atomic_store_explicit(&pool.agen, pool.gen, memory_order_release);
 	pthread_cond_broadcast(&pool.work);

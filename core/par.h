@@ -39,8 +39,9 @@ void hb_par_run(const struct hb_par *p);
 /* Starts worker threads until n are running (before a command's first run, so that they are
  * ready when it comes); returns how many run. Each starts on a processor other than the
  * caller's when the process may use one, and may then run on any. A worker that finishes a run
- * looks for the next for about 1 ms before it sleeps, when the processors online leave it one of
- * its own beside the calling thread. */
+ * looks for the next for about 1 ms before it sleeps, and a calling thread that finishes its
+ * part of a run without a tick looks for the workers' end as long, when the processors the
+ * process may use leave each of them one of its own. */
 size_t hb_par_start(size_t n);
 
 #endif
