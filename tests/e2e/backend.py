@@ -7,7 +7,9 @@ tables after itself. Otherwise every test class starts its own emulator.
 
 Both backends offer the same verbs, so a test is written once: server(i, "stop"|"start"),
 disable/enable(table), unassign(table, i), readonly(on), create(table, families, splits),
-put(table, rows), boundaries(table) (read from the gateway's own /T/regions, not by hbtab),
+put(table, rows), listed(table, splits) and unlisted(table) (a table whose hbase:meta lists more
+regions than a real cluster could open), boundaries(table) (read from the gateway's own
+/T/regions, not by hbtab),
 metadata_row(table), and `shell`, an --hbase-shell command line (the real JRuby shell, or the
 emulator's stand-in).
 """
@@ -95,6 +97,17 @@ class RealBackend(_Common):
             {"key": b64(k), "cells": [{"column": b64(c), "value": b64(v)}
                                       for c, v in cells.items()]} for k, cells in rows]})
 
+    def listed(self, table, splits):
+        """A table whose hbase:meta lists one region from each of splits (rising) to the next:
+        made with its last split only, the other region rows then written straight into
+        hbase:meta (no region opened: for listings only). unlisted(table) puts back the rows
+        the cluster had."""
+        self.create(table, splits=splits[-1:])
+        self.control("metarows", {"table": table, "splits": [b64(s) for s in splits]})
+
+    def unlisted(self, table):
+        self.control("metarows", {"table": table, "restore": True})
+
     def live_servers(self):
         return self.control("servers")["live"]
 
@@ -142,6 +155,12 @@ class EmulatorBackend(_Common):
         self._post("/control/put", {"table": table, "rows": [
             {"key": b64(k), "cells": [{"column": b64(c), "value": b64(v)}
                                       for c, v in cells.items()]} for k, cells in rows]})
+
+    def listed(self, table, splits):
+        self.create(table, splits=splits)
+
+    def unlisted(self, table):
+        pass  # the emulator's regions are its own: nothing to put back
 
     def live_servers(self):
         return sum(1 for s in self.emu.state()["servers"] if s["alive"])

@@ -8,6 +8,9 @@ from hbtest import tsb, unb64
 
 BINARY_SPLITS = [b"\x00\x01", b"\x10\\", b"\x7f\xff", b"a,b", b"\xff\x00\xfe"]
 
+# A trace line of a stateless scan of hbase:meta that was answered.
+META_SCAN_DONE = re.compile(r"^hbtab: GET (/hbase%3Ameta/\*\?\S*): HTTP 200, [0-9]+ bytes$")
+
 
 class ReadAgainstCluster(backend.BackendTest):
     def made(self, table, spec=("--hex-splits", "6"), *extra):
@@ -33,6 +36,33 @@ class ReadAgainstCluster(backend.BackendTest):
             for r in regs:
                 self.assertTrue(r["name"].startswith(t + ","), r)
                 self.assertTrue(r["server"], r)
+
+    def test_a_meta_listing_of_thousands_of_regions_is_read_in_ranges(self):
+        # 12,000 regions: past the first 4096 meta rows enough sampled start keys remain for
+        # ranges read side by side (docs/hbase-wire.md §6.6); on real HBase the rows are
+        # written into hbase:meta, more regions than the cluster could open
+        t = self.name()
+        r = self.hb("-o", "json", "splits", "--hex-splits", "12000")
+        self.assertOk(r)
+        splits = [unb64(k["base64"]) for k in r.json()["splits"]]
+        self.be.listed(t, splits)
+        self.addCleanup(self.be.unlisted, t)
+        r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
+        self.assertOk(r)
+        meta = r.json()["regions"]
+        self.assertEqual([x["start"] for x in meta], [""] + [tsb(k) for k in splits])
+        self.assertEqual([x["end"] for x in meta], [tsb(k) for k in splits] + [""])
+        self.assertEqual(len({x["name"] for x in meta}), len(meta))
+        # the trace: the sample answered, and at least one range from a sampled start key
+        scans = [m.group(1) for m in map(META_SCAN_DONE.match, r.err.splitlines()) if m]
+        self.assertEqual(len([p for p in scans if "regexstring" in p]), 1, scans)
+        ranges = [p for p in scans if re.search(r"[?&]startrow=%s%%2C[0-9a-f]{8}%%2C&" % t, p)]
+        self.assertGreaterEqual(len(ranges), 1, scans)
+        # the same regions, with the same names, as the gateway's own listing
+        rest = self.hb("-o", "json", "regions", t)
+        self.assertOk(rest)
+        key = lambda x: (x["start"], x["end"], x["name"])
+        self.assertEqual([key(x) for x in rest.json()["regions"]], [key(x) for x in meta])
 
     def test_audit_of_a_healthy_table_from_both_sources(self):
         t = self.name()

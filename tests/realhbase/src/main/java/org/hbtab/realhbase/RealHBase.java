@@ -12,9 +12,13 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
@@ -23,7 +27,9 @@ import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -69,6 +75,8 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  *   <li>{@code POST /control/metarows {"table", "splits": ["b64", ...]}}: region rows written
  *       straight into hbase:meta, for listings of more regions than the cluster could open
  *       (see {@link #metaRows}); answers {"rows": n, "deleted": n, "region_id": id}.
+ *   <li>{@code POST /control/metarows {"table", "restore": true}}: the table's region rows as
+ *       they were before (see {@link #metaRowsRestore}); answers {"rows": n, "deleted": n}.
  * </ul>
  */
 public final class RealHBase {
@@ -78,6 +86,15 @@ public final class RealHBase {
   private final Configuration conf;
   private MiniHBaseCluster cluster;
   private final List<ServerName> slots = new ArrayList<>();
+
+  /** What {@link #metaRows} changed in hbase:meta for one table, for its restore. */
+  private static final class Written {
+    final List<Put> deleted = new ArrayList<>(); // the table's real region rows, cell by cell
+    final List<byte[]> made = new ArrayList<>(); // the names of the rows written
+  }
+
+  private final Map<TableName, Written> written = new HashMap<>();
+  private Boolean balancerBefore; // the balancer's switch before the first metarows, if any
   private RESTServer rest;
   private int restPort;
   private org.apache.hadoop.hbase.thrift2.ThriftServer thrift;
@@ -267,7 +284,13 @@ public final class RealHBase {
         put(in);
         break;
       case "metarows":
-        metaRows(in, out);
+        synchronized (this) {
+          if (in.has("restore") && in.get("restore").getAsBoolean()) {
+            metaRowsRestore(in, out);
+          } else {
+            metaRows(in, out);
+          }
+        }
         break;
       case "readonly":
         restartRest(in.get("on").getAsBoolean());
@@ -428,7 +451,14 @@ public final class RealHBase {
           "the last split must be the start of the table's last region, "
               + Bytes.toStringBinary(last.getStartKey()));
     }
-    admin().balancerSwitch(false, true);
+    if (written.containsKey(name)) {
+      throw new IllegalArgumentException("region rows already written for " + name);
+    }
+    Written w = new Written();
+    boolean was = admin().balancerSwitch(false, true);
+    if (balancerBefore == null) {
+      balancerBefore = was;
+    }
     List<ServerName> live =
         new ArrayList<>(admin().getClusterMetrics().getLiveServerMetrics().keySet());
     live.sort(null);
@@ -439,10 +469,21 @@ public final class RealHBase {
     int rows = 0, deleted = 0;
     try (Table meta = util.getConnection().getTable(TableName.META_TABLE_NAME)) {
       List<org.apache.hadoop.hbase.client.Delete> dels = new ArrayList<>();
+      List<Get> gets = new ArrayList<>();
       for (RegionInfo r : real) {
         if (r != last) {
           dels.add(new org.apache.hadoop.hbase.client.Delete(r.getRegionName()));
+          gets.add(new Get(r.getRegionName()).addFamily(info));
         }
+      }
+      // kept cell by cell for the restore, written again then with new timestamps (the
+      // deletes below hide every cell older than them)
+      for (Result res : meta.get(gets)) {
+        Put p = new Put(res.getRow());
+        for (Cell c : res.rawCells()) {
+          p.addColumn(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c));
+        }
+        w.deleted.add(p);
       }
       meta.delete(dels);
       deleted = real.size() - 1;
@@ -468,6 +509,7 @@ public final class RealHBase {
             Bytes.toBytes(sn.toString()));
         p.addColumn(info, org.apache.hadoop.hbase.HConstants.STATE_QUALIFIER, open);
         puts.add(p);
+        w.made.add(ri.getRegionName());
         if (puts.size() == 5000) {
           meta.put(puts);
           rows += puts.size();
@@ -481,9 +523,40 @@ public final class RealHBase {
     // into HFiles, where a cluster that has had its regions for a while keeps its meta rows:
     // scans of a memstore this size cost the region server more
     admin().flush(TableName.META_TABLE_NAME);
+    written.put(name, w);
     out.addProperty("rows", rows);
     out.addProperty("deleted", deleted);
     out.addProperty("region_id", id);
+  }
+
+  /**
+   * The table's region rows in hbase:meta as they were before {@link #metaRows}: the rows it
+   * wrote deleted, the real ones it deleted written again (their cells with new timestamps),
+   * hbase:meta flushed. The balancer is switched back as it was once no table has rows written
+   * any more. The table can then be disabled and dropped as any other.
+   */
+  private void metaRowsRestore(JsonObject in, JsonObject out) throws IOException {
+    TableName name = table(in);
+    Written w = written.get(name);
+    if (w == null) {
+      throw new IllegalArgumentException("no region rows written for " + name);
+    }
+    try (Table meta = util.getConnection().getTable(TableName.META_TABLE_NAME)) {
+      List<org.apache.hadoop.hbase.client.Delete> dels = new ArrayList<>();
+      for (byte[] row : w.made) {
+        dels.add(new org.apache.hadoop.hbase.client.Delete(row));
+      }
+      meta.delete(dels);
+      meta.put(w.deleted);
+    }
+    admin().flush(TableName.META_TABLE_NAME);
+    written.remove(name);
+    if (written.isEmpty() && balancerBefore != null) {
+      admin().balancerSwitch(balancerBefore, true);
+      balancerBefore = null;
+    }
+    out.addProperty("rows", w.deleted.size());
+    out.addProperty("deleted", w.made.size());
   }
 
   public static void main(String[] args) throws Exception {
