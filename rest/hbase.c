@@ -691,12 +691,17 @@ static int get_protobuf(struct hb_rest *c, const char *path, struct hb_rest_resp
 {
 	int rc;
 
+	if (hb_rest_protobuf_refused(c)) {
+		r->accept = NULL;
+		return get_json(c, path, r, what, what_cap, err);
+	}
 	r->accept = HB_PROTOBUF_TYPE;
 	rc = hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
 	snprintf(what, what_cap, "GET %s", path);
 	if (rc)
 		return rc;
 	if (pb_refused(r)) {
+		hb_rest_note_protobuf_refused(c);
 		r->accept = NULL;
 		return get_json(c, path, r, what, what_cap, err);
 	}
@@ -882,6 +887,7 @@ static void scan_state_init(struct scan_state *st, struct hb_rest *c, hb_scan_ro
 	st->fn = fn;
 	st->ctx = ctx;
 	st->c = c;
+	st->json = c && hb_rest_protobuf_refused(c);
 	hb_row_init(&st->pending);
 	hb_buf_init(&st->last_done, 0);
 }
@@ -1186,6 +1192,7 @@ static int scanner_read(struct hb_rest *c, const char *table, const char *spath,
 		if (!st->json && pb_refused(r)) {
 			/* The batch may have been read and lost (a proxy that passed the GET on):
 			 * a new scanner, asked for JSON, goes on after the last whole row. */
+			hb_rest_note_protobuf_refused(c);
 			st->json = st->reopen = *resumable = 1;
 			return hb_error_set(err, HB_ESERVER, "GET %s: protobuf refused (HTTP %ld)",
 			                    spath, r->status);
@@ -1751,10 +1758,11 @@ static int row_request(struct hb_rest *c, const char *path, struct hb_rest_resp 
 {
 	int rc;
 
-	r->accept = HB_PROTOBUF_TYPE;
+	r->accept = hb_rest_protobuf_refused(c) ? NULL : HB_PROTOBUF_TYPE;
 	rc = hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
-	if (rc || !pb_refused(r))
+	if (rc || !r->accept || !pb_refused(r))
 		return rc;
+	hb_rest_note_protobuf_refused(c);
 	r->accept = NULL;
 	return hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
 }

@@ -41,6 +41,7 @@ struct hb_rest {
 	unsigned long attempts;
 	unsigned int seed;
 	char password_from[32];
+	int protobuf_refused; /* the gateway (or a proxy) refused protobuf once: ask for JSON */
 };
 
 /* Longest part of a request path quoted in a message; the reason after it must survive. */
@@ -146,9 +147,20 @@ int hb_rest_sibling(struct hb_rest **out, const struct hb_rest *c, struct hb_err
 	s->max_body = c->max_body;
 	s->max_retry_after = c->max_retry_after;
 	s->seed = c->seed ^ (unsigned int)(size_t)s;
+	s->protobuf_refused = c->protobuf_refused;
 	memcpy(s->password_from, c->password_from, sizeof(s->password_from));
 	*out = s;
 	return 0;
+}
+
+int hb_rest_protobuf_refused(const struct hb_rest *c)
+{
+	return c->protobuf_refused;
+}
+
+void hb_rest_note_protobuf_refused(struct hb_rest *c)
+{
+	c->protobuf_refused = 1;
 }
 
 int hb_rest_streaming(const struct hb_rest *c)

@@ -15,6 +15,11 @@ void hb_rest_report_notice(struct hb_rest *c, const char *msg);
  * connection of its own, for requests made beside c's in another thread; hb_rest_free frees
  * it. HB_ENOMEM. */
 int hb_rest_sibling(struct hb_rest **out, const struct hb_rest *c, struct hb_error *err);
+/* Whether c's gateway (or a proxy before it) has refused protobuf, and noting that it has: a
+ * client that noted it asks for JSON from the start for the rest of the run, as does a
+ * sibling made after it (docs/hbase-wire.md §3.1). */
+int hb_rest_protobuf_refused(const struct hb_rest *c);
+void hb_rest_note_protobuf_refused(struct hb_rest *c);
 /* 1 while c's current answer is handed to its stream as it arrives (struct hb_rest_stream). */
 int hb_rest_streaming(const struct hb_rest *c);
 /* How many times a broken scan may be reopened (the --retries budget). */

@@ -63,6 +63,21 @@ class RegionsProtobuf(EmulatorTest):
             self.assertEqual(r.out, w_out)
             self.assertEqual(self.asked(), [(PB, 406, None), ("application/json", 200, None)])
 
+    def test_a_refusal_is_remembered__one_refused_request_a_run(self):
+        # audit reads /T/regions, hbase:meta (a scan and a row), the metadata row and
+        # /status/cluster: each asks for protobuf until the gateway has refused it once
+        want = self.hb("-o", "json", "audit", "t1")
+        self.protobuf_answer("406")
+        self.emu.clear_requests()
+        got = self.hb("-o", "json", "audit", "t1")
+        self.assertEqual((got.rc, got.out), (want.rc, want.out))
+        gets = [(q["path"], q["accept"], q["status"]) for q in self.emu.requests()
+                if q["method"] == "GET"]
+        self.assertEqual([g for g in gets if g[1] == PB], [("/t1/regions", PB, 406)], gets)
+        json_paths = {g[0].split("?")[0] for g in gets if g[1] == "application/json"}
+        self.assertTrue({"/t1/regions", "/hbase%3Ameta/*", "/hbase%3Ameta/t1",
+                         "/status/cluster"} <= json_paths, gets)
+
     def test_answers_come_uncompressed_unless_asked__same_listing_either_way(self):
         plain = self.hb("-v", "-o", "json", "regions", "t1")
         self.assertOk(plain)
@@ -221,7 +236,8 @@ class StatusProtobuf(EmulatorTest):
         self.gateway("406")
         self.emu.clear_requests()
         self.assertEqual(self.outputs(), got)
-        self.assertEqual(set(self.asked()), {(PB, 406), ("application/json", 200)})
+        # /T/regions, asked first, was refused: the run asks for JSON from then on
+        self.assertEqual(set(self.asked()), {("application/json", 200)})
 
     def test_status_cut_part_way__read_again_same_findings(self):
         want = self.outputs()
