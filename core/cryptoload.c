@@ -7,11 +7,11 @@
  * be loaded every function fails as libcrypto does (EVP_md5 with NULL, EVP_Digest with 0), and
  * hb_libcrypto_ready says so. */
 #include "cryptoload.h"
+#include "dynload.h"
 
 #include <dlfcn.h>
 #include <openssl/evp.h>
 #include <pthread.h>
-#include <string.h>
 
 /* The library hbtab is built against (CMakeLists.txt names it from libcrypto's version); a
  * test build names one that is not there. */
@@ -28,21 +28,11 @@ static struct {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
 
-/* Stores libcrypto's function name in *slot (a function pointer of the right type: POSIX makes
- * dlsym's pointer convertible) and says whether it was found. */
-static int find(void *h, const char *name, void *slot)
-{
-	void *p = dlsym(h, name);
-
-	memcpy(slot, &p, sizeof(p));
-	return p != NULL;
-}
-
 static void load(void)
 {
 	void *h = dlopen(LIBCRYPTO, RTLD_NOW | RTLD_LOCAL);
 
-	loaded = h && find(h, "EVP_Digest", &fn.digest) && find(h, "EVP_md5", &fn.md5);
+	loaded = h && hb_dl_find(h, "EVP_Digest", &fn.digest) && hb_dl_find(h, "EVP_md5", &fn.md5);
 }
 
 int hb_libcrypto_ready(void)

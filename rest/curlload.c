@@ -48,11 +48,12 @@
 #undef curl_url_get
 #undef curl_url_strerror
 
+#include "core/dynload.h"
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <string.h>
 #include <time.h>
 
 /* The library hbtab is built against (its soname, the same since libcurl 7.16); a test build
@@ -85,35 +86,27 @@ static struct {
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
 
-/* Stores libcurl's function name in *slot (a function pointer of the right type: POSIX makes
- * dlsym's pointer convertible) and says whether it was found. */
-static int find(void *h, const char *name, void *slot)
-{
-	void *p = dlsym(h, name);
-
-	memcpy(slot, &p, sizeof(p));
-	return p != NULL;
-}
-
 static void load(void)
 {
 	void *h = dlopen(LIBCURL, RTLD_NOW | RTLD_LOCAL);
 
-	loaded = h && find(h, "curl_global_init", &fn.global_init) &&
-	         find(h, "curl_easy_init", &fn.easy_init) &&
-	         find(h, "curl_easy_cleanup", &fn.easy_cleanup) &&
-	         find(h, "curl_easy_reset", &fn.easy_reset) &&
-	         find(h, "curl_easy_perform", &fn.easy_perform) &&
-	         find(h, "curl_easy_setopt", &fn.easy_setopt) &&
-	         find(h, "curl_easy_getinfo", &fn.easy_getinfo) &&
-	         find(h, "curl_easy_strerror", &fn.easy_strerror) &&
-	         find(h, "curl_easy_escape", &fn.easy_escape) && find(h, "curl_free", &fn.free) &&
-	         find(h, "curl_slist_append", &fn.slist_append) &&
-	         find(h, "curl_slist_free_all", &fn.slist_free_all) &&
-	         find(h, "curl_getdate", &fn.getdate) && find(h, "curl_url", &fn.url) &&
-	         find(h, "curl_url_cleanup", &fn.url_cleanup) &&
-	         find(h, "curl_url_set", &fn.url_set) && find(h, "curl_url_get", &fn.url_get) &&
-	         find(h, "curl_url_strerror", &fn.url_strerror);
+	loaded = h && hb_dl_find(h, "curl_global_init", &fn.global_init) &&
+	         hb_dl_find(h, "curl_easy_init", &fn.easy_init) &&
+	         hb_dl_find(h, "curl_easy_cleanup", &fn.easy_cleanup) &&
+	         hb_dl_find(h, "curl_easy_reset", &fn.easy_reset) &&
+	         hb_dl_find(h, "curl_easy_perform", &fn.easy_perform) &&
+	         hb_dl_find(h, "curl_easy_setopt", &fn.easy_setopt) &&
+	         hb_dl_find(h, "curl_easy_getinfo", &fn.easy_getinfo) &&
+	         hb_dl_find(h, "curl_easy_strerror", &fn.easy_strerror) &&
+	         hb_dl_find(h, "curl_easy_escape", &fn.easy_escape) &&
+	         hb_dl_find(h, "curl_free", &fn.free) &&
+	         hb_dl_find(h, "curl_slist_append", &fn.slist_append) &&
+	         hb_dl_find(h, "curl_slist_free_all", &fn.slist_free_all) &&
+	         hb_dl_find(h, "curl_getdate", &fn.getdate) && hb_dl_find(h, "curl_url", &fn.url) &&
+	         hb_dl_find(h, "curl_url_cleanup", &fn.url_cleanup) &&
+	         hb_dl_find(h, "curl_url_set", &fn.url_set) &&
+	         hb_dl_find(h, "curl_url_get", &fn.url_get) &&
+	         hb_dl_find(h, "curl_url_strerror", &fn.url_strerror);
 }
 
 static int ready(void)
