@@ -187,10 +187,15 @@ class ReadAgainstCluster(backend.BackendTest):
         self.be.create(t, families=["cf"], splits=BINARY_SPLITS)
         self.assertEqual(self.be.boundaries(t), sorted(BINARY_SPLITS))
         want = [tsb(k) for k in sorted(BINARY_SPLITS)]
+        names = {}
         for source in ("rest", "meta"):
             regs = self.regions(t, source)
             self.assertEqual([r["start"] for r in regs], [""] + want, source)
             self.assertEqual([r["end"] for r in regs], want + [""], source)
+            names[source] = [r["name"] for r in regs]
+        # the gateway mangles a name whose start key is not UTF-8: hbtab takes its MD5 itself
+        # (libcrypto opened then) and names the region as hbase:meta does
+        self.assertEqual(names["rest"], names["meta"])
         r = self.hb("regions", t)
         self.assertOk(r)
         self.assertIn("\\xFF\\x00\\xFE", r.out)
