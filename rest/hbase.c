@@ -683,29 +683,26 @@ static int decode_regions_pb(const char *body, size_t blen, int mapped, const ch
 /*
  * GET path asking for protobuf (/T/regions' TableInfo, a stateless scan's CellSet chunks:
  * about half the bytes of the JSON and no base64). A gateway or proxy that refuses it (406,
- * 415) or answers another type is asked again for JSON, unless its answer is JSON already
- * (docs/hbase-wire.md §3.1).
+ * 415) or answers another type is asked again for JSON, unless its answer is JSON already,
+ * and asked for JSON from the start for the rest of the run (docs/hbase-wire.md §3.1).
  */
 static int get_protobuf(struct hb_rest *c, const char *path, struct hb_rest_resp *r, char *what,
                         size_t what_cap, struct hb_error *err)
 {
 	int rc;
 
-	if (hb_rest_protobuf_refused(c)) {
-		r->accept = NULL;
-		return get_json(c, path, r, what, what_cap, err);
-	}
-	r->accept = HB_PROTOBUF_TYPE;
-	rc = hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
-	snprintf(what, what_cap, "GET %s", path);
-	if (rc)
-		return rc;
-	if (pb_refused(r)) {
+	if (!hb_rest_protobuf_refused(c)) {
+		r->accept = HB_PROTOBUF_TYPE;
+		rc = hb_rest_request(c, "GET", path, NULL, NULL, 0, 1, r, err);
+		snprintf(what, what_cap, "GET %s", path);
+		if (rc)
+			return rc;
+		if (!pb_refused(r))
+			return r->status == 200 ? 0 : hb_rest_status_error("GET", path, r, err);
 		hb_rest_note_protobuf_refused(c);
-		r->accept = NULL;
-		return get_json(c, path, r, what, what_cap, err);
 	}
-	return r->status == 200 ? 0 : hb_rest_status_error("GET", path, r, err);
+	r->accept = NULL;
+	return get_json(c, path, r, what, what_cap, err);
 }
 
 /* A /T/regions body, protobuf (TableInfo) or JSON, each region renamed and handed on. */
