@@ -159,8 +159,8 @@ static void log_step(void *ctx, const struct hb_repair_plan *p, size_t step, int
 		        s->command);
 	else if (done && !rc && !cli_g.quiet)
 		fprintf(stderr, "hbtab: step %zu/%zu done\n", nth, p->steps);
-	else if (done && rc)
-		fprintf(stderr, "hbtab: step %zu/%zu failed: %s\n", nth, p->steps, err->msg);
+	else if (done && rc) /* the run's error: not printed again at the end */
+		cli_error("step %zu/%zu failed: %s", nth, p->steps, err->msg);
 }
 
 /* The shell must be there before anything runs. */
@@ -207,7 +207,6 @@ static int do_apply(struct hb_rest *c, struct cli_repair_result *r, struct hb_er
 {
 	struct hb_repair_apply a;
 	struct hb_repair_params again = params;
-	struct hb_repair_survey fresh;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -216,18 +215,19 @@ static int do_apply(struct hb_rest *c, struct cli_repair_result *r, struct hb_er
 	a.timeout = cli_g.timeout + wait_s;
 	a.wait = wait_s;
 	a.log = log_step;
+	a.tell = &cli_tell;
 	rc = hb_repair_run(c, &a, &r->sv.live, &r->plan, err);
 	r->done = a.done;
 	r->applied = 1;
 	if (rc)
 		return rc;
 	/* audit again; a split is judged by its key being a boundary (a hot-spot needs a new
-	 * window of writes to be measured) */
+	 * window of writes to be measured). What is left open is named by this audit's
+	 * regions: the steps changed the indexes of the first one. */
 	again.split_hot = 0;
-	hb_repair_survey_init(&fresh);
-	rc = survey(c, r->table, &fresh, &again, &r->after, err);
-	r->fixed = !rc && fresh.readable && !r->after.n && !r->plan.deferred;
-	hb_repair_survey_release(&fresh);
+	rc = survey(c, r->table, &r->again, &again, &r->after, err);
+	r->read_again = !rc;
+	r->fixed = !rc && r->again.readable && !r->after.n && !r->plan.deferred;
 	return rc;
 }
 
@@ -237,7 +237,8 @@ static int report_prom(const struct cli_repair_result *r, int status)
 	struct cli_prom_repair pr;
 
 	pr.plan = r->sv.readable ? &r->plan : NULL;
-	pr.regions = r->sv.live.n;
+	/* after --apply, the regions the steps left (the audit after them) */
+	pr.regions = r->read_again ? r->again.live.n : r->sv.live.n;
 	pr.done = r->done;
 	pr.open = r->applied && r->plan.steps ? r->after.n : r->plan.n;
 	return cli_prom_repair(&po, r->table, &pr, status);
@@ -258,17 +259,23 @@ static int run(struct cli_ctx *x)
 	if (!r.sv.readable) {
 		cli_error("cannot read table '%s' completely: %s; nothing planned", r.table,
 		          r.sv.why);
-		rc = CLI_EXIT_FINDINGS;
+		/* -o json: the document says so (readable false), with no step */
+		rc = cli_repair_print(&r, params.max_steps) ? CLI_EXIT_SERVER : CLI_EXIT_FINDINGS;
 		goto done;
 	}
 	if (print_only) {
 		struct hb_buf b = HB_BUF_INIT;
 
-		rc = hb_repair_script(&b, r.table, &r.sv.live, &r.plan) ||
-		             cli_write_stdout(b.data, b.len)
-		         ? CLI_EXIT_SERVER
-		     : r.plan.n ? CLI_EXIT_FINDINGS
-		                : CLI_EXIT_OK;
+		/* -o json: the plan's document with the script in it */
+		rc = hb_repair_script(&b, r.table, &r.sv.live, &r.plan);
+		if (!rc && cli_g.output == CLI_OUT_JSON) {
+			r.script = hb_buf_str(&b);
+			rc = cli_repair_print(&r, params.max_steps);
+		} else if (!rc) {
+			rc = cli_write_stdout(b.data, b.len);
+		}
+		rc = rc ? CLI_EXIT_SERVER : r.plan.n ? CLI_EXIT_FINDINGS : CLI_EXIT_OK;
+		r.script = NULL;
 		hb_buf_release(&b);
 		goto done;
 	}
@@ -283,7 +290,9 @@ static int run(struct cli_ctx *x)
 		rc = do_apply(x->rest, &r, &err);
 		if (rc) {
 			cli_repair_print(&r, params.max_steps);
-			rc = cli_fail(&err);
+			/* a failed step was reported as it ended (log_step) */
+			rc = r.done < r.plan.steps ? cli_exit(err.code ? err.code : HB_ESERVER)
+			                           : cli_fail(&err);
 			goto done;
 		}
 	} else if (apply) {

@@ -15,6 +15,7 @@ void cli_repair_result_init(struct cli_repair_result *r, const char *table)
 	hb_repair_survey_init(&r->sv);
 	hb_repair_plan_init(&r->plan);
 	hb_repair_plan_init(&r->after);
+	hb_repair_survey_init(&r->again);
 }
 
 void cli_repair_result_release(struct cli_repair_result *r)
@@ -22,6 +23,7 @@ void cli_repair_result_release(struct cli_repair_result *r)
 	hb_repair_survey_release(&r->sv);
 	hb_repair_plan_release(&r->plan);
 	hb_repair_plan_release(&r->after);
+	hb_repair_survey_release(&r->again);
 }
 
 static const char *action_name(enum hb_repair_action a)
@@ -99,18 +101,24 @@ int cli_repair_print(const struct cli_repair_result *r, size_t max_steps)
 	/* -q: a run that changed what it had to change and left nothing prints nothing */
 	if (cli_g.quiet && cli_g.output != CLI_OUT_JSON && r->applied && r->fixed)
 		return 0;
+	/* a table not read completely: the error said so; only JSON has a document for it */
+	if (!r->sv.readable && cli_g.output != CLI_OUT_JSON)
+		return 0;
 	if (cli_g.output == CLI_OUT_JSON) {
 		cJSON *root = cJSON_CreateObject(), *steps, *open;
 
 		rc = root && cli_json_add_str(root, "table", r->table) &&
+		             cJSON_AddBoolToObject(root, "readable", r->sv.readable) &&
+		             (r->sv.readable || cli_json_add_str(root, "reason", r->sv.why)) &&
 		             (steps = cJSON_AddArrayToObject(root, "steps")) &&
-		             !json_plan(steps, &r->sv.live, &r->plan) &&
+		             (!r->sv.readable || !json_plan(steps, &r->sv.live, &r->plan)) &&
 		             cJSON_AddNumberToObject(root, "deferred", (double)r->plan.deferred) &&
 		             cJSON_AddBoolToObject(root, "applied", r->applied) &&
 		             cJSON_AddNumberToObject(root, "steps_done", (double)r->done) &&
 		             cJSON_AddBoolToObject(root, "fixed", r->fixed) &&
 		             (open = cJSON_AddArrayToObject(root, "open")) &&
-		             (!r->applied || !json_plan(open, &r->sv.live, &r->after))
+		             (!r->applied || !json_plan(open, &r->again.live, &r->after)) &&
+		             (!r->script || cli_json_add_str(root, "script", r->script))
 		         ? cli_json_print(root)
 		         : HB_ENOMEM;
 		cJSON_Delete(root);
@@ -144,7 +152,7 @@ int cli_repair_print(const struct cli_repair_result *r, size_t max_steps)
 		if (!i)
 			rc = hb_buf_adds(&b, "left open:\n");
 		if (!rc)
-			rc = text_step(&b, &r->sv.live, &r->after.v[i]);
+			rc = text_step(&b, &r->again.live, &r->after.v[i]);
 	}
 	if (!rc)
 		rc = cli_write_stdout(b.data ? b.data : "", b.len);

@@ -16,6 +16,10 @@ struct cli_repair_result {
 	size_t done;                 /* steps carried out */
 	int fixed;                   /* after --apply: a fresh plan has nothing left */
 	struct hb_repair_plan after; /* that fresh plan */
+	struct hb_repair_survey again; /* the table as read for it (again.live: the regions
+	                                * after indexes); read_again when it was read */
+	int read_again;
+	const char *script; /* --via print: the shell script, also in the JSON document */
 };
 
 /* Prepares r for table (which must outlive it). */

@@ -425,13 +425,20 @@ static int plan_chain(struct hb_repair_plan *p, const struct hb_findings *f)
 		    !strcmp(k, HB_FIND_DUPLICATE) || !strcmp(k, HB_FIND_BAD_FIRST_START) ||
 		    !strcmp(k, HB_FIND_BAD_LAST_END))
 			/* HBCK2 fixMeta (masters 2.2.1+): the master's own CatalogJanitor repair
-			 * of holes and overlaps in hbase:meta */
-			cmd = "hbase hbck -j hbase-hbck2.jar fixMeta";
+			 * of holes and overlaps in hbase:meta. It works from the janitor's last
+			 * report, which leaves disabled tables out: a fresh run first, with the
+			 * table enabled */
+			cmd = "echo catalogjanitor_run | hbase shell -n && "
+			      "hbase hbck -j hbase-hbck2.jar fixMeta";
 		else
 			continue;
 		s = add(p, k, HB_REPAIR_REPORT, f->v[i].region < 0 ? 0 : (size_t)f->v[i].region, 0);
 		if (!s || !(s->command = strdup(cmd)) ||
-		    set_message(s, "%s (hbtab does not rewrite hbase:meta)", f->v[i].message))
+		    set_message(s,
+		                "%s (hbtab does not rewrite hbase:meta; fixMeta repairs what the "
+		                "CatalogJanitor last reported, so it runs first, with the table "
+		                "enabled)",
+		                f->v[i].message))
 			return HB_ENOMEM;
 	}
 	return 0;

@@ -416,11 +416,13 @@ int hb_repair_script(struct hb_buf *out, const char *table, const struct hb_regi
 	int rc;
 
 	(void)rs;
-	rc =
-	    hb_buf_addf(out,
-	                "# hbtab repair '%s': %zu step%s for 'hbase shell -n FILE'; each waits for "
-	                "its merge or split;\n# run 'hbtab repair %s' afterwards to check\n",
-	                table, p->steps, HB_PLURAL(p->steps), table);
+	/* the 2.x shells wait for a merge but only submit a split (admin.rb's split calls
+	 * splitRegionAsync): the check afterwards is what tells */
+	rc = hb_buf_addf(out,
+	                 "# hbtab repair '%s': %zu step%s for 'hbase shell -n FILE'; a merge is "
+	                 "waited for,\n# a split only submitted: run 'hbtab repair %s' "
+	                 "afterwards to check\n",
+	                 table, p->steps, HB_PLURAL(p->steps), table);
 	for (i = 0; !rc && i < p->n; i++) {
 		const struct hb_repair_step *s = &p->v[i];
 
@@ -433,10 +435,13 @@ int hb_repair_script(struct hb_buf *out, const char *table, const struct hb_regi
 
 /*
  * Runs one command in a script of its own through the shell command line a->shell. An ERROR
- * line fails the step, and so does a timeout; a non-zero exit without one is only a hint
- * (some shells exit 1 after a clean run): the region list then tells.
+ * line fails the step; a non-zero exit without one is only a hint (some shells exit 1 after
+ * a clean run), and so is a shell killed at its timeout (some shells hang after the script
+ * ends, the command done): the region list then tells. *hung is set then, with its message
+ * in hang.
  */
-static int run_command(const struct hb_repair_apply *a, const char *cmd, struct hb_error *err)
+static int run_command(const struct hb_repair_apply *a, const char *cmd, int *hung,
+                       struct hb_error *hang, struct hb_error *err)
 {
 	struct hb_buf script = HB_BUF_INIT;
 	struct hb_shell_result res;
@@ -457,10 +462,13 @@ static int run_command(const struct hb_repair_apply *a, const char *cmd, struct 
 	if (!rc) {
 		enum hb_shell_end end = hb_shell_judge(&res, cmd, a->timeout, &judged);
 
-		if (end == HB_SHELL_ERROR || end == HB_SHELL_TIMED_OUT) {
+		if (end == HB_SHELL_ERROR) {
 			if (err)
 				*err = judged;
 			rc = judged.code;
+		} else if (end == HB_SHELL_TIMED_OUT) {
+			*hung = 1;
+			*hang = judged;
 		}
 	}
 	hb_shell_result_release(&res);
@@ -496,13 +504,15 @@ static int step_visible(const struct hb_regions *now, const struct hb_regions *r
  * be read says nothing (1: the REST list already showed the result). */
 static int meta_settled(struct hb_rest *c, const char *table)
 {
+	/* meta's rows name a table of the default namespace without its prefix */
+	const char *name = strncmp(table, "default:", 8) ? table : table + 8;
 	struct hb_regions m;
 	struct hb_error e = {0};
 	size_t i;
 	int ok = 1;
 
 	hb_regions_init(&m);
-	if (hb_rest_meta_regions(c, table, &m, NULL, &e)) {
+	if (hb_rest_meta_regions(c, name, &m, NULL, &e)) {
 		hb_regions_release(&m);
 		return 1;
 	}
@@ -519,9 +529,11 @@ static int meta_settled(struct hb_rest *c, const char *table)
 	return ok;
 }
 
-/* Polls until the step's result shows and the table's regions are OPEN, a->wait at most. */
+/* Polls until the step's result shows and the table's regions are OPEN, a->wait at most.
+ * hang: the shell was killed at its timeout (its message), or NULL. */
 static int settle(struct hb_rest *c, const struct hb_repair_apply *a, const struct hb_regions *rs,
-                  const struct hb_repair_step *s, struct hb_error *err)
+                  const struct hb_repair_step *s, const struct hb_error *hang,
+                  struct hb_error *err)
 {
 	double t0 = hb_now(), pause = 0.2;
 
@@ -539,11 +551,15 @@ static int settle(struct hb_rest *c, const struct hb_repair_apply *a, const stru
 			return hb_error_set(err, rc, "out of memory");
 		if (seen && meta_settled(c, a->table))
 			return 0;
+		if (hb_now() - t0 > a->wait && hang)
+			return hb_error_set(err, hang->code,
+			                    "%s; its result did not show within %.0f s after that",
+			                    hang->msg, a->wait);
 		if (hb_now() - t0 > a->wait)
 			return hb_error_set(
 			    err, HB_ESERVER,
-			    "'%s' ran, but its result did not show within %.0f s%s%s", s->command,
-			    a->wait, e.msg[0] ? ": " : "", e.msg);
+			    "the shell ran %s, but its result did not show within %.0f s%s%s",
+			    s->command, a->wait, e.msg[0] ? ": " : "", e.msg);
 		hb_activity_sleep("waiting for the regions to settle", pause);
 		if (pause < 2)
 			pause *= 2;
@@ -562,11 +578,16 @@ int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_
 
 		if (s->action == HB_REPAIR_REPORT)
 			continue;
+		struct hb_error hang = {0};
+		int hung = 0;
+
 		if (a->log)
 			a->log(a->ctx, p, i, 0, 0, NULL);
-		rc = run_command(a, s->command, err);
+		rc = run_command(a, s->command, &hung, &hang, err);
 		if (!rc)
-			rc = settle(c, a, rs, s, err);
+			rc = settle(c, a, rs, s, hung ? &hang : NULL, err);
+		if (!rc && hung)
+			hb_tell_warn(a->tell, "%s; its result shows: the step is done", hang.msg);
 		if (!rc)
 			a->done++;
 		if (a->log)

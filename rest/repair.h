@@ -9,6 +9,7 @@
 #include "core/repair.h"
 #include "rest/audit.h"
 #include "rest/rest.h"
+#include "rest/tell.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -86,15 +87,18 @@ struct hb_repair_apply {
 	double wait;       /* seconds for a step's result to show and every region to be OPEN */
 	hb_repair_log_fn log;
 	void *ctx;
-	size_t done; /* steps carried out */
+	const struct hb_tell *tell; /* a shell killed at its timeout whose step took effect */
+	size_t done;                /* steps carried out */
 };
 
 /*
  * Carries out the plan's steps in order, each through its own shell run, then waits until
  * REST lists the step's result (the merged region's bounds, the split key as a boundary)
  * and hbase:meta shows every live region OPEN. Stops at the first step that fails: the
- * rest was planned on a layout that is no longer known (a rerun plans again). HB_ESERVER
- * (the shell's error, or the result never showed), HB_ENET (timeout), HB_EINVAL (shell not
+ * rest was planned on a layout that is no longer known (a rerun plans again). A shell
+ * killed at its timeout is judged by the region list as well: a step whose result shows is
+ * done (a->tell warns of the hang). HB_ESERVER (the shell's error, or the result never
+ * showed), HB_ENET (killed at the timeout, the result never showed), HB_EINVAL (shell not
  * found), HB_ENOMEM.
  */
 int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_regions *rs,
