@@ -810,10 +810,12 @@ int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method, s
 	return hb_error_set(err, HB_ESERVER, "thrift2 %s: unexpected reply", method);
 }
 
-/* A reader over a successful reply's result value, which must be of type want (what names it). */
+/* A reader over a successful reply's result value, which must be of type want (what names it).
+ * On a failure rd is an empty reader, so it is defined on every path. */
 static int result_reader(const struct hb_thrift_reply *r, int want, const char *what,
                          struct hb_thrift_rd *rd, struct hb_error *err)
 {
+	hb_thrift_rd_init(rd, NULL, 0);
 	if (r->outcome != HB_TR_SUCCESS)
 		return hb_error_set(err, HB_ESERVER, "malformed thrift reply: no result value");
 	if (r->success_type != want)

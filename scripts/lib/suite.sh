@@ -1,0 +1,147 @@
+# shellcheck shell=bash
+# The suite ("test") and the fuzzing ("fuzz"): the builds, and the passes that run side by
+# side, each timed. Sourced by scripts/dev.sh.
+
+# Passes that run in the background: their names, process ids and logs.
+pass_names=() pass_pids=() pass_logs=()
+stop_passes() {
+    local pid
+    for pid in "${pass_pids[@]}"; do
+        kill -0 "$pid" 2>/dev/null && kill -- -"$pid" 2>/dev/null || true
+    done
+}
+
+# start_pass NAME LOG COMMAND...: runs COMMAND in the background (its own process group, so
+# that it can be stopped whole), its output in LOG; finish_passes reports it.
+start_pass() {
+    local name=$1 log=$2
+    shift 2
+    say "$name: started (log: $log)"
+    set -m
+    ( started=$SECONDS; rc=0; "$@" >"$log" 2>&1 || rc=$?
+      printf '%s\n' "$((SECONDS - started))" >"$log.seconds"; exit "$rc" ) &
+    set +m
+    pass_names+=("$name") pass_pids+=("$!") pass_logs+=("$log")
+    trap 'stop_maven; stop_passes; stop_emulator' EXIT
+}
+
+# finish_passes: waits for every pass; prints the log of one that failed, the summary line and
+# time of one that passed. Fails when one failed.
+finish_passes() {
+    local i rc failed=0
+    for i in "${!pass_pids[@]}"; do
+        rc=0
+        wait "${pass_pids[$i]}" || rc=$?
+        if [ "$rc" -ne 0 ]; then
+            cat "${pass_logs[$i]}" >&2
+            say "${pass_names[$i]}: FAILED (exit $rc) after $(cat "${pass_logs[$i]}.seconds" 2>/dev/null || echo '?') s"
+            failed=1
+        else
+            grep -E 'tests passed|Total Test time' "${pass_logs[$i]}" >&2 || true
+            say "${pass_names[$i]}: passed in $(cat "${pass_logs[$i]}.seconds") s"
+        fi
+    done
+    pass_names=() pass_pids=() pass_logs=()
+    return "$failed"
+}
+
+# Maven's first build of tests/realhbase downloads HBase's jars (about 310 MB into ~/.m2):
+# started beside the C build, which it hardly slows (it waits on the network, niced), and
+# waited for before the real pass, whose real.start would otherwise do it then. Two Maven
+# builds must not write one target directory at once, so the pass never starts before it ends.
+maven_pid= maven_started=
+start_maven() {
+    local cache=$build/CMakeCache.txt
+    command -v mvn >/dev/null || return 0
+    [ -f "$cache" ] && grep -q '^HBTAB_REAL_HBASE:BOOL=OFF' "$cache" && return 0
+    mkdir -p "$build"
+    say "maven (tests/realhbase): started (log: $build/realhbase-build.log)"
+    maven_started=$SECONDS
+    set -m
+    nice -n 10 "$top/tests/realhbase/run" --build >"$build/realhbase-build.log" 2>&1 &
+    maven_pid=$!
+    set +m
+    trap 'stop_maven; stop_passes; stop_emulator' EXIT
+}
+wait_maven() {
+    [ -n "$maven_pid" ] || return 0
+    if wait "$maven_pid"; then
+        say "maven (tests/realhbase): built $((SECONDS - maven_started)) s after it started"
+    else
+        tail -n 20 "$build/realhbase-build.log" >&2
+        say "maven (tests/realhbase): failed (log: $build/realhbase-build.log); real.start tries again"
+    fi
+    maven_pid=
+}
+stop_maven() {
+    if [ -n "$maven_pid" ] && kill -0 "$maven_pid" 2>/dev/null; then
+        kill -- -"$maven_pid" 2>/dev/null || true
+    fi
+    maven_pid=
+}
+
+# The suite, the behaviour tests against real HBase (the real.* tests: one mini cluster they
+# take turns on), the suite under ASan+UBSan, and the fuzz corpora replayed. On a 2-core
+# machine the order is what makes the run short:
+# - Every build runs at full speed before the emulator passes start: the passes mostly wait
+#   (emulators, timeouts, subprocesses), but three of them together keep both processors
+#   busy, and a niced build behind them took over 20 minutes.
+# - The real pass is long (its cluster starts in a minute and its tests take their turns on
+#   it), so it starts first, as soon as the normal tree and Maven are built, and its JVM
+#   starts while the sanitizer and fuzz trees build.
+# - Then the suite, the sanitizer pass (the longest of the three emulator passes) and the fuzz
+#   replay start together, niced below the real pass, whose JVMs compute.
+# Each phase says how long it took; a further pass that waits more than it computes belongs
+# with start_pass too.
+run_tests() {
+    local started=$SECONDS
+    timed "install" install_packages "${demo_packages[@]}" "${real_packages[@]}" "${test_packages[@]}"
+    start_maven
+    timed "build" build_tree "$build" -DHBTAB_WERROR=ON
+    local real
+    real=$(ctest --test-dir "$build" -N -R '^real\.')
+    if grep -q 'real\.start' <<<"$real"; then
+        timed "maven wait" wait_maven
+        start_pass "real HBase" "$build/ctest-real.log" \
+            ctest --test-dir "$build" --output-on-failure -R '^real\.'
+    else
+        stop_maven
+    fi
+    timed "build (ASan+UBSan)" build_tree "$asan_build" -DHBTAB_SANITIZE=ON -DHBTAB_WERROR=ON
+    timed "build (fuzz)" build_fuzz
+    start_pass "test suite" "$build/ctest-pass.log" \
+        nice -n 5 ctest --test-dir "$build" --output-on-failure -j "$jobs" -E '^real\.'
+    start_pass "test suite under ASan+UBSan" "$asan_build/ctest-pass.log" \
+        env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        nice -n 5 ctest --test-dir "$asan_build" --output-on-failure -j "$jobs"
+    start_pass "fuzz corpora (tests/fuzz)" "$fuzz_build/ctest-pass.log" \
+        nice -n 5 ctest --test-dir "$fuzz_build" --output-on-failure -j "$jobs"
+    finish_passes
+    say "test: $((SECONDS - started)) s in all"
+}
+
+build_fuzz() {
+    build_tree "$fuzz_build" -DCMAKE_C_COMPILER=clang -DHBTAB_FUZZ=ON -DHBTAB_TESTS=OFF \
+        -DHBTAB_WERROR=ON
+}
+
+# fuzz [SECONDS]: each harness in turn (one at a time, niced) for SECONDS; new inputs land in
+# build-fuzz/fuzz-work/NAME/new, crashes in build-fuzz/fuzz-work/NAME/crash-*.
+run_fuzz() {
+    local seconds=${1:-300} h name failed=0
+    install_packages "${demo_packages[@]}" "${test_packages[@]}"
+    build_fuzz
+    for h in "$fuzz_build"/tests/fuzz/fuzz_*; do
+        [ -x "$h" ] || continue
+        name=$(basename "$h")
+        say "fuzzing $name for $seconds s"
+        nice sh "$top/tests/fuzz/run.sh" fuzz "$h" "$top/tests/fuzz/corpus/$name" \
+            "$fuzz_build/fuzz-work/$name" "$seconds" 2>"$fuzz_build/fuzz-work-$name.log" || {
+            failed=1
+            say "$name failed: see $fuzz_build/fuzz-work-$name.log"
+        }
+        grep -E '^#[0-9]+ +(DONE|pulse)' "$fuzz_build/fuzz-work-$name.log" | tail -n 1 >&2 || true
+    done
+    return "$failed"
+}
