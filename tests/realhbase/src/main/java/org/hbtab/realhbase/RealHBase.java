@@ -100,6 +100,7 @@ public final class RealHBase {
   private org.apache.hadoop.hbase.thrift2.ThriftServer thrift;
   private int thriftPort;
   private HttpServer control;
+  private Secure secure; // run --secure: Kerberos, the AccessController, SPNEGO and TLS
 
   private RealHBase(int servers) {
     conf = org.apache.hadoop.hbase.HBaseConfiguration.create();
@@ -128,6 +129,10 @@ public final class RealHBase {
   private final int servers;
 
   private void start() throws Exception {
+    if (secure != null) {
+      secure.startKdc();
+      secure.configure(util.getConfiguration());
+    }
     util.startMiniZKCluster();
     cluster =
         util.startMiniHBaseCluster(
@@ -136,6 +141,14 @@ public final class RealHBase {
       slots.add(t.getRegionServer().getServerName());
     }
     util.waitUntilNoRegionsInTransition(WAIT_MS);
+    if (secure != null) {
+      util.waitTableAvailable(Secure.ACL, WAIT_MS);
+      try {
+        secure.grant(util.getConnection());
+      } catch (Throwable t) {
+        throw new IOException("the grants failed", t);
+      }
+    }
     restPort = freePort();
     startRest(false);
     thriftPort = freePort();
@@ -156,8 +169,17 @@ public final class RealHBase {
     c.setInt("hbase.rest.info.port", -1);
     c.setBoolean(RESTServer.SKIP_LOGIN_KEY, true);
     c.setBoolean("hbase.rest.readonly", readOnly);
-    rest = new RESTServer(c);
-    rest.run();
+    if (secure != null) {
+      secure.rest(c);
+      rest = secure.asRest(() -> {
+        RESTServer r = new RESTServer(c);
+        r.run();
+        return r;
+      });
+    } else {
+      rest = new RESTServer(c);
+      rest.run();
+    }
     restPort = rest.getPort();
   }
 
@@ -183,6 +205,9 @@ public final class RealHBase {
     c.setInt("hbase.regionserver.thrift.port", thriftPort);
     c.set("hbase.regionserver.thrift.ipaddress", "127.0.0.1");
     c.setInt("hbase.thrift.info.port", -1);
+    if (secure != null) {
+      secure.thrift(c);
+    }
     thrift = new org.apache.hadoop.hbase.thrift2.ThriftServer(c);
     Thread t =
         new Thread(
@@ -566,13 +591,16 @@ public final class RealHBase {
         org.apache.logging.log4j.Level.toLevel(System.getenv().getOrDefault("HBTAB_REAL_LOG", "WARN")));
     int servers = 3;
     long watch = -1;
+    java.io.File secureDir = null;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--servers") && i + 1 < args.length) {
         servers = Integer.parseInt(args[++i]);
       } else if (args[i].equals("--watch-pid") && i + 1 < args.length) {
         watch = Long.parseLong(args[++i]);
+      } else if (args[i].equals("--secure") && i + 1 < args.length) {
+        secureDir = new java.io.File(args[++i]);
       } else {
-        System.err.println("usage: RealHBase [--servers N] [--watch-pid PID]");
+        System.err.println("usage: RealHBase [--servers N] [--watch-pid PID] [--secure DIR]");
         System.exit(2);
       }
     }
@@ -583,6 +611,9 @@ public final class RealHBase {
       owner.onExit().thenRun(() -> System.exit(0));
     }
     RealHBase h = new RealHBase(servers);
+    if (secureDir != null) {
+      h.secure = new Secure(secureDir);
+    }
     long t0 = System.nanoTime();
     h.start();
     JsonObject line = new JsonObject();
@@ -593,6 +624,9 @@ public final class RealHBase {
     line.addProperty("pid", ProcessHandle.current().pid());
     line.addProperty("version", VersionInfo.getVersion());
     line.addProperty("start_seconds", (System.nanoTime() - t0) / 1e9);
+    if (h.secure != null) {
+      h.secure.describe(line);
+    }
     ready.println("HBEMU-READY " + line);
     ready.flush();
     if (watch > 0) {
