@@ -88,6 +88,63 @@ static int pick(struct hb_lc_req *q, int *want_thrift)
 	return CLI_EXIT_USAGE;
 }
 
+/* One word of a command line as a POSIX shell reads it back: bare when it holds only safe
+ * characters, else in single quotes ('\'' for a quote inside). */
+static int shell_word(struct hb_buf *b, const char *w)
+{
+	const char *p;
+	int rc = 0;
+
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	                    "_-.,:/=@%+") == strlen(w))
+		return hb_buf_adds(b, w);
+	rc = hb_buf_addc(b, '\'');
+	for (p = w; !rc && *p; p++)
+		rc = *p == '\'' ? hb_buf_adds(b, "'\\''") : hb_buf_addc(b, *p);
+	return rc ? rc : hb_buf_addc(b, '\'');
+}
+
+/* The command line that runs this truncate again: this process's own (/proc/self/cmdline,
+ * which the option parsing does not reorder) without --deadline, since a rerun needs the time
+ * a truncate takes; where that cannot be read, the command's essentials. */
+static void rerun_line(struct hb_buf *b, const char *table)
+{
+	char buf[16384];
+	size_t n = 0, i;
+	FILE *f = fopen("/proc/self/cmdline", "rb");
+	int rc = 0, skip = 0;
+
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	if (n && n < sizeof(buf) - 1 && !buf[n - 1]) {
+		for (i = 0; !rc && i < n; i += strlen(buf + i) + 1) {
+			const char *w = buf + i;
+
+			if (skip) {
+				skip = 0;
+				continue;
+			}
+			if (!strcmp(w, "--deadline")) {
+				skip = 1;
+				continue;
+			}
+			if (!strncmp(w, "--deadline=", 11))
+				continue;
+			rc = (b->len && hb_buf_addc(b, ' ')) || shell_word(b, w);
+		}
+		if (!rc)
+			return;
+	}
+	hb_buf_reset(b);
+	if (hb_buf_adds(b, "hbtab ") ||
+	    (cli_g.rest_url && (hb_buf_adds(b, "--rest ") || shell_word(b, cli_g.rest_url) ||
+	                        hb_buf_addc(b, ' '))) ||
+	    hb_buf_adds(b, "truncate ") || shell_word(b, table) || hb_buf_adds(b, " --yes"))
+		hb_buf_reset(b);
+}
+
 static const char *state_word(int state)
 {
 	return state < 0 ? NULL : hb_tablestate_name(state);
@@ -111,7 +168,8 @@ static int report(const struct hb_lc_req *q, const struct hb_lc_result *r)
 		if (ok && q->verb == HB_LC_TRUNCATE)
 			ok = cJSON_AddNumberToObject(root, "regions", (double)r->regions) &&
 			     cJSON_AddBoolToObject(root, "verified", r->verified) &&
-			     cJSON_AddBoolToObject(root, "metadata_restored", r->metadata);
+			     cJSON_AddBoolToObject(root, "metadata_restored", r->metadata) &&
+			     cJSON_AddBoolToObject(root, "metadata_recovered", r->recovered);
 		rc = ok ? cli_json_print(root) : HB_ENOMEM;
 		cJSON_Delete(root);
 	} else if (!cli_g.quiet) {
@@ -135,9 +193,11 @@ int cli_lc_run(struct cli_ctx *x)
 	struct hb_lc_result r;
 	struct hb_thrift2 *t = NULL;
 	struct hb_error err = {0};
+	struct hb_buf rerun = HB_BUF_INIT;
 	int st, want_thrift = 0, rc;
 
 	memset(&q, 0, sizeof(q));
+	memset(&r, 0, sizeof(r));
 	q.verb = verb_of(x);
 	q.table = x->table;
 	q.timeout = cli_g.timeout;
@@ -145,6 +205,12 @@ int cli_lc_run(struct cli_ctx *x)
 	st = pick(&q, &want_thrift);
 	if (st)
 		return st;
+	if (q.verb == HB_LC_TRUNCATE) {
+		/* the metadata row's state file is named after the gateway and the table */
+		q.cluster = cli_g.rest_url;
+		rerun_line(&rerun, q.table);
+		q.rerun = hb_buf_str(&rerun);
+	}
 	/* Thrift2's calls are synchronous: the master's procedure may take the whole --wait */
 	rc = want_thrift ? cli_thrift2_open(&t, cli_g.timeout + q.wait, &err) : 0;
 	if (!rc) {
@@ -154,9 +220,27 @@ int cli_lc_run(struct cli_ctx *x)
 		rc = hb_lc_run(x->rest, &q, &r, &err);
 		hb_thrift2_free(t);
 	}
+	/* what the run found and did about the metadata row is said whatever -q asks */
+	if (r.warnings) {
+		const char *p = r.warnings;
+
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			cli_warn_always("%.*s", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
 	if (!rc)
 		rc = report(&q, &r);
-	return cli_status(rc, &err, 0);
+	st = cli_status(rc, &err, 0);
+	if (r.kept) {
+		fflush(stdout);
+		fputs(r.kept, stderr);
+	}
+	hb_lc_result_release(&r);
+	hb_buf_release(&rerun);
+	return st;
 }
 
 void cli_lc_release(void)

@@ -102,6 +102,8 @@ static _Noreturn void finish(int sig)
 		say("hbtab: interrupted (SIGINT)\n");
 	else if (sig == SIGTERM)
 		say("hbtab: terminated (SIGTERM)\n");
+	/* what the run held that a rerun puts back (a truncate's metadata row), made beforehand */
+	say(hb_interrupt_note());
 	_exit(exit_status(sig));
 }
 

@@ -143,3 +143,22 @@ pid_t hb_interrupt_group(int i)
 		return 0;
 	return (pid_t)groups[i];
 }
+
+static char note[HB_INTERRUPT_NOTE];
+
+void hb_interrupt_set_note(const char *text)
+{
+	size_t n = text ? strlen(text) : 0;
+
+	if (n >= sizeof(note))
+		n = sizeof(note) - 1;
+	hb_interrupt_block(1);
+	memcpy(note, text ? text : "", n);
+	note[n] = 0;
+	hb_interrupt_block(0);
+}
+
+const char *hb_interrupt_note(void)
+{
+	return note;
+}

@@ -56,6 +56,14 @@ void hb_interrupt_remove_group(pid_t pgid);
  * so a resource never exists unregistered. Not nested; the calling thread's mask alone. */
 void hb_interrupt_block(int on);
 
+/* A message the exit hook writes after its own: what the run held that only a rerun or the
+ * operator can now put back (the metadata row a truncate has taken out of the table). The
+ * text is copied with the signals blocked (not nested in hb_interrupt_block); NULL clears it;
+ * it is cut at HB_INTERRUPT_NOTE - 1 bytes. hb_interrupt_note() is "" when none is set. */
+#define HB_INTERRUPT_NOTE 8192
+void hb_interrupt_set_note(const char *text);
+const char *hb_interrupt_note(void);
+
 /* For the handler: the registered entries (empty slots are "" / 0). */
 const char *hb_interrupt_file(int i);
 pid_t hb_interrupt_group(int i);

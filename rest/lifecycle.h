@@ -29,6 +29,11 @@ struct hb_lc_req {
 	double timeout;     /* seconds per request; the shell gets timeout + wait */
 	double wait;        /* seconds to wait for the state asked for (and, after enable and
 	                       truncate, for every region to be online) */
+	/* truncate: the REST URL that names the state file the metadata row is kept in while it
+	 * is out of the table (rest/statefile.h); NULL keeps none */
+	const char *cluster;
+	/* truncate: the command line that runs this truncate again, for the messages */
+	const char *rerun;
 };
 
 struct hb_lc_result {
@@ -39,7 +44,20 @@ struct hb_lc_result {
 	int verified;      /* truncate: every boundary read back, byte for byte, as before */
 	int metadata;      /* truncate: hbtab's metadata row was written back */
 	double seconds;    /* the verb and the wait */
+	int recovered;     /* truncate: a metadata row an interrupted run kept in its state file
+	                      was written back first */
+	/* Lines for stderr (without "hbtab: warning: "), each ending in '\n', or NULL: what the
+	 * run found and did that the operator should hear of even when it succeeded (a row
+	 * recovered from a state file, a lost answer settled by reading the table). */
+	char *warnings;
+	/* A failed truncate that leaves the metadata row out of the table: lines for stderr
+	 * ("hbtab: " each) with the row's cells, the state file and the command that writes it
+	 * back; NULL otherwise. */
+	char *kept;
 };
+
+/* Frees what hb_lc_run put in out (warnings, kept). */
+void hb_lc_result_release(struct hb_lc_result *out);
 
 /*
  * Runs req through rest (lent). The table must exist (HB_ENOTFOUND "table 'T' not found"). A
@@ -48,9 +66,16 @@ struct hb_lc_result {
  * split points (HBase's truncate_preserve; the table is enabled afterwards), waits for every
  * region to be online and compares the boundaries with those read before: HB_EFINDING when
  * they differ, HB_ESAFETY (nothing sent) when the regions before did not form one chain.
- * hbtab's metadata row (HB_METAROW_ROW), read before, is written back once they match.
- * HB_ESERVER when the state was not reached within req->wait or the channel failed; HB_ENET;
- * HB_EINVAL (a shell that cannot be run). out is filled as far as the run got.
+ * hbtab's metadata row (HB_METAROW_ROW), read before, is written back once they match
+ * (retried, and read back). While it is out of the table it is kept in a state file
+ * (req->cluster, rest/statefile.h), and the exit hook of a signal or --deadline prints it
+ * (core/interrupt.h's note); a run that finds such a file writes the row back first when the
+ * table has none. A lost or unclear answer to the truncate (a timeout, a reset, a TIOError
+ * other than a refusal) is settled by waiting for the table and reading its regions: new
+ * regions mean it took effect. HB_ESERVER when the state was not reached within req->wait
+ * or the channel failed; HB_ENET; HB_EINVAL (a shell that cannot be run, a state file that
+ * cannot be written or read: nothing is truncated then). out is filled as far as the run
+ * got; release it with hb_lc_result_release.
  */
 int hb_lc_run(struct hb_rest *rest, const struct hb_lc_req *req, struct hb_lc_result *out,
               struct hb_error *err);
