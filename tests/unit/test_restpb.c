@@ -892,6 +892,8 @@ struct trace {
 	char s[16384];
 };
 
+static void trace_add(struct trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void trace_add(struct trace *t, const char *fmt, ...)
 {
 	size_t n = strlen(t->s);
