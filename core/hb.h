@@ -39,6 +39,13 @@ int hb_error_malformed(struct hb_error *err, const char *what, const char *fmt, 
 int hb_error_prefix(struct hb_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* When text (a server's error: a Thrift2 TIOError message, a REST gateway's 403 body) holds
+ * HBase's AccessDeniedException, writes into out (cap bytes) the plain sentence "permission
+ * denied: HBase refused user 'U' the ACTION permission on SCOPE (...)", the user, action and
+ * scope read from the AccessController's "Insufficient permissions" text, and returns 1;
+ * returns 0 (out untouched) otherwise. */
+int hb_error_denied(char *out, size_t cap, const char *text);
+
 /* Aborts with file:line for a broken invariant (a bug, never bad input). */
 #define HB_BUG(msg) hb_bug(__FILE__, __LINE__, (msg))
 _Noreturn void hb_bug(const char *file, int line, const char *msg);

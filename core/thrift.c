@@ -782,12 +782,15 @@ int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method, s
 	const char *msg = r->message && r->message[0] ? r->message : "(no message)";
 	/* HBase's Thrift2 handler puts the Java stack trace after the message's first line */
 	int len = (int)strcspn(msg, "\r\n");
+	char denied[400];
 
 	switch (r->outcome) {
 	case HB_TR_VOID:
 	case HB_TR_SUCCESS:
 		return 0;
 	case HB_TR_IOERROR:
+		if (hb_error_denied(denied, sizeof(denied), msg))
+			return hb_error_set(err, HB_ESERVER, "thrift2 %s: %s", method, denied);
 		return hb_error_set(err, HB_ESERVER, "thrift2 %s: server error (TIOError%s): %.*s",
 		                    method,
 		                    r->can_retry == 1   ? ", retryable"

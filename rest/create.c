@@ -393,6 +393,11 @@ static void explain_namespace(const struct flow *f, struct hb_error *err)
 	char *ns = table_namespace(f->c);
 	int exists = 1;
 
+	/* a user HBase refused may not see the namespace either: the refusal is the answer */
+	if (ns && strstr(err->msg, "permission denied: ")) {
+		free(ns);
+		ns = NULL;
+	}
 	if (ns && !hb_rest_namespace_exists(f->rest, ns, &exists, &e2) && !exists)
 		missing_namespace(f->c, ns, err);
 	free(ns);

@@ -605,7 +605,13 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 	/* Only the first line: the rest is a Java stack trace. Control bytes are dropped. */
 	size_t n = hb_curlx_first_line(first, sizeof(first), hb_buf_str(&r->body));
 	int code = r->status == 404 ? HB_ENOTFOUND : HB_ESERVER;
+	char denied[400];
 
+	/* HBase's own refusal (ResourceBase: "Forbidden" and the AccessDeniedException): the
+	 * login worked, the identity lacks a permission */
+	if (r->status == 403 && hb_error_denied(denied, sizeof(denied), hb_buf_str(&r->body)))
+		return hb_error_set(err, code, "%s %s%.*s%s: HTTP 403: %s", method, r->prefix,
+		                    SHOWN(path), denied);
 	if ((r->status == 401 || r->status == 403) && r->auth_note[0]) {
 		if (strcmp(r->auth_note, "-"))
 			return hb_error_set(
