@@ -284,7 +284,12 @@ def main():
     if not HBTAB or not os.access(HBTAB, os.X_OK):
         print("HBTAB_BIN must name the hbtab binary", file=sys.stderr)
         sys.exit(2)
-    unittest.main(verbosity=2)
+    prog = unittest.main(verbosity=2, exit=False)
+    # A test-name pattern (-k) that matches nothing runs nothing: a failure, not a pass.
+    if prog.result.testsRun == 0:
+        print("no test ran (a -k pattern that matches no test?)", file=sys.stderr)
+        sys.exit(1)
+    sys.exit(0 if prog.result.wasSuccessful() else 1)
 
 
 class TtyStderr:
