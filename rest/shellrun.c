@@ -459,7 +459,10 @@ void hb_shell_error_parts(const char *line, const char **cls, size_t *cls_len, c
 
 /* The shell prints a command's "Took N seconds" without ending the line when it runs a
  * script, so the error of that command follows on the same line ("Took 0.5186 secondsERROR
- * RuntimeError: Table already exists: t!", seen from HBase's 2.4.17 shell): skip it. */
+ * RuntimeError: Table already exists: t!", seen from HBase's 2.4.17 shell); when the shell
+ * believes it writes to a terminal, the time is padded with blanks to the terminal's width
+ * first (its formatter's output_str; seen from 2.4.17 when JRuby's native support is off):
+ * skip both. */
 static void skip_took(const char **s, size_t *m)
 {
 	const char *p = *s, *end = *s + *m;
@@ -470,9 +473,104 @@ static void skip_took(const char **s, size_t *m)
 		;
 	if ((size_t)(end - p) < 8 || memcmp(p, " seconds", 8))
 		return;
-	p += 8;
+	for (p += 8; p < end && *p == ' '; p++)
+		;
 	*m = (size_t)(end - p);
 	*s = p;
+}
+
+/* A line of JRuby's own report of an exception nothing rescued: "  METHOD at FILE:LINE"
+ * (blanks before it; org.jruby.runtime.backtrace.TraceType, Format.JRUBY). */
+static int jruby_frame(const char *s, size_t m)
+{
+	const char *end = s + m, *at, *colon;
+
+	if (!m || *s != ' ')
+		return 0;
+	while (s < end && *s == ' ')
+		s++;
+	for (at = s; at + 4 <= end && memcmp(at, " at ", 4); at++)
+		;
+	if (at == s || at + 4 > end)
+		return 0;
+	for (colon = end; colon > at + 4 && colon[-1] >= '0' && colon[-1] <= '9'; colon--)
+		;
+	return colon < end && colon > at + 4 && colon[-1] == ':';
+}
+
+/* "Class: message" as JRuby reports an exception nothing rescued (the class a Ruby constant
+ * path: "RuntimeError", "Java::OrgApacheHadoopHbase::TableExistsException"). */
+static int jruby_type_line(const char *s, size_t m)
+{
+	size_t i = 0;
+
+	for (;;) {
+		if (i >= m || s[i] < 'A' || s[i] > 'Z')
+			return 0;
+		while (i < m && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		                 (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			i++;
+		if (i + 1 < m && s[i] == ':' && s[i + 1] == ':') {
+			i += 2;
+			continue;
+		}
+		return i + 1 < m && s[i] == ':' && s[i + 1] == ' ';
+	}
+}
+
+/* One line of [p, end): its start and length without the line end (*next: the line after). */
+static void line_at(const char *p, const char *end, const char **s, size_t *m, const char **next)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+	*s = p;
+	*m = n;
+	if (n && p[n - 1] == '\r')
+		(*m)--;
+	*next = nl ? nl + 1 : end;
+}
+
+/* Whether the "Class: message" line ending before p heads JRuby's report: the message's own
+ * further lines (a Java exception's remote trace, "\tat ...") and then a frame line. */
+static int jruby_report_follows(const char *p, const char *end)
+{
+	while (p < end) {
+		const char *s, *next;
+		size_t m;
+
+		line_at(p, end, &s, &m, &next);
+		if (jruby_frame(s, m))
+			return 1;
+		if (!m || *s != '\t')
+			return 0;
+		p = next;
+	}
+	return 0;
+}
+
+/* Lines that tell nothing about a failure: the JVM's, log4j's and the terminal probe's
+ * chatter, the shell's own "java exception" note, stack frames, empty prompts, times. */
+static int noise(const char *s, size_t m)
+{
+	static const char *const starts[] = {
+	    "stty: ", "log4j:", "SLF4J:", "Picked up JAVA_TOOL_OPTIONS", "Picked up _JAVA_OPTIONS",
+	    "NOTE: Picked up JDK_JAVA_OPTIONS", "\tat ", "\t... "};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		k = strlen(starts[i]);
+		if (m >= k && !memcmp(s, starts[i], k))
+			return 1;
+	}
+	if ((m == 14 && !memcmp(s, "java exception", 14)) || jruby_frame(s, m))
+		return 1;
+	while (m && s[m - 1] == ' ')
+		m--;
+	if (m > 6 && !memcmp(s, "hbase:", 6) && s[m - 1] == '>') /* "hbase:004:0>" */
+		return 1;
+	skip_took(&s, &m);
+	return !m || (m >= 13 && !memcmp(s, "Took ", 5) && contains(s, m, " seconds"));
 }
 
 static int find_error(const struct hb_buf *b, char *out, size_t cap)
@@ -480,24 +578,22 @@ static int find_error(const struct hb_buf *b, char *out, size_t cap)
 	const char *p = hb_buf_str(b), *end = p + b->len;
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *s = p;
-		size_t m = n;
+		const char *s, *next;
+		size_t m;
 
+		line_at(p, end, &s, &m, &next);
 		while (m && (*s == ' ' || *s == '\t')) {
 			s++;
 			m--;
 		}
-		if (m && s[m - 1] == '\r')
-			m--;
 		skip_took(&s, &m);
 		if ((m >= 6 && !memcmp(s, "ERROR:", 6)) || modern_error(s, m) ||
-		    (m >= 10 && contains(s, m, "Exception:"))) {
+		    (m >= 10 && contains(s, m, "Exception:")) ||
+		    (s == p && jruby_type_line(s, m) && jruby_report_follows(next, end))) {
 			copy_line(out, cap, s, m);
 			return 1;
 		}
-		p += n + 1;
+		p = next;
 	}
 	return 0;
 }
@@ -509,20 +605,25 @@ int hb_shell_error_line(const struct hb_shell_result *r, char *out, size_t cap)
 
 static int last_line(const struct hb_buf *b, char *out, size_t cap)
 {
-	const char *p = hb_buf_str(b);
-	size_t n = b->len;
+	const char *p = hb_buf_str(b), *end = p + b->len, *found = NULL;
+	size_t found_len = 0;
 
-	while (n && (p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == ' '))
-		n--;
-	if (!n)
-		return 0;
-	{
-		size_t s = n;
+	while (p < end) {
+		const char *s, *next;
+		size_t m;
 
-		while (s && p[s - 1] != '\n')
-			s--;
-		copy_line(out, cap, p + s, n - s);
+		line_at(p, end, &s, &m, &next);
+		while (m && s[m - 1] == ' ')
+			m--;
+		if (!noise(s, m)) {
+			found = s;
+			found_len = m;
+		}
+		p = next;
 	}
+	if (!found)
+		return 0;
+	copy_line(out, cap, found, found_len);
 	return 1;
 }
 

@@ -92,17 +92,22 @@ enum hb_shell_end hb_shell_judge(const struct hb_shell_result *res, const char *
                                  double timeout, struct hb_error *err);
 
 /*
- * Copies the first line of the captured output (stderr first, then stdout) that starts with
- * "ERROR:" (older shells), "ERROR <Class>: " (2.4.10+, Shell.exception_handler), leading
- * blanks allowed, or that names a Java exception ("Exception:"), into out (truncated,
- * control bytes replaced). Returns 1 when one was found, else 0.
+ * Copies the first line of the captured output (stderr first, then stdout) that reports an
+ * error into out (truncated, control bytes replaced): one that starts with "ERROR:" (older
+ * shells) or "ERROR <Class>: " (2.4.0+, Shell.exception_handler), leading blanks or a failed
+ * command's "Took N seconds" (padded or not) before it allowed; one that names a Java
+ * exception ("Exception:"); or JRuby's own "Class: message" heading the frames of an
+ * exception nothing rescued (2.0-2.3 with -n, which load the script unguarded). Returns 1 when
+ * one was found, else 0.
  */
 int hb_shell_error_line(const struct hb_shell_result *r, char *out, size_t cap);
 /* Splits such a line into the exception class (*cls, *cls_len; NULL when the line has none)
  * and the message (*msg, a suffix of line without leading blanks). */
 void hb_shell_error_parts(const char *line, const char **cls, size_t *cls_len, const char **msg);
 
-/* Copies the last non-empty line of the captured output (stderr, else stdout) into out. */
+/* Copies the last line of the captured output (stderr, else stdout) that is not noise (the
+ * JVM's, log4j's and a terminal probe's chatter, stack frames, empty prompts, times) into
+ * out. */
 int hb_shell_last_line(const struct hb_shell_result *r, char *out, size_t cap);
 
 #endif

@@ -1,6 +1,7 @@
-/* Snapshots through the hbase shell: the script, the listing that proves one exists, names. */
+/* Snapshots through the hbase shell: the script, the answer that proves one exists, names. */
 #include "rest/snapshot.h"
 #include "core/buf.h"
+#include "core/ddlscript.h"
 #include "core/vec.h"
 #include "rest/shellrun.h"
 
@@ -95,79 +96,71 @@ void hb_snapshots_release(struct hb_snapshots *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The next blank-separated word of [*p, end) into *w, *wl; 0 when there is none. */
-static int word(const char **p, const char *end, const char **w, size_t *wl)
-{
-	while (*p < end && (**p == ' ' || **p == '\t'))
-		(*p)++;
-	*w = *p;
-	while (*p < end && **p != ' ' && **p != '\t')
-		(*p)++;
-	*wl = (size_t)(*p - *w);
-	return *wl > 0;
-}
+/* The shell's answer (see script()): one line per snapshot, "HBTAB-SNAPSHOT<TAB>NAME<TAB>TABLE",
+ * then "HBTAB-SNAPSHOTS<TAB>COUNT". The marker may follow other output on its line (a failed
+ * command's "Took N seconds" ends no line); the echoed script cannot hold it, as the script
+ * writes the tab as "\t". */
+#define ROW_MARK "HBTAB-SNAPSHOT\t"
+#define END_MARK "HBTAB-SNAPSHOTS\t"
 
-/* 1 when [p, end) holds s. */
-static int holds(const char *p, const char *end, const char *s)
+/* Where mark starts in [p, end), or NULL. */
+static const char *find(const char *p, const char *end, const char *mark)
 {
-	size_t n = strlen(s);
+	size_t n = strlen(mark);
 
 	for (; p + n <= end; p++)
-		if (!memcmp(p, s, n))
-			return 1;
-	return 0;
+		if (!memcmp(p, mark, n))
+			return p;
+	return NULL;
 }
 
-/* " NAME TABLE (TIME)": the line of one snapshot, appended to out. 0 when it is not one. */
-static int parse_row(struct hb_snapshots *out, const char *p, const char *end, int *added)
+/* "NAME<TAB>TABLE" in [p, end): appended to out. 0 when the line is not one (left out). */
+static int add_row(struct hb_snapshots *out, const char *p, const char *end)
 {
-	const char *name, *table, *rest;
-	size_t nl, tl, i;
+	const char *tab = memchr(p, '\t', (size_t)(end - p));
 	struct hb_snapshot *s;
 
-	*added = 0;
-	if (!word(&p, end, &name, &nl) || !word(&p, end, &table, &tl) ||
-	    !word(&p, end, &rest, &i) || *rest != '(' || end[-1] != ')')
+	if (!tab || tab == p || tab + 1 == end || memchr(tab + 1, '\t', (size_t)(end - tab - 1)))
 		return 0;
-	for (i = 0; i < nl; i++)
-		if (!legal_char(name[i]))
-			return 0;
 	if (HB_VEC_GROW(out->v, out->cap, out->n + 1, 8))
 		return HB_ENOMEM;
 	s = &out->v[out->n];
-	s->name = strndup(name, nl);
-	s->table = strndup(table, tl);
+	s->name = strndup(p, (size_t)(tab - p));
+	s->table = strndup(tab + 1, (size_t)(end - tab - 1));
 	if (!s->name || !s->table) {
 		free(s->name);
 		free(s->table);
 		return HB_ENOMEM;
 	}
 	out->n++;
-	*added = 1;
 	return 0;
 }
 
-int hb_snapshot_parse_list(struct hb_snapshots *out, const char *text, size_t len, int *listed,
-                           struct hb_error *err)
+int hb_snapshot_parse_answer(struct hb_snapshots *out, const char *text, size_t len, int *listed,
+                             struct hb_error *err)
 {
 	const char *p = text, *end = text + len;
-	int in_table = 0;
+	size_t rows = 0;
 
 	*listed = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		int added;
+		const char *le = nl ? nl : end, *m;
 
 		while (le > p && (le[-1] == '\r' || le[-1] == ' '))
 			le--;
-		if (holds(p, le, "TABLE + CREATION TIME")) {
-			in_table = *listed = 1; /* the header, perhaps after an echoed prompt */
-		} else if (in_table && le - p > 7 && !memcmp(le - 7, " row(s)", 7)) {
-			in_table = 0; /* the footer */
-		} else if (in_table && le > p) {
-			if (parse_row(out, p, le, &added))
+		if ((m = find(p, le, END_MARK)) != NULL) {
+			char *stop;
+			unsigned long long n;
+
+			m += strlen(END_MARK);
+			n = strtoull(m, &stop, 10);
+			/* the count printed after the rows: every row arrived whole */
+			*listed = stop != m && stop == le && n == rows;
+		} else if ((m = find(p, le, ROW_MARK)) != NULL) {
+			if (add_row(out, m + strlen(ROW_MARK), le))
 				return hb_error_set(err, HB_ENOMEM, "out of memory");
+			rows++;
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -184,7 +177,7 @@ static int same_table(const char *a, const char *b)
 	return !strcmp(a, b);
 }
 
-/* Whether the run's output lists name for table. */
+/* Whether the run's answer lists name for table. */
 static int listed_in(const struct hb_shell_result *res, const char *table, const char *name,
                      int *found, int *listed, struct hb_error *err)
 {
@@ -194,26 +187,44 @@ static int listed_in(const struct hb_shell_result *res, const char *table, const
 
 	*found = 0;
 	hb_snapshots_init(&l);
-	rc = hb_snapshot_parse_list(&l, res->out.data ? res->out.data : "", res->out.len, listed,
-	                            err);
-	for (i = 0; !rc && i < l.n; i++)
+	rc = hb_snapshot_parse_answer(&l, res->out.data ? res->out.data : "", res->out.len,
+	                              listed, err);
+	for (i = 0; !rc && *listed && i < l.n; i++)
 		if (!strcmp(l.v[i].name, name) && same_table(l.v[i].table, table))
 			*found = 1;
 	hb_snapshots_release(&l);
 	return rc;
 }
 
-/* The script: the snapshot, then a listing of that name only (a regex: '.' escaped). */
+/*
+ * The script: the snapshot, then a line of Ruby that asks the Admin the shell holds
+ * (@shell.admin, Hbase::Admin, in every 2.x and 3.x shell) for the snapshots of that name and
+ * prints them itself, one line each, then their count. The shell's list_snapshots is not used:
+ * its table is laid out for a terminal (names wrapped at a column, a TTL column since 2.5.9,
+ * docs/hbase-wire.md). The name is matched exactly: Pattern.quote for the master's filter,
+ * then string equality. "exit" ends the script before the shell reads stdin.
+ */
 static int script(struct hb_buf *s, const char *table, const char *name)
 {
-	const char *p;
+	int rc = hb_buf_adds(s, "snapshot ");
 
-	if (hb_buf_addf(s, "snapshot '%s', '%s'\nlist_snapshots '^", table, name))
-		return HB_ENOMEM;
-	for (p = name; *p; p++)
-		if ((*p == '.' && hb_buf_adds(s, "\\")) || hb_buf_addc(s, *p))
-			return HB_ENOMEM;
-	return hb_buf_adds(s, "$'\n") ? HB_ENOMEM : 0;
+	if (!rc)
+		rc = hb_ddlscript_ruby_str(s, table);
+	if (!rc)
+		rc = hb_buf_adds(s, ", ");
+	if (!rc)
+		rc = hb_ddlscript_ruby_str(s, name);
+	if (!rc)
+		rc = hb_buf_adds(s, "\nhbtab_name = ");
+	if (!rc)
+		rc = hb_ddlscript_ruby_str(s, name);
+	if (!rc)
+		rc = hb_buf_adds(
+		    s, "; hbtab_list = @shell.admin.list_snapshot(java.util.regex.Pattern.quote("
+		       "hbtab_name)).select { |x| x.getName == hbtab_name }; hbtab_list.each { |x| "
+		       "puts \"HBTAB-SNAPSHOT\\t#{x.getName}\\t#{x.getTableNameAsString}\" }; puts "
+		       "\"HBTAB-SNAPSHOTS\\t#{hbtab_list.size}\"\nexit\n");
+	return rc ? HB_ENOMEM : 0;
 }
 
 int hb_snapshot_take(const struct hb_shell_channel *sh, const char *table, const char *name,
@@ -232,10 +243,10 @@ int hb_snapshot_take(const struct hb_shell_channel *sh, const char *table, const
 		rc = hb_shell_run_script(sh->command, "snapshot", s.data, s.len, sh->timeout, &res,
 		                         err);
 	snprintf(what, sizeof(what), "snapshot '%s' of '%s'", name, table);
-	/* An ERROR line fails it (a shell that goes on after an error could list an older
-	 * snapshot of that name); otherwise the listing decides, whatever the exit status says
-	 * (some shells exit 1 after a clean run, some hang): HBase lists completed snapshots
-	 * only. */
+	/* An error the shell printed fails it (a shell that goes on after an error could list
+	 * an older snapshot of that name); otherwise the answer to the listing decides, whatever
+	 * the exit status says (some shells exit 1 after a clean run, some hang): HBase lists
+	 * completed snapshots only. */
 	if (!rc) {
 		end = hb_shell_judge(&res, what, sh->timeout, &judged);
 		if (end == HB_SHELL_ERROR)
@@ -246,8 +257,9 @@ int hb_snapshot_take(const struct hb_shell_channel *sh, const char *table, const
 	if (!rc && !found && end != HB_SHELL_CLEAN)
 		rc = hb_error_set(err, judged.code, "%s", judged.msg);
 	else if (!rc && !found)
-		rc = hb_error_set(err, HB_ESERVER, "%s: the shell's list_snapshots %s", what,
-		                  listed ? "does not show it" : "printed no listing");
+		rc = hb_error_set(err, HB_ESERVER, "%s: %s", what,
+		                  listed ? "the shell's listing of snapshots does not show it"
+		                         : "the shell printed no listing of snapshots");
 	hb_shell_result_release(&res);
 	hb_buf_release(&s);
 	return rc;

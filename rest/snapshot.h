@@ -1,5 +1,5 @@
 /* Snapshots through the hbase shell (neither REST nor Thrift2 has a snapshot call): taking one,
- * proving it exists by listing it, and the rule "a table leaves only after its snapshot". */
+ * proving it exists by asking for it, and the rule "a table leaves only after its snapshot". */
 #ifndef HB_REST_SNAPSHOT_H
 #define HB_REST_SNAPSHOT_H
 
@@ -32,7 +32,7 @@ int hb_snapshot_check_name(const char *name, struct hb_error *err);
  * UTC as YYYYMMDDTHHMMSSZ. HB_EINVAL when it does not fit in size bytes. */
 int hb_snapshot_default_name(char *out, size_t size, const char *table, time_t t);
 
-/* One snapshot as list_snapshots prints it. */
+/* One snapshot as the shell's answer names it. */
 struct hb_snapshot {
 	char *name, *table;
 };
@@ -46,18 +46,20 @@ void hb_snapshots_init(struct hb_snapshots *s);
 void hb_snapshots_release(struct hb_snapshots *s);
 
 /*
- * Reads list_snapshots' table from a shell's output: a header "SNAPSHOT  TABLE + CREATION
- * TIME", one line " NAME TABLE (TIME)" per snapshot, then "N row(s)". Prompts, echoed
- * commands, "Took N seconds" and other lines are skipped. *listed = 1 when a header was seen
- * (an empty listing is then told from a run that never listed). HB_ENOMEM.
+ * Reads the answer hbtab's own line of Ruby prints in the shell (not list_snapshots' table,
+ * whose layout depends on the release and the terminal): "HBTAB-SNAPSHOT<TAB>NAME<TAB>TABLE"
+ * per snapshot, then "HBTAB-SNAPSHOTS<TAB>COUNT", each marker possibly after other output on
+ * its line. Other lines are skipped. *listed = 1 only when the count line was seen and counts
+ * the rows read (an empty answer is then told from a run that never answered, or one cut
+ * short). HB_ENOMEM.
  */
-int hb_snapshot_parse_list(struct hb_snapshots *out, const char *text, size_t len, int *listed,
-                           struct hb_error *err);
+int hb_snapshot_parse_answer(struct hb_snapshots *out, const char *text, size_t len, int *listed,
+                             struct hb_error *err);
 
 /*
- * Takes snapshot name of table through the shell and lists it in the same run: 0 only when
- * the listing shows name for table. HB_ESERVER (the shell's error, or no such line),
- * HB_ENET (the run timed out), HB_EINVAL (the shell cannot be started), HB_ENOMEM.
+ * Takes snapshot name of table through the shell and asks the shell's Admin for it in the
+ * same run: 0 only when the answer shows name for table. HB_ESERVER (the shell's error, or
+ * no such line), HB_ENET (the run timed out), HB_EINVAL (the shell cannot be started), HB_ENOMEM.
  */
 int hb_snapshot_take(const struct hb_shell_channel *sh, const char *table, const char *name,
                      struct hb_error *err);
