@@ -2082,10 +2082,12 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 		reg.state = (char *)c->value;
 	rc = ms->fn(ms->ctx, &reg, err);
 	ms->regions++;
-	/* a row read for its state alone says nothing of its end key but its name does */
+	/* a row read for its state alone says nothing of its end key but its name does; a split
+	 * parent keeps its old end key until the janitor removes it, and its daughters sort after
+	 * it: the parent of the last region ends nothing */
 	ms->last_end_empty = ms->states_only ? ms->last_name && row->key_len == ms->last_name_len &&
 	                                           !memcmp(row->key, ms->last_name, row->key_len)
-	                                     : ri.end_len == 0;
+	                                     : ri.end_len == 0 && !ri.split;
 	if (!rc && ms->last_key) {
 		hb_buf_reset(ms->last_key);
 		if (hb_buf_add(ms->last_key, row->key, row->key_len))

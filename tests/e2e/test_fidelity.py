@@ -2,6 +2,9 @@
 (docs/hbase-wire.md §1, §3, §5, §6.3): the cluster version object, closed regions that keep
 their last location, disabled tables, region names without "default:", and regions that have
 not opened yet."""
+import base64
+import re
+
 import hbtest
 from hbtest import EmulatorTest
 
@@ -131,6 +134,33 @@ class ShortMetaListing(EmulatorTest):
         r = self.hb("-o", "json", "audit", "t1", "--source", "meta")
         self.assertOk(r)
         self.assertEqual(len(r.json()["regions"]), 4)
+
+    def test_regions_and_audit__a_listing_cut_after_the_last_regions_split_parent_is_an_error(self):
+        # A split parent keeps its row (offline, split, its old empty end key) until the
+        # janitor removes it, and its daughters sort after it: a listing that ends right
+        # after the parent has not reached the table's end.
+        self.emu.create("t1", SPLITS)
+        st, body = self.emu.control("POST", "/control/split", {
+            "table": "t1", "key": base64.b64encode(b"w").decode(), "leave_parent": True})
+        self.assertEqual(st, 200, body)
+        whole = self.hb("-o", "json", "regions", "t1", "--source", "meta")
+        self.assertOk(whole)
+        names = [r["name"] for r in whole.json()["regions"]]
+        parent = [i for i, r in enumerate(whole.json()["regions"]) if r.get("split")]
+        self.assertEqual(len(parent), 1, whole.out)
+        # the cut leaves the parent the last row of the listing (meta's order: the parent's
+        # older id sorts before the daughter that shares its start key)
+        cut = sorted(names).index(names[parent[0]]) + 1
+        st, body = self.emu.control("POST", "/control/meta-cut", {"rows": cut})
+        self.assertEqual(st, 200, body)
+        try:
+            for cmd in ("regions", "audit"):
+                r = self.hb(cmd, "t1", "--source", "meta")
+                self.assertFails(r, 4, r"hbase:meta's listing of table 't1' ended early "
+                                       r"\(after row '%s'\)" % re.escape(names[parent[0]]))
+                self.assertEqual(r.out, "", r)
+        finally:
+            self.emu.control("POST", "/control/meta-cut", {"rows": None})
 
     def test_audit__a_real_hole_at_the_end_is_still_a_hole(self):
         self.emu.create("t1", SPLITS)
