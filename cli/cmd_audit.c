@@ -201,6 +201,7 @@ static int audit_table(struct hb_audit_report *r, struct cli_ctx *x)
 	ao.placement_factor = placement_factor;
 	ao.thrift = cli_thrift2_ask;
 	ao.tell = &cli_tell;
+	cli_prom_arm(&po, "audit", x->table); /* a signal or --deadline: a failed run */
 	rc = hb_rest_audit_table(r, x->rest, x->table, &ao, &err);
 	cli_progress_done();
 	if (!rc)

@@ -59,10 +59,11 @@ static int report(const char *table, int existed, int dropped, const char *snap)
 			failed = printf("table '%s' does not exist; nothing dropped\n", table) < 0;
 	} else if (dry_run) {
 		failed = printf("would drop %s\n", table) < 0; /* what a dry run exists to print */
-	} else if (!cli_g.quiet) {
-		if (snap)
+	} else {
+		if (snap) /* under -q too: the name is the one handle that restores the table */
 			cli_snapshot_print(table, snap);
-		failed = printf("dropped %s\n", table) < 0;
+		if (!cli_g.quiet)
+			failed = printf("dropped %s\n", table) < 0;
 	}
 	return failed ? HB_EINVAL : rc;
 }

@@ -44,7 +44,8 @@ static int meta_get(struct meta_ctx *m, struct hb_error *err)
 	rc = read_row(m, &r, &found, err);
 	if (rc)
 		goto done;
-	if (!found) {
+	/* a finding, not an error: under -o json the document, every field null */
+	if (!found && cli_g.output != CLI_OUT_JSON) {
 		rc = hb_error_set(err, HB_EFINDING,
 		                  "no metadata row '%s' in table '%s' (family '%s')",
 		                  m->row.row_shown.data, m->table, m->row.family);
@@ -100,6 +101,10 @@ static int meta_get(struct meta_ctx *m, struct hb_error *err)
 	}
 	if (rc)
 		rc = hb_error_set(err, rc, "cannot print the metadata row");
+	else if (!found)
+		rc = hb_error_set(err, HB_EFINDING,
+		                  "no metadata row '%s' in table '%s' (family '%s')",
+		                  m->row.row_shown.data, m->table, m->row.family);
 done:
 	hb_buf_release(&tmp);
 	hb_row_release(&r);

@@ -251,6 +251,7 @@ static int run(struct cli_ctx *x)
 	int rc;
 
 	cli_repair_result_init(&r, x->table);
+	cli_prom_arm(&po, "repair", x->table); /* a signal or --deadline: a failed run */
 	rc = survey(x->rest, x->table, &r.sv, &params, &r.plan, &err);
 	if (rc) {
 		rc = cli_regions_status(x->table, rc, &err, 0);

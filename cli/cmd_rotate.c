@@ -22,7 +22,8 @@
 	"SPEC] "                                                                                   \
 	"[--period day|hour] [--ahead K] [--retain K] [--max-drops M] [--yes] [--dry-run] "        \
 	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE] [--sample-previous] "      \
-	"[--adopt] [--create-namespace] [--snapshot-before-drop] " CLI_PROM_USAGE
+	"[--adopt] [--create-namespace] [--snapshot-before-drop] [--known-unmarked TABLE]... "    \
+	CLI_PROM_USAGE
 
 #define MAX_AHEAD  1000
 #define MAX_RETAIN 100000
@@ -32,6 +33,7 @@ static struct cli_create_opts co;
 static struct cli_prom_opts po;
 static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *lock;
 static int yes, dry_run, opt_sample_previous, adopt, create_namespace, snapshot_before_drop;
+static struct cli_strlist known_unmarked;
 static const struct cli_option opts[] = {
     CLI_GROUP("Rotation"),
     CLI_STRING(0, "template", &tmpl, "TEMPLATE",
@@ -57,6 +59,9 @@ static const struct cli_option opts[] = {
              "create the template's namespace when it does not exist"),
     CLI_FLAG(0, "snapshot-before-drop", &snapshot_before_drop,
              "drop a table only once a snapshot of it is listed (hbase shell)"),
+    CLI_LIST(0, "known-unmarked", &known_unmarked, "TABLE",
+             "a table kept on purpose that matches the template without a rotate mark: "
+             "no warning about it (repeatable)"),
     CLI_SPLITSPEC_OPTIONS(&ss),
     CLI_CREATE_OPTIONS(&co, "auto (default), thrift2, shell or rest", "auto thrift2 shell rest"),
     CLI_PROM_OPTIONS(&po),
@@ -245,6 +250,7 @@ static int check(struct cli_ctx *x)
 	ro.adopt = adopt;
 	ro.create_namespace = create_namespace;
 	ro.snapshot_before_drop = snapshot_before_drop;
+	ro.known_unmarked = &known_unmarked;
 	cli_snapshot_channel(&sh);
 	ro.sh = &sh;
 	ro.lock = lock;
@@ -263,7 +269,8 @@ static int check(struct cli_ctx *x)
 
 static void print_line(const struct cli_rotate_line *l)
 {
-	if (cli_g.output != CLI_OUT_TEXT || cli_g.quiet)
+	/* a line with an error: the error on stderr says it (the JSON report keeps both) */
+	if (cli_g.output != CLI_OUT_TEXT || cli_g.quiet || l->error)
 		return;
 	printf("%-11s %s", l->action, l->name);
 	if (l->regions >= 0 && l->n >= 0)
@@ -312,6 +319,8 @@ static int print_json(void)
 			cli_json_add_str(t, "note", res.lines[i].note);
 		if (res.lines[i].snapshot)
 			cli_json_add_str(t, "snapshot", res.lines[i].snapshot);
+		if (res.lines[i].error)
+			cli_json_add_str(t, "error", res.lines[i].error);
 	}
 	cJSON_AddNumberToObject(o, "pending_drops", (double)res.pending);
 	rc = cli_json_print(o);
@@ -332,6 +341,7 @@ static int run(struct cli_ctx *x)
 	int st;
 
 	ro.on_line = print_line;
+	cli_prom_arm(&po, "rotate", tmpl); /* a signal or --deadline: a failed run */
 	st = cli_rotate_run(x->rest, &ro, &res);
 	/* a run refused by another's lock did nothing: the one holding it reports */
 	if (!res.listed && st == CLI_EXIT_REFUSED)
@@ -349,6 +359,7 @@ static int run(struct cli_ctx *x)
 static void release(void)
 {
 	cli_rotate_result_release(&res);
+	cli_strlist_release(&known_unmarked);
 	cli_splitspec_release(&ss);
 	cli_create_opts_release(&co);
 }

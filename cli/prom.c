@@ -1,6 +1,7 @@
 /* --format prometheus and --prom-file PATH: the options, the report's emission, the atomic file. */
 #include "prom.h"
 #include "exit.h"
+#include "exitreport.h"
 
 #include "../core/interrupt.h"
 
@@ -204,6 +205,7 @@ int cli_prom_emit(const struct cli_prom_opts *o, struct hb_prom_report *r, int s
 
 	if (!cli_prom_wanted(o))
 		return status;
+	cli_exit_report_clear(); /* this run reports itself from here on */
 	r->status = status;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r->now = (double)ts.tv_sec;
@@ -234,6 +236,33 @@ static void report_init(struct hb_prom_report *r, const char *command, const cha
 	r->command = command;
 	r->subject_label = "table";
 	r->subject = table;
+}
+
+void cli_prom_arm(const struct cli_prom_opts *o, const char *command, const char *table)
+{
+	static const int status[4] = {CLI_EXIT_SIGINT, CLI_EXIT_SIGTERM, CLI_EXIT_SIGPIPE,
+	                              CLI_EXIT_SERVER};
+	struct hb_buf b[4] = {HB_BUF_INIT, HB_BUF_INIT, HB_BUF_INIT, HB_BUF_INIT};
+	char *text[4];
+	struct hb_prom_report r;
+	double last;
+	int i, rc = 0;
+
+	if (!cli_prom_wanted(o))
+		return;
+	report_init(&r, command, table);
+	last = o->file ? previous_success(o->file, &r) : -1;
+	for (i = 0; !rc && i < 4; i++) {
+		r.status = status[i];
+		r.now = 0; /* the handler writes the time of the end */
+		r.last_success = last;
+		rc = hb_prom_report(&b[i], &r);
+		text[i] = b[i].data;
+	}
+	if (rc || cli_exit_report_set(o->file, cli_prom_stdout(o), text))
+		cli_warn("out of memory: a signal or --deadline would leave no report");
+	for (i = 0; i < 4; i++)
+		hb_buf_release(&b[i]);
 }
 
 int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struct hb_findings *f,

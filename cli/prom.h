@@ -67,6 +67,14 @@ int cli_prom_emit(const struct cli_prom_opts *o, struct hb_prom_report *r, int s
 int cli_prom_write_file(const char *path, const void *data, size_t n, struct hb_error *err);
 
 /*
+ * Makes the report of a run of command about table that a signal or --deadline ends (exit
+ * 130, 143, 141 or 4: a failure, the last success time PATH holds kept), for the handler to
+ * write to PATH and, under --format prometheus, to standard output (cli/exitreport.h). Called
+ * as the run starts; cli_prom_emit forgets it. Nothing when neither option is given.
+ */
+void cli_prom_arm(const struct cli_prom_opts *o, const char *command, const char *table);
+
+/*
  * audit's report for table (cli_prom_emit): after a run that completed, every finding kind's
  * count in f (hbtab_audit_findings), the regions listed (hbtab_audit_regions) and the metadata
  * row's N (hbtab_audit_partitions; left out when n is NULL or not a number). Returns the

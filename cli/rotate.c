@@ -43,9 +43,9 @@ struct run {
 	struct cli_rotate_result *res;
 };
 
-/* Adds a line (snapshot may be NULL) and hands it to the caller's callback. */
+/* Adds a line (snapshot and error may be NULL) and hands it to the caller's callback. */
 static int add_line(struct run *r, const char *name, const char *action, long regions, long n,
-                    const char *note, const char *snapshot)
+                    const char *note, const char *snapshot, const char *error)
 {
 	struct cli_rotate_result *res = r->res;
 	struct cli_rotate_line *l;
@@ -55,9 +55,11 @@ static int add_line(struct run *r, const char *name, const char *action, long re
 	l = &res->lines[res->nlines];
 	l->name = strdup(name);
 	l->snapshot = snapshot ? strdup(snapshot) : NULL;
-	if (!l->name || (snapshot && !l->snapshot)) {
+	l->error = error ? strdup(error) : NULL;
+	if (!l->name || (snapshot && !l->snapshot) || (error && !l->error)) {
 		free(l->name);
 		free(l->snapshot);
+		free(l->error);
 		return HB_ENOMEM;
 	}
 	l->action = action;
@@ -73,7 +75,7 @@ static int add_line(struct run *r, const char *name, const char *action, long re
 static int line(struct run *r, const char *name, const char *action, long regions, long n,
                 const char *note)
 {
-	return add_line(r, name, action, regions, n, note, NULL);
+	return add_line(r, name, action, regions, n, note, NULL, NULL);
 }
 
 /* Reads t's rotate mark (the table's metadata row) into t; *gone when it no longer exists. */
@@ -413,6 +415,8 @@ static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop
 	if (!rc)
 		rc = hb_rest_drop_checked(r->rest, &req, &out, &err);
 	if (rc) {
+		/* the table is in the report too (-o json), with why it was not dropped */
+		add_line(r, t->name, "failed", -1, t->n, NULL, NULL, err.msg);
 		*st = cli_status(rc, &err, 0);
 		*stop = 1;
 		return 0;
@@ -423,10 +427,24 @@ static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop
 	r->plan.dropped++;
 	if (out.outcome != HB_DROP_DROPPED)
 		return line(r, t->name, "dropped", -1, t->n, "already gone");
-	return add_line(r, t->name, "dropped", -1, t->n, NULL, snap.name[0] ? snap.name : NULL);
+	return add_line(r, t->name, "dropped", -1, t->n, NULL, snap.name[0] ? snap.name : NULL,
+	                NULL);
 }
 
-/* One table past retention. lookalikes collects the unmarked ones' names. */
+/* Whether name is one of the tables --known-unmarked names. */
+static int known_unmarked(const struct run *r, const char *name)
+{
+	const struct cli_strlist *l = r->o->known_unmarked;
+	size_t i;
+
+	for (i = 0; l && i < l->n; i++)
+		if (!strcmp(l->items[i], name))
+			return 1;
+	return 0;
+}
+
+/* One table past retention. lookalikes collects the unmarked ones' names, but for those
+ * --known-unmarked acknowledges. */
 static int retire_one(struct run *r, struct hb_rotate_table *t, struct hb_buf *lookalikes,
                       size_t *nlookalikes, int *st, int *stop)
 {
@@ -441,6 +459,10 @@ static int retire_one(struct run *r, struct hb_rotate_table *t, struct hb_buf *l
 		return line(r, t->name, "skipped", -1, -1,
 		            "disabled: its rotate mark cannot be read; left alone");
 	case HB_ROTATE_LOOKALIKE:
+		if (known_unmarked(r, t->name))
+			return line(r, t->name, "skipped", -1, t->n,
+			            "kept on purpose (--known-unmarked): carries no rotate mark; left "
+			            "alone");
 		if ((*nlookalikes)++ < 20)
 			hb_buf_addf(lookalikes, "%s'%s'", *nlookalikes > 1 ? ", " : "", t->name);
 		return line(r, t->name, "skipped", -1, t->n,
@@ -635,6 +657,7 @@ void cli_rotate_result_release(struct cli_rotate_result *r)
 	for (i = 0; i < r->nlines; i++) {
 		free(r->lines[i].name);
 		free(r->lines[i].snapshot);
+		free(r->lines[i].error);
 	}
 	free(r->lines);
 	memset(r, 0, sizeof(*r));

@@ -19,6 +19,7 @@ struct cli_rotate_line {
 	long regions, n;    /* -1 = unknown */
 	const char *note;   /* or NULL */
 	char *snapshot;     /* the snapshot taken before the drop, or NULL */
+	char *error;        /* "failed": why (said on stderr, not in the text lines), or NULL */
 };
 
 struct cli_rotate_opts {
@@ -32,6 +33,9 @@ struct cli_rotate_opts {
 	int snapshot_before_drop; /* a table is dropped only once a snapshot of it is listed */
 	const struct hb_shell_channel *sh; /* the shell for those snapshots */
 	const char *lock;                  /* lock file, NULL: per template and gateway */
+	/* tables kept on purpose that match the template without a rotate mark: left alone
+	 * as every such table is, but not warned about (--known-unmarked) */
+	const struct cli_strlist *known_unmarked;
 	/* called with each line as soon as it is decided (the lines are also kept) */
 	void (*on_line)(const struct cli_rotate_line *l);
 };

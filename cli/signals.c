@@ -14,6 +14,7 @@
  */
 #include "cli.h"
 #include "exit.h"
+#include "exitreport.h"
 #include "progress.h"
 
 #include "core/interrupt.h"
@@ -104,6 +105,8 @@ static _Noreturn void finish(int sig)
 		say("hbtab: terminated (SIGTERM)\n");
 	/* what the run held that a rerun puts back (a truncate's metadata row), made beforehand */
 	say(hb_interrupt_note());
+	/* a failed run for its readers: the --prom-file report, the -o json error object */
+	cli_exit_report_write(sig);
 	_exit(exit_status(sig));
 }
 
@@ -168,6 +171,7 @@ int cli_deadline_arm(double seconds)
 	         "hbtab: deadline of %g s passed (--deadline): stopped; open scanners deleted, "
 	         "temporary files removed, locks released\n",
 	         seconds);
+	cli_exit_report_deadline(deadline_msg);
 	install(SIGALRM);
 	memset(&it, 0, sizeof(it));
 	it.it_value.tv_sec = (time_t)seconds;

@@ -13,7 +13,10 @@ void cli_snapshot_channel(struct hb_shell_channel *out)
 
 void cli_snapshot_print(const char *table, const char *name)
 {
-	if (cli_g.output == CLI_OUT_TEXT && !cli_g.quiet)
+	/* -q: the name alone, the one handle that restores the table (snap=$(hbtab -q ...)) */
+	if (cli_g.output == CLI_OUT_TEXT && cli_g.quiet)
+		printf("%s\n", name);
+	else if (cli_g.output == CLI_OUT_TEXT)
 		printf("snapshot '%s' of %s taken; restore it with the hbase shell's "
 		       "clone_snapshot '%s', '%s'\n",
 		       name, table, name, table);

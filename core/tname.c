@@ -115,21 +115,34 @@ static int check_part(const char *what, const char *name, const char *full, cons
 	return 0;
 }
 
-/* name as shown between single quotes: a quote in it as \x27. NULL without memory. */
+/* Bytes shown as \xHH in a name between single quotes: the quote, and controls (a newline
+ * would split the message's line). */
+static int escaped(unsigned char c)
+{
+	return c == '\'' || c < 0x20 || c == 0x7F;
+}
+
+/* name as shown between single quotes: a quote or a control byte in it as \xHH. NULL
+ * without memory. */
 static char *shown_name(const char *name)
 {
+	static const char hex[] = "0123456789ABCDEF";
 	size_t n = strlen(name), q = 0, i, o = 0;
 	char *out;
 
 	for (i = 0; i < n; i++)
-		q += name[i] == '\'';
+		q += escaped((unsigned char)name[i]);
 	out = malloc(n + 3 * q + 1);
 	if (!out)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		if (name[i] == '\'') {
-			memcpy(out + o, "\\x27", 4);
-			o += 4;
+		unsigned char c = (unsigned char)name[i];
+
+		if (escaped(c)) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
 		} else {
 			out[o++] = name[i];
 		}
@@ -177,9 +190,12 @@ static int parse(struct hb_tname *out, const char *name, const char *shown, stru
 int hb_tname_parse(struct hb_tname *out, const char *name, struct hb_error *err)
 {
 	char *shown;
+	size_t i;
 	int rc;
 
-	if (!name || !strchr(name, '\''))
+	for (i = 0; name && name[i] && !escaped((unsigned char)name[i]); i++)
+		;
+	if (!name || !name[i])
 		return parse(out, name, name, err);
 	shown = shown_name(name);
 	if (!shown)

@@ -192,6 +192,12 @@ const char *hb_curlx_reason(CURLcode e, const char *errbuf)
 	case CURLE_PARTIAL_FILE:
 		return "connection closed before the whole response arrived";
 	case CURLE_PEER_FAILED_VERIFICATION:
+		/* OpenSSL's name check (curl's "no alternative certificate subject name matches
+		 * target host name", "subject name ... does not match target host name"): the
+		 * certificate may well come from the right CA */
+		if (strstr(errbuf, "target host name"))
+			return "TLS certificate verification failed: the certificate is not for the "
+			       "host name of the URL (use the name or address it was issued for)";
 		return "TLS certificate verification failed (use --cacert, or --insecure)";
 	default:
 		return *errbuf ? errbuf : curl_easy_strerror(e);
@@ -231,14 +237,21 @@ static int plain_port_reply(const char *errbuf)
 
 const char *hb_curlx_hint(const char *url, CURLcode e, const char *errbuf)
 {
+	return hb_curlx_hint_after(url, e, errbuf, 0);
+}
+
+const char *hb_curlx_hint_after(const char *url, CURLcode e, const char *errbuf, int answered)
+{
 	int tls = !strncasecmp(url, "https://", 8);
 
 	if (hb_curlx_local_tls(e))
 		return " (bad local TLS material: check the files of --cacert, --cert and --key)";
 	if (tls && e == CURLE_SSL_CONNECT_ERROR && plain_port_reply(errbuf))
 		return " (the server does not speak TLS on this port: use an http:// URL)";
-	/* A TLS server sent an alert (HTTP/0.9 to libcurl), nothing, or a reset to plain HTTP. */
-	if (!tls && (e == CURLE_GOT_NOTHING || e == CURLE_RECV_ERROR ||
+	/* A TLS server sent an alert (HTTP/0.9 to libcurl), nothing, or a reset to plain HTTP.
+	 * A server that has answered plain HTTP in this run does not speak TLS: its reset is
+	 * a reset. */
+	if (!tls && !answered && (e == CURLE_GOT_NOTHING || e == CURLE_RECV_ERROR ||
 	             e == CURLE_UNSUPPORTED_PROTOCOL || e == CURLE_WEIRD_SERVER_REPLY))
 		return " (if the server speaks TLS on this port, use an https:// URL)";
 	return "";
@@ -759,5 +772,7 @@ int hb_curlx_transfer(struct hb_curlx_xfer *x, const struct hb_curlx_conf *conf,
 		hb_curlx_tracef(x, "cannot keep the hadoop.auth cookie for later requests");
 	if (*e == CURLE_OK)
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &x->status);
+	if (x->heads.status > 0)
+		x->answered = 1;
 	return 0;
 }

@@ -93,7 +93,9 @@ struct hb_curlx_xfer {
 	char errbuf[CURL_ERROR_SIZE];
 	char gss_note[200]; /* why libcurl could not make a SPNEGO token ("" when it could) */
 	struct hb_curlx_heads heads;
-	long status; /* the HTTP status of a transfer that completed, else 0 */
+	long status;  /* the HTTP status of a transfer that completed, else 0 */
+	int answered; /* an HTTP status line came back on some transfer of the run: the server
+	               * speaks plain HTTP or TLS as the URL says */
 };
 
 /* Zeroes x and opens its handle; trace (may be NULL) gets the -v lines. HB_ENOMEM. */
@@ -148,5 +150,8 @@ size_t hb_curlx_first_line(char *first, size_t cap, const char *body);
 /* What to do when a transport failure on url looks like the wrong scheme for the port
  * (https:// to plain HTTP, http:// to TLS): " (...)" to append to the reason, or "". */
 const char *hb_curlx_hint(const char *url, CURLcode e, const char *errbuf);
+/* The same, knowing whether the server answered with an HTTP status earlier in the run
+ * (answered: then it speaks the URL's scheme, and no scheme hint is given). */
+const char *hb_curlx_hint_after(const char *url, CURLcode e, const char *errbuf, int answered);
 
 #endif

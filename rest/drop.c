@@ -27,6 +27,29 @@ static int settle(struct hb_rest *c, const char *table, const char *path, size_t
 	return 0;
 }
 
+/* The DELETE got no answer (a timeout, a reset): the gateway may have dropped the table, may
+ * still be dropping it, or never got the request. The table read back tells which of the
+ * first can be said; err keeps the transfer's error. 0 when it is gone. */
+static int after_lost_answer(struct hb_rest *c, const char *table, struct hb_error *err)
+{
+	struct hb_error e2 = {0}, lost = *err;
+	int exists = 1;
+
+	if (hb_rest_table_exists(c, table, &exists, &e2))
+		return hb_error_set(err, HB_ENET,
+		                    "%s; whether table '%s' was dropped is unknown (it cannot be "
+		                    "read back: %s): see 'hbtab tables', or rerun the drop with "
+		                    "--if-exists",
+		                    lost.msg, table, e2.msg);
+	if (exists)
+		return hb_error_set(err, HB_ENET,
+		                    "%s; table '%s' still exists, but the gateway may still be "
+		                    "dropping it: see 'hbtab tables', or rerun the drop with "
+		                    "--if-exists",
+		                    lost.msg, table);
+	return 0;
+}
+
 /* DELETE /T/schema: the gateway disables and deletes. HB_ENOTFOUND when absent. */
 static int delete_table(struct hb_rest *c, const char *table, struct hb_error *err)
 {
@@ -85,6 +108,8 @@ int hb_rest_drop_checked(struct hb_rest *c, const struct hb_drop_req *req, struc
 	if (req->before && (rc = req->before(req->before_ctx, req->table, err)))
 		return hb_error_prefix(err, rc, "table '%s' not dropped", req->table);
 	rc = delete_table(c, req->table, err);
+	if (rc == HB_ENET)
+		rc = after_lost_answer(c, req->table, err);
 	if (rc == HB_ENOTFOUND) { /* dropped by someone else since the check */
 		out->outcome = HB_DROP_VANISHED;
 		return 0;
