@@ -197,6 +197,18 @@ class Outcomes(EmulatorTest):
         self.assertEqual(got['hbtab_repair_regions{table="%s"}' % TABLE], 4)
         self.assertEqual(got['hbtab_repair_steps_done{table="%s"}' % TABLE], 2)
 
+    def test_repair_of_a_default_namespace_name_waits_on_the_tables_meta_rows(self):
+        self.seeded()
+        r = self.hb("-v", "repair", "default:" + TABLE, "--keyspace", "hex{16}", "--apply",
+                    *self.shell(), env=self.shell_env())
+        self.assertOk(r)
+        # meta rows name a default-namespace table bare: every scan of them says so (a
+        # range from "default:T" holds no row and would find every region OPEN at once)
+        scans = [ln for ln in r.err.splitlines() if "GET /hbase%3Ameta/*?startrow=" in ln]
+        self.assertTrue(scans, r)
+        self.assertFalse([ln for ln in scans if "startrow=default" in ln], r)
+        self.assertEqual(len(self.emu.live_regions(TABLE)), 4)
+
     # ------------------------------------------------------- a drop whose answer was lost
 
     def test_a_drop_that_timed_out_reads_the_table_back(self):
