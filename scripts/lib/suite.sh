@@ -45,20 +45,28 @@ finish_passes() {
     return "$failed"
 }
 
-# Maven's first build of tests/realhbase downloads HBase's jars (about 310 MB into ~/.m2):
-# started beside the C build, which it hardly slows (it waits on the network, niced), and
-# waited for before the real pass, whose real.start would otherwise do it then. Two Maven
-# builds must not write one target directory at once, so the pass never starts before it ends.
+# Maven's first build of tests/realhbase downloads HBase's jars (about 310 MB into ~/.m2, and
+# as much again for the 2.5 line's releases, HBTAB_REAL_LINE_25): started beside the C build,
+# which it hardly slows (it waits on the network, niced), and waited for before the real pass,
+# whose fixtures would otherwise build then, one after the other. Two Maven builds must not
+# write one target directory or fill ~/.m2 at once, so they run in turn and the pass never
+# starts before they end. Reads the releases from the configured tree $build.
 maven_pid= maven_started=
 start_maven() {
-    local cache=$build/CMakeCache.txt
+    local cache=$build/CMakeCache.txt line25
     command -v mvn >/dev/null || return 0
-    [ -f "$cache" ] && grep -q '^HBTAB_REAL_HBASE:BOOL=OFF' "$cache" && return 0
-    mkdir -p "$build"
+    grep -q '^HBTAB_REAL_HBASE:BOOL=OFF' "$cache" 2>/dev/null && return 0
+    line25=$(sed -n 's/^HBTAB_REAL_LINE_25:STRING=//p' "$cache" 2>/dev/null || true)
     say "maven (tests/realhbase): started (log: $build/realhbase-build.log)"
     maven_started=$SECONDS
     set -m
-    nice -n 10 "$top/tests/realhbase/run" --build >"$build/realhbase-build.log" 2>&1 &
+    (
+        nice -n 10 "$top/tests/realhbase/run" --build
+        if [[ $line25 =~ ^([^:]+):([^:]+)$ ]]; then
+            HBTAB_HBASE_VERSION=${BASH_REMATCH[1]} HBTAB_HBASE_GATEWAY_VERSION=${BASH_REMATCH[2]} \
+                nice -n 10 "$top/tests/realhbase/run" --build
+        fi
+    ) >"$build/realhbase-build.log" 2>&1 &
     maven_pid=$!
     set +m
     trap 'stop_maven; stop_passes; stop_emulator' EXIT
@@ -80,43 +88,49 @@ stop_maven() {
     maven_pid=
 }
 
-# The suite, the behaviour tests against real HBase (the real.* tests: one mini cluster they
-# take turns on), the suite under ASan+UBSan, and the fuzz corpora replayed. On a 2-core
-# machine the order is what makes the run short:
+# The tests against real HBase: every cluster's (real.*: 2.6 and the 2.5 line; secure.*).
+real_tests='^(real|secure)\.'
+
+# The suite, the behaviour tests against real HBase (one pass for the clusters: the tests of
+# each take turns on it, two at a time across clusters), the suite under ASan+UBSan, and the
+# fuzz corpora replayed. On a 2-core machine the order is what makes the run short:
 # - Every build runs at full speed before the emulator passes start: the passes mostly wait
 #   (emulators, timeouts, subprocesses), but three of them together keep both processors
-#   busy, and a niced build behind them took over 20 minutes.
-# - The real pass is long (its cluster starts in a minute and its tests take their turns on
-#   it), so it starts first, as soon as the normal tree and Maven are built, and its JVM
-#   starts while the sanitizer and fuzz trees build.
-# - Then the suite, the sanitizer pass (the longest of the three emulator passes) and the fuzz
-#   replay start together, niced below the real pass, whose JVMs compute.
+#   busy, and a fuzz build niced behind them waited for most of the run.
+# - The real pass is the longest (clusters start in about a minute each and their tests wait
+#   on them), so it starts first, as soon as the normal tree and Maven are built, and its
+#   JVMs start while the sanitizer and fuzz trees build.
+# - Then the suite and the sanitizer pass (the longest of the emulator passes) start together,
+#   niced below the real pass, whose JVMs compute; the fuzz replay, which only computes and
+#   holds nothing up, takes what they leave (nice 10).
 # Each phase says how long it took; a further pass that waits more than it computes belongs
 # with start_pass too.
 run_tests() {
     local started=$SECONDS
     timed "install" install_packages "${demo_packages[@]}" "${real_packages[@]}" "${test_packages[@]}"
+    # configured first: Maven reads the real-HBase releases from it
+    cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHBTAB_WERROR=ON >/dev/null
     start_maven
     timed "build" build_tree "$build" -DHBTAB_WERROR=ON
     local real
-    real=$(ctest --test-dir "$build" -N -R '^real\.')
-    if grep -q 'real\.start' <<<"$real"; then
+    real=$(ctest --test-dir "$build" -N -R "$real_tests")
+    if grep -qE '(real|secure)\.start' <<<"$real"; then
         timed "maven wait" wait_maven
         start_pass "real HBase" "$build/ctest-real.log" \
-            ctest --test-dir "$build" --output-on-failure -R '^real\.'
+            ctest --test-dir "$build" --output-on-failure -j "$jobs" -R "$real_tests"
     else
         stop_maven
     fi
     timed "build (ASan+UBSan)" build_tree "$asan_build" -DHBTAB_SANITIZE=ON -DHBTAB_WERROR=ON
     timed "build (fuzz)" build_fuzz
     start_pass "test suite" "$build/ctest-pass.log" \
-        nice -n 5 ctest --test-dir "$build" --output-on-failure -j "$jobs" -E '^real\.'
+        nice -n 5 ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "$real_tests"
     start_pass "test suite under ASan+UBSan" "$asan_build/ctest-pass.log" \
         env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        nice -n 5 ctest --test-dir "$asan_build" --output-on-failure -j "$jobs"
+        nice -n 5 ctest --test-dir "$asan_build" --output-on-failure -j "$jobs" -E "$real_tests"
     start_pass "fuzz corpora (tests/fuzz)" "$fuzz_build/ctest-pass.log" \
-        nice -n 5 ctest --test-dir "$fuzz_build" --output-on-failure -j "$jobs"
+        nice -n 10 ctest --test-dir "$fuzz_build" --output-on-failure -j "$jobs"
     finish_passes
     say "test: $((SECONDS - started)) s in all"
 }
