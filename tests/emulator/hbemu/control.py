@@ -234,13 +234,14 @@ class ControlHandler(Handler):
                 emu.faults.clear_requests()
                 return ok({"ok": True})
         if p == "/control/snapshot" and method == "POST":
-            snap = s.snapshot_table(req["table"], req["name"])
+            snap = s.snapshot_table(req["table"], req["name"], req.get("ttl", 0))
             return ok({"name": snap["name"], "table": snap["table"]}, 201)
         if p == "/control/snapshots" and method == "GET":
             return ok([{"name": x["name"], "table": x["table"], "created": x["created"]}
                        for x in s.list_snapshots()])
         if p == "/control/list-snapshots" and method == "POST":
-            return ok([{"name": x["name"], "table": x["table"], "created": x["created"]}
+            return ok([{"name": x["name"], "table": x["table"], "created": x["created"],
+                        "ttl": x.get("ttl", 0)}
                        for x in s.list_snapshots(req.get("regex") or ".*")])
         if p == "/control/clone-snapshot" and method == "POST":
             t = s.clone_snapshot(req["name"], req["table"])

@@ -1116,10 +1116,11 @@ class State(object):
             self.persist()
 
     # ---- snapshots (the master's SnapshotManager) -------------------------------
-    def snapshot_table(self, table, name):
+    def snapshot_table(self, table, name, ttl=0):
         """A copy of the table's descriptor, split points and cells, kept under name. As
         2.6.1: an illegal name is an IllegalArgumentException, a missing table a
-        SnapshotCreationException, a name in use a SnapshotExistsException."""
+        SnapshotCreationException, a name in use a SnapshotExistsException. ttl: the TTL in
+        seconds the shell's {TTL => N} asked for (0: none, kept for listings only)."""
         with self.lock:
             check_snapshot_name(name)
             snaps = self.__dict__.setdefault("snapshots", {})
@@ -1129,7 +1130,7 @@ class State(object):
                 raise SnapshotCreation("Table '%s' doesn't exist, can't take snapshot." % table)
             if name in snaps:
                 raise SnapshotExists("Snapshot '%s' already stored on the filesystem." % name)
-            snaps[name] = {"name": name, "table": t.name, "created": now_ms(),
+            snaps[name] = {"name": name, "table": t.name, "created": now_ms(), "ttl": int(ttl),
                            "families": copy.deepcopy(t.families), "attrs": dict(t.attrs),
                            "splits": [r.start for r in t.chain()[1] if r.start],
                            "keys": list(t.keys), "data": copy.deepcopy(t.data)}

@@ -18,6 +18,15 @@
 #   HBEMU_SHELL_EXIT1=1 exit status 1 even after a clean run (HBase 2.4.8)
 #   HBEMU_SHELL_HANG=1  never exit once the script has run (some builds of that time)
 #   HBEMU_SHELL_DONE=F  make file F once the script has run (before the exit or the hang)
+#   HBEMU_SHELL_RELEASE=R  the release whose output forms to speak (default 2.4, i.e.
+#                       2.4.17): 2.0 .. 2.3 (-n errors reach JRuby's top level, B2), 2.4,
+#                       2.5.8, 2.5.9, 2.6.0, 2.6.1, 3.0; a line alone (2.5, 2.6) is its newest
+#                       release. list_snapshots has the TTL column from 2.5.9 and 2.6.1 on.
+#   HBEMU_SHELL_NO_NATIVE=1  as a shell whose JRuby could not load its native support: IO#tty?
+#                       answers true, so the formatter lays out for an 80-column terminal
+#                       (list_snapshots wraps, "Took" is padded), jline's probe of the
+#                       terminal leaves stty's complaint on stderr, and a script without
+#                       `exit` ends in NotImplementedError (exit 1). Seen on 2.4.17.
 
 require 'json'
 require 'net/http'
@@ -235,13 +244,14 @@ $hbemu_took = nil
 # on the same line ("Took 0.5186 secondsERROR RuntimeError: ...", as HBase's 2.4.17 shell).
 def hbemu_timed
   t0 = Time.now
+  HBEmuShell.terminal_probe
   begin
     r = yield
   rescue StandardError
-    print format('Took %.4f seconds', Time.now - t0) unless ENV['HBEMU_SHELL_EXIT0'] == '1'
+    print HBEmuShell.formatter.took(Time.now - t0) unless ENV['HBEMU_SHELL_EXIT0'] == '1'
     raise
   end
-  puts format('Took %.4f seconds', Time.now - t0)
+  puts HBEmuShell.formatter.took(Time.now - t0)
   r
 end
 
@@ -405,29 +415,200 @@ module HBEmuShell
   end
 end
 
-# snapshot 'T', 'NAME': prints only its time.
-def snapshot(table, name)
+# ---- releases, the formatter, the objects a script reaches -------------------------
+
+module HBEmuShell
+  # HBEMU_SHELL_RELEASE as [major, minor, patch]; a line alone is its newest release.
+  def self.release
+    v = (ENV['HBEMU_SHELL_RELEASE'] || '2.4').split('.').map(&:to_i)
+    v << 99 while v.size < 3
+    v
+  end
+
+  # 2.0 .. 2.3 load the -n script unguarded (bin/hirb.rb): an error reaches JRuby's top level.
+  def self.top_level_errors?
+    (release <=> [2, 4, 0]) < 0
+  end
+
+  # list_snapshots' TTL column (HBASE-28614): 2.5.9+ and 2.6.1+, not 2.6.0.
+  def self.ttl_column?
+    v = release
+    ((v <=> [2, 5, 9]) >= 0 && (v <=> [2, 6, 0]) < 0) || (v <=> [2, 6, 1]) >= 0
+  end
+
+  def self.no_native?
+    ENV['HBEMU_SHELL_NO_NATIVE'] == '1'
+  end
+
+  # What SnapshotDescriptionUtils.isExpiredSnapshot decides, and the column list_snapshots
+  # prints from it.
+  def self.ttl_info(s)
+    ttl = s.getTtl
+    return 'FOREVER' if ttl.zero?
+    expired = s.getCreationTime.positive? && ttl.positive? &&
+              s.getCreationTime + ttl * 1000 < (Time.now.to_f * 1000).to_i
+    expired ? "#{ttl} (Expired) " : ttl.to_s
+  end
+
+  # jline's TerminalFactory runs stty on the shell's stdin to learn the terminal's size, each
+  # time a command's formatter asks for the width (formatter.rb refresh_width).
+  def self.terminal_probe
+    warn "stty: 'standard input': Inappropriate ioctl for device" if no_native? && !$stdin.tty?
+  end
+
+  # Shell::Formatter::Base (formatter.rb, the same file in 2.0 .. 3.0): a width of 0 unless
+  # $stdout.tty?, then the terminal's (80 when jline cannot tell); two-column rows give the
+  # first column a quarter of it and cut longer text into lines of that width.
+  class Formatter
+    def initialize
+      @width = HBEmuShell.no_native? ? 80 : 0
+    end
+
+    def header(args)
+      row(args, false)
+    end
+
+    def row(args, inset = true)
+      w1 = w2 = 0
+      unless @width.zero?
+        w1 = @width / 4
+        w2 = @width - w1 - 2
+      end
+      s1 = split(w1, args[0].to_s)
+      s2 = split(w2, args[1].to_s)
+      [s1.size, s2.size].max.times do |i|
+        line = inset ? ' ' : ''
+        line += output(w1, s1[i])
+        line += ' ' unless inset
+        line += ' ' + output(w2, s2[i])
+        puts line
+      end
+    end
+
+    def footer(count)
+      puts format('%d row(s)', count)
+    end
+
+    def took(seconds)
+      output(@width, format('Took %.4f seconds', seconds))
+    end
+
+    def split(width, str)
+      return [str] if width.zero?
+      (0...str.length).step(width).map { |i| str[i, width] }
+    end
+
+    def output(width, str)
+      str = '' if str.nil?
+      width.zero? || width == str.length ? str : format('%-*s', width, str)
+    end
+  end
+
+  def self.formatter
+    Formatter.new
+  end
+
+  # org.apache.hadoop.hbase.client.SnapshotDescription, the getters a script may call.
+  class SnapshotDescription
+    def initialize(h)
+      @h = h
+    end
+
+    def getName
+      @h['name']
+    end
+
+    def getTableNameAsString
+      @h['table']
+    end
+
+    def getCreationTime
+      @h['created'].to_i
+    end
+
+    def getTtl
+      @h['ttl'].to_i
+    end
+  end
+
+  # java.util.regex.Pattern's matches(), for what a shell script passes: \Q...\E quoting
+  # and plain regular expressions (Ruby's syntax stands in for Java's).
+  def self.java_regex(pattern)
+    src = pattern.to_s.gsub(/\\Q(.*?)(?:\\E|\z)/m) { Regexp.escape(Regexp.last_match(1)) }
+    Regexp.new("\\A(?:#{src})\\z")
+  end
+
+  # Hbase::Admin (hbase/admin.rb): list_snapshot(regex) is Admin.listSnapshots(Pattern).
+  class Admin
+    def list_snapshot(regex = '.*')
+      re = HBEmuShell.java_regex(regex)
+      HBEmuShell.snapshot_call('list-snapshots', 'regex' => '.*')
+                .map { |h| SnapshotDescription.new(h) }.select { |s| re.match?(s.getName) }
+    end
+  end
+
+  # Shell::Shell (shell.rb): @shell in a script's binding (2.4+, export_all) or main's
+  # (2.0 .. 2.3, bin/hirb.rb).
+  class Shell
+    def admin
+      @admin ||= Admin.new
+    end
+  end
+
+  def self.admin
+    Admin.new
+  end
+
+  # The Java packages a script names: java.util.regex.Pattern.
+  module JavaRegexPattern
+    def self.quote(s)
+      "\\Q#{s}\\E"
+    end
+
+    def self.compile(s)
+      s
+    end
+  end
+
+  JAVA = Struct.new(:util).new(Struct.new(:regex).new(Struct.new(:Pattern).new(JavaRegexPattern)))
+end
+
+def java
+  HBEmuShell::JAVA
+end
+
+# snapshot 'T', 'NAME' [, {TTL => SECONDS}]: prints only its time.
+def snapshot(table, name, opts = {})
   hbemu_command('snapshot') do
-    hbemu_timed { HBEmuShell.snapshot_call('snapshot', 'table' => table, 'name' => name) }
+    hbemu_timed do
+      HBEmuShell.snapshot_call('snapshot', 'table' => table, 'name' => name,
+                                           'ttl' => (opts['TTL'] || 0).to_i)
+    end
   end
   nil
 end
 
-# list_snapshots [REGEX]: the 2.4.17 shell's table when its output is not a terminal (the
-# formatter's width is 0): a header, " NAME TABLE (Time#to_s)" per snapshot, "N row(s)".
+# list_snapshots [REGEX] (shell/commands/list_snapshots.rb): the header, one row per snapshot,
+# "N row(s)", through the formatter (formatter.rb). Until 2.5.8 and in 2.6.0 a row is
+# "NAME TABLE (TIME)"; from 2.5.9 and 2.6.1 on (HBASE-28614) the second column adds the TTL:
+# FOREVER for 0, the seconds, or "N (Expired) " once creation + TTL has passed.
 def list_snapshots(regex = '.*')
   list = nil
   hbemu_command('list_snapshots') do
     hbemu_timed do
-      list = HBEmuShell.snapshot_call('list-snapshots', 'regex' => regex)
-      puts 'SNAPSHOT  TABLE + CREATION TIME'
+      f = HBEmuShell.formatter
+      ttl = HBEmuShell.ttl_column?
+      list = HBEmuShell.admin.list_snapshot(regex)
+      f.header(['SNAPSHOT', ttl ? 'TABLE + CREATION TIME + TTL(Sec)' : 'TABLE + CREATION TIME'])
       list.each do |s|
-        puts " #{s['name']} #{s['table']} (#{Time.at(s['created'] / 1000).to_s})"
+        info = "#{s.getTableNameAsString} (#{Time.at(s.getCreationTime / 1000)})"
+        info += " #{HBEmuShell.ttl_info(s)}" if ttl
+        f.row([s.getName, info])
       end
-      puts "#{list.size} row(s)"
+      f.footer(list.size)
     end
   end
-  list ? list.map { |s| s['name'] } : []
+  list ? list.map(&:getName) : []
 end
 
 # clone_snapshot 'NAME', 'T': a new table with the snapshot's schema, splits and rows.
@@ -446,23 +627,60 @@ def hbemu_main(argv)
   args.delete('--noninteractive')
   script = args.shift
   src = script ? File.read(script, encoding: 'UTF-8') : $stdin.read
+  @shell = HBEmuShell::Shell.new
   begin
     eval(src, TOPLEVEL_BINDING, script || '-') # rubocop:disable Security/Eval
   rescue SystemExit => e
     # the script's own `exit`: a clean end unless it passed a status
     return hbemu_clean_end(e.status)
   rescue HBEmuShell::ShellError, ArgumentError, NameError, TypeError, RuntimeError => e
+    jclass = e.respond_to?(:jclass) ? e.jclass : e.class.to_s
     if ENV['HBEMU_SHELL_PLAIN_ERRORS'] == '1'
       puts "ERROR: #{e.message}"
+    elsif HBEmuShell.top_level_errors? && ENV['HBEMU_SHELL_EXIT0'] != '1'
+      return hbemu_top_level_error(jclass, e, script)
     else
-      jclass = e.respond_to?(:jclass) ? e.jclass : e.class.to_s
+      # Shell.exception_handler (shell.rb, 2.4+): a note on stderr for a Java exception
+      warn 'java exception' if jclass.start_with?('Java::')
       puts "ERROR #{jclass}: #{e.message}"
     end
     $stdout.flush
     hbemu_hang
     exit(ENV['HBEMU_SHELL_EXIT0'] == '1' ? 0 : 1)
   end
-  hbemu_clean_end(0)
+  hbemu_no_exit_end
+end
+
+# 2.0 .. 2.3 with -n: the command raises its root cause (shell/commands.rb command_safe),
+# load(script) in bin/hirb.rb does not rescue it, JRuby reports it on stderr in its own form
+# ("Class: message", then "  METHOD at FILE:LINE" frames; TraceType Format.JRUBY) and exits 1.
+def hbemu_top_level_error(jclass, err, script)
+  $stdout.flush
+  line = (err.backtrace || []).map { |b| b[/\A#{Regexp.escape(script.to_s)}:(\d+)/, 1] }.compact.first
+  $stderr.puts "#{jclass}: #{err.message}"
+  $stderr.puts "  command_safe at /usr/lib/hbase/lib/ruby/shell/commands.rb:49"
+  $stderr.puts "        <main> at #{script}:#{line || 1}"
+  $stderr.puts "          load at org/jruby/RubyKernel.java:1009"
+  $stderr.puts "        <main> at /usr/lib/hbase/bin/hirb.rb:186"
+  $stderr.flush
+  hbemu_hang
+  1
+end
+
+# A script that did not `exit`: 2.4+ then start a second IRB on stdin (jar-bootstrap.rb).
+# Without JRuby's native support that IRB cannot stat stdin: NotImplementedError at JRuby's top
+# level, exit 1 (seen on 2.4.17, jar-bootstrap.rb:223).
+def hbemu_no_exit_end
+  return hbemu_clean_end(0) unless HBEmuShell.no_native? && !HBEmuShell.top_level_errors?
+  $stdout.flush
+  HBEmuShell.terminal_probe
+  $stderr.puts 'NotImplementedError: fstat unimplemented unsupported or native support failed ' \
+               'to load'
+  $stderr.puts '  initialize at org/jruby/RubyIO.java:1015'
+  $stderr.puts '  initialize at uri:classloader:/irb/hirb.rb:50'
+  $stderr.puts '      <main> at classpath:/jar-bootstrap.rb:223'
+  hbemu_hang
+  1
 end
 
 def hbemu_clean_end(status)
