@@ -46,7 +46,7 @@ class Snapshot(hbtest.EmulatorTest):
     def test_snapshot__a_shell_that_lists_nothing_is_not_a_snapshot(self):
         self.emu.create("t3", [])
         r = self.snap("snapshot", "t3", shell="/bin/true")
-        self.assertFails(r, 4, r"list_snapshots printed no listing")
+        self.assertFails(r, 4, r"the shell printed no listing of snapshots")
         self.assertEqual(self.snapshots(), {})
 
     def test_drop__snapshot_failure_keeps_the_table_and_sends_no_delete(self):
@@ -61,6 +61,56 @@ class Snapshot(hbtest.EmulatorTest):
         self.assertOk(r)
         self.assertTrue(r.json()["dropped"])
         self.assertEqual(self.snapshots()[r.json()["snapshot"]], "t4")
+
+    # Every release's shell, with and without JRuby's native support (its formatter then lays
+    # out for an 80-column terminal): the snapshot of a long name is proven the same way.
+    RELEASES = ("2.0", "2.3", "2.4", "2.5.8", "2.5.9", "2.6.0", "2.6.1", "3.0")
+
+    def test_snapshot__long_names_are_proven_with_every_release_and_terminal(self):
+        tables = ["events_user_clicks_20261128", "analytics_ns:events_user_clicks_20261128",
+                  "events_user_clicks_20261128_".ljust(200, "x")]
+        self.assertOk(self.hb("create", tables[1], "--hex-splits", "2", "--via", "thrift2",
+                              "--create-namespace"))
+        for t in (tables[0], tables[2]):
+            self.emu.create(t, [b"5"])
+        n = 0
+        for release in self.RELEASES:
+            for native in ("0", "1"):
+                for t in tables:
+                    n += 1
+                    name = "%s.v%d" % (t.replace(":", "-")[:200], n)
+                    r = self.snap("-o", "json", "snapshot", t, name,
+                                  env={"HBEMU_SHELL_RELEASE": release,
+                                       "HBEMU_SHELL_NO_NATIVE": native})
+                    self.assertOk(r, (release, native, r))
+                    self.assertEqual(r.json()["snapshot"], name)
+                    self.assertEqual(self.snapshots()[name], t)
+
+    def test_drop__with_snapshot_of_a_long_name_with_every_release(self):
+        for i, release in enumerate(self.RELEASES):
+            t = "events_user_clicks_2026112%d" % i
+            self.emu.create(t, [b"5"])
+            r = self.snap("-o", "json", "drop", t, "--yes", "--snapshot",
+                          env={"HBEMU_SHELL_RELEASE": release, "HBEMU_SHELL_NO_NATIVE": "1"})
+            self.assertOk(r)
+            self.assertTrue(r.json()["dropped"], r)
+            self.assertRegex(r.json()["snapshot"], r"^%s-\d{8}T\d{6}Z$" % t)
+            self.assertNotIn(t, [x["name"] for x in self.emu.state()["tables"]])
+
+    def test_snapshot__a_failed_step_says_why_in_every_release(self):
+        # the shell's own message, never a stack frame or stty's complaint
+        for release in self.RELEASES:
+            for native in ("0", "1"):
+                env = {"HBEMU_SHELL_RELEASE": release, "HBEMU_SHELL_NO_NATIVE": native}
+                self.emu.create("events_user_clicks_20261128", [])
+                self.assertOk(self.snap("snapshot", "events_user_clicks_20261128", "evt.taken",
+                                        env=env))
+                r = self.snap("snapshot", "events_user_clicks_20261128", "evt.taken", env=env)
+                self.assertFails(r, 4, r"failed \(.*exit 1\): .*Snapshot 'evt.taken' already "
+                                       r"stored on the filesystem")
+                self.assertNotIn("stty", r.err)
+                self.assertNotIn(" at ", r.err.split("): ", 1)[1])
+                self.emu.reset()
 
 
 if __name__ == "__main__":
