@@ -392,11 +392,25 @@ static void explain_namespace(const struct flow *f, struct hb_error *err)
 	struct hb_error e2 = {0};
 	char *ns = table_namespace(f->c);
 	int exists = 1;
+	char denied[400], said[HB_ERRMSG_MAX];
+	size_t n;
 
-	/* a user HBase refused may not see the namespace either: the refusal is the answer */
-	if (ns && strstr(err->msg, "permission denied: ")) {
+	/* HBase refused a permission: that is the answer (a user without grants sees no
+	 * namespaces, so the check below would call the namespace missing). The shell's words
+	 * (Thrift2's are said plainly already) get the plain sentence in front. */
+	if (strstr(err->msg, "permission denied: ")) {
 		free(ns);
-		ns = NULL;
+		return;
+	}
+	if (hb_error_denied(denied, sizeof(denied), err->msg)) {
+		snprintf(said, sizeof(said), "%s", err->msg);
+		n = strcspn(said, "(");
+		while (n && said[n - 1] == ' ')
+			n--;
+		said[n] = '\0';
+		hb_error_set(err, err->code, "%s: %s", said[0] ? said : "create", denied);
+		free(ns);
+		return;
 	}
 	if (ns && !hb_rest_namespace_exists(f->rest, ns, &exists, &e2) && !exists)
 		missing_namespace(f->c, ns, err);

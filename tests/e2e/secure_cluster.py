@@ -143,11 +143,18 @@ class SecureTest(hbtest.OfflineTest):
     def env(self, cache):
         return {"KRB5_CONFIG": self.p["krb5_conf"], "KRB5CCNAME": "FILE:" + cache}
 
+    def shell(self, who):
+        """HBase's shell (run --shell) logged in from who's keytab."""
+        return "%s --shell %d --keytab %s %s -n" % (RUN, self.p["zk"], self.p["keytabs"][who],
+                                                    self.p["principals"][who])
+
     def as_user(self, who, *args, cache=None, rest=None, thrift=None, cacert=None):
-        """hbtab as who (their ticket cache), over TLS with --negotiate."""
+        """hbtab as who (their ticket cache, and their keytab for the shell), over TLS with
+        --negotiate."""
+        shell = ["--hbase-shell", self.shell(who)] if who in ("admin", "reader") else []
         r = hbtest.run(["--rest", rest or self.rest, "--thrift", thrift or self.thrift,
                         "--cacert", cacert or self.p["ca"], "--negotiate", "--no-progress",
-                        "--timeout", "120"] + list(args),
+                        "--timeout", "120"] + shell + list(args),
                        env=self.env(cache or Cluster.cache(who)), timeout=600)
         self.assertNoSecret(r)
         return r
@@ -253,6 +260,20 @@ class AdminTest(SecureTest):
         self.assertIsNone(self.rows(t))
 
 
+    def test_create_through_the_shell_then_snapshot_and_drop_as_admin(self):
+        t = self.name("shell_made_sessions_20261128")
+        r = self.as_user("admin", "create", t, "--hex-splits", "4", "--via", "shell",
+                         "--create-namespace")
+        self.assertOk(r)
+        self.assertIn("with 4 regions via shell; every boundary verified", r.out)
+        self.put_rows(t, 40)
+        r = self.as_user("admin", "drop", t, "--yes", "--snapshot")
+        self.assertOk(r)
+        self.assertRegex(r.out, r"snapshot '%s-shell_made_sessions_20261128_[0-9a-f]+-\d{8}T\d{6}Z'"
+                         % NS)
+        self.assertIsNone(self.rows(t))
+
+
 class ReaderTest(SecureTest):
     """reader holds READ only: every change is refused by HBase, said plainly (the user and
     the permission HBase wanted), exit 4, and nothing is left half-done."""
@@ -303,10 +324,16 @@ class ReaderTest(SecureTest):
 
     def test_create_refused_for_reader_leaves_no_table(self):
         t = self.name("reader_made_20261128")
-        for via in ("thrift2",):
-            r = self.as_user("reader", "create", t, "--hex-splits", "4", "--via", via)
-            self.assertDenied(r, "CREATE", "namespace '%s'" % NS)
-            self.assertIsNone(self.rows(t))
+        r = self.as_user("reader", "create", t, "--hex-splits", "4", "--via", "thrift2")
+        self.assertDenied(r, "CREATE", "namespace '%s'" % NS)
+        self.assertIsNone(self.rows(t))
+        # through the shell HBase names the whole principal (an RPC login, not the gateway's
+        # short name)
+        r = self.as_user("reader", "create", t, "--hex-splits", "4", "--via", "shell")
+        self.assertFails(r, 4, r"^hbtab: shell create '%s' failed: permission denied: HBase "
+                               r"refused user 'reader@%s' the CREATE permission on namespace "
+                               r"'%s'" % (re.escape(t), self.p["realm"], NS))
+        self.assertIsNone(self.rows(t))
 
     def test_drop_refused_for_reader(self):
         r = self.as_user("reader", "drop", self.table, "--yes")
