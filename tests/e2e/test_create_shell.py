@@ -160,6 +160,32 @@ class CreateShellTest(CreateTestBase):
         self.assertTrue(r.json()["verified"])
         self.assertEqual(self.emu.boundaries("t1"), BINARY_KEYS)
 
+    def test_create__shell_race_lost_is_another_runs_table_in_every_release_form(self):
+        # Another run's table appears while this run's shell creates it: the shell's create
+        # fails with "Table already exists", printed as 2.4.17 prints it without JRuby's native
+        # support (after the time padded to 80 columns, stty's complaint on stderr) or as
+        # 2.0-2.3 let JRuby report it (stderr, "Class: message" and frames). Either way the
+        # table is not this run's.
+        t = "events_user_clicks_20261128"
+        for env in ({"HBEMU_SHELL_NO_NATIVE": "1"}, {"HBEMU_SHELL_RELEASE": "2.3"},
+                    {"HBEMU_SHELL_RELEASE": "2.0", "HBEMU_SHELL_NO_NATIVE": "1"},
+                    {"HBEMU_SHELL_RELEASE": "2.6.1", "HBEMU_SHELL_NO_NATIVE": "1"}):
+            self.emu.reset()
+            self.emu.control("POST", "/control/race", {"table": t})
+            r = self.shell(t, "--splits-file", self.splits_path, "-o", "json", "-v", env=env)
+            self.assertOk(r)
+            self.assertFalse(r.json()["created"], (env, r))
+            self.assertTrue(r.json()["verified"], (env, r))
+            self.assertEqual(self.emu.boundaries(t), BINARY_KEYS)
+
+    def test_create__shell_error_of_2_0_to_2_3_quotes_jrubys_report(self):
+        r = self.shell("nons:events_user_clicks_20261128", "--hex-splits", "4", "--wait", "1",
+                       env={"HBEMU_SHELL_RELEASE": "2.3", "HBEMU_SHELL_NO_NATIVE": "1"})
+        self.assertFails(r, 4, r"shell create 'nons:events_user_clicks_20261128' failed \(exit "
+                               r"1\): RuntimeError: Unknown namespace nons!")
+        self.assertNotIn("stty", r.err)
+        self.assertNotIn("hirb.rb", r.err)
+
     def test_create__shell_failure_shows_output_and_leaves_no_script(self):
         probe = os.path.join(self.tmp, "probe.py")
         with open(probe, "w") as f:
