@@ -805,7 +805,7 @@ int hb_thrift_reply_error(const struct hb_thrift_reply *r, const char *method, s
 			return hb_error_set(
 			    err, HB_ESERVER,
 			    "thrift2 %s: the server does not know this method (%s); "
-			    "Thrift2 DDL needs HBase 2.2 or later",
+			    "Thrift2 DDL needs HBase 2.2 or later (1.7.1 or later on 1.x)",
 			    method, msg);
 		return hb_error_set(err, HB_ESERVER, "thrift2 %s: %s: %s", method,
 		                    hb_thrift_app_type_name(r->app_type), msg);

@@ -583,6 +583,17 @@ static int run(const struct flow *f, struct hb_regions *rs, struct hb_schema *ha
 	if (!c->no_metadata) {
 		rc = write_metadata(f, err);
 		hb_create_phase_end(c, HB_CREATE_METADATA);
+		/* the table stands, verified: say so, and what finishes the job */
+		if (rc && rc != HB_ENOMEM && c->created) {
+			char why[HB_ERRMSG_MAX];
+
+			snprintf(why, sizeof(why), "%s", err->msg);
+			return hb_error_set(err, rc,
+			                    "table '%s' was created and its regions verified, but its "
+			                    "metadata row was not written: %s; a rerun of the same "
+			                    "create writes it",
+			                    c->table, why);
+		}
 		if (rc)
 			return rc;
 	}

@@ -5,6 +5,7 @@ These change the cluster as a whole (its live servers, the gateway's mode), so t
 them alone (RESOURCE_LOCK in CMakeLists.txt) when the cluster is shared.
 """
 import os
+import re
 import shutil
 import tempfile
 
@@ -93,6 +94,22 @@ class ClusterWideBehaviour(backend.BackendTest):
         self.be.readonly(False)
         self.assertOk(self.hb("meta", "set", t, "9", "--force"))
         self.assertEqual(self.be.metadata_row(t)["info:N"], "9")
+
+    def test_create_through_a_read_only_gateway_makes_the_table_and_the_rerun_writes_its_row(self):
+        # Thrift2's DDL is not stopped by read-only mode (no release checks it there); the
+        # gateway's refusal of the metadata row is, and hbtab says what stands
+        t = self.name("ro")
+        self.be.readonly(True)
+        try:
+            r = self.hb("create", t, "--hex-splits", "4", "--family", "info")
+            self.assertFails(r, 4, r"table '%s' was created and its regions verified, but its "
+                                   r"metadata row was not written: .*HTTP 403.*; a rerun of "
+                                   r"the same create writes it" % re.escape(t))
+        finally:
+            self.be.readonly(False)
+        self.assertEqual(self.be.boundaries(t), self.planned(4))
+        self.assertOk(self.hb("create", t, "--hex-splits", "4", "--family", "info"))
+        self.assertEqual(self.be.metadata_row(t)["info:N"], "4")
 
 
 if __name__ == "__main__":
