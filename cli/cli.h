@@ -39,7 +39,9 @@ struct cli_global {
 	int help;
 	int version;
 	const char *hbase_shell; /* command line for the shell channel */
-	const char *config_path; /* the config file that was read, if any */
+	const char *known_unmarked; /* rotate: tables kept on purpose without a rotate mark,
+	                             * separated by commas or blanks (profile, variable) */
+	const char *config_path;    /* the config file that was read, if any */
 };
 
 extern struct cli_global cli_g;

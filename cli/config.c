@@ -34,6 +34,8 @@ static const struct setting settings[] = {
     {"hbase-shell", "HBTAB_HBASE_SHELL", &cli_g.hbase_shell, NULL},
     {"color", "HBTAB_COLOR", &cli_g.color_str, NULL},
     {"no-progress", "HBTAB_NO_PROGRESS", NULL, &cli_g.no_progress},
+    /* rotate's --known-unmarked for a cluster's profile: added to the flags' tables */
+    {"known-unmarked", "HBTAB_KNOWN_UNMARKED", &cli_g.known_unmarked, NULL},
 };
 
 const char *cli_config_path(void)

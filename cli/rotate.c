@@ -431,15 +431,25 @@ static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop
 	                NULL);
 }
 
-/* Whether name is one of the tables --known-unmarked names. */
+/* Whether name is one of the tables --known-unmarked names, or the profile's known-unmarked
+ * (names separated by commas or blanks: no table name holds either). */
 static int known_unmarked(const struct run *r, const char *name)
 {
+	static const char sep[] = ", \t";
 	const struct cli_strlist *l = r->o->known_unmarked;
-	size_t i;
+	const char *p = cli_g.known_unmarked;
+	size_t i, n = strlen(name);
 
 	for (i = 0; l && i < l->n; i++)
 		if (!strcmp(l->items[i], name))
 			return 1;
+	while (p && *(p += strspn(p, sep))) {
+		size_t k = strcspn(p, sep);
+
+		if (k == n && !memcmp(p, name, n))
+			return 1;
+		p += k;
+	}
 	return 0;
 }
 

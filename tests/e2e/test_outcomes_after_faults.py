@@ -377,6 +377,23 @@ class Outcomes(EmulatorTest):
         self.assertIsNotNone(self.emu.table("ev_20261101"))
         self.assertIsNotNone(self.emu.table("ev_20261102"))
 
+    def test_rotate_quiet_takes_the_kept_tables_from_the_profile(self):
+        self.emu.create("ev_20261101", [b"5"])
+        self.emu.create("ev_20261102", [b"5"])
+        self.emu.create("ev_20261031", [b"5"])
+        conf = os.path.join(self.dir, "config")
+        with open(conf, "w") as f:
+            f.write("[profile prod]\nknown-unmarked = ev_20261101, ev_20261102\n")
+        env = {"HBTAB_CONFIG": conf, "HBTAB_PROFILE": "prod"}
+        r = self.rotate("--retain", "1", "--yes", "-q", env=env)
+        self.assertOk(r)
+        self.assertEqual(r.out, "")
+        self.assertRegex(r.err, r"^hbtab: warning: 1 table past retention .*: 'ev_20261031' ")
+        r = self.rotate("--retain", "1", "--yes", "-q", "--known-unmarked", "ev_20261031",
+                        env=env)
+        self.assertOk(r)
+        self.assertEqual((r.out, r.err), ("", ""))
+
 
 class TlsNames(EmulatorTest):
     """An emulator serving TLS with a certificate for the address 127.0.0.1 only."""
