@@ -409,6 +409,16 @@ class FailureTest(SecureTest):
                                r"the host name")
         self.assertIsNone(self.rows(t))
 
+    def test_a_url_naming_a_host_without_a_service_principal(self):
+        # TLS waved through (--insecure), SPNEGO asks the KDC for HTTP/127.0.0.1, which the
+        # realm does not have: the ticket's service is named
+        r = hbtest.run(["--rest", "https://127.0.0.1:%d" % self.p["rest"], "--insecure",
+                        "--negotiate", "--no-progress", "status"],
+                       env=self.env(Cluster.cache("admin")))
+        self.assertFails(r, 4, r"Kerberos SPNEGO failed: .*HTTP/127\.0\.0\.1@%s not found in "
+                               r"Kerberos database" % self.p["realm"])
+        self.assertNoSecret(r)
+
     def test_plain_http_to_the_tls_port_is_not_a_fallback(self):
         r = self.as_user("admin", "status", rest="http://localhost:%d" % self.p["rest"])
         self.assertFails(r, 3, r"if the server speaks TLS on this port, use an https:// URL")
