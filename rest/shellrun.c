@@ -1,4 +1,5 @@
 /* Running the configured hbase shell command on a script: spawn, capture, timeout, errors. */
+#define _GNU_SOURCE /* POSIX_SPAWN_SETSID (glibc 2.26+, musl) */
 #include "rest/shellrun.h"
 #include "core/activity.h"
 #include "core/clock.h"
@@ -256,8 +257,9 @@ static void close_fds(int *fds, size_t n)
 		}
 }
 
-/* Starts argv in its own process group with stdin from /dev/null and stdout and stderr into
- * new pipes, registered with core/interrupt.h. HB_EINVAL when it cannot be started. */
+/* Starts argv in its own session and process group with stdin from /dev/null and stdout and
+ * stderr into new pipes, registered with core/interrupt.h. HB_EINVAL when it cannot be
+ * started. */
 static int spawn(struct child *ch, const struct hb_argv *argv, struct hb_error *err)
 {
 	posix_spawn_file_actions_t fa;
@@ -281,8 +283,17 @@ static int spawn(struct child *ch, const struct hb_argv *argv, struct hb_error *
 	posix_spawn_file_actions_addclose(&fa, p[3]);
 	sigemptyset(&none);
 	posix_spawnattr_setsigmask(&at, &none);
+#ifdef POSIX_SPAWN_SETSID
+	/* A session of its own: no controlling terminal. A shell whose JRuby believes it writes
+	 * to a terminal lets jline run stty on /dev/tty; from a background process group of
+	 * hbtab's terminal that stops on SIGTTOU and the step hangs (seen from 2.4.17 without
+	 * JRuby's native support). Without a terminal jline gives up at once. Its process group
+	 * is its own as well (the session leader's). */
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+#else
 	posix_spawnattr_setpgroup(&at, 0);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+#endif
 	/* Started and registered with the signals blocked: an interrupt kills its group. */
 	hb_interrupt_block(1);
 	e = posix_spawnp(&ch->pid, argv->v[0], &fa, &at, argv->v, environ);

@@ -56,7 +56,9 @@ void hb_shell_result_release(struct hb_shell_result *r);
 
 /*
  * Runs argv (argv[0] looked up on PATH with posix_spawnp, never through /bin/sh) in its own
- * process group with stdin from /dev/null, capturing stdout and stderr. After timeout seconds
+ * process group, and its own session where the C library can (no controlling terminal: a
+ * shell that probes the terminal cannot be stopped by it), with stdin from /dev/null,
+ * capturing stdout and stderr. After timeout seconds
  * the group gets SIGTERM, then SIGKILL 3 s later. The group is registered with
  * core/interrupt.h while the child runs, so a signal to hbtab ends it too. Returns 0 once the
  * process has ended (whatever its status: inspect res); HB_EINVAL when it could not be started (not

@@ -1,5 +1,11 @@
 """hbtab snapshot against the emulator and the shell stand-in: names, refusals, output."""
+import os
+import pty
 import re
+import select
+import shutil
+import tempfile
+import time
 
 import hbtest
 
@@ -111,6 +117,42 @@ class Snapshot(hbtest.EmulatorTest):
                 self.assertNotIn("stty", r.err)
                 self.assertNotIn(" at ", r.err.split("): ", 1)[1])
                 self.emu.reset()
+
+    def test_snapshot__at_a_terminal_a_shell_that_probes_it_does_not_hang(self):
+        # hbtab run at a terminal (its controlling terminal); the shell, without JRuby's
+        # native support, lets jline set the terminal's modes with stty, which stops a
+        # process outside the terminal's foreground group (SIGTTOU): the shell step must not
+        # share hbtab's terminal (seen from 2.4.17: the step hung until killed).
+        self.emu.create("events_user_clicks_20261128", [])
+        home = tempfile.mkdtemp(prefix="hbtab-home-")
+        self.addCleanup(shutil.rmtree, home, True)
+        env = hbtest.clean_env(home, {"HBEMU_CONTROL": self.emu.control_url,
+                                      "HBEMU_SHELL_NO_NATIVE": "1"})
+        argv = [hbtest.HBTAB, "--rest", self.emu.rest, "--no-progress", "--timeout", "60",
+                "--hbase-shell", "ruby %s -n" % hbtest.SHELL_STANDIN, "snapshot",
+                "events_user_clicks_20261128", "evt.at.terminal"]
+        pid, fd = pty.fork()
+        if pid == 0:
+            try:
+                os.execve(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        out = b""
+        deadline = time.monotonic() + 600  # a guard against hangs, not a speed check
+        while time.monotonic() < deadline:
+            if select.select([fd], [], [], 1.0)[0]:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:  # EIO: hbtab and its children are gone
+                    break
+                if not chunk:
+                    break
+                out += chunk
+        os.close(fd)
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0, out)
+        self.assertIn(b"snapshot 'evt.at.terminal' of events_user_clicks_20261128 taken", out)
+        self.assertEqual(self.snapshots()["evt.at.terminal"], "events_user_clicks_20261128")
 
 
 if __name__ == "__main__":

@@ -450,10 +450,25 @@ module HBEmuShell
     expired ? "#{ttl} (Expired) " : ttl.to_s
   end
 
-  # jline's TerminalFactory runs stty on the shell's stdin to learn the terminal's size, each
-  # time a command's formatter asks for the width (formatter.rb refresh_width).
+  # jline's terminal runs stty each time a command's formatter asks for the width
+  # (formatter.rb refresh_width): on /dev/tty when the process has a controlling terminal,
+  # setting its modes, which stops a process outside the terminal's foreground process group
+  # (SIGTTOU) until someone continues it; else on stdin, which stty refuses when it is not a
+  # terminal.
   def self.terminal_probe
-    warn "stty: 'standard input': Inappropriate ioctl for device" if no_native? && !$stdin.tty?
+    return unless no_native?
+    tty = begin
+      File.open('/dev/tty', 'r+')
+    rescue SystemCallError
+      nil
+    end
+    if tty
+      modes = IO.popen(%w[stty -g], in: tty, err: File::NULL, &:read).to_s.strip
+      system('stty', modes, in: tty, err: File::NULL) unless modes.empty?
+      tty.close
+    elsif !$stdin.tty?
+      warn "stty: 'standard input': Inappropriate ioctl for device"
+    end
   end
 
   # Shell::Formatter::Base (formatter.rb, the same file in 2.0 .. 3.0): a width of 0 unless
