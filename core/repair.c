@@ -385,7 +385,8 @@ static int plan_hot(struct hb_repair_plan *p, const char *table, const struct hb
 			if (!g->encoded)
 				HB_BUG("a region to split has no encoded name");
 			/* the region by its encoded name: a region that changed since the plan
-			 * is refused (UnknownRegionException), never another one split */
+			 * is refused (the 2.x shells: "Unknown table ENCODED!"), never another one
+			 * split */
 			rc = !st || hb_buf_addf(&cmd, "split '%s', \"", g->encoded) ||
 			     hb_repair_ruby_key(&cmd, ev[i].split, ev[i].split_len) ||
 			     hb_buf_addc(&cmd, '"') ||

@@ -584,6 +584,17 @@ int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_
 		if (a->log)
 			a->log(a->ctx, p, i, 0, 0, NULL);
 		rc = run_command(a, s->command, &hung, &hang, err);
+		if (rc == HB_ESERVER && s->action == HB_REPAIR_SPLIT && err &&
+		    strstr(err->msg, "Unknown table ")) {
+			/* admin.rb's split falls back to a table of the encoded name when the
+			 * region is gone */
+			struct hb_error shell = *err;
+
+			hb_error_set(err, rc,
+			             "%s (the region is no longer in hbase:meta: it changed since "
+			             "the plan; rerun to plan again)",
+			             shell.msg);
+		}
 		if (!rc)
 			rc = settle(c, a, rs, s, hung ? &hang : NULL, err);
 		if (!rc && hung)

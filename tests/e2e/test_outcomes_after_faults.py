@@ -209,6 +209,31 @@ class Outcomes(EmulatorTest):
         self.assertFalse([ln for ln in scans if "startrow=default" in ln], r)
         self.assertEqual(len(self.emu.live_regions(TABLE)), 4)
 
+    def test_a_split_of_a_region_gone_since_the_plan_says_so(self):
+        self.emu.create(TABLE, [b"4", b"8", b"c"], families=("info",))
+        st, body = self.emu.control("POST", "/control/put", {"table": TABLE, "rows": [
+            {"key": b64(b"9%07d" % i), "cells": [{"column": b64("info:q"), "value": b64("v")}]}
+            for i in range(300)]})
+        self.assertEqual(st, 200, body)
+
+        def planned():
+            r = self.hb("repair", TABLE, "--split-hot", "--window", "0", "-o", "json")
+            return r.rc == 1 and any(s["action"] == "split" for s in r.json()["steps"])
+        hbtest.wait_for(planned, "the writes to show in /status/cluster")
+        # what the 2.x shells print when the region named is no longer in hbase:meta
+        # (admin.rb's split falls back to a table of that name)
+        gone = os.path.join(self.dir, "gone.py")
+        with open(gone, "w") as f:
+            f.write("import re, sys\n"
+                    "enc = re.search(r\"split '([0-9a-f]{32})'\", open(sys.argv[-1]).read())\n"
+                    "print('ERROR RuntimeError: Unknown table %s!' % enc.group(1))\n"
+                    "sys.exit(1)\n")
+        r = self.hb("repair", TABLE, "--split-hot", "--window", "0", "--apply",
+                    "--hbase-shell", "%s %s" % (sys.executable, gone))
+        self.assertFails(r, 4, r"step 1/1 failed: shell split '[0-9a-f]{32}', .*Unknown table "
+                               r"[0-9a-f]{32}! \(the region is no longer in hbase:meta: it "
+                               r"changed since the plan; rerun to plan again\)")
+
     # ------------------------------------------------------- a drop whose answer was lost
 
     def test_a_drop_that_timed_out_reads_the_table_back(self):
