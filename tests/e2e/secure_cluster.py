@@ -274,6 +274,37 @@ class AdminTest(SecureTest):
         self.assertIsNone(self.rows(t))
 
 
+    def test_rotate_day_by_day_as_admin_and_refused_for_reader(self):
+        tmpl = "%s:sessions_%x_%%Y%%m%%d" % (NS, os.getpid())
+        lock = os.path.join(Cluster.tmp, "rotate.lock")
+
+        def rotate(who, day):
+            return self.as_user(who, "rotate", "--template", tmpl, "--hex-splits", "2",
+                                "--via", "thrift2", "--ahead", "1", "--retain", "1", "--yes",
+                                "--create-namespace", "--lock", lock,
+                                "--now", "2026-11-%sT10:00:00Z" % day)
+
+        def day(d, month="11"):
+            return tmpl.replace("%Y%m%d", "2026%s%s" % (month, d))
+        r = rotate("admin", "28")
+        self.assertOk(r)
+        self.assertRegex(r.out, r"created +%s \(2 regions, N=2\)" % re.escape(day("29")))
+        r = rotate("admin", "29")
+        self.assertOk(r)
+        self.assertRegex(r.out, r"created +%s " % re.escape(day("30")))
+        self.assertRegex(r.out, r"dropped +%s " % re.escape(day("28")))
+        self.assertIsNone(self.rows(day("28")))
+        # the reader's run the next day creates nothing and drops nothing
+        r = rotate("reader", "30")
+        self.assertFails(r, 4, r"permission denied: HBase refused user 'reader' the CREATE "
+                               r"permission")
+        self.assertIsNone(self.rows(day("01", month="12")))
+        self.assertEqual(self.rows(day("29")), [b"totalPartition"])
+        self.assertEqual(self.rows(day("30")), [b"totalPartition"])
+        for d in ("29", "30"):
+            self.drop(day(d))
+
+
 class ReaderTest(SecureTest):
     """reader holds READ only: every change is refused by HBase, said plainly (the user and
     the permission HBase wanted), exit 4, and nothing is left half-done."""
@@ -317,7 +348,7 @@ class ReaderTest(SecureTest):
         self.assertOk(r)
         self.assertIn("N\t4", r.out)
 
-    def test_reader_reads_regions_and_audits(self):
+    def test_reader_reads_regions_and_rows(self):
         self.assertEqual(self.starts("reader", self.table, "meta"),
                          ["", "40000000", "80000000", "c0000000"])
         self.assertEqual(self.rows(self.table, who="reader"), self.keys)
