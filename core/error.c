@@ -93,8 +93,8 @@ int hb_error_denied(char *out, size_t cap, const char *text)
 	if (!denied_field(user, sizeof(user), d, "user=", ",)\r\n"))
 		denied_field(user, sizeof(user), d, "for user '", "'\r\n");
 	denied_field(action, sizeof(action), d, "action=", ",)\r\n");
-	if (denied_field(scope, sizeof(scope), d, "scope=", ",)\r\n") &&
-	    strcmp(scope, "GLOBAL") && strcmp(scope, "global"))
+	if (denied_field(scope, sizeof(scope), d, "scope=", ",)\r\n") && strcmp(scope, "GLOBAL") &&
+	    strcmp(scope, "global"))
 		snprintf(where, sizeof(where), " on %s '%s'",
 		         strchr(scope, ':') ? "table" : "namespace", scope);
 	else if (scope[0] || strstr(d, "(global"))

@@ -58,9 +58,9 @@ static void test_denied__other_errors_are_left_alone(void)
 	char out[16] = "untouched";
 
 	CHECK_EQ_INT(hb_error_denied(out, sizeof(out), "Forbidden\r\n"), 0);
-	CHECK_EQ_INT(hb_error_denied(out, sizeof(out),
-	                             "org.apache.hadoop.hbase.TableExistsException: t"),
-	             0);
+	CHECK_EQ_INT(
+	    hb_error_denied(out, sizeof(out), "org.apache.hadoop.hbase.TableExistsException: t"),
+	    0);
 	CHECK_EQ_INT(hb_error_denied(out, sizeof(out), NULL), 0);
 	CHECK_EQ_STR(out, "untouched");
 }

@@ -91,7 +91,7 @@ final class Secure {
     Files.write(clientKrb5.toPath(), text.getBytes(StandardCharsets.US_ASCII));
   }
 
-  /** Kerberos and the AccessController on the cluster's configuration; this JVM logs in as hbase. */
+  /** Kerberos and the AccessController in the cluster's configuration; the JVM logs in as hbase. */
   void configure(Configuration conf) throws IOException {
     String hbase = principal("hbase/" + HOST);
     conf.set("hadoop.security.authentication", "kerberos");
