@@ -51,7 +51,7 @@ finish_passes() {
 # whose fixtures would otherwise build then, one after the other. Two Maven builds must not
 # write one target directory or fill ~/.m2 at once, so they run in turn and the pass never
 # starts before they end. Reads the releases from the configured tree $build.
-maven_pid= maven_started=
+maven_pid= maven_started= real_jobs=1
 start_maven() {
     local cache=$build/CMakeCache.txt line25
     command -v mvn >/dev/null || return 0
@@ -71,13 +71,17 @@ start_maven() {
     set +m
     trap 'stop_maven; stop_passes; stop_emulator' EXIT
 }
+# wait_maven: sets real_jobs, how many real-HBase tests may run at once: one when Maven did
+# not build everything, as the clusters' fixtures then build in the pass.
 wait_maven() {
+    real_jobs=1
     [ -n "$maven_pid" ] || return 0
     if wait "$maven_pid"; then
         say "maven (tests/realhbase): built $((SECONDS - maven_started)) s after it started"
+        real_jobs=$jobs
     else
         tail -n 20 "$build/realhbase-build.log" >&2
-        say "maven (tests/realhbase): failed (log: $build/realhbase-build.log); real.start tries again"
+        say "maven (tests/realhbase): failed (log: $build/realhbase-build.log); the clusters' fixtures try again, one at a time"
     fi
     maven_pid=
 }
@@ -117,7 +121,7 @@ run_tests() {
     if grep -qE '(real|secure)\.start' <<<"$real"; then
         timed "maven wait" wait_maven
         start_pass "real HBase" "$build/ctest-real.log" \
-            ctest --test-dir "$build" --output-on-failure -j "$jobs" -R "$real_tests"
+            ctest --test-dir "$build" --output-on-failure -j "$real_jobs" -R "$real_tests"
     else
         stop_maven
     fi
