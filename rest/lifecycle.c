@@ -323,6 +323,14 @@ judged:
 		*unclear = 1;
 		return 0;
 	}
+	/* Within a truncate, so is the answer to its disable or enable that never came (the
+	 * procedure goes on in the master): the wait for the state decides. */
+	if (rc && q->verb == HB_LC_TRUNCATE && outcome == HB_TR_VOID &&
+	    (rc == HB_ENET || rc == HB_ESERVER)) {
+		*hint = *err;
+		*unclear = 1;
+		return 0;
+	}
 	if (!rc || !(outcome == HB_TR_IOERROR || end == HB_SHELL_ERROR))
 		return rc;
 	{
@@ -668,15 +676,17 @@ static void say_disabled(struct lc_run *x, struct hb_error *err)
 	int state = -1;
 
 	if (hb_interrupted || read_state(x->rest, &x->r, &state, &serr) ||
-	    state != HB_TABLE_DISABLED)
+	    state == HB_TABLE_ENABLED)
 		return;
 	x->state = state;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
 	hb_error_set(err, err->code,
-	             "%s; table '%s' is left DISABLED: its rows can be neither read nor written "
+	             "%s; table '%s' is left %s: its rows can be neither read nor written "
 	             "until it is enabled%s ('hbtab enable %s' brings it back with the rows it "
 	             "has; running the truncate again enables it and truncates it)",
 	             msg, x->r.table,
+	             state == HB_TABLE_DISABLED ? "DISABLED" : "ENABLING or DISABLING (HBase is "
+	                                                       "changing its state)",
 	             x->unclear ? ", and HBase may still be truncating it" : "", x->r.table);
 }
 
@@ -798,10 +808,10 @@ done:
 		struct hb_buf b = HB_BUF_INIT;
 		char lead[300];
 
-		if (x->state == HB_TABLE_DISABLED)
+		if (x->state == HB_TABLE_DISABLED || x->state == HB_TABLE_CHANGING)
 			snprintf(lead, sizeof(lead),
-			         "table '%s' is disabled, so whether its metadata row is still there "
-			         "cannot be read (a truncate that goes on in HBase removes it)",
+			         "table '%s' is not enabled, so whether its metadata row is still "
+			         "there cannot be read (a truncate that goes on in HBase removes it)",
 			         table);
 		else
 			snprintf(lead, sizeof(lead),

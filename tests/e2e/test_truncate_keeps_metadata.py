@@ -187,6 +187,15 @@ class TruncateKeepsMetadata(EmulatorTest):
         self.assertIn("the truncate took effect", r.err)
         self.assert_truncated_with_row()
 
+    def test_a_timed_out_disableTable_that_hbase_finishes_is_waited_for_and_the_truncate_goes_on(self):
+        # the disable before truncateTable (the 2nd Thrift2 call) is done, its answer lost
+        self.emu.fault(server="thrift", kind="delay", until="gone", seconds=120, count=1,
+                       skip=1)
+        r = self.run_hb("--timeout", "1", "truncate", T, "--yes", "--via", "thrift2",
+                        "--wait", "3")
+        self.assertOk(r)
+        self.assert_truncated_with_row()
+
     def test_a_shell_that_fails_without_truncating_is_not_reported_as_a_truncate(self):
         r = self.run_hb("truncate", T, "--yes", "--via", "shell", "--wait", "5", shell="false")
         self.assertFails(r, 4, "table '%s' is ENABLED with the regions it had before: it was "
