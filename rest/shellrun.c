@@ -564,9 +564,14 @@ static int jruby_report_follows(const char *p, const char *end)
  * chatter, the shell's own "java exception" note, stack frames, empty prompts, times. */
 static int noise(const char *s, size_t m)
 {
-	static const char *const starts[] = {
-	    "stty: ", "log4j:", "SLF4J:", "Picked up JAVA_TOOL_OPTIONS", "Picked up _JAVA_OPTIONS",
-	    "NOTE: Picked up JDK_JAVA_OPTIONS", "\tat ", "\t... "};
+	static const char *const starts[] = {"stty: ",
+	                                     "log4j:",
+	                                     "SLF4J:",
+	                                     "Picked up JAVA_TOOL_OPTIONS",
+	                                     "Picked up _JAVA_OPTIONS",
+	                                     "NOTE: Picked up JDK_JAVA_OPTIONS",
+	                                     "\tat ",
+	                                     "\t... "};
 	size_t i, k;
 
 	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {

@@ -187,8 +187,8 @@ static int listed_in(const struct hb_shell_result *res, const char *table, const
 
 	*found = 0;
 	hb_snapshots_init(&l);
-	rc = hb_snapshot_parse_answer(&l, res->out.data ? res->out.data : "", res->out.len,
-	                              listed, err);
+	rc = hb_snapshot_parse_answer(&l, res->out.data ? res->out.data : "", res->out.len, listed,
+	                              err);
 	for (i = 0; !rc && *listed && i < l.n; i++)
 		if (!strcmp(l.v[i].name, name) && same_table(l.v[i].table, table))
 			*found = 1;

@@ -67,7 +67,8 @@ static void test_shellrun__jruby_report_of_an_unrescued_error_is_the_error(void)
 	    "Java::OrgApacheHadoopHbaseIpc::RemoteWithExtrasException: "
 	    "org.apache.hadoop.hbase.snapshot.SnapshotCreationException: Table 't9' doesn't exist, "
 	    "can't take snapshot.\n"
-	    "\tat org.apache.hadoop.hbase.master.snapshot.SnapshotManager.sanityCheckBeforeSnapshot("
+	    "\tat "
+	    "org.apache.hadoop.hbase.master.snapshot.SnapshotManager.sanityCheckBeforeSnapshot("
 	    "SnapshotManager.java:843)\n"
 	    "  <main> at /tmp/hbtab-snapshot-abc123.rb:1\n";
 	struct hb_error err;
@@ -87,12 +88,12 @@ static void test_shellrun__jruby_report_of_an_unrescued_error_is_the_error(void)
  * line is a stack frame, the message is the line heading it (seen on the real shell). */
 static void test_shellrun__bare_failure_quotes_the_message_not_a_frame_or_noise(void)
 {
-	static const char frames[] =
-	    "stty: 'standard input': Inappropriate ioctl for device\n"
-	    "NotImplementedError: fstat unimplemented unsupported or native support failed to load\n"
-	    "  initialize at org/jruby/RubyIO.java:1015\n"
-	    "  initialize at uri:classloader:/irb/hirb.rb:50\n"
-	    "      <main> at classpath:/jar-bootstrap.rb:223\n";
+	static const char frames[] = "stty: 'standard input': Inappropriate ioctl for device\n"
+	                             "NotImplementedError: fstat unimplemented unsupported or "
+	                             "native support failed to load\n"
+	                             "  initialize at org/jruby/RubyIO.java:1015\n"
+	                             "  initialize at uri:classloader:/irb/hirb.rb:50\n"
+	                             "      <main> at classpath:/jar-bootstrap.rb:223\n";
 	static const char noise_only[] = "log4j:WARN Please initialize the log4j system properly.\n"
 	                                 "stty: 'standard input': Inappropriate ioctl for device\n";
 	struct hb_error err;

@@ -16,7 +16,8 @@ static const char ANSWER[] =
     "x.getName == hbtab_name }; hbtab_list.each { |x| puts "
     "\"HBTAB-SNAPSHOT\\t#{x.getName}\\t#{x.getTableNameAsString}\" }; puts "
     "\"HBTAB-SNAPSHOTS\\t#{hbtab_list.size}\"\n"
-    "HBTAB-SNAPSHOT\tns-events_user_clicks_20261128-20261128T185003Z\tns:events_user_clicks_20261128\n"
+    "HBTAB-SNAPSHOT\tns-events_user_clicks_20261128-20261128T185003Z\tns:events_user_clicks_"
+    "20261128\n"
     "HBTAB-SNAPSHOT\tother.snap.v2\tt2\r\n"
     "HBTAB-SNAPSHOTS\t2\n"
     "hbase:003:0> exit\n";
