@@ -38,7 +38,7 @@ struct cli_global {
 	int color; /* resolved: 1 use colour */
 	int help;
 	int version;
-	const char *hbase_shell; /* command line for the shell channel */
+	const char *hbase_shell;    /* command line for the shell channel */
 	const char *known_unmarked; /* rotate: tables kept on purpose without a rotate mark,
 	                             * separated by commas or blanks (profile, variable) */
 	const char *config_path;    /* the config file that was read, if any */

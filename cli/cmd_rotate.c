@@ -22,8 +22,8 @@
 	"SPEC] "                                                                                   \
 	"[--period day|hour] [--ahead K] [--retain K] [--max-drops M] [--yes] [--dry-run] "        \
 	"[--now TIME] [--tz ZONE] [--via CH] [--wait SEC] [--lock FILE] [--sample-previous] "      \
-	"[--adopt] [--create-namespace] [--snapshot-before-drop] [--known-unmarked TABLE]... "    \
-	CLI_PROM_USAGE
+	"[--adopt] [--create-namespace] [--snapshot-before-drop] [--known-unmarked "               \
+	"TABLE]... " CLI_PROM_USAGE
 
 #define MAX_AHEAD  1000
 #define MAX_RETAIN 100000

@@ -106,8 +106,9 @@ void cli_exit_report_deadline(const char *msg)
 
 	/* without "hbtab: " and the newline; the message is ASCII with nothing to escape */
 	if (n > 8)
-		snprintf(json_deadline, sizeof(json_deadline), "{\"error\": \"%.*s\", \"exit\": %d}\n",
-		         (int)(n - 8), msg + 7, CLI_EXIT_SERVER);
+		snprintf(json_deadline, sizeof(json_deadline),
+		         "{\"error\": \"%.*s\", \"exit\": %d}\n", (int)(n - 8), msg + 7,
+		         CLI_EXIT_SERVER);
 }
 
 /* The report split at the run's time: "... timestamp_seconds{...} " | digits | "\n...". */
@@ -140,8 +141,8 @@ int cli_exit_report_set(const char *path, int to_stdout, char *const text[4])
 		if (!p || !tmp)
 			rc = -1;
 		else /* dot-named, not *.prom: the textfile collector never reads it */
-			snprintf(tmp, n, "%.*s.%s.sig%ld", slash ? (int)(slash + 1 - path) : 0, path,
-			         slash ? slash + 1 : path, (long)getpid());
+			snprintf(tmp, n, "%.*s.%s.sig%ld", slash ? (int)(slash + 1 - path) : 0,
+			         path, slash ? slash + 1 : path, (long)getpid());
 	}
 	if (rc) {
 		for (i = 0; i < REP_N; i++) {

@@ -470,9 +470,10 @@ static int retire_one(struct run *r, struct hb_rotate_table *t, struct hb_buf *l
 		            "disabled: its rotate mark cannot be read; left alone");
 	case HB_ROTATE_LOOKALIKE:
 		if (known_unmarked(r, t->name))
-			return line(r, t->name, "skipped", -1, t->n,
-			            "kept on purpose (--known-unmarked): carries no rotate mark; left "
-			            "alone");
+			return line(
+			    r, t->name, "skipped", -1, t->n,
+			    "kept on purpose (--known-unmarked): carries no rotate mark; left "
+			    "alone");
 		if ((*nlookalikes)++ < 20)
 			hb_buf_addf(lookalikes, "%s'%s'", *nlookalikes > 1 ? ", " : "", t->name);
 		return line(r, t->name, "skipped", -1, t->n,

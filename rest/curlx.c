@@ -196,7 +196,8 @@ const char *hb_curlx_reason(CURLcode e, const char *errbuf)
 		 * target host name", "subject name ... does not match target host name"): the
 		 * certificate may well come from the right CA */
 		if (strstr(errbuf, "target host name"))
-			return "TLS certificate verification failed: the certificate is not for the "
+			return "TLS certificate verification failed: the certificate is not for "
+			       "the "
 			       "host name of the URL (use the name or address it was issued for)";
 		return "TLS certificate verification failed (use --cacert, or --insecure)";
 	default:
@@ -251,8 +252,9 @@ const char *hb_curlx_hint_after(const char *url, CURLcode e, const char *errbuf,
 	/* A TLS server sent an alert (HTTP/0.9 to libcurl), nothing, or a reset to plain HTTP.
 	 * A server that has answered plain HTTP in this run does not speak TLS: its reset is
 	 * a reset. */
-	if (!tls && !answered && (e == CURLE_GOT_NOTHING || e == CURLE_RECV_ERROR ||
-	             e == CURLE_UNSUPPORTED_PROTOCOL || e == CURLE_WEIRD_SERVER_REPLY))
+	if (!tls && !answered &&
+	    (e == CURLE_GOT_NOTHING || e == CURLE_RECV_ERROR || e == CURLE_UNSUPPORTED_PROTOCOL ||
+	     e == CURLE_WEIRD_SERVER_REPLY))
 		return " (if the server speaks TLS on this port, use an https:// URL)";
 	return "";
 }

@@ -473,8 +473,7 @@ static int failed(struct hb_rest *c, struct request *q, int attempt, CURLcode e,
 	rc = hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
 	                  "cannot %s %s%.*s%s: %s%s%s", q->method, c->base, SHOWN(q->path),
 	                  hb_curlx_reason(e, c->x.errbuf),
-	                  hb_curlx_hint_after(c->base, e, c->x.errbuf, c->x.answered),
-	                  tries);
+	                  hb_curlx_hint_after(c->base, e, c->x.errbuf, c->x.answered), tries);
 	hb_rest_resp_release(q->resp);
 	return rc;
 }
@@ -649,10 +648,11 @@ int hb_rest_status_error(const char *method, const char *path, const struct hb_r
 		    method, r->prefix, SHOWN(path), n ? first : "Forbidden",
 		    r->login[0] ? " (user '" : "", r->login, r->login[0] ? "')" : "");
 	if (r->status >= 300 && r->status < 400 && r->status != 304 && r->location[0])
-		return hb_error_set(err, code,
-		                    "%s %s%.*s%s: HTTP %ld: redirected to '%s', which hbtab does not "
-		                    "follow (give that server's URL instead)",
-		                    method, r->prefix, SHOWN(path), r->status, r->location);
+		return hb_error_set(
+		    err, code,
+		    "%s %s%.*s%s: HTTP %ld: redirected to '%s', which hbtab does not "
+		    "follow (give that server's URL instead)",
+		    method, r->prefix, SHOWN(path), r->status, r->location);
 	if (r->status >= 300 && r->status < 400 && r->status != 304)
 		return hb_error_set(err, code,
 		                    "%s %s%.*s%s: HTTP %ld: a redirect without a Location, which "

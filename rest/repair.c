@@ -532,8 +532,7 @@ static int meta_settled(struct hb_rest *c, const char *table)
 /* Polls until the step's result shows and the table's regions are OPEN, a->wait at most.
  * hang: the shell was killed at its timeout (its message), or NULL. */
 static int settle(struct hb_rest *c, const struct hb_repair_apply *a, const struct hb_regions *rs,
-                  const struct hb_repair_step *s, const struct hb_error *hang,
-                  struct hb_error *err)
+                  const struct hb_repair_step *s, const struct hb_error *hang, struct hb_error *err)
 {
 	double t0 = hb_now(), pause = 0.2;
 
