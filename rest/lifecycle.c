@@ -669,7 +669,7 @@ static int recover(struct lc_run *x, struct kept *k, struct hb_row *meta, int *h
 }
 
 /* After a failure: what the operator must know when the table is left disabled. */
-static void say_disabled(struct lc_run *x, struct hb_error *err)
+static void say_disabled(struct lc_run *x, int sent, struct hb_error *err)
 {
 	struct hb_error serr = {0};
 	char msg[HB_ERRMSG_MAX];
@@ -687,7 +687,8 @@ static void say_disabled(struct lc_run *x, struct hb_error *err)
 	             msg, x->r.table,
 	             state == HB_TABLE_DISABLED ? "DISABLED" : "ENABLING or DISABLING (HBase is "
 	                                                       "changing its state)",
-	             x->unclear ? ", and HBase may still be truncating it" : "", x->r.table);
+	             sent && x->unclear ? ", and HBase may still be truncating it" : "",
+	             x->r.table);
 }
 
 /* Truncate: the boundaries read first and compared after, the metadata row kept aside (in
@@ -796,7 +797,7 @@ done:
 		struct hb_error serr = {0};
 		struct hb_row now;
 
-		say_disabled(x, err);
+		say_disabled(x, sent, err);
 		/* not sent, or not truncated: the row is still in the table, nothing to keep */
 		hb_row_init(&now);
 		if (k.saved && (!sent || (!read_metarow(x->rest, table, &now, &found, &serr) &&
