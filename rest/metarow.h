@@ -11,9 +11,13 @@
 #include <stddef.h>
 
 /* Where a table's metadata row lives. */
+/* The family shown for a row found absent in every family (rest/metarow.c). */
+#define HB_METAROW_ANY_FAMILY "(any)"
+
 struct hb_metarow {
 	const char *table;
 	char *family;            /* the given family, else the table's first */
+	int absent;              /* found absent in every family (the schema was refused) */
 	struct hb_buf row;       /* the row key's bytes */
 	struct hb_buf row_tsb;   /* ... as toStringBinary, NUL-terminated (JSON output) */
 	struct hb_buf row_shown; /* ... for messages, between single quotes (' as \x27) */
@@ -22,8 +26,11 @@ struct hb_metarow {
 /*
  * Fills m for table: row_tsb (NULL = HB_METAROW_ROW) is a toStringBinary row key of 1 to
  * HB_MAX_ROW_LENGTH bytes; family NULL = the table's first family. Reads the table's schema
- * (HB_ENOTFOUND "table 'T' not found", or a given family the table lacks). HB_EINVAL names
- * the bad option. Release with hb_metarow_release even on failure.
+ * (HB_ENOTFOUND "table 'T' not found", or a given family the table lacks). A schema HBase
+ * refuses to the user (it needs CREATE or ADMIN; READ is enough for the row) is done without:
+ * a given family is taken as given, else the row is read whole and its N names the family, or
+ * the row is absent (m->absent: reads find nothing, writes are refused). HB_EINVAL names the
+ * bad option. Release with hb_metarow_release even on failure.
  */
 int hb_metarow_locate(struct hb_metarow *m, struct hb_rest *c, const char *table,
                       const char *family, const char *row_tsb, struct hb_error *err);

@@ -689,9 +689,13 @@ enum hb_shell_end hb_shell_judge(const struct hb_shell_result *res, const char *
 	if (hb_shell_error_line(res, line, sizeof(line))) {
 		const char *cls, *msg;
 		size_t cls_len;
+		char denied[400];
 
 		hb_shell_error_parts(line, &cls, &cls_len, &msg);
-		if (cls)
+		/* HBase's AccessController refused a permission: said plainly, as over REST */
+		if (hb_error_denied(denied, sizeof(denied), msg))
+			hb_error_set(err, HB_ESERVER, "shell %s failed: %s", what, denied);
+		else if (cls)
 			hb_error_set(err, HB_ESERVER, "shell %s failed (%.*s, %s %d): %s", what,
 			             (int)cls_len, cls, how, code, msg);
 		else
