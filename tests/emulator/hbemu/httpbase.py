@@ -65,7 +65,7 @@ class Fault(object):
 UNTIL = {("delay", "release"), ("delay", "gone"), ("refuse", "reopen")}
 
 KINDS = {"refuse", "reset_headers", "reset_body", "delay", "hold", "403", "500", "503", "504",
-         "truncated_json", "invalid_json", "wrong_ctype", "drip"}
+         "truncated_json", "invalid_json", "wrong_ctype", "drip", "scanner_end"}
 
 # How long a held request waits at most when nobody releases it (a guard, not a behaviour).
 HOLD_GUARD = 300.0
@@ -280,6 +280,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             faults.hold(fault.seconds)
         if kind in ("500", "503", "504"):
             resp = self._canned_error(int(kind), fault)
+        elif kind == "scanner_end":
+            # a stateful scanner's GET after its region server failed: ScannerResultGenerator
+            # logs the IOException and ends the scan, so the GET is a 204, as at a real end
+            resp = Response(204, b"", None, [("Cache-Control", "no-cache")])
         elif kind == "403":
             # ResourceBase.processException for an AccessDeniedException anywhere in the
             # cause chain: 403, "Forbidden" and the stack trace (the request is not executed)
