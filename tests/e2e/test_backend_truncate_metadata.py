@@ -1,9 +1,10 @@
 """truncate keeps hbtab's metadata row against a cluster that fails for real: the emulator, or
 real HBase (HBTAB_BACKEND=real).
 
-- Admin.truncateTable's wait running out: Thrift2's truncateTable answers late (a 64-region
-  table) while the master's procedure goes on; hbtab ends with the row back, or with it in its
-  state file and the command printed, and that command writes it back.
+- Admin.truncateTable's wait running out: Thrift2's truncateTable answer (a 64-region table)
+  held in front of the server until hbtab gives up, while the master's procedure goes on;
+  hbtab ends with the row back, or with it in its state file and the command printed, and
+  that command writes it back.
 - SIGTERM while HBase truncates: the row printed and kept; a rerun writes it back.
 - The write-back failing: one 500 (a proxy in front of the gateway) is retried; the gateway
   restarted read-only just before the write (HBase's own 403) keeps the row in the state file,
@@ -17,6 +18,7 @@ import http.server
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -47,8 +49,10 @@ def hex_splits(n):
 
 
 class Proxy:
-    """A gateway in front of the real one: every request forwarded as it came, except what
-    fault(method, path) answers itself (a status) or does first (a callable)."""
+    """A server in front of the real one (the REST gateway, the Thrift2 server): every
+    request forwarded as it came, except what fault(method, path, body) answers itself (a
+    status), does first (a callable) or answers late ("late": forwarded, the server's answer
+    held until the client has given up and closed the connection)."""
 
     def __init__(self, target):
         self.target = target  # a callable: the gateway's URL now
@@ -65,7 +69,7 @@ class Proxy:
             def handle_one(self):
                 n = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(n) if n else b""
-                act = proxy.take(self.command, self.path)
+                act = proxy.take(self.command, self.path, body)
                 proxy.seen.append((self.command, self.path, act))
                 if isinstance(act, int):
                     text = b"Internal Server Error\r\n"
@@ -75,7 +79,7 @@ class Proxy:
                     self.end_headers()
                     self.wfile.write(text)
                     return
-                if act is not None:
+                if callable(act):
                     act()
                 u = urllib.parse.urlsplit(proxy.target())
                 c = http.client.HTTPConnection(u.hostname, u.port, timeout=300)
@@ -84,6 +88,12 @@ class Proxy:
                 c.request(self.command, self.path, body=body or None, headers=hdrs)
                 r = c.getresponse()
                 data = r.read()
+                if act == "late":
+                    # the client sends nothing more while it waits: readable means closed
+                    select.select([self.connection], [], [], 300)
+                    self.close_connection = True
+                    c.close()
+                    return
                 self.send_response(r.status)
                 for k, v in r.getheaders():
                     if k.lower() not in ("transfer-encoding", "connection", "content-length"):
@@ -100,12 +110,12 @@ class Proxy:
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
-    def fault(self, method, path, act, count=1):
-        self.faults.append([method, re.compile(path), count, act])
+    def fault(self, method, path, act, count=1, body=b""):
+        self.faults.append([method, re.compile(path), count, act, body])
 
-    def take(self, method, path):
+    def take(self, method, path, body):
         for f in self.faults:
-            if f[0] == method and f[1].search(path) and f[2] != 0:
+            if f[0] == method and f[1].search(path) and f[2] != 0 and f[4] in body:
                 f[2] -= 1 if f[2] > 0 else 0
                 return f[3]
         return None
@@ -181,8 +191,8 @@ class TruncateMetadata(backend.BackendTest):
     def state_files(self):
         return glob.glob(os.path.join(self.home, ".local", "state", "hbtab", "*"))
 
-    def hbx(self, *args, rest=None, proc=False):
-        argv = [hbtest.HBTAB, "--rest", rest or self.be.rest, "--thrift", self.be.thrift,
+    def hbx(self, *args, rest=None, thrift=None, proc=False):
+        argv = [hbtest.HBTAB, "--rest", rest or self.be.rest, "--thrift", thrift or self.be.thrift,
                 "--no-progress", "--hbase-shell", self.be.shell] + list(args)
         env = hbtest.clean_env(self.home, getattr(self.be, "shell_env", None))
         if proc:
@@ -221,36 +231,27 @@ class TruncateMetadata(backend.BackendTest):
     # ------------------------------------------------------------ the tests
     def test_truncate_table_timing_out_while_hbase_goes_on_keeps_the_row(self):
         t, splits, keys = self.table(64)
-        # the Thrift2 client waits --timeout + --wait = 9 s for each call: the disable of 64
-        # regions fits, their truncate (15 s on an idle machine) does not
-        if self.be.kind == "emulator":
-            # the emulator truncates at once: its answer to truncateTable (the 5th Thrift2
-            # call) is held until hbtab gives up, as a procedure that outlasts the call
-            self.be.emu.fault(server="thrift", kind="delay", until="gone", seconds=120,
-                              count=1, skip=4)
-        r = self.hbx("--timeout", "1", "truncate", t, "--yes", "--via", "thrift2", "--wait", "8")
-        print("\nW4-3 run: exit %d\n%s" % (r.rc, r.err), file=sys.stderr)
+        # HBase truncates; its answer to truncateTable is held in front of the Thrift2 server
+        # until hbtab gives up (--timeout + --wait), as when Admin.truncateTable's own wait
+        # runs out while the master's procedure goes on
+        self.proxy = Proxy(lambda: self.be.thrift)
+        self.proxy.fault("POST", "^/", "late", body=b"truncateTable")
+        r = self.hbx("--timeout", "1", "truncate", t, "--yes", "--via", "thrift2", "--wait", "10",
+                     thrift=self.proxy.url + "/")
+        self.assertEqual([a for m, p, a in self.proxy.seen if a], ["late"])
+        print("\nthe held truncateTable: exit %d\n%s" % (r.rc, r.err), file=sys.stderr)
         if r.rc == 0:
-            # the answer came in time, or the wait saw the truncate through: the row is back
-            if self.be.kind == "emulator":
-                self.assertIn("the truncate took effect", r.err)
+            # the wait found the truncate done: the row is back, and hbtab says what it found
+            self.assertRegex(r.err, "thrift2 truncateTable: .*timed out.*; table '%s' was found "
+                                    "ENABLED with every region online and every region new: "
+                                    "the truncate took effect" % re.escape(t))
             self.assert_done(t, splits, keys)
             return
+        # it gave up before HBase was done: the row is kept and the command printed
         self.assertIn(r.rc, (3, 4), r)
-        if not self.state_files():
-            # stopped before truncateTable was sent (the disable outlasted its wait): the
-            # table and its rows are as they were, the row among them; a rerun truncates
-            self.assertRegex(r.err, "disableTable")
-            command = None
-        else:
-            command = self.printed_command(r.err)
-            self.assertRegex(r.err, "truncateTable")
-            self.assertRegex(r.err, "is left (DISABLED|ENABLING or DISABLING)|not written back")
-        # HBase goes on; the printed command, given the time a truncate of 64 regions takes
-        # (options given later win), waits for it and writes the row back first
-        out = self.rerun(command or " ".join(
-            [hbtest.HBTAB, "--rest", self.be.rest, "--thrift", self.be.thrift, "--no-progress",
-             "truncate", t, "--yes", "--via", "thrift2"]), " --timeout 120 --wait 600")
+        command = self.printed_command(r.err)
+        self.assertRegex(r.err, "is left (DISABLED|ENABLING or DISABLING)|not written back")
+        out = self.rerun(command)
         j = out.json()
         self.assertEqual((j["verified"], j["metadata_restored"]), (True, True), j)
         self.assert_done(t, splits, keys)
