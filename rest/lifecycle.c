@@ -525,6 +525,8 @@ struct kept {
 	int armed;             /* the truncate was (or is being) sent: the file stays on a signal */
 	struct hb_statefile old; /* a state file an earlier run left, when found */
 	int have_old;
+	int path_rc;              /* the state file cannot be named: why */
+	struct hb_error path_err;
 };
 
 /* The lines that tell the operator where the row is and how it comes back. */
@@ -577,8 +579,13 @@ static int keep_row(struct lc_run *x, struct kept *k, const struct hb_row *row,
 		return 0;
 	if (hb_row_describe(&k->cells, row))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	rc = hb_statefile_save(hb_buf_str(&k->path), "truncate", x->r.cluster, x->r.table, row,
-	                       err);
+	if (k->path_rc) {
+		*err = k->path_err;
+		rc = k->path_rc;
+	} else {
+		rc = hb_statefile_save(hb_buf_str(&k->path), "truncate", x->r.cluster, x->r.table,
+		                       row, err);
+	}
 	if (rc)
 		return hb_error_prefix(err, rc,
 		                       "refusing to truncate table '%s': its metadata row cannot be "
@@ -707,9 +714,11 @@ static int truncate_keeping_splits(struct lc_run *x, struct hb_error *err)
 	hb_row_init(&meta);
 	memset(&k, 0, sizeof(k));
 	hb_statefile_init(&k.old);
+	/* Without a state directory (no HOME, as under some cron daemons) no file can have been
+	 * left: only a table with a metadata row to keep needs one (keep_row says so). */
 	if (x->r.cluster)
-		rc = hb_statefile_path(&k.path, "truncate", x->r.cluster, table, err);
-	if (!rc && x->r.cluster)
+		k.path_rc = hb_statefile_path(&k.path, "truncate", x->r.cluster, table, &k.path_err);
+	if (x->r.cluster && !k.path_rc)
 		rc = hb_statefile_load(hb_buf_str(&k.path), "truncate", x->r.cluster, table, &k.old,
 		                       &k.have_old, err);
 	if (rc)

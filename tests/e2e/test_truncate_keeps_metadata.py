@@ -278,6 +278,22 @@ class TruncateKeepsMetadata(EmulatorTest):
         self.assertEqual(self.emu.metadata_row(T), META)
 
     # ------------------------------------------------------------ the state file itself
+    def test_without_a_state_directory_a_table_with_a_metadata_row_is_not_truncated(self):
+        env = self.env()
+        del env["HOME"]  # as under some cron daemons; XDG_STATE_HOME unset too
+        p = subprocess.run(self.argv("truncate", T, "--yes", "--via", "thrift2"),
+                           capture_output=True, env=env, timeout=GUARD)
+        r = hbtest.Result(p.returncode, p.stdout, p.stderr)
+        self.assertFails(r, 2, "refusing to truncate table '%s': its metadata row cannot be "
+                               "kept while it is out of the table: no state directory" % T)
+        self.assertEqual(self.rows_left(), ROWS)
+        self.assertTrue(self.emu.table(T)["enabled"])
+        # a table without one has nothing to keep: truncated as ever
+        self.emu.create("ns_events:no_metadata_row", splits=SPLITS)
+        p = subprocess.run(self.argv("truncate", "ns_events:no_metadata_row", "--yes"),
+                           capture_output=True, env=env, timeout=GUARD)
+        self.assertEqual(p.returncode, 0, p)
+
     def test_a_rerun_keeps_a_row_written_since_over_the_state_files(self):
         self.emu.fault(server="rest", method="PUT", path="^/ns_events%3Auser_clicks_20261128/",
                        kind="500", count=-1)
