@@ -435,34 +435,40 @@ static int contains(const char *s, size_t n, const char *needle)
 	return 0;
 }
 
-/* "ERROR <ExceptionClass>: <message>" (Shell.exception_handler, HBase 2.4.10+). */
-static int modern_error(const char *s, size_t m)
+/* "ERROR <ExceptionClass>: <message>" (Shell.exception_handler, HBase 2.4.0+), the class a
+ * Ruby constant path for a Java exception ("Java::OrgApacheHadoopHbase::TableExistsException"):
+ * the index of the colon after the class, or 0. */
+static size_t modern_error(const char *s, size_t m)
 {
 	size_t i;
 
 	if (m < 8 || memcmp(s, "ERROR ", 6))
 		return 0;
-	for (i = 6; i < m && s[i] != ' '; i++)
-		if (s[i] == ':')
-			return i > 6 && (i + 1 == m || s[i + 1] == ' ');
+	for (i = 6; i < m && s[i] != ' '; i++) {
+		if (s[i] != ':')
+			continue;
+		if (i + 1 < m && s[i + 1] == ':') {
+			i++; /* a "::" of the constant path */
+			continue;
+		}
+		return i > 6 && (i + 1 == m || s[i + 1] == ' ') ? i : 0;
+	}
 	return 0;
 }
 
 void hb_shell_error_parts(const char *line, const char **cls, size_t *cls_len, const char **msg)
 {
-	size_t n = strlen(line);
+	size_t n = strlen(line), colon;
 
 	*cls = NULL;
 	*cls_len = 0;
 	*msg = line;
 	if (n >= 6 && !memcmp(line, "ERROR:", 6)) {
 		*msg = line + 6;
-	} else if (modern_error(line, n)) {
-		const char *colon = strchr(line + 6, ':');
-
+	} else if ((colon = modern_error(line, n)) != 0) {
 		*cls = line + 6;
-		*cls_len = (size_t)(colon - *cls);
-		*msg = colon + 1;
+		*cls_len = colon - 6;
+		*msg = line + colon + 1;
 	}
 	while (**msg == ' ')
 		(*msg)++;

@@ -50,6 +50,26 @@ static void test_shellrun__padded_time_before_the_error_is_skipped(void)
 	                      "exit 1): Table already exists: events_user_clicks_20261128!");
 }
 
+/* 2.4.17 naming a Java exception (seen against 2.6.1): the class is the constant path JRuby
+ * gives it, the message the Java exception's. */
+static void test_shellrun__java_exception_class_and_message_are_told_apart(void)
+{
+	static const char out[] =
+	    "Took 1.0419 seconds                                                             ERROR "
+	    "Java::OrgApacheHadoopHbaseIpc::RemoteWithExtrasException: "
+	    "org.apache.hadoop.hbase.snapshot.SnapshotExistsException: Snapshot 'evt.v1' already "
+	    "stored on the filesystem.\n"
+	    "\tat org.apache.hadoop.hbase.master.snapshot.SnapshotManager.takeSnapshot("
+	    "SnapshotManager.java:703)\n";
+	struct hb_error err;
+
+	CHECK_EQ_INT(judge(out, "java exception\n", 1, &err), HB_SHELL_ERROR);
+	CHECK_EQ_STR(err.msg, "shell create 'events_user_clicks_20261128' failed "
+	                      "(Java::OrgApacheHadoopHbaseIpc::RemoteWithExtrasException, exit 1): "
+	                      "org.apache.hadoop.hbase.snapshot.SnapshotExistsException: Snapshot "
+	                      "'evt.v1' already stored on the filesystem.");
+}
+
 /* 2.0-2.3 with -n: the command raises, load() does not rescue, JRuby reports it on stderr
  * (its TraceType Format.JRUBY: "Class: message", then "  METHOD at FILE:LINE" frames). */
 static void test_shellrun__jruby_report_of_an_unrescued_error_is_the_error(void)
@@ -139,6 +159,7 @@ static void test_shellrun__create_loser_is_told_the_table_is_not_its_own(void)
 int main(void)
 {
 	RUN(test_shellrun__padded_time_before_the_error_is_skipped);
+	RUN(test_shellrun__java_exception_class_and_message_are_told_apart);
 	RUN(test_shellrun__jruby_report_of_an_unrescued_error_is_the_error);
 	RUN(test_shellrun__bare_failure_quotes_the_message_not_a_frame_or_noise);
 	RUN(test_shellrun__create_loser_is_told_the_table_is_not_its_own);
