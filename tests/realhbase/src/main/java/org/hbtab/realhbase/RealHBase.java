@@ -78,6 +78,27 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  *   <li>{@code POST /control/metarows {"table", "restore": true}}: the table's region rows as
  *       they were before (see {@link #metaRowsRestore}); answers {"rows": n, "deleted": n}.
  * </ul>
+ *
+ * <p>Faults HBase itself suffers (see {@link #fault}). Each answers once the cluster is whole
+ * again (regions open, master active, server listening) with {"ms": time taken}; with {@code
+ * "delay_ms": n} it answers at once ({"scheduled": id}) and runs n ms later on a thread of its
+ * own, one fault at a time, and {@code POST /control/faults} answers {"pending": n, "done": n,
+ * "errors": [text, ...]} ({@code {"wait": true}}: once none is pending).
+ *
+ * <ul>
+ *   <li>{@code POST /control/abort {"index": i}}: abort region server i (as a server that hits
+ *       a fatal error does: no region closed, the master's ServerCrashProcedure splits its WAL
+ *       and reopens them elsewhere), wait until its regions are open again, then start a new
+ *       server in its slot.
+ *   <li>{@code POST /control/expire {"index": i}}: expire region server i's ZooKeeper session
+ *       (HBaseTestingUtility.expireRegionServerSession); the server aborts itself on it, the
+ *       rest as abort.
+ *   <li>{@code POST /control/master {}}: kill the active master (abort), start a new one and
+ *       wait until it is active and initialized (its procedures taken over from the store).
+ *   <li>{@code POST /control/rest {}}: restart the REST gateway on the same port, read-only as
+ *       it was; answers {"rest": port} too.
+ *   <li>{@code POST /control/thrift {}}: restart the Thrift2 server on the same port.
+ * </ul>
  */
 public final class RealHBase {
   private static final long WAIT_MS = 120_000;
@@ -97,6 +118,7 @@ public final class RealHBase {
   private Boolean balancerBefore; // the balancer's switch before the first metarows, if any
   private RESTServer rest;
   private int restPort;
+  private boolean restReadOnly; // as the gateway was last started
   private org.apache.hadoop.hbase.thrift2.ThriftServer thrift;
   private int thriftPort;
   private HttpServer control;
@@ -169,6 +191,7 @@ public final class RealHBase {
     c.setInt("hbase.rest.info.port", -1);
     c.setBoolean(RESTServer.SKIP_LOGIN_KEY, true);
     c.setBoolean("hbase.rest.readonly", readOnly);
+    restReadOnly = readOnly;
     if (secure != null) {
       secure.rest(c);
       rest = secure.asRest(() -> {
@@ -324,6 +347,16 @@ public final class RealHBase {
       case "shutdown":
         new Thread(() -> System.exit(0)).start();
         break;
+      case "abort":
+      case "expire":
+      case "master":
+      case "rest":
+      case "thrift":
+        fault(verb, in, out);
+        break;
+      case "faults":
+        faults(in, out);
+        break;
       default:
         throw new IllegalArgumentException("unknown control verb " + verb);
     }
@@ -386,6 +419,158 @@ public final class RealHBase {
     } else {
       throw new IllegalArgumentException("state must be stop or start");
     }
+  }
+
+  private final java.util.concurrent.ExecutorService faultRunner =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "fault");
+            t.setDaemon(true);
+            return t;
+          });
+  private int faultsPending, faultsDone, faultsScheduled;
+  private final List<String> faultErrors = new ArrayList<>();
+
+  /**
+   * A fault HBase itself can suffer (the verbs abort, expire, master, rest, thrift), now or,
+   * with "delay_ms", that many ms from now on the fault thread.
+   */
+  private void fault(String verb, JsonObject in, JsonObject out) throws Exception {
+    int index = in.has("index") ? in.get("index").getAsInt() : 0;
+    if ((verb.equals("abort") || verb.equals("expire")) && (index < 0 || index >= slots.size())) {
+      throw new IllegalArgumentException("no region server slot " + index);
+    }
+    if (!in.has("delay_ms")) {
+      long t0 = System.nanoTime();
+      runFault(verb, index);
+      out.addProperty("ms", (System.nanoTime() - t0) / 1_000_000);
+      if (verb.equals("rest")) {
+        out.addProperty("rest", restPort);
+      }
+      return;
+    }
+    long delay = in.get("delay_ms").getAsLong();
+    int id;
+    synchronized (faultErrors) {
+      id = ++faultsScheduled;
+      faultsPending++;
+    }
+    faultRunner.submit(
+        () -> {
+          try {
+            Thread.sleep(Math.max(0, delay));
+            runFault(verb, index);
+          } catch (Exception e) {
+            e.printStackTrace();
+            synchronized (faultErrors) {
+              faultErrors.add(verb + ": " + e);
+            }
+          } finally {
+            synchronized (faultErrors) {
+              faultsPending--;
+              faultsDone++;
+              faultErrors.notifyAll();
+            }
+          }
+        });
+    out.addProperty("scheduled", id);
+  }
+
+  private void faults(JsonObject in, JsonObject out) throws InterruptedException {
+    synchronized (faultErrors) {
+      long until = System.currentTimeMillis() + 4 * WAIT_MS;
+      while (in.has("wait") && in.get("wait").getAsBoolean() && faultsPending > 0
+          && System.currentTimeMillis() < until) {
+        faultErrors.wait(1000);
+      }
+      out.addProperty("pending", faultsPending);
+      out.addProperty("done", faultsDone);
+      JsonArray e = new JsonArray();
+      for (String s : faultErrors) {
+        e.add(s);
+      }
+      out.add("errors", e);
+    }
+  }
+
+  private void runFault(String verb, int index) throws Exception {
+    switch (verb) {
+      case "abort":
+      case "expire":
+        crash(index, verb.equals("expire"));
+        break;
+      case "master":
+        restartMaster();
+        break;
+      case "rest":
+        synchronized (this) {
+          restartRest(restReadOnly);
+        }
+        break;
+      case "thrift":
+        restartThrift();
+        break;
+      default:
+        throw new IllegalArgumentException("unknown fault " + verb);
+    }
+  }
+
+  /** Region server {@code index} crashes (aborts, or loses its ZooKeeper session); a new one
+   * takes its slot once its regions are open elsewhere. */
+  private synchronized void crash(int index, boolean expire) throws Exception {
+    ServerName sn = slots.get(index);
+    if (sn == null) {
+      throw new IllegalArgumentException("region server slot " + index + " is stopped");
+    }
+    if (expire) {
+      int at = -1;
+      List<RegionServerThread> threads = cluster.getRegionServerThreads();
+      for (int i = 0; i < threads.size(); i++) {
+        if (threads.get(i).getRegionServer().getServerName().equals(sn)) {
+          at = i;
+        }
+      }
+      util.expireRegionServerSession(at);
+    } else {
+      cluster.killRegionServer(sn);
+    }
+    cluster.waitForRegionServerToStop(sn, WAIT_MS);
+    slots.set(index, null);
+    long until = System.currentTimeMillis() + WAIT_MS;
+    while (admin().getClusterMetrics().getLiveServerMetrics().containsKey(sn)
+        && System.currentTimeMillis() < until) {
+      Thread.sleep(50);
+    }
+    util.waitUntilNoRegionsInTransition(WAIT_MS);
+    server(index, "start");
+  }
+
+  /** The active master killed (aborted) and a new one started in its place. */
+  private synchronized void restartMaster() throws Exception {
+    ServerName sn = cluster.getMaster().getServerName();
+    cluster.killMaster(sn);
+    cluster.waitForMasterToStop(sn, WAIT_MS);
+    cluster.startMaster();
+    if (!cluster.waitForActiveAndReadyMaster(WAIT_MS)) {
+      throw new IOException("no active master after the restart");
+    }
+    util.waitUntilNoRegionsInTransition(WAIT_MS);
+  }
+
+  /** The Thrift2 server stopped and started again on its port. */
+  private synchronized void restartThrift() throws Exception {
+    thrift.stop();
+    long until = System.currentTimeMillis() + WAIT_MS;
+    while (System.currentTimeMillis() < until) { // until the port is free again
+      try (ServerSocket s = new ServerSocket()) {
+        s.setReuseAddress(true);
+        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), thriftPort));
+        break;
+      } catch (IOException e) {
+        Thread.sleep(100);
+      }
+    }
+    startThrift();
   }
 
   private void create(JsonObject in) throws IOException {
