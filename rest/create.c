@@ -588,11 +588,12 @@ static int run(const struct flow *f, struct hb_regions *rs, struct hb_schema *ha
 			char why[HB_ERRMSG_MAX];
 
 			snprintf(why, sizeof(why), "%s", err->msg);
-			return hb_error_set(err, rc,
-			                    "table '%s' was created and its regions verified, but its "
-			                    "metadata row was not written: %s; a rerun of the same "
-			                    "create writes it",
-			                    c->table, why);
+			return hb_error_set(
+			    err, rc,
+			    "table '%s' was created and its regions verified, but its "
+			    "metadata row was not written: %s; a rerun of the same "
+			    "create writes it",
+			    c->table, why);
 		}
 		if (rc)
 			return rc;

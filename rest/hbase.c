@@ -1565,7 +1565,8 @@ struct sampler {
 	int have_last;
 };
 
-#define SAMPLE_RESTART 1
+#define SAMPLE_RESTART    1
+#define SAMPLE_SHORT_ENDS 3 /* scans that ended early a sample goes on after */
 
 /* Keeps each key with probability 1/2. */
 static int thin_half(struct sampler *s)
@@ -1614,6 +1615,86 @@ static int sample_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	return SAMPLE_RESTART;
 }
 
+/* The rows after the last one a sample's scan saw, counted up to a bound (that row itself, a
+ * stateless scan's first, and hbtab's own metadata row left out, as the sample leaves it). */
+struct tail_count {
+	const struct hb_buf *last; /* NULL: none seen */
+	size_t n, bound;
+};
+
+static int count_tail_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	struct tail_count *t = ctx;
+
+	(void)err;
+	if ((row->key_len == strlen(HB_METAROW_ROW) &&
+	     !memcmp(row->key, HB_METAROW_ROW, row->key_len)) ||
+	    (t->last && row->key_len == t->last->len &&
+	     !memcmp(row->key, t->last->data, row->key_len)))
+		return 0;
+	return ++t->n >= t->bound;
+}
+
+/*
+ * Whether the sample's scan ended early. A stateful scanner whose region server failed ends
+ * with a 204, as one that reached the end does (ScannerResultGenerator, docs/hbase-wire.md
+ * §3), so the end is checked: at chance p a complete scan leaves the rows after the last one
+ * it kept unsampled, k of them with probability (1-p)^k. At least as many rows after it as
+ * makes that 1e-9 (one, at p = 1) mean the scan stopped short. *early = 1 then. The rows are
+ * counted by one stateless scan from the last row where its key can be sent in a URL, else
+ * by a scanner from just after it.
+ */
+static int sample_ended_early(struct hb_rest *c, const char *table, const struct sampler *s,
+                              const struct hb_buf *from, const void *to, size_t to_len, int *early,
+                              struct hb_error *err)
+{
+	struct hb_buf start = HB_BUF_INIT, filter = HB_BUF_INIT;
+	struct hb_scan_spec spec;
+	struct tail_count t = {NULL, 0, 0};
+	double q = 1;
+	int rc;
+
+	*early = 0;
+	/* 2^20 rows at most: a chance that low ends no sample hbtab takes (max_rows keys of
+	 * 2 x max_rows held) */
+	while (q > 1e-9 && t.bound < ((size_t)1 << 20)) {
+		q *= 1 - s->chance;
+		t.bound++;
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.end = to_len ? to : NULL;
+	spec.end_len = to_len;
+	spec.max_versions = 1;
+	spec.start = s->have_last ? s->last.data : from->data;
+	spec.start_len = s->have_last ? s->last.len : from->len;
+	spec.lang_filter = "FirstKeyOnlyFilter() AND KeyOnlyFilter()";
+	spec.limit = (long)t.bound + 1;
+	t.last = s->have_last ? &s->last : NULL;
+	if (!stateless_ok(&spec)) {
+		spec.lang_filter = NULL;
+		spec.limit = 0;
+		spec.batch = t.bound < 1000 ? (long)t.bound : 1000;
+		if ((s->have_last &&
+		     (hb_buf_add(&start, s->last.data, s->last.len) || hb_buf_addc(&start, 0))) ||
+		    hb_rest_sample_filter(&filter, 1)) {
+			hb_buf_release(&start);
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		}
+		if (s->have_last) {
+			spec.start = start.data;
+			spec.start_len = start.len;
+		}
+		spec.filter = filter.data;
+	}
+	rc = hb_rest_scan(c, table, &spec, count_tail_row, &t, err);
+	if (rc > 0)
+		rc = 0;
+	*early = !rc && t.n >= t.bound;
+	hb_buf_release(&filter);
+	hb_buf_release(&start);
+	return rc;
+}
+
 int hb_rest_sample_keys(struct hb_rest *c, const char *table, size_t max_rows, uint64_t seed,
                         struct hb_keys *out, struct hb_error *err)
 {
@@ -1627,7 +1708,7 @@ int hb_rest_sample_range(struct hb_rest *c, const char *table, const void *from,
 	struct sampler s;
 	struct hb_scan_spec spec;
 	struct hb_buf filter = HB_BUF_INIT, start = HB_BUF_INIT;
-	int rc;
+	int rc, short_ends = 0;
 
 	if (!max_rows)
 		return hb_error_set(err, HB_EINVAL, "nothing to sample (0 rows asked for)");
@@ -1653,9 +1734,28 @@ int hb_rest_sample_range(struct hb_rest *c, const char *table, const void *from,
 		spec.max_versions = 1;
 		spec.filter = filter.data;
 		rc = hb_rest_scan(c, table, &spec, sample_row, &s, err);
+		if (!rc) {
+			int early = 0;
+
+			rc = sample_ended_early(c, table, &s, &start, to, to_len, &early, err);
+			if (!rc && early && ++short_ends > SAMPLE_SHORT_ENDS)
+				rc = hb_error_set(err, HB_ESERVER,
+				                  "sampling table '%s': the gateway's scanner "
+				                  "ended early %d times "
+				                  "(rows remain after the last row it gave; a "
+				                  "region server may be "
+				                  "failing); no sample was taken",
+				                  table, short_ends);
+			else if (!rc && early)
+				rc = SAMPLE_RESTART; /* on from the last row seen, at the same
+				                        chance */
+		}
 		if (rc != SAMPLE_RESTART)
 			break;
-		/* go on after the last row seen, at the new chance */
+		/* go on after the last row seen (none seen: from where this scan began), at the
+		 * chance now in force */
+		if (!s.have_last)
+			continue;
 		hb_buf_reset(&start);
 		if (hb_buf_add(&start, s.last.data, s.last.len) || hb_buf_addc(&start, 0)) {
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");

@@ -158,6 +158,37 @@ class Faults(EmulatorTest):
         # every scanner that was opened was deleted
         self.assertEqual(len([q for q in self.emu.requests() if q["method"] == "DELETE"]), 2)
 
+    def sampled_split(self, *faults):
+        """The middle key of a whole-table sample of 3000 rows (three scanner batches), with
+        faults in place while it is taken."""
+        self.emu.clear_faults()
+        for f in faults:
+            self.emu.fault(**f)
+        r = self.hb("splits", "--sampled-splits", "2", "--sample-table", "t1",
+                    "--sample-rows", "3000", "--format", "json")
+        self.emu.clear_faults()
+        return r
+
+    def test_scanner_end__a_sample_whose_scanner_stopped_short_goes_on_to_the_end(self):
+        # a region server that fails under a scanner ends it with a 204, as the end of the
+        # rows does (NOTES.md, scanner_end): the sample reads on from its last row
+        self.emu.control("POST", "/control/put", {"table": "t1", "rows": [
+            {"key": hbtest.b64(b"%05d" % i),
+             "cells": [{"column": hbtest.b64(b"cf:v"), "value": hbtest.b64(b"x")}]}
+            for i in range(3000)]})
+        whole = self.sampled_split()
+        self.assertOk(whole)
+        self.assertEqual([k["key"] for k in whole.json()["splits"]], ["01500"])
+        r = self.sampled_split({"kind": "scanner_end", "method": "GET", "path": "/scanner/",
+                                "count": 1, "skip": 1})
+        self.assertOk(r)
+        self.assertEqual(r.json()["splits"], whole.json()["splits"])
+        # a scanner that keeps ending early is an error, not a short sample
+        r = self.sampled_split({"kind": "scanner_end", "method": "GET", "path": "/scanner/",
+                                "count": -1, "skip": 1})
+        self.assertFails(r, 4, r"sampling table 't1': the gateway's scanner ended early 4 times")
+        self.assertEqual(r.out, "")
+
     def test_read_only_gateway__scanner_and_write_refused_with_403(self):
         self.emu.control("POST", "/control/readonly", {"on": True})
         self.assertFails(self.hb("meta", "set", "t1", "4"), 4, "403")
