@@ -139,8 +139,8 @@ static void rerun_line(struct hb_buf *b, const char *table)
 	}
 	hb_buf_reset(b);
 	if (hb_buf_adds(b, "hbtab ") ||
-	    (cli_g.rest_url && (hb_buf_adds(b, "--rest ") || shell_word(b, cli_g.rest_url) ||
-	                        hb_buf_addc(b, ' '))) ||
+	    (cli_g.rest_url &&
+	     (hb_buf_adds(b, "--rest ") || shell_word(b, cli_g.rest_url) || hb_buf_addc(b, ' '))) ||
 	    hb_buf_adds(b, "truncate ") || shell_word(b, table) || hb_buf_adds(b, " --yes"))
 		hb_buf_reset(b);
 }

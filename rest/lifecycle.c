@@ -277,10 +277,14 @@ static int send_thrift(const struct hb_lc_req *q, enum hb_lc_verb verb,
  * timeout, a lost answer, another exception) leaves open that the truncate goes on. */
 static int refusal(const char *msg)
 {
-	static const char *const sure[] = {
-	    "TableNotDisabledException", "TableNotFoundException", "TableNotEnabledException",
-	    "AccessDeniedException",     "ConstraintException",    "Unknown table",
-	    "does not exist",            "catalog tables"};
+	static const char *const sure[] = {"TableNotDisabledException",
+	                                   "TableNotFoundException",
+	                                   "TableNotEnabledException",
+	                                   "AccessDeniedException",
+	                                   "ConstraintException",
+	                                   "Unknown table",
+	                                   "does not exist",
+	                                   "catalog tables"};
 	size_t i;
 
 	for (i = 0; i < HB_ARRAY_LEN(sure); i++)
@@ -401,9 +405,10 @@ static int restore_metarow(struct hb_rest *rest, const char *table, const struct
 		if (!rc)
 			rc = read_metarow(rest, table, &back, &found, err);
 		if (!rc && !(found && hb_row_has_cells(&back, row)))
-			rc = hb_error_set(err, HB_ESERVER,
-			                  "the row read back after the write does not hold every cell "
-			                  "written");
+			rc = hb_error_set(
+			    err, HB_ESERVER,
+			    "the row read back after the write does not hold every cell "
+			    "written");
 		hb_row_release(&back);
 		if (!rc || rc == HB_ENOMEM || hb_interrupted)
 			break;
@@ -465,8 +470,8 @@ struct lc_run {
 static int send_wait(struct lc_run *x, enum hb_lc_verb verb, int target, int want, int need_online,
                      struct hb_error *err)
 {
-	int rc = send_verb(x->rest, &x->r, verb, target, x->out, &x->raced, &x->unclear, &x->hint,
-	                   err);
+	int rc =
+	    send_verb(x->rest, &x->r, verb, target, x->out, &x->raced, &x->unclear, &x->hint, err);
 
 	if (!rc)
 		rc =
@@ -519,13 +524,13 @@ static int regions_new(const struct hb_regions *rs, const uint64_t *before, size
 
 /* What a truncate keeps of the metadata row while it is out of the table. */
 struct kept {
-	struct hb_buf path;    /* the state file ("" when none is kept) */
-	struct hb_buf cells;   /* the row, printable */
-	int saved;             /* the state file holds the row */
-	int armed;             /* the truncate was (or is being) sent: the file stays on a signal */
+	struct hb_buf path;  /* the state file ("" when none is kept) */
+	struct hb_buf cells; /* the row, printable */
+	int saved;           /* the state file holds the row */
+	int armed;           /* the truncate was (or is being) sent: the file stays on a signal */
 	struct hb_statefile old; /* a state file an earlier run left, when found */
 	int have_old;
-	int path_rc;              /* the state file cannot be named: why */
+	int path_rc; /* the state file cannot be named: why */
 	struct hb_error path_err;
 };
 
@@ -587,10 +592,11 @@ static int keep_row(struct lc_run *x, struct kept *k, const struct hb_row *row,
 		                       row, err);
 	}
 	if (rc)
-		return hb_error_prefix(err, rc,
-		                       "refusing to truncate table '%s': its metadata row cannot be "
-		                       "kept while it is out of the table",
-		                       x->r.table);
+		return hb_error_prefix(
+		    err, rc,
+		    "refusing to truncate table '%s': its metadata row cannot be "
+		    "kept while it is out of the table",
+		    x->r.table);
 	k->saved = 1;
 	hb_interrupt_block(1);
 	hb_interrupt_add_file(hb_buf_str(&k->path));
@@ -692,8 +698,9 @@ static void say_disabled(struct lc_run *x, int sent, struct hb_error *err)
 	             "until it is enabled%s ('hbtab enable %s' brings it back with the rows it "
 	             "has; running the truncate again enables it and truncates it)",
 	             msg, x->r.table,
-	             state == HB_TABLE_DISABLED ? "DISABLED" : "ENABLING or DISABLING (HBase is "
-	                                                       "changing its state)",
+	             state == HB_TABLE_DISABLED ? "DISABLED"
+	                                        : "ENABLING or DISABLING (HBase is "
+	                                          "changing its state)",
 	             sent && x->unclear ? ", and HBase may still be truncating it" : "",
 	             x->r.table);
 }
@@ -717,7 +724,8 @@ static int truncate_keeping_splits(struct lc_run *x, struct hb_error *err)
 	/* Without a state directory (no HOME, as under some cron daemons) no file can have been
 	 * left: only a table with a metadata row to keep needs one (keep_row says so). */
 	if (x->r.cluster)
-		k.path_rc = hb_statefile_path(&k.path, "truncate", x->r.cluster, table, &k.path_err);
+		k.path_rc =
+		    hb_statefile_path(&k.path, "truncate", x->r.cluster, table, &k.path_err);
 	if (x->r.cluster && !k.path_rc)
 		rc = hb_statefile_load(hb_buf_str(&k.path), "truncate", x->r.cluster, table, &k.old,
 		                       &k.have_old, err);
@@ -776,10 +784,11 @@ static int truncate_keeping_splits(struct lc_run *x, struct hb_error *err)
 	rc = send_wait(x, HB_LC_TRUNCATE, -2, HB_TABLE_ENABLED, 1, err);
 	if (!rc && x->unclear && !regions_new(&x->rs, ids, out->regions)) {
 		/* the answer was lost and the table has the regions of before: not truncated */
-		rc = hb_error_set(err, x->hint.code ? x->hint.code : HB_ESERVER,
-		                  "%s; table '%s' is ENABLED with the regions it had before: it was "
-		                  "not truncated",
-		                  x->hint.msg, table);
+		rc =
+		    hb_error_set(err, x->hint.code ? x->hint.code : HB_ESERVER,
+		                 "%s; table '%s' is ENABLED with the regions it had before: it was "
+		                 "not truncated",
+		                 x->hint.msg, table);
 		x->hint.code = 0;
 		sent = 0;
 	} else if (!rc && x->unclear &&
@@ -819,10 +828,11 @@ done:
 		char lead[300];
 
 		if (x->state == HB_TABLE_DISABLED || x->state == HB_TABLE_CHANGING)
-			snprintf(lead, sizeof(lead),
-			         "table '%s' is not enabled, so whether its metadata row is still "
-			         "there cannot be read (a truncate that goes on in HBase removes it)",
-			         table);
+			snprintf(
+			    lead, sizeof(lead),
+			    "table '%s' is not enabled, so whether its metadata row is still "
+			    "there cannot be read (a truncate that goes on in HBase removes it)",
+			    table);
 		else
 			snprintf(lead, sizeof(lead),
 			         "the metadata row of table '%s' is not written back", table);

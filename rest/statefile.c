@@ -369,8 +369,7 @@ done:
 }
 
 int hb_statefile_load(const char *path, const char *operation, const char *cluster,
-                      const char *table, struct hb_statefile *s, int *found,
-                      struct hb_error *err)
+                      const char *table, struct hb_statefile *s, int *found, struct hb_error *err)
 {
 	struct hb_buf text = HB_BUF_INIT, url = HB_BUF_INIT, theirs = HB_BUF_INIT;
 	struct hb_tname a, b;
@@ -410,22 +409,23 @@ int hb_statefile_load(const char *path, const char *operation, const char *clust
 		if (!rc)
 			why = NULL;
 	}
-	if (!why && (strcmp(s->operation, operation) ||
-	             normal_url(&url, cluster ? cluster : "") ||
-	             normal_url(&theirs, s->cluster) ||
-	             strcmp(hb_buf_str(&url), hb_buf_str(&theirs))))
+	if (!why &&
+	    (strcmp(s->operation, operation) || normal_url(&url, cluster ? cluster : "") ||
+	     normal_url(&theirs, s->cluster) || strcmp(hb_buf_str(&url), hb_buf_str(&theirs))))
 		why = "it was written for another operation or cluster";
-	if (!why && (hb_tname_parse(&a, table, &ignored) || hb_tname_parse(&b, s->table, &ignored) ||
-	             a.ns_len != b.ns_len || memcmp(a.ns, b.ns, a.ns_len) ||
-	             a.qual_len != b.qual_len || memcmp(a.qual, b.qual, a.qual_len)))
+	if (!why &&
+	    (hb_tname_parse(&a, table, &ignored) || hb_tname_parse(&b, s->table, &ignored) ||
+	     a.ns_len != b.ns_len || memcmp(a.ns, b.ns, a.ns_len) || a.qual_len != b.qual_len ||
+	     memcmp(a.qual, b.qual, a.qual_len)))
 		why = "it was written for another table";
 	if (why) {
 		hb_statefile_release(s);
-		rc = hb_error_set(err, HB_EINVAL,
-		                  "the state file '%s' cannot be used: %s; it may hold the metadata "
-		                  "row of table '%s' that an interrupted '%s' took out: look at it, "
-		                  "then move it away to go on",
-		                  path, why, table, operation);
+		rc =
+		    hb_error_set(err, HB_EINVAL,
+		                 "the state file '%s' cannot be used: %s; it may hold the metadata "
+		                 "row of table '%s' that an interrupted '%s' took out: look at it, "
+		                 "then move it away to go on",
+		                 path, why, table, operation);
 	}
 done:
 	cJSON_Delete(root);
@@ -493,8 +493,9 @@ int hb_row_describe(struct hb_buf *out, const struct hb_row *row)
 		const struct hb_cell *c = &row->cells[i];
 
 		rc = (i && hb_buf_addc(out, ' ')) || hb_tsb_append(out, c->column, c->column_len) ||
-		     hb_buf_adds(out, "='") ||
-		     hb_tsb_append_quoted(out, c->value, c->value_len) || hb_buf_addc(out, '\'')
+		             hb_buf_adds(out, "='") ||
+		             hb_tsb_append_quoted(out, c->value, c->value_len) ||
+		             hb_buf_addc(out, '\'')
 		         ? HB_ENOMEM
 		         : 0;
 	}

@@ -45,8 +45,7 @@ int hb_statefile_save(const char *path, const char *operation, const char *clust
 /* Reads path: *found 0 (s untouched) when there is no such file; HB_EINVAL when it cannot be
  * read or is not a state file of (operation, cluster, table). s must be initialised. */
 int hb_statefile_load(const char *path, const char *operation, const char *cluster,
-                      const char *table, struct hb_statefile *s, int *found,
-                      struct hb_error *err);
+                      const char *table, struct hb_statefile *s, int *found, struct hb_error *err);
 
 /* Removes path (none is fine) and fsyncs its directory. HB_EINVAL. */
 int hb_statefile_remove(const char *path, struct hb_error *err);

@@ -114,8 +114,8 @@ static void test_statefile__round_trip_keeps_every_byte_and_modes(void)
 	hb_statefile_dir(&dir, &err);
 	CHECK_EQ_INT(stat(hb_buf_str(&dir), &st), 0);
 	CHECK_EQ_INT(st.st_mode & 0777, 0700);
-	CHECK_EQ_INT(hb_statefile_load(hb_buf_str(&path), "truncate", "http://GW:8080/",
-	                               "ns:ev_1", &s, &found, &err),
+	CHECK_EQ_INT(hb_statefile_load(hb_buf_str(&path), "truncate", "http://GW:8080/", "ns:ev_1",
+	                               &s, &found, &err),
 	             0);
 	CHECK_EQ_INT(found, 1);
 	CHECK(hb_row_same_cells(&s.row, &row));
@@ -135,8 +135,8 @@ static void test_statefile__round_trip_keeps_every_byte_and_modes(void)
 	                               &s, &found, &err),
 	             HB_EINVAL);
 	CHECK(strstr(err.msg, "another table") != NULL);
-	CHECK_EQ_INT(hb_statefile_load(hb_buf_str(&path), "truncate", "http://gw2:8080",
-	                               "ns:ev_1", &s, &found, &err),
+	CHECK_EQ_INT(hb_statefile_load(hb_buf_str(&path), "truncate", "http://gw2:8080", "ns:ev_1",
+	                               &s, &found, &err),
 	             HB_EINVAL);
 	CHECK_EQ_INT(hb_statefile_remove(hb_buf_str(&path), &err), 0);
 	CHECK_EQ_INT(access(hb_buf_str(&path), F_OK), -1);
@@ -160,8 +160,8 @@ static void test_statefile__a_damaged_file_is_an_error_naming_it(void)
 	hb_statefile_init(&s);
 	metadata_row(&row);
 	CHECK_EQ_INT(hb_statefile_path(&path, "truncate", "http://gw", "t9", &err), 0);
-	CHECK_EQ_INT(hb_statefile_save(hb_buf_str(&path), "truncate", "http://gw", "t9", &row, &err),
-	             0);
+	CHECK_EQ_INT(
+	    hb_statefile_save(hb_buf_str(&path), "truncate", "http://gw", "t9", &row, &err), 0);
 	hb_row_release(&row);
 	f = fopen(hb_buf_str(&path), "w");
 	CHECK(f != NULL);
@@ -169,9 +169,9 @@ static void test_statefile__a_damaged_file_is_an_error_naming_it(void)
 		fputs("{\"cluster\": \"http://gw\", \"tab", f);
 		fclose(f);
 	}
-	CHECK_EQ_INT(hb_statefile_load(hb_buf_str(&path), "truncate", "http://gw", "t9", &s,
-	                               &found, &err),
-	             HB_EINVAL);
+	CHECK_EQ_INT(
+	    hb_statefile_load(hb_buf_str(&path), "truncate", "http://gw", "t9", &s, &found, &err),
+	    HB_EINVAL);
 	CHECK_EQ_INT(found, 1);
 	CHECK(strstr(err.msg, hb_buf_str(&path)) != NULL);
 	CHECK(strstr(err.msg, "not JSON") != NULL);
@@ -195,9 +195,9 @@ static void test_statefile__an_unwritable_directory_leaves_nothing(void)
 	setenv("XDG_STATE_HOME", blocker, 1);
 	metadata_row(&row);
 	CHECK_EQ_INT(hb_statefile_path(&path, "truncate", "http://gw", "t1", &err), 0);
-	CHECK_EQ_INT(hb_statefile_save(hb_buf_str(&path), "truncate", "http://gw", "t1", &row,
-	                               &err),
-	             HB_EINVAL);
+	CHECK_EQ_INT(
+	    hb_statefile_save(hb_buf_str(&path), "truncate", "http://gw", "t1", &row, &err),
+	    HB_EINVAL);
 	CHECK(strstr(err.msg, "state directory") != NULL);
 	unlink(blocker);
 	hb_row_release(&row);
