@@ -147,36 +147,72 @@ static int merge_step(struct hb_repair_plan *p, const struct hb_regions *rs, con
 	return 0;
 }
 
+/* Whether HBase may refuse to merge or split region i for the references it holds: merged
+ * recently, or a daughter of a split whose parent's row is still in hbase:meta. */
+static int held(const struct hb_repair_ev *ev, size_t i)
+{
+	return ev[i].merged || ev[i].daughter;
+}
+
 /* Whether region i is an unreachable region proven empty. */
 static int mergeable_unreachable(const struct hb_repair_ev *ev, size_t i)
 {
-	return !ev[i].reachable && ev[i].rows == 0 && !ev[i].merged;
+	return !ev[i].reachable && ev[i].rows == 0 && !held(ev, i);
 }
 
 /* Whether region i can take a run of unreachable regions in. */
 static int usable_neighbour(const struct hb_repair_ev *ev, size_t i)
 {
-	return ev[i].reachable && !ev[i].merged;
+	return ev[i].reachable && !held(ev, i);
+}
+
+/* Whether region i would take or join a merge but for its references. */
+static int would_merge(const struct hb_repair_ev *ev, size_t i)
+{
+	return ev[i].reachable || ev[i].rows == 0;
+}
+
+static const char *encoded_or_empty(const struct hb_regions *rs, size_t i, struct hb_region_view *v)
+{
+	const struct hb_region *g = hb_regions_at(rs, i, v);
+
+	return g->encoded ? g->encoded : "";
 }
 
 /* Reports regions [first, first + n) that wait on region blocker's references. */
-static int blocked(struct hb_repair_plan *p, const struct hb_regions *rs, size_t first, size_t n,
-                   size_t blocker, const char *what)
+static int blocked(struct hb_repair_plan *p, const struct hb_regions *rs,
+                   const struct hb_repair_ev *ev, size_t first, size_t n, size_t blocker,
+                   const char *what)
 {
 	struct hb_repair_step *s = add(p, HB_REPAIR_BLOCKED, HB_REPAIR_REPORT, first, n);
-	struct hb_region_view v;
-	const struct hb_region *g = hb_regions_at(rs, blocker, &v);
+	struct hb_region_view v, w;
 	struct hb_buf cmd = HB_BUF_INIT;
+	size_t sib = ev[blocker].merged ? 0 : ev[blocker].sibling;
 
-	if (!s || hb_buf_addf(&cmd, "major_compact '%s'", g->encoded ? g->encoded : "") ||
+	/* a split's daughters: which of them holds references is not in hbase:meta, and the
+	 * parent's row goes only when neither does, so both are compacted */
+	if (!s || hb_buf_addf(&cmd, "major_compact '%s'", encoded_or_empty(rs, blocker, &v)) ||
+	    (sib && sib - 1 < rs->n &&
+	     hb_buf_addf(&cmd, "; major_compact '%s'", encoded_or_empty(rs, sib - 1, &w))) ||
 	    !(s->command = take(&cmd))) {
 		hb_buf_release(&cmd);
 		return HB_ENOMEM;
 	}
+	if (ev[blocker].merged)
+		return set_message(s,
+		                   "%s: region %zu was merged recently and still references its "
+		                   "parents (HBase refuses to merge or split it until a compaction "
+		                   "drops them and the CatalogJanitor clears its row); rerun "
+		                   "afterwards",
+		                   what, blocker);
 	return set_message(s,
-	                   "%s: region %zu was merged recently and still references its parents "
-	                   "(HBase refuses to merge or split it until a compaction drops them and "
-	                   "the CatalogJanitor clears its row); rerun afterwards",
+	                   "%s: region %zu is a daughter of a split whose parent's row is still "
+	                   "in hbase:meta, so it may still reference the parent's files (HBase "
+	                   "refuses to merge or split a region holding references: \"is not "
+	                   "mergeable\", \"NOT splittable\"); once a compaction of the "
+	                   "daughters has dropped them, the CatalogJanitor removes the parent's "
+	                   "row (its next run, or catalogjanitor_run in the hbase shell); rerun "
+	                   "afterwards",
 	                   what, blocker);
 }
 
@@ -194,8 +230,8 @@ static int report_unreachable(struct hb_repair_plan *p, const struct hb_regions 
 
 		if (ev[i].reachable || taken[i])
 			continue;
-		if (ev[i].merged && ev[i].rows == 0) {
-			rc = blocked(p, rs, i, 1, i, "unreachable region proven empty");
+		if (held(ev, i) && ev[i].rows == 0) {
+			rc = blocked(p, rs, ev, i, 1, i, "unreachable region proven empty");
 			continue;
 		}
 		s = add(p,
@@ -262,8 +298,10 @@ static int plan_unreachable(struct hb_repair_plan *p, const struct hb_regions *r
 			right[a - 1] = b - a;
 		else if (b < n && usable_neighbour(ev, b))
 			left[b] = b - a;
-		else if ((a > 0 && ev[a - 1].reachable) || (b < n && ev[b].reachable)) {
-			rc = blocked(p, rs, a, b - a, a > 0 && ev[a - 1].reachable ? a - 1 : b,
+		else if ((a > 0 && would_merge(ev, a - 1)) || (b < n && would_merge(ev, b))) {
+			/* the neighbour would take the run, or join it, but for its references */
+			rc = blocked(p, rs, ev, a, b - a,
+			             a > 0 && would_merge(ev, a - 1) ? a - 1 : b,
 			             "unreachable regions proven empty");
 			memset(taken + a, 1, b - a);
 			if (rc)
@@ -310,12 +348,12 @@ static int plan_empty(struct hb_repair_plan *p, const struct hb_regions *rs,
 	while (!rc && i < n) {
 		size_t a = i, b, len;
 
-		if (taken[i] || ev[i].load_empty != 1 || ev[i].rows != 0 || ev[i].merged) {
+		if (taken[i] || ev[i].load_empty != 1 || ev[i].rows != 0 || held(ev, i)) {
 			i++;
 			continue;
 		}
-		for (b = a; b < n && !taken[b] && ev[b].load_empty == 1 && ev[b].rows == 0 &&
-		            !ev[b].merged;
+		for (b = a;
+		     b < n && !taken[b] && ev[b].load_empty == 1 && ev[b].rows == 0 && !held(ev, b);
 		     b++)
 			;
 		i = b;
@@ -353,8 +391,8 @@ static int plan_hot(struct hb_repair_plan *p, const char *table, const struct hb
 
 		if (!ev[i].hot || taken[i])
 			continue;
-		if (ev[i].merged) {
-			if (blocked(p, rs, i, 1, i, "hot region"))
+		if (held(ev, i)) {
+			if (blocked(p, rs, ev, i, 1, i, "hot region"))
 				return HB_ENOMEM;
 			continue;
 		}

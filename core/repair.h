@@ -18,7 +18,7 @@
 #define HB_REPAIR_EMPTY        "empty"                 /* --empty: a run of regions with no data */
 #define HB_REPAIR_HOT          "hotspot"               /* --split-hot: split at a sampled key */
 #define HB_REPAIR_HOT_NO_KEY   "hotspot_no_split_key"  /* no sampled key strictly inside */
-#define HB_REPAIR_BLOCKED      "merge_blocked"         /* a region to merge was merged recently */
+#define HB_REPAIR_BLOCKED      "merge_blocked"         /* merged or split recently: held */
 
 /* What hbtab knows about region i of the sorted live chain (same index as the region list). */
 struct hb_repair_ev {
@@ -31,6 +31,11 @@ struct hb_repair_ev {
 	int merged;     /* 1 its hbase:meta row still names merge parents (info:merge*): HBase
 	                 * refuses to merge it again until a compaction drops its references
 	                 * and the CatalogJanitor clears the row */
+	int daughter;   /* 1 a split parent's hbase:meta row still names it (info:splitA/B): it may
+	                 * still hold references to the parent's files, and HBase refuses to merge
+	                 * or split it until a compaction drops them; the CatalogJanitor removes
+	                 * the parent's row only once neither daughter holds any */
+	size_t sibling; /* daughter: 1 + the index of the other daughter when it is live, else 0 */
 	const unsigned char *split; /* hot: the median of a key sample drawn from the region, or
 	                             * NULL (no sample); borrowed */
 	size_t split_len;

@@ -126,9 +126,75 @@ struct merged_ctx {
 	struct enc_idx *idx;
 	size_t n;
 	struct hb_repair_ev *ev;
+	const struct hb_regions *rs;
 };
 
-/* A meta row with merge qualifiers (info:merge0000... from 2.3, info:mergeA/B before). */
+/* The index of the live region with this start key and region id, or -1 (the list is sorted
+ * by start key). */
+static long live_find(const struct hb_regions *rs, const unsigned char *start, size_t start_len,
+                      uint64_t id)
+{
+	size_t lo = 0, hi = rs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const unsigned char *s, *e;
+		size_t sl, el;
+
+		hb_regions_bounds(rs, mid, &s, &sl, &e, &el);
+		if (hb_key_cmp(s, sl, start, start_len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < rs->n; lo++) {
+		const unsigned char *s, *e;
+		size_t sl, el;
+		struct hb_region_view v;
+
+		hb_regions_bounds(rs, lo, &s, &sl, &e, &el);
+		if (hb_key_cmp(s, sl, start, start_len))
+			break;
+		if (hb_regions_at(rs, lo, &v)->id == id)
+			return (long)lo;
+	}
+	return -1;
+}
+
+/* A split parent's row (info:splitA/splitB, each a RegionInfo): its daughters, as long as the
+ * row is there, may still hold references to its files (CatalogJanitor deletes the row only
+ * once neither does). A value that does not decode names nothing. */
+static void split_row(struct merged_ctx *m, const struct hb_row *row)
+{
+	long d[2] = {-1, -1};
+	size_t k;
+
+	for (k = 0; k < row->ncells; k++) {
+		const struct hb_cell *c = &row->cells[k];
+		struct hb_regioninfo ri;
+		struct hb_error e = {0};
+		int which;
+
+		if (c->column_len == 11 && !memcmp(c->column, "info:splitA", 11))
+			which = 0;
+		else if (c->column_len == 11 && !memcmp(c->column, "info:splitB", 11))
+			which = 1;
+		else
+			continue;
+		hb_regioninfo_init(&ri);
+		if (!hb_regioninfo_decode(&ri, c->value, c->value_len, &e) && !ri.replica_id)
+			d[which] = live_find(m->rs, ri.start, ri.start_len, ri.region_id);
+		hb_regioninfo_release(&ri);
+	}
+	for (k = 0; k < 2; k++)
+		if (d[k] >= 0) {
+			m->ev[d[k]].daughter = 1;
+			m->ev[d[k]].sibling = d[1 - k] >= 0 ? (size_t)d[1 - k] + 1 : 0;
+		}
+}
+
+/* A meta row with merge qualifiers (info:merge0000... from 2.3, info:mergeA/B before), or a
+ * split parent's row. */
 static int merged_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 {
 	struct merged_ctx *m = ctx;
@@ -136,6 +202,7 @@ static int merged_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	size_t k;
 
 	(void)err;
+	split_row(m, row);
 	for (k = 0; i >= 0 && k < row->ncells; k++)
 		if (row->cells[k].column_len > 10 &&
 		    !memcmp(row->cells[k].column, "info:merge", 10))
@@ -155,6 +222,7 @@ int hb_repair_merged(struct hb_rest *c, const char *table, const struct hb_regio
 	int rc;
 
 	m.ev = ev;
+	m.rs = rs;
 	m.idx = calloc(rs->n ? rs->n : 1, sizeof(*m.idx));
 	/* every region row, as hb_rest_meta_scan reads them */
 	if (!views || !m.idx) {

@@ -330,6 +330,68 @@ class RepairAgainstCluster(backend.BackendTest):
         self.assertEqual(self.be.boundaries(t), [b"f"])
         self.assertEqual(sorted(self.rows(t)), [b"c", b"g"])
 
+    def compactions(self, on):
+        """The region servers' compactions on or off (the shell's compaction_switch)."""
+        if self.be.kind == "real":
+            self.shell("compaction_switch %s" % ("true" if on else "false"))
+        else:
+            self.be._post("/control/compaction-switch", {"enabled": bool(on)})
+
+    def split_parent_rows(self, t):
+        """How many rows of t in hbase:meta are split parents naming their daughters."""
+        st, body = self.be.rest_get("/hbase:meta/*?startrow=%s&endrow=%s&column=info" % (
+            urllib.parse.quote(t), urllib.parse.quote(t + " ,,")))
+        return sum(1 for row in (body or {}).get("Row", [])
+                   if any(unb64(c["column"]) == b"info:splitA" for c in row["Cell"]))
+
+    def test_split_daughters_holding_references_are_reported_blocked_not_merged(self):
+        t = self.name()
+        self.be.create(t, families=["info"], splits=[b"b", b"h"])
+        self.addCleanup(self.compactions, True)
+        self.compactions(False)
+        rows = [b"g1", b"g2", b"g3", b"h1"]
+        self.be.put(t, [(k, {"info:q": b"v"}) for k in rows])
+        if self.be.kind == "real":
+            self.shell("flush '%s'" % t)
+        # [b, h) holds rows only above 'e': the upper daughter references the parent's file
+        self.shell("split '%s', 'e'" % t)
+        hbtest.wait_for(lambda: self.be.boundaries(t) == [b"b", b"e", b"h"], "the split")
+        ks = ("--keyspace", "[gh] *")
+        # regions 0 and 1 ([, b) and the lower daughter) are unreachable and empty; the
+        # reachable region after them is the upper daughter, which HBase will not merge
+        r = self.hb("repair", t, *ks, "-o", "json")
+        self.assertEqual(r.rc, 1, r)
+        steps = r.json()["steps"]
+        self.assertEqual([s["action"] for s in steps], ["report", "report"], r)
+        self.assertEqual({s["finding"] for s in steps}, {"merge_blocked"}, r)
+        st, body = self.be.rest_get("/%s/regions" % urllib.parse.quote(t, safe=""))
+        names = [x["name"].rsplit(".", 2)[1] for x in
+                 sorted(body["Region"], key=lambda x: unb64(x.get("startKey", "")))]
+        for s in steps:
+            self.assertEqual(s["command"], "major_compact '%s'; major_compact '%s'"
+                             % (names[1], names[2]), r)
+            self.assertIn("catalogjanitor_run", s["message"], r)
+        r = self.hb("repair", t, *ks, "--apply", "-o", "json")
+        self.assertEqual(r.rc, 1, r)
+        self.assertEqual(r.json()["steps_done"], 0, r)
+        self.assertEqual(self.be.boundaries(t), [b"b", b"e", b"h"])
+        # compactions back on, the daughters compacted: the janitor removes the parent's
+        # row, and the merge is planned and done
+        self.compactions(True)
+        self.shell("major_compact '%s'\nmajor_compact '%s'" % (names[1], names[2]))
+
+        def mergeable():
+            if self.split_parent_rows(t):
+                self.shell("catalogjanitor_run")
+            r = self.hb("repair", t, *ks, "-o", "json")
+            return any(s["action"] == "merge" for s in r.json()["steps"])
+        hbtest.wait_for(mergeable, "the daughters' references to be compacted away",
+                        guard=600)
+        r = self.hb("repair", t, *ks, "--apply", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(self.be.boundaries(t), [b"h"])
+        self.assertEqual(sorted(self.rows(t)), rows)
+
     def test_system_tables_and_bad_flags_are_refused_before_any_request(self):
         self.assertFails(self.hb("repair", "hbase:meta", "--apply"), 5)
         self.assertFails(self.hb("repair", "t", "--min-regions", "3"), 2, "--min-regions")

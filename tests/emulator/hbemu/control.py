@@ -92,6 +92,11 @@ class ControlHandler(Handler):
             # the shell's major_compact: a region (encoded or full name) or a table
             t = s.compact_named(str(req["region"]))
             return ok({"table": t.name})
+        if p == "/control/compaction-switch" and method == "POST":
+            # the shell's compaction_switch
+            with s.lock:
+                s.compactions = bool(req["enabled"])
+            return ok({"enabled": s.compactions})
         if p == "/control/offline" and method == "POST":
             return ok({"region": region_json(s.set_offline(req["table"], int(req["index"])))})
         if p == "/control/unassign" and method == "POST":

@@ -240,7 +240,8 @@ def verify_split_keys(keys):
 class Region(object):
     __slots__ = ("table", "start", "end", "rid", "replica", "offline", "split",
                  "server", "in_meta", "extra", "reads", "writes", "daughters",
-                 "last_loc", "merge_parents", "no_state", "_name", "_enc", "cache")
+                 "last_loc", "merge_parents", "no_state", "split_refs", "_name", "_enc",
+                 "cache")
 
     def __init__(self, table, start, end, rid, server):
         self.table = table          # canonical table name (str)
@@ -265,6 +266,10 @@ class Region(object):
         # True: the region's meta row has no info:state (a row written before states were
         # kept in meta, or damaged); every other column stays
         self.no_state = False
+        # a split daughter still holding reference files to its parent's store files (the
+        # region server compacts them away when it opens the daughter, unless compactions
+        # are off): HBase refuses to merge or split it
+        self.split_refs = False
         self._name = None
         self._enc = None
         self.cache = None
@@ -412,6 +417,9 @@ class State(object):
         # (body, content type, executed) of the 201 answering a schema PUT/POST create,
         # or None: an empty 201 after the create
         self.create_answer = None
+        # the shell's compaction_switch (control /compaction-switch): when off, a split's
+        # daughters keep their references to the parent's files until a major compaction
+        self.compactions = True
         self.servers_version = 0
         self._reset(nservers)
         if data_dir:
@@ -472,6 +480,7 @@ class State(object):
             self.open_delay = 0.0
             self.meta_cut = None
             self.create_answer = None
+            self.compactions = True
             self.persist()
 
     # ---- helpers -----------------------------------------------------------
@@ -614,14 +623,18 @@ class State(object):
             out.append(int(digits) if digits else 0)
         return tuple(out + [0] * (2 - len(out)))
 
-    def prefix_filter_always(self):
-        """A stateless scan's PrefixFilter without a `filter` parameter: HBASE-28518, in
-        2.4.18, 2.5.9 and 2.6.0 (and 3.x)."""
+    def release(self):
+        """The cluster version as (major, minor, patch)."""
         parts = []
         for part in str(self.cluster_version).split(".")[:3]:
             digits = "".join(ch for ch in part if ch.isdigit())
             parts.append(int(digits) if digits else 0)
-        v = tuple(parts + [0] * (3 - len(parts)))
+        return tuple(parts + [0] * (3 - len(parts)))
+
+    def prefix_filter_always(self):
+        """A stateless scan's PrefixFilter without a `filter` parameter: HBASE-28518, in
+        2.4.18, 2.5.9 and 2.6.0 (and 3.x)."""
+        v = self.release()
         return v >= (2, 6, 0) or (2, 5, 9) <= v < (2, 6, 0) or (2, 4, 18) <= v < (2, 5, 0)
 
     def check_compression(self, name):
@@ -999,6 +1012,10 @@ class State(object):
                 if r.offline or r.split or self.server_location(r) is None:
                     raise MergeRegion("Unable to merge regions that are NOT online: %s"
                                       % r.encoded)
+                if r.split_refs:
+                    # the region server's isMergeable: false while the region has references
+                    raise MergeRegion("Skip merging %s, because a parent, %s, is not mergeable"
+                                      % (", ".join(x.encoded for x in regs), r.encoded))
             regs.sort(key=lambda r: r.start)
             end = b"" if any(not r.end for r in regs) else max(r.end for r in regs)
             rid = max(self.new_rid(), max(r.rid for r in regs) + 1)
@@ -1027,25 +1044,40 @@ class State(object):
                 r = t.region_for(key)
             if r is None or r.offline or r.split:
                 raise UnknownRegion(name)
-            if r.merge_parents:
+            if r.merge_parents or r.split_refs:
                 raise SplitRegion("%s NOT splittable" % r.encoded)
             if key == r.start:
                 raise SplitRegion("Split row is equal to startkey: %s" % to_string_binary(key))
             if not r.contains(key):
                 raise SplitRegion("Split row is not inside region key range splitKey:%s region: %s"
                                   % (to_string_binary(key), r.encoded))
-            return self.split_region(t.name, key, True)
+            a, b = self.split_region(t.name, key, True)
+            if not self.compactions:
+                # HRegionFileSystem.splitStoreFile: a daughter references each of the
+                # parent's files (its rows were flushed at the close) that has keys on its
+                # side of the split row
+                for d in (a, b):
+                    i = bisect.bisect_left(t.keys, d.start)
+                    d.split_refs = i < len(t.keys) and (not d.end or t.keys[i] < d.end)
+                self.persist()
+            return a, b
 
     def compact_named(self, name):
         """major_compact of a region (encoded or full name) or a table: the references of
-        merged regions are rewritten, and the CatalogJanitor's next run (immediate here)
-        drops their merge qualifiers. The emulator compacts the whole table either way."""
+        merged regions and split daughters are rewritten, and the CatalogJanitor's next run
+        (immediate here) drops their merge qualifiers and the split parents' rows. The
+        emulator compacts the whole table either way."""
         with self.lock:
             t, r = self._region_by_name(name)
             if t is None:
                 t = self.get_table(name)
+            if not self.compactions:
+                # CompactSplit.requestCompactionInternal ignores requests while off
+                return t
             for x in t.regions:
                 x.merge_parents = None
+                x.split_refs = False
+            t.regions = [x for x in t.regions if not (x.split and x.daughters)]
             t.touch_regions()
             self.persist()
             return t
