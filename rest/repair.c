@@ -18,25 +18,108 @@
 
 #define ROW_FOUND 1 /* the scan callback's stop: a row was seen */
 
+/* Whether row is hbtab's own metadata row, which is not data: a merge carries it along. */
+static int metadata_row(const struct hb_row *row)
+{
+	return row->key_len == strlen(HB_METAROW_ROW) &&
+	       !memcmp(row->key, HB_METAROW_ROW, row->key_len);
+}
+
 static int first_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 {
 	int *rows = ctx;
 
 	(void)err;
-	/* hbtab's own metadata row is not data: a merge carries it along */
-	if (row->key_len == strlen(HB_METAROW_ROW) &&
-	    !memcmp(row->key, HB_METAROW_ROW, row->key_len))
+	if (metadata_row(row))
 		return 0;
 	*rows = 1;
 	return ROW_FOUND;
+}
+
+/* The first data row's key, kept in the buffer ctx. */
+static int first_key(void *ctx, const struct hb_row *row, struct hb_error *err)
+{
+	(void)err;
+	if (metadata_row(row))
+		return 0;
+	return hb_buf_add(ctx, row->key, row->key_len) ? HB_ENOMEM : ROW_FOUND;
+}
+
+static int printable(unsigned char c)
+{
+	return c >= 0x20 && c <= 0x7e;
+}
+
+/* A key of printable bytes only (what a stateless scan's startrow can say) at or below key:
+ * its printable prefix, followed, when the first other byte is above '~', by '~'s (a longer
+ * run sorts closer below the key). */
+static int printable_floor(struct hb_buf *out, const unsigned char *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && printable(k[i]); i++)
+		;
+	if (hb_buf_add(out, k, i))
+		return HB_ENOMEM;
+	for (n = i < n && k[i] > 0x7e ? 32 : 0; n; n--)
+		if (hb_buf_addc(out, '~'))
+			return HB_ENOMEM;
+	return 0;
+}
+
+/*
+ * A proof over a stateless scan, for bounds that one cannot carry (docs/hbase-merge-split.md
+ * §6): the first data row at or after a printable key at or below start. None, or one at or
+ * after end, proves [start, end) empty; one inside it proves rows; one before start proves
+ * nothing (*rows stays -1).
+ */
+static int floor_proof(struct hb_rest *c, const char *table, const unsigned char *start,
+                       size_t start_len, const unsigned char *end, size_t end_len, int *rows,
+                       struct hb_error *err)
+{
+	struct hb_buf lo = HB_BUF_INIT, key = HB_BUF_INIT;
+	struct hb_scan_spec spec;
+	int rc;
+
+	*rows = -1;
+	if (printable_floor(&lo, start, start_len)) {
+		hb_buf_release(&lo);
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	memset(&spec, 0, sizeof(spec));
+	spec.start = lo.len ? lo.data : NULL;
+	spec.start_len = lo.len;
+	spec.batch = 2;
+	spec.max_versions = 1;
+	spec.limit = 2; /* one answer of one chunk: a failure is a 500, never a short 200 */
+	rc = hb_rest_scan(c, table, &spec, first_key, &key, err);
+	if (rc == ROW_FOUND || !rc) {
+		int found = rc == ROW_FOUND;
+
+		rc = 0;
+		if (!found || (end_len && hb_key_cmp(key.data, key.len, end, end_len) >= 0))
+			*rows = 0;
+		else if (hb_key_cmp(key.data, key.len, start, start_len) >= 0)
+			*rows = 1;
+	} else if (rc == HB_ENOMEM) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	hb_buf_release(&lo);
+	hb_buf_release(&key);
+	return rc;
 }
 
 int hb_repair_range_rows(struct hb_rest *c, const char *table, const void *start, size_t start_len,
                          const void *end, size_t end_len, int *rows, struct hb_error *err)
 {
 	struct hb_scan_spec spec;
-	int rc;
+	size_t i;
+	int rc, binary = 0;
 
+	for (i = 0; i < start_len; i++)
+		binary |= !printable(((const unsigned char *)start)[i]);
+	for (i = 0; i < end_len; i++)
+		binary |= !printable(((const unsigned char *)end)[i]);
 	memset(&spec, 0, sizeof(spec));
 	spec.start = start_len ? start : NULL;
 	spec.start_len = start_len;
@@ -46,7 +129,19 @@ int hb_repair_range_rows(struct hb_rest *c, const char *table, const void *start
 	spec.max_versions = 1;
 	spec.limit = 2; /* one row of data even when the metadata row comes first */
 	*rows = 0;
+	if (!binary) {
+		/* printable bounds: a stateless scan, whose failure is a 500 */
+		rc = hb_rest_scan(c, table, &spec, first_row, rows, err);
+		return rc == ROW_FOUND ? 0 : rc;
+	}
+	rc = floor_proof(c, table, start, start_len, end, end_len, rows, err);
+	if (rc || *rows >= 0)
+		return rc;
+	/* a stateful scanner over the exact bounds: a row it hands over is a row, but its end
+	 * (204) is also what a failed region server gives, so it proves no emptiness */
 	rc = hb_rest_scan(c, table, &spec, first_row, rows, err);
+	if (rc != ROW_FOUND && !rc)
+		*rows = -1;
 	return rc == ROW_FOUND ? 0 : rc;
 }
 

@@ -16,8 +16,12 @@
 
 /*
  * Whether table holds a row in [start, end) (end_len 0 = to the last row), hbtab's metadata
- * row aside: a scan asking for 2 rows at most (stateless when the bounds are printable, else
- * a scanner stopped after the first row). *rows = 1 or 0.
+ * row aside: *rows = 1 or 0, or -1 when nothing proves either. Emptiness is proven by
+ * stateless scans only (a failure is a 500 there; a stateful scanner ends with the same 204
+ * whether its region server failed or the rows did): for printable bounds one over them, else
+ * one from a printable key at or below start (its first row at or after end, or none, is the
+ * proof). When that shows a row before start, a scanner over the bounds may still find a row
+ * (rows 1), never prove there is none (-1).
  */
 int hb_repair_range_rows(struct hb_rest *c, const char *table, const void *start, size_t start_len,
                          const void *end, size_t end_len, int *rows, struct hb_error *err);
