@@ -503,7 +503,12 @@ class RestHandler(Handler):
 
     def r_version(self, method):
         a = self.accept()
-        v = VERSION_JSON
+        v = dict(VERSION_JSON)
+        if self.state.release() >= (2, 6, 1):
+            # the 2.6.1 gateway's VersionModel also carries the HBase version and revision of
+            # its jars (seen; the 2.5.8 gateway's has neither: NOTES.md)
+            v["Version"] = self.state.cluster_version
+            v["Revision"] = "0" * 40
         if a == "plain":
             txt = "rest %s [JVM: %s] [OS: %s] [Server: %s] [Jersey: %s]\n" % (
                 v["REST"], v["JVM"], v["OS"], v["Server"], v["Jersey"])

@@ -151,3 +151,17 @@ class Version3(EmuTestCase):
         self.emu.create("t1", [b"m"])
         for k in region_keys(self.emu):
             self.assertIn("cpRequestsCount", k)
+
+
+class Gateway261(EmuTestCase):
+    emu_args = ("--cluster-version", "2.6.1")
+
+    def test_version_adds_the_hbase_version_and_revision_from_2_6_1(self):
+        # seen: the 2.6.1 gateway's /version/rest names its jars' HBase version and revision;
+        # the 2.5.8 gateway's (ClusterResources, the default 2.5.8) does not
+        st, _, b = self.emu.rest("GET", "/version/rest")
+        self.assertEqual(st, 200)
+        v = json.loads(b)
+        self.assertEqual(set(v), {"REST", "JVM", "OS", "Server", "Jersey", "Version", "Revision"})
+        self.assertEqual(v["Version"], "2.6.1")
+        self.assertRegex(v["Revision"], r"^[0-9a-f]{40}$")
