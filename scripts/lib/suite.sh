@@ -40,9 +40,26 @@ finish_passes() {
             grep -E 'tests passed|Total Test time' "${pass_logs[$i]}" >&2 || true
             say "${pass_names[$i]}: passed in $(cat "${pass_logs[$i]}.seconds") s"
         fi
+        cluster_counts "${pass_logs[$i]}"
     done
     pass_names=() pass_pids=() pass_logs=()
     return "$failed"
+}
+
+# cluster_counts LOG: for a pass that ran tests against real HBase, each cluster's own count
+# (the default release line, the 2.5 line, the secure cluster), its start and stop left out.
+cluster_counts() {
+    awk '
+        match($0, /Test +#[0-9]+: [^ ]+/) {
+            name = substr($0, RSTART, RLENGTH); sub(/.*: /, "", name)
+            if (name !~ /^(real|secure)\./ || name ~ /\.(start|stop)$/) next
+            group = name ~ /^secure\./ ? "secure cluster (2.6.1, Kerberos, TLS, ACLs)" : \
+                    name ~ /^real\.2\.5\./ ? "2.5 line (smoke set)" : "2.6.1 (every behaviour test)"
+            total[group]++
+            if ($0 ~ / Passed /) passed[group]++
+        }
+        END { for (g in total) printf "==> real HBase, %s: %d of %d passed\n", g, passed[g], total[g] }
+    ' "$1" | sort >&2
 }
 
 # Maven's first build of tests/realhbase downloads HBase's jars (about 310 MB into ~/.m2, and
