@@ -28,7 +28,8 @@
 static const char *keyspace_opt, *min_regions_opt, *max_steps_opt, *via_opt, *wait_opt, *window_opt;
 static int empty, split_hot, apply;
 
-static struct hb_repair_params params = {0, 1, 0, DEFAULT_MAX_STEPS};
+static struct hb_repair_params params = {
+    0, 1, 0, DEFAULT_MAX_STEPS, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
 static double wait_s = DEFAULT_WAIT, window_s = 10.0;
 static int print_only;
 static struct cli_prom_opts po;

@@ -46,6 +46,57 @@ int hb_repair_ruby_key(struct hb_buf *out, const void *key, size_t n)
 	return rc;
 }
 
+void hb_split_restriction_read(struct hb_split_restriction *r, const char *type,
+                               const char *prefix_length, const char *delimiter)
+{
+	memset(r, 0, sizeof(*r));
+	if (!type)
+		return;
+	if (!strcmp(type, "KeyPrefix") && prefix_length) {
+		/* Integer.parseInt: an optional sign, decimal digits, an int */
+		const char *q = prefix_length + (*prefix_length == '+' || *prefix_length == '-');
+		long long v = 0;
+
+		if (!*q)
+			return;
+		for (; *q >= '0' && *q <= '9' && v <= 2147483647LL; q++)
+			v = v * 10 + (*q - '0');
+		if (*q || v > 2147483647LL || *prefix_length == '-' || v <= 0)
+			return;
+		r->kind = HB_SPLIT_RESTRICT_KEY_PREFIX;
+		r->prefix_length = (size_t)v;
+	} else if (!strcmp(type, "DelimitedKeyPrefix") && delimiter && *delimiter) {
+		r->kind = HB_SPLIT_RESTRICT_DELIMITED;
+		r->delimiter = delimiter;
+	}
+}
+
+size_t hb_split_restricted_len(const struct hb_split_restriction *r, const void *key, size_t n)
+{
+	const unsigned char *k = key;
+	size_t i, dl;
+
+	if (r->kind == HB_SPLIT_RESTRICT_KEY_PREFIX)
+		return n < r->prefix_length ? n : r->prefix_length;
+	if (r->kind != HB_SPLIT_RESTRICT_DELIMITED)
+		return n;
+	/* the first occurrence of the delimiter; none: the key as it is */
+	dl = strlen(r->delimiter);
+	for (i = 0; i + dl <= n; i++)
+		if (!memcmp(k + i, r->delimiter, dl))
+			return i;
+	return n;
+}
+
+/* "KeyPrefix, prefix_length N" or "DelimitedKeyPrefix, delimiter 'D'". */
+static int restriction_text(struct hb_buf *b, const struct hb_split_restriction *r)
+{
+	if (r->kind == HB_SPLIT_RESTRICT_KEY_PREFIX)
+		return hb_buf_addf(b, "KeyPrefix, prefix_length %zu", r->prefix_length);
+	return hb_buf_adds(b, "DelimitedKeyPrefix, delimiter '") ||
+	       hb_tsb_append_quoted(b, r->delimiter, strlen(r->delimiter)) || hb_buf_adds(b, "'");
+}
+
 /* Appends an entry; its strings are set by the caller. NULL when out of memory. */
 static struct hb_repair_step *add(struct hb_repair_plan *p, const char *finding,
                                   enum hb_repair_action action, size_t first, size_t n)
@@ -374,20 +425,60 @@ static int plan_empty(struct hb_repair_plan *p, const struct hb_regions *rs,
 	return rc;
 }
 
-/* Hot regions split at the median of their key sample, strictly inside the region. */
-static int plan_hot(struct hb_repair_plan *p, const char *table, const struct hb_regions *rs,
-                    const struct hb_repair_ev *ev, unsigned char *taken)
+/* Whether key lies strictly inside region i. */
+static int strictly_inside(const struct hb_regions *rs, size_t i, const unsigned char *key,
+                           size_t kl)
+{
+	const unsigned char *s, *e;
+	size_t sl, el;
+
+	hb_regions_bounds(rs, i, &s, &sl, &e, &el);
+	return key && hb_key_cmp(key, kl, s, sl) > 0 && (!el || hb_key_cmp(key, kl, e, el) < 0);
+}
+
+/* Reports hot region i with no key to split it at (b: its bounds' text). */
+static int no_split_key(struct hb_repair_plan *p, const struct hb_repair_params *pp,
+                        const struct hb_repair_ev *ev, size_t i, size_t rl, const char *b)
+{
+	struct hb_repair_step *st = add(p, HB_REPAIR_HOT_NO_KEY, HB_REPAIR_REPORT, i, 1);
+	struct hb_buf k = HB_BUF_INIT, r = HB_BUF_INIT, c = HB_BUF_INIT;
+	int rc;
+
+	if (!st)
+		return HB_ENOMEM;
+	if (!ev[i].split || rl == ev[i].split_len)
+		return set_message(st,
+		                   "hot region %zu %s: no sampled key lies strictly inside it (too "
+		                   "few rows to sample, or all rows at its start): not split",
+		                   i, b);
+	/* HBase would cut the key to a prefix that is the region's start (or before it) */
+	rc = hb_tsb_append_quoted(&k, ev[i].split, ev[i].split_len) || hb_buf_add(&k, "", 0) ||
+	     hb_tsb_append_quoted(&c, ev[i].split, rl) || hb_buf_add(&c, "", 0) ||
+	     restriction_text(&r, &pp->restriction) || hb_buf_add(&r, "", 0) ||
+	     set_message(st,
+	                 "hot region %zu %s: the table's split restriction (%s) cuts the sampled "
+	                 "key '%s' to '%s', which is not strictly inside the region (HBase "
+	                 "refuses a split row equal to the region's start key): not split",
+	                 i, b, r.data, k.data, c.data);
+	hb_buf_release(&k);
+	hb_buf_release(&c);
+	hb_buf_release(&r);
+	return rc ? HB_ENOMEM : 0;
+}
+
+/* Hot regions split at the median of their key sample (cut as the table's split restriction
+ * cuts it), strictly inside the region. */
+static int plan_hot(struct hb_repair_plan *p, const struct hb_repair_params *pp,
+                    const struct hb_regions *rs, const struct hb_repair_ev *ev,
+                    unsigned char *taken)
 {
 	size_t i;
 	int rc = 0;
 
-	(void)table;
 	for (i = 0; !rc && i < rs->n; i++) {
-		const unsigned char *s, *e;
-		size_t sl, el;
 		struct hb_repair_step *st;
 		struct hb_buf cmd = HB_BUF_INIT, b = HB_BUF_INIT;
-		int inside;
+		size_t rl;
 
 		if (!ev[i].hot || taken[i])
 			continue;
@@ -396,23 +487,16 @@ static int plan_hot(struct hb_repair_plan *p, const char *table, const struct hb
 				return HB_ENOMEM;
 			continue;
 		}
-		hb_regions_bounds(rs, i, &s, &sl, &e, &el);
-		inside = ev[i].split && hb_key_cmp(ev[i].split, ev[i].split_len, s, sl) > 0 &&
-		         (!el || hb_key_cmp(ev[i].split, ev[i].split_len, e, el) < 0);
-		if (bounds_text(&b, rs, i)) {
+		rl = ev[i].split
+		         ? hb_split_restricted_len(&pp->restriction, ev[i].split, ev[i].split_len)
+		         : 0;
+		if (bounds_text(&b, rs, i) || hb_buf_add(&b, "", 0)) {
 			hb_buf_release(&b);
 			return HB_ENOMEM;
 		}
-		if (!inside) {
-			st = add(p, HB_REPAIR_HOT_NO_KEY, HB_REPAIR_REPORT, i, 1);
-			rc = !st ||
-			     set_message(st,
-			                 "hot region %zu %s: no sampled key lies strictly inside "
-			                 "it (too few rows to sample, or all rows at its start): "
-			                 "not split",
-			                 i, hb_buf_str(&b));
+		if (!strictly_inside(rs, i, ev[i].split, rl)) {
+			rc = no_split_key(p, pp, ev, i, rl, b.data);
 			hb_buf_release(&b);
-			rc = rc ? HB_ENOMEM : 0;
 			continue;
 		}
 		st = add(p, HB_REPAIR_HOT, HB_REPAIR_SPLIT, i, 1);
@@ -426,21 +510,34 @@ static int plan_hot(struct hb_repair_plan *p, const char *table, const struct hb
 			 * is refused (the 2.x shells: "Unknown table ENCODED!"), never another one
 			 * split */
 			rc = !st || hb_buf_addf(&cmd, "split '%s', \"", g->encoded) ||
-			     hb_repair_ruby_key(&cmd, ev[i].split, ev[i].split_len) ||
-			     hb_buf_addc(&cmd, '"') ||
-			     hb_buf_add(&st->split, ev[i].split, ev[i].split_len) ||
-			     !(st->command = take(&cmd));
+			     hb_repair_ruby_key(&cmd, ev[i].split, rl) || hb_buf_addc(&cmd, '"') ||
+			     hb_buf_add(&st->split, ev[i].split, rl) || !(st->command = take(&cmd));
 		}
 		if (!rc) {
-			struct hb_buf k = HB_BUF_INIT;
+			struct hb_buf k = HB_BUF_INIT, c = HB_BUF_INIT, r = HB_BUF_INIT;
 
 			rc = hb_tsb_append_quoted(&k, ev[i].split, ev[i].split_len) ||
-			     hb_buf_add(&k, "", 0) ||
-			     set_message(st,
-			                 "hot region %zu %s: split at the median of a key sample "
-			                 "drawn from it, '%s'",
-			                 i, hb_buf_str(&b), k.data);
+			     hb_buf_add(&k, "", 0);
+			if (!rc && rl < ev[i].split_len)
+				rc = hb_tsb_append_quoted(&c, ev[i].split, rl) ||
+				     hb_buf_add(&c, "", 0) ||
+				     restriction_text(&r, &pp->restriction) ||
+				     hb_buf_add(&r, "", 0) ||
+				     set_message(
+				         st,
+				         "hot region %zu %s: split at '%s', the median of a key "
+				         "sample drawn from it, '%s', cut as the table's split "
+				         "restriction (%s) cuts it",
+				         i, b.data, c.data, k.data, r.data);
+			else if (!rc)
+				rc = set_message(
+				    st,
+				    "hot region %zu %s: split at the median of a key sample "
+				    "drawn from it, '%s'",
+				    i, b.data, k.data);
 			hb_buf_release(&k);
+			hb_buf_release(&c);
+			hb_buf_release(&r);
 		}
 		if (!rc)
 			taken[i] = 1;
@@ -512,6 +609,7 @@ int hb_repair_plan(struct hb_repair_plan *out, const char *table, const struct h
 	size_t live = rs->n;
 	int rc;
 
+	(void)table;
 	if (!taken)
 		return HB_ENOMEM;
 	rc = plan_chain(out, audit);
@@ -525,7 +623,7 @@ int hb_repair_plan(struct hb_repair_plan *out, const char *table, const struct h
 				live -= out->v[i].n - 1;
 	}
 	if (!rc && p->split_hot)
-		rc = plan_hot(out, table, rs, ev, taken);
+		rc = plan_hot(out, p, rs, ev, taken);
 	if (!rc && p->empty)
 		rc = plan_empty(out, rs, ev, taken, &live, p->min_regions ? p->min_regions : 1);
 	if (!rc)

@@ -41,12 +41,40 @@ struct hb_repair_ev {
 	size_t split_len;
 };
 
+/* A table's split restriction (2.6.1 hbase-server regionserver/RegionSplitRestriction.java):
+ * the master cuts a split point given by a user to a prefix of it before splitting. */
+#define HB_SPLIT_RESTRICTION_TYPE "hbase.regionserver.region.split_restriction.type"
+#define HB_SPLIT_RESTRICTION_PREFIX_LENGTH                                                         \
+	"hbase.regionserver.region.split_restriction.prefix_length"
+#define HB_SPLIT_RESTRICTION_DELIMITER "hbase.regionserver.region.split_restriction.delimiter"
+
+enum hb_split_restriction_kind {
+	HB_SPLIT_RESTRICT_NONE,
+	HB_SPLIT_RESTRICT_KEY_PREFIX, /* the first prefix_length bytes */
+	HB_SPLIT_RESTRICT_DELIMITED,  /* the bytes before the first delimiter */
+};
+
+struct hb_split_restriction {
+	enum hb_split_restriction_kind kind;
+	size_t prefix_length;  /* KEY_PREFIX, > 0 */
+	const char *delimiter; /* DELIMITED: non-empty, borrowed */
+};
+
+/* The restriction the table values type, prefix_length and delimiter (each may be NULL) make,
+ * as HBase reads them: an unknown type, a prefix length that is not a positive int or an
+ * empty delimiter is no restriction. */
+void hb_split_restriction_read(struct hb_split_restriction *r, const char *type,
+                               const char *prefix_length, const char *delimiter);
+/* The length of the prefix of key (n bytes) HBase splits at instead of key (n when none). */
+size_t hb_split_restricted_len(const struct hb_split_restriction *r, const void *key, size_t n);
+
 struct hb_repair_params {
 	int empty;          /* merge runs of regions proven empty (--empty) */
 	size_t min_regions; /* --empty never leaves fewer live regions than this (>= 1) */
 	int split_hot;      /* split hot regions at their sampled median (--split-hot) */
 	size_t max_steps;   /* at most this many steps (MERGE/SPLIT) in the plan; the rest are
 	                     * counted in plan->deferred */
+	struct hb_split_restriction restriction; /* the table's, from its schema (zero: none) */
 };
 
 enum hb_repair_action {
@@ -86,9 +114,9 @@ void hb_repair_plan_release(struct hb_repair_plan *p);
  *   Unreachable regions that hold rows, or were not scanned, are reported and never merged;
  * - with p->empty, runs of two or more adjacent regions proven empty (load_empty == 1 and
  *   rows == 0) not already in a step are merged into one, never below p->min_regions;
- * - with p->split_hot, each hot region not already in a step is split at its sampled key
- *   when that key lies strictly inside it (a key equal to the start is refused by HBase),
- *   else reported.
+ * - with p->split_hot, each hot region not already in a step is split at its sampled key,
+ *   cut as p->restriction says HBase will cut it, when that key lies strictly inside it (a
+ *   key equal to the start is refused by HBase), else reported.
  * audit holds the chain findings (hole, overlap, ...) reported with the HBCK2 command; it
  * may be NULL. table names the table in commands. out must be initialised. HB_ENOMEM.
  */

@@ -495,11 +495,33 @@ static int hot_medians(struct hb_rest *c, const char *table, struct hb_repair_su
 	return rc;
 }
 
+/* The table's split restriction from its schema (the table values the master reads first); a
+ * schema that cannot be read leaves none, and a split HBase moves then shows where it went
+ * (hb_repair_run accepts a boundary inside the region). The strings stay in schema. */
+static int read_restriction(struct hb_rest *c, const char *table, struct hb_schema *schema,
+                            struct hb_split_restriction *r, struct hb_error *err)
+{
+	struct hb_error e = {0};
+	int rc = hb_rest_get_schema(c, table, schema, &e);
+
+	memset(r, 0, sizeof(*r));
+	if (rc == HB_ENOMEM)
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc)
+		hb_split_restriction_read(
+		    r, hb_attrs_get(&schema->attrs, HB_SPLIT_RESTRICTION_TYPE),
+		    hb_attrs_get(&schema->attrs, HB_SPLIT_RESTRICTION_PREFIX_LENGTH),
+		    hb_attrs_get(&schema->attrs, HB_SPLIT_RESTRICTION_DELIMITER));
+	return 0;
+}
+
 int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, struct hb_rest *c,
                      const char *table, const struct hb_audit_opts *ao,
                      const struct hb_repair_params *p, struct hb_error *err)
 {
 	const struct hb_finding *f;
+	struct hb_repair_params pp = *p;
+	struct hb_schema schema;
 	struct hb_repair_ev *ev = NULL;
 	struct hb_buf *medians = NULL;
 	unsigned char *want = NULL;
@@ -507,6 +529,7 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
 	size_t i, n;
 	int rc;
 
+	hb_schema_init(&schema);
 	rc = hb_rest_audit_table(&s->audit, c, table, ao, err);
 	if (rc)
 		return rc;
@@ -551,10 +574,13 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
 		rc = hb_repair_scan_rows(c, table, &s->live, want, ev, err);
 	if (!rc && p->split_hot)
 		rc = hot_medians(c, table, s, map, ev, medians, err);
+	if (!rc && p->split_hot)
+		rc = read_restriction(c, table, &schema, &pp.restriction, err);
 plan:
-	if (!rc && hb_repair_plan(out, table, &s->live, ev, &s->audit.a.findings, p))
+	if (!rc && hb_repair_plan(out, table, &s->live, ev, &s->audit.a.findings, &pp))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 done:
+	hb_schema_release(&schema);
 	for (i = 0; medians && i < s->live.n; i++)
 		hb_buf_release(&medians[i]);
 	free(medians);
@@ -640,12 +666,15 @@ static int run_command(const struct hb_repair_apply *a, const char *cmd, int *hu
 }
 
 /* Whether REST's region list shows the step's result: one region with the merged bounds, or
- * a region starting at the split key. */
+ * a region starting at the split key (1); or, for a split, a region starting elsewhere
+ * strictly inside the region split (2, its start in moved): HBase moved the split point, as
+ * a split restriction in the master's configuration does, which hbtab cannot read. */
 static int step_visible(const struct hb_regions *now, const struct hb_regions *rs,
-                        const struct hb_repair_step *s)
+                        const struct hb_repair_step *s, struct hb_buf *moved)
 {
 	const unsigned char *a, *b, *c, *d;
 	size_t al, bl, cl, dl, i;
+	int inside = 0;
 
 	hb_regions_bounds(rs, s->first, &a, &al, &b, &bl);
 	hb_regions_bounds(rs, s->first + s->n - 1, &c, &cl, &d, &dl);
@@ -659,8 +688,15 @@ static int step_visible(const struct hb_regions *now, const struct hb_regions *r
 			return 1;
 		if (s->action == HB_REPAIR_SPLIT && !hb_key_cmp(x, xl, s->split.data, s->split.len))
 			return 1;
+		if (s->action == HB_REPAIR_SPLIT && !inside && hb_key_cmp(x, xl, a, al) > 0 &&
+		    (!bl || hb_key_cmp(x, xl, b, bl) < 0)) {
+			hb_buf_reset(moved);
+			if (hb_buf_add(moved, x, xl))
+				return -1;
+			inside = 1;
+		}
 	}
-	return 0;
+	return inside ? 2 : 0;
 }
 
 /* Every live region of the table OPEN in hbase:meta (1), or not yet (0); a meta that cannot
@@ -695,7 +731,8 @@ static int meta_settled(struct hb_rest *c, const char *table)
 /* Polls until the step's result shows and the table's regions are OPEN, a->wait at most.
  * hang: the shell was killed at its timeout (its message), or NULL. */
 static int settle(struct hb_rest *c, const struct hb_repair_apply *a, const struct hb_regions *rs,
-                  const struct hb_repair_step *s, const struct hb_error *hang, struct hb_error *err)
+                  const struct hb_repair_step *s, const struct hb_error *hang, struct hb_buf *moved,
+                  struct hb_error *err)
 {
 	double t0 = hb_now(), pause = 0.2;
 
@@ -707,10 +744,12 @@ static int settle(struct hb_rest *c, const struct hb_repair_apply *a, const stru
 		hb_regions_init(&now);
 		rc = hb_rest_get_regions(c, a->table, &now, &e);
 		if (!rc)
-			seen = step_visible(&now, rs, s);
+			seen = step_visible(&now, rs, s, moved);
 		hb_regions_release(&now);
-		if (rc == HB_ENOMEM)
-			return hb_error_set(err, rc, "out of memory");
+		if (rc == HB_ENOMEM || seen < 0)
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		if (seen != 2)
+			hb_buf_reset(moved);
 		if (seen && meta_settled(c, a->table))
 			return 0;
 		if (hb_now() - t0 > a->wait && hang)
@@ -731,6 +770,7 @@ static int settle(struct hb_rest *c, const struct hb_repair_apply *a, const stru
 int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_regions *rs,
                   const struct hb_repair_plan *p, struct hb_error *err)
 {
+	struct hb_buf moved = HB_BUF_INIT;
 	size_t i;
 	int rc = 0;
 
@@ -742,6 +782,8 @@ int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_
 			continue;
 		struct hb_error hang = {0};
 		int hung = 0;
+
+		hb_buf_reset(&moved);
 
 		if (a->log)
 			a->log(a->ctx, p, i, 0, 0, NULL);
@@ -758,13 +800,34 @@ int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_
 			             shell.msg);
 		}
 		if (!rc)
-			rc = settle(c, a, rs, s, hung ? &hang : NULL, err);
+			rc = settle(c, a, rs, s, hung ? &hang : NULL, &moved, err);
 		if (!rc && hung)
 			hb_tell_warn(a->tell, "%s; its result shows: the step is done", hang.msg);
+		if (!rc && moved.len) {
+			struct hb_buf k = HB_BUF_INIT, m = HB_BUF_INIT;
+
+			if (hb_tsb_append_quoted(&k, s->split.data, s->split.len) ||
+			    hb_buf_add(&k, "", 0) ||
+			    hb_tsb_append_quoted(&m, moved.data, moved.len) ||
+			    hb_buf_add(&m, "", 0))
+				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+			else
+				hb_tell_warn(
+				    a->tell,
+				    "%s: HBase split the region at '%s', not at '%s' (a split "
+				    "restriction in the master's configuration, "
+				    "hbase.regionserver.region.split_restriction.type, moves a "
+				    "split point; the table's schema sets none): the region is "
+				    "split",
+				    s->command, m.data, k.data);
+			hb_buf_release(&k);
+			hb_buf_release(&m);
+		}
 		if (!rc)
 			a->done++;
 		if (a->log)
 			a->log(a->ctx, p, i, 1, rc, err);
 	}
+	hb_buf_release(&moved);
 	return rc;
 }

@@ -225,6 +225,37 @@ class RepairAgainstCluster(backend.BackendTest):
         self.assertEqual(bounds, sorted(self.planned("--hex-splits", "4") + [key]))
         self.assertEqual(sorted(k for k in self.rows(t)), sorted(written))
 
+    def test_hot_region_is_split_where_the_tables_split_restriction_puts_the_key(self):
+        t = self.name()
+        restriction = "hbase.regionserver.region.split_restriction."
+        r = self.hb("create", t, "--hex-splits", "4", "--family", "info",
+                    "--attr", restriction + "type=KeyPrefix",
+                    "--attr", restriction + "prefix_length=2")
+        self.assertOk(r)
+        # every write goes to the last region, [c0000000, ); the sample's median is 'mb1',
+        # and HBase splits at its first 2 bytes
+        written = [b"m%c%d" % (c, i) for c in b"ab" for i in range(1, 10)]
+        for _ in range(20):
+            self.be.put(t, [(k, {"info:q": b"v"}) for k in written])
+
+        def planned():
+            r = self.hb("repair", t, "--split-hot", "--window", "0", "-o", "json")
+            return r.rc == 1 and any(s["action"] == "split" for s in r.json()["steps"])
+        hbtest.wait_for(planned, "the writes to show in /status/cluster")
+        r = self.hb("repair", t, "--split-hot", "--window", "0", "-o", "json")
+        split = [s for s in r.json()["steps"] if s["action"] == "split"]
+        self.assertEqual(len(split), 1, r)
+        self.assertEqual((split[0]["split_key"], [x["index"] for x in split[0]["regions"]]),
+                         ("mb", [3]), r)
+        self.assertIn("KeyPrefix, prefix_length 2", split[0]["message"], r)
+        self.assertTrue(split[0]["command"].endswith(', "mb"'), r)
+        r = self.hb("repair", t, "--split-hot", "--window", "0", "--apply", "-o", "json")
+        self.assertOk(r)
+        self.assertEqual(r.json()["steps_done"], 1, r)
+        self.assertNotIn("warning", r.err, r)
+        self.assertEqual(self.be.boundaries(t), self.planned("--hex-splits", "4") + [b"mb"])
+        self.assertEqual(sorted(self.rows(t)), written)
+
     def test_empty_regions_are_merged_but_never_below_min_regions(self):
         t = self.name()
         keys = self.planned("--hex-splits", "6")

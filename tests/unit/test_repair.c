@@ -96,7 +96,7 @@ static void apply(struct hb_keys *out, const struct hb_regions *rs, const struct
 	free(drop);
 }
 
-static const struct hb_repair_params defaults = {0, 1, 0, 10};
+static const struct hb_repair_params defaults = {0, 1, 0, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
 
 static void test_repair__seed_design_merges_regions_0_and_3_to_7_keeping_reachable_bounds(void)
 {
@@ -282,7 +282,7 @@ static void test_repair__max_steps_defers_the_rest(void)
 	struct hb_regions rs;
 	struct hb_repair_plan p;
 	struct hb_repair_ev *ev;
-	struct hb_repair_params one = {0, 1, 0, 1};
+	struct hb_repair_params one = {0, 1, 0, 1, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
 
 	seed_keys(&keys);
 	from_splits(&rs, &keys);
@@ -304,7 +304,7 @@ static void test_repair__empty_runs_merge_but_never_below_min_regions(void)
 	struct hb_regions rs;
 	struct hb_repair_plan p;
 	struct hb_repair_ev *ev;
-	struct hb_repair_params e = {1, 1, 0, 10};
+	struct hb_repair_params e = {1, 1, 0, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
 	size_t i;
 
 	seed_keys(&keys);
@@ -353,7 +353,7 @@ static void test_repair__hot_region_splits_strictly_inside(void)
 	struct hb_regions rs;
 	struct hb_repair_plan p;
 	struct hb_repair_ev *ev;
-	struct hb_repair_params h = {0, 1, 1, 10};
+	struct hb_repair_params h = {0, 1, 1, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
 	const unsigned char *s, *e;
 	size_t sl, el;
 
@@ -390,6 +390,114 @@ static void test_repair__hot_region_splits_strictly_inside(void)
 	hb_repair_plan_init(&p);
 	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &h), 0);
 	CHECK_EQ_INT(p.steps, 0);
+	hb_repair_plan_release(&p);
+	free(ev);
+	hb_regions_release(&rs);
+	hb_keys_release(&keys);
+}
+
+static void test_repair__split_restriction_reads_and_cuts_as_hbase_does(void)
+{
+	struct hb_split_restriction r;
+
+	hb_split_restriction_read(&r, "KeyPrefix", "2", NULL);
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_KEY_PREFIX);
+	CHECK_EQ_INT(hb_split_restricted_len(&r, "mb1", 3), 2);
+	CHECK_EQ_INT(hb_split_restricted_len(&r, "m", 1), 1);
+	/* Integer.parseInt, and a length of 0 or less is no restriction */
+	hb_split_restriction_read(&r, "KeyPrefix", "+3", NULL);
+	CHECK_EQ_INT(r.prefix_length, 3);
+	hb_split_restriction_read(&r, "KeyPrefix", "0", NULL);
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_NONE);
+	hb_split_restriction_read(&r, "KeyPrefix", "-2", NULL);
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_NONE);
+	hb_split_restriction_read(&r, "KeyPrefix", "2x", NULL);
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_NONE);
+	hb_split_restriction_read(&r, "KeyPrefix", "99999999999", NULL);
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_NONE);
+	hb_split_restriction_read(&r, "KeyPrefix", NULL, NULL);
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_NONE);
+	/* the bytes before the first delimiter; without one, the key as it is */
+	hb_split_restriction_read(&r, "DelimitedKeyPrefix", NULL, "__");
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_DELIMITED);
+	CHECK_EQ_INT(hb_split_restricted_len(&r, "ab__c__d", 8), 2);
+	CHECK_EQ_INT(hb_split_restricted_len(&r, "ab_c", 4), 4);
+	hb_split_restriction_read(&r, "DelimitedKeyPrefix", NULL, "");
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_NONE);
+	hb_split_restriction_read(&r, "keyprefix", "2", NULL);
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_NONE);
+	hb_split_restriction_read(&r, "None", "2", NULL);
+	CHECK_EQ_INT(r.kind, HB_SPLIT_RESTRICT_NONE);
+}
+
+static void test_repair__hot_region_splits_where_the_restriction_cuts_the_key(void)
+{
+	struct hb_keys keys;
+	struct hb_regions rs;
+	struct hb_repair_plan p;
+	struct hb_repair_ev *ev;
+	struct hb_repair_params h = {0, 1, 1, 10, {HB_SPLIT_RESTRICT_KEY_PREFIX, 2, NULL}};
+
+	hb_keys_init(&keys);
+	hb_keys_push(&keys, "ma", 2);
+	hb_keys_push(&keys, "mz", 2);
+	from_splits(&rs, &keys);
+	ev = evidence(&rs, "*");
+	ev[1].hot = 1;
+	ev[1].split = (const unsigned char *)"mb1";
+	ev[1].split_len = 3;
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &h), 0);
+	CHECK_EQ_INT(p.steps, 1);
+	CHECK_EQ_STR(p.v[0].command, "split '000000000000000000000000000000e1', \"mb\"");
+	CHECK_EQ_INT(p.v[0].split.len, 2);
+	CHECK(strstr(p.v[0].message, "KeyPrefix, prefix_length 2") != NULL);
+	hb_repair_plan_release(&p);
+
+	/* cut to the region's start: HBase refuses it, so the plan does */
+	ev[1].split = (const unsigned char *)"ma7";
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &h), 0);
+	CHECK_EQ_INT(p.steps, 0);
+	CHECK_EQ_STR(p.v[0].finding, HB_REPAIR_HOT_NO_KEY);
+	CHECK(strstr(p.v[0].message, "cuts the sampled key 'ma7' to 'ma'") != NULL);
+	hb_repair_plan_release(&p);
+	free(ev);
+	hb_regions_release(&rs);
+	hb_keys_release(&keys);
+}
+
+static void test_repair__split_daughters_block_their_merge_with_both_compactions(void)
+{
+	struct hb_keys keys;
+	struct hb_regions rs;
+	struct hb_repair_plan p;
+	struct hb_repair_ev *ev;
+	size_t i;
+
+	hb_keys_init(&keys);
+	hb_keys_push(&keys, "b", 1);
+	hb_keys_push(&keys, "e", 1);
+	hb_keys_push(&keys, "h", 1);
+	from_splits(&rs, &keys);
+	ev = evidence(&rs, "[gh] *");
+	/* regions 1 and 2 are the daughters of a split whose parent's row is still in meta */
+	ev[1].daughter = ev[2].daughter = 1;
+	ev[1].sibling = 3;
+	ev[2].sibling = 2;
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &defaults), 0);
+	CHECK_EQ_INT(p.steps, 0);
+	CHECK_EQ_INT(p.n, 2);
+	for (i = 0; i < p.n; i++) {
+		CHECK_EQ_STR(p.v[i].finding, HB_REPAIR_BLOCKED);
+		CHECK_EQ_STR(p.v[i].command, "major_compact '000000000000000000000000000000e1'; "
+		                             "major_compact '000000000000000000000000000000e2'");
+		CHECK(strstr(p.v[i].message, "catalogjanitor_run") != NULL);
+	}
+	/* region 0 waits on the lower daughter, which waits on itself */
+	CHECK_EQ_INT(p.v[0].first, 0);
+	CHECK_EQ_INT(p.v[1].first, 1);
 	hb_repair_plan_release(&p);
 	free(ev);
 	hb_regions_release(&rs);
@@ -472,6 +580,9 @@ int main(void)
 	RUN(test_repair__max_steps_defers_the_rest);
 	RUN(test_repair__empty_runs_merge_but_never_below_min_regions);
 	RUN(test_repair__hot_region_splits_strictly_inside);
+	RUN(test_repair__split_restriction_reads_and_cuts_as_hbase_does);
+	RUN(test_repair__hot_region_splits_where_the_restriction_cuts_the_key);
+	RUN(test_repair__split_daughters_block_their_merge_with_both_compactions);
 	RUN(test_repair__holes_are_reported_with_the_hbck2_command);
 	RUN(test_repair__a_recently_merged_neighbour_blocks_the_merge_until_compacted);
 	return TEST_DONE();

@@ -92,6 +92,11 @@ class ControlHandler(Handler):
             # the shell's major_compact: a region (encoded or full name) or a table
             t = s.compact_named(str(req["region"]))
             return ok({"table": t.name})
+        if p == "/control/master-config" and method == "POST":
+            # settings of the master's hbase-site.xml (the split restriction's)
+            with s.lock:
+                s.master_conf = {str(k): str(v) for k, v in (req.get("settings") or {}).items()}
+            return ok({"settings": s.master_conf})
         if p == "/control/compaction-switch" and method == "POST":
             # the shell's compaction_switch
             with s.lock:

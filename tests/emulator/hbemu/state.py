@@ -420,6 +420,9 @@ class State(object):
         # the shell's compaction_switch (control /compaction-switch): when off, a split's
         # daughters keep their references to the parent's files until a major compaction
         self.compactions = True
+        # the master's hbase.regionserver.region.split_restriction.* settings (control
+        # /master-config), read when a table's values do not set them
+        self.master_conf = {}
         self.servers_version = 0
         self._reset(nservers)
         if data_dir:
@@ -481,6 +484,7 @@ class State(object):
             self.meta_cut = None
             self.create_answer = None
             self.compactions = True
+            self.master_conf = {}
             self.persist()
 
     # ---- helpers -----------------------------------------------------------
@@ -1033,6 +1037,31 @@ class State(object):
             self.persist()
             return m
 
+    def restricted_split_point(self, t, key):
+        """RegionSplitRestriction.create(table descriptor, master configuration): the type,
+        prefix length and delimiter from the table's values, else the master's; a KeyPrefix
+        split point keeps its first prefix_length bytes, a DelimitedKeyPrefix one the bytes
+        before the first delimiter (none: unchanged)."""
+        base = "hbase.regionserver.region.split_restriction."
+
+        def value(k, empty_is_unset=False):
+            v = t.attrs.get(base + k)
+            if v is None or (empty_is_unset and v == ""):
+                v = self.master_conf.get(base + k)
+            return v
+        kind = value("type") or "None"
+        if kind == "KeyPrefix":
+            try:
+                n = int(value("prefix_length") or "")
+            except ValueError:
+                n = 0
+            return key[:n] if n > 0 else key
+        if kind == "DelimitedKeyPrefix":
+            d = (value("delimiter", True) or "").encode("utf-8")
+            i = key.find(d) if d else -1
+            return key[:i] if i >= 0 else key
+        return key
+
     def split_named(self, name, key):
         """Admin.splitRegion (a region's name, encoded or full) or Admin.split (a table: the
         region holding key): SplitTableRegionProcedure refuses a split row equal to the start
@@ -1044,6 +1073,7 @@ class State(object):
                 r = t.region_for(key)
             if r is None or r.offline or r.split:
                 raise UnknownRegion(name)
+            key = self.restricted_split_point(t, key)
             if r.merge_parents or r.split_refs:
                 raise SplitRegion("%s NOT splittable" % r.encoded)
             if key == r.start:
