@@ -282,6 +282,9 @@ class FaultMatrix(unittest.TestCase):
     def fault_seconds(self, step, kind):
         return FAULT_SECONDS[kind]
 
+    # The command reads the table's schema only to find the metadata row's family.
+    metadata_row_alone = False
+
     def is_optional(self, q):
         return any(q["method"] == m and re.search(rx, q["path"]) for m, rx in self.optional)
 
@@ -303,6 +306,11 @@ class FaultMatrix(unittest.TestCase):
         w.emu.fault(**spec)
         r = w.hbm(*self.command(w), env=self.env(w))
         want = expected(step["cls"], kind, step["later_required"], step["optional"])
+        if (kind == "403" and self.metadata_row_alone and step["method"] == "GET" and
+                step["path"].endswith("/schema")):
+            # HBase refusing the schema (a READ-only user's lot) leaves the metadata row to
+            # be read whole: a command that needs no more goes on (rest/metarow.c)
+            want = OK
         if r.rc != want:
             problems.append("%s: exit %d, expected %d: %s" % (label, r.rc, want,
                                                              r.err.strip()[-300:]))
@@ -370,6 +378,7 @@ class AuditMetaMatrix(FaultMatrix):
     # The REST listing (compared with meta) and the cluster status (region placement) are
     # checks the audit reports as warnings when it cannot read them.
     optional = (("GET", r"^/t1/regions$"), ("GET", r"^/status/cluster$"))
+    metadata_row_alone = True
 
     def prepare(self, w):
         r = w.hbm("create", "t1", "--hex-splits", "4", "--family", "cf")
@@ -420,7 +429,10 @@ class MetaSetMatrix(FaultMatrix):
 
 # Emulator kinds that are test machinery, not an answer a server or the network gives:
 # "hold" keeps a request waiting until the test releases it (tests/emulator/NOTES.md).
-NOT_FAULTS = {"hold"}
+# "scanner_end" is HBase's own end of rows, which no client can tell from a failed region
+# server's: what relies on a scan's end checks it itself (test_rest_faults, the sample;
+# repair proves emptiness by stateless scans).
+NOT_FAULTS = {"hold", "scanner_end"}
 
 
 class EmulatorKinds(unittest.TestCase):
