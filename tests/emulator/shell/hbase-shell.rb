@@ -215,6 +215,13 @@ module HBEmuShell
   def self.region_call(verb, body)
     code, data = request(:post, "/control/#{verb}", body)
     return data if code == 200
+    # split of a name that is no region (one merged or split away): admin.rb's split rescues
+    # the IllegalArgumentException of Admin.splitRegion and tries the name as a table's,
+    # whose TableNotFoundException the shell translates (2.4.17 hbase/admin.rb split,
+    # shell/commands.rb translate_hbase_exceptions)
+    if verb == 'split-region' && data['type'] == 'TableNotFoundException'
+      raise ShellError, "Unknown table #{body['region']}!"
+    end
     jclass = { 'MergeRegionException' => 'Java::OrgApacheHadoopHbaseExceptions::MergeRegionException',
                'UnknownRegionException' => 'Java::OrgApacheHadoopHbase::UnknownRegionException',
                'TableNotFoundException' => 'Java::OrgApacheHadoopHbase::TableNotFoundException' }

@@ -120,6 +120,19 @@ class Shell(EmuTestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn(b"ERROR RuntimeError: Table already exists: t1!", p.stdout)
 
+    def test_split_of_a_region_merged_away_is_an_unknown_table(self):
+        # 2.x admin.rb: Admin.splitRegion refuses a name not in meta (IllegalArgumentException)
+        # and split tries it as a table's name, whose TableNotFoundException the shell says
+        # as "Unknown table"
+        self.emu.create("t1", [b"g", b"p"])
+        st, d = self.emu.control("GET", "/control/state")
+        enc = [x for x in d["tables"] if x["name"] == "t1"][0]["regions"][1]["encoded"]
+        st, d = self.emu.control("POST", "/control/merge", {"table": "t1", "index": 1})
+        self.assertEqual(st, 200, d)
+        p = self.run_script("split '%s', 'h'\n" % enc)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"ERROR RuntimeError: Unknown table %s!" % enc.encode(), p.stdout)
+
     def test_family_hashes_metadata_and_table_attributes(self):
         p = self.run_script("create 'ns1:t', {NAME => 'cf', VERSIONS => 3, IN_MEMORY => true}, {NAME => 'f2'}, "
                             "METADATA => {'prefix_length' => 4}, SPLIT_POLICY => 'x.KeyPrefixRegionSplitPolicy', "
