@@ -115,9 +115,10 @@ real_tests='^(real|secure)\.'
 # The suite, the behaviour tests against real HBase (one pass for the clusters: the tests of
 # each take turns on it, two at a time across clusters), the suite under ASan+UBSan, and the
 # fuzz corpora replayed. On a 2-core machine the order is what makes the run short:
-# - Every build runs at full speed before the emulator passes start: the passes mostly wait
-#   (emulators, timeouts, subprocesses), but three of them together keep both processors
-#   busy, and a fuzz build niced behind them waited for most of the run.
+# - The sanitizer and fuzz trees build at full speed while the real pass and the normal
+#   suite run (niced: they mostly wait, on emulators, timeouts, subprocesses); the sanitizer
+#   pass starts once its tree is built, before the fuzz tree builds. A fuzz build niced
+#   behind three passes waited for most of the run.
 # - The real pass is the longest (clusters start in about a minute each and their tests wait
 #   on them), so it starts first, as soon as the normal tree and Maven are built, and its
 #   JVMs start while the sanitizer and fuzz trees build.
@@ -142,14 +143,14 @@ run_tests() {
     else
         stop_maven
     fi
-    timed "build (ASan+UBSan)" build_tree "$asan_build" -DHBTAB_SANITIZE=ON -DHBTAB_WERROR=ON
-    timed "build (fuzz)" build_fuzz
     start_pass "test suite" "$build/ctest-pass.log" \
         nice -n 5 ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "$real_tests"
+    timed "build (ASan+UBSan)" build_tree "$asan_build" -DHBTAB_SANITIZE=ON -DHBTAB_WERROR=ON
     start_pass "test suite under ASan+UBSan" "$asan_build/ctest-pass.log" \
         env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         nice -n 5 ctest --test-dir "$asan_build" --output-on-failure -j "$jobs" -E "$real_tests"
+    timed "build (fuzz)" build_fuzz
     start_pass "fuzz corpora (tests/fuzz)" "$fuzz_build/ctest-pass.log" \
         nice -n 10 ctest --test-dir "$fuzz_build" --output-on-failure -j "$jobs"
     finish_passes
