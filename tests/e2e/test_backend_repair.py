@@ -381,10 +381,17 @@ class RepairAgainstCluster(backend.BackendTest):
         self.addCleanup(self.compactions, True)
         self.compactions(False)
         rows = [b"g1", b"g2", b"g3", b"h1"]
-        self.be.put(t, [(k, {"info:q": b"v"}) for k in rows])
+        self.be.put(t, [(k, {"info:q": b"v"}) for k in [b"c1"] + rows])
         if self.be.kind == "real":
             self.shell("flush '%s'" % t)
-        # [b, h) holds rows only above 'e': the upper daughter references the parent's file
+        req = urllib.request.Request(self.be.rest + "/%s/c1" % t, method="DELETE")
+        with urllib.request.urlopen(req, timeout=60) as resp:
+            self.assertEqual(resp.status, 200)
+        if self.be.kind == "real":
+            self.shell("flush '%s'" % t)
+        # the file of [b, h) spans 'e' ('c1', deleted, and 'g1'...): both daughters reference
+        # it (a file on one side only would go to its daughter as an HFileLink, which is no
+        # reference), and the lower daughter holds no row
         self.shell("split '%s', 'e'" % t)
         hbtest.wait_for(lambda: self.be.boundaries(t) == [b"b", b"e", b"h"], "the split")
         ks = ("--keyspace", "[gh] *")

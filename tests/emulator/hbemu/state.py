@@ -1083,12 +1083,15 @@ class State(object):
                                   % (to_string_binary(key), r.encoded))
             a, b = self.split_region(t.name, key, True)
             if not self.compactions:
-                # HRegionFileSystem.splitStoreFile: a daughter references each of the
-                # parent's files (its rows were flushed at the close) that has keys on its
-                # side of the split row
-                for d in (a, b):
-                    i = bisect.bisect_left(t.keys, d.start)
-                    d.split_refs = i < len(t.keys) and (not d.end or t.keys[i] < d.end)
+                # HRegionFileSystem.splitStoreFile: the parent's rows (flushed at the close)
+                # in files that span the split row are referenced by both daughters; a file
+                # on one side only goes to its daughter as an HFileLink, no reference. The
+                # emulator keeps no files: its rows on both sides stand for such a file
+                def holds(lo, hi):
+                    i = bisect.bisect_left(t.keys, lo)
+                    return i < len(t.keys) and (not hi or t.keys[i] < hi)
+                if holds(a.start, a.end) and holds(b.start, b.end):
+                    a.split_refs = b.split_refs = True
                 self.persist()
             return a, b
 
