@@ -3,10 +3,9 @@
 #include "exit.h"
 #include "exitreport.h"
 
-#include "../core/interrupt.h"
+#include "../core/filereplace.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,85 +92,12 @@ int cli_prom_finding_kinds(struct hb_prom_kind **out, size_t *n, const struct hb
 	return 0;
 }
 
-/* The directory part of path ("." when it has none) and the name part, in one buffer. */
-static int split_path(const char *path, struct hb_buf *dir, const char **base)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash) {
-		*base = path;
-		return hb_buf_adds(dir, ".");
-	}
-	*base = slash + 1;
-	return slash == path ? hb_buf_adds(dir, "/")
-	                     : hb_buf_add(dir, path, (size_t)(slash - path));
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
+/* The temporary file's name starts with a dot and does not end in .prom, so the textfile
+ * collector never reads it; 0644 whatever the umask: node_exporter usually runs as another
+ * user. */
 int cli_prom_write_file(const char *path, const void *data, size_t n, struct hb_error *err)
 {
-	struct hb_buf dir = HB_BUF_INIT, tmp = HB_BUF_INIT;
-	const char *base;
-	int fd, dfd, e = 0, registered = 0, rc = 0;
-
-	if (split_path(path, &dir, &base) ||
-	    hb_buf_addf(&tmp, "%s/.%s.XXXXXX", hb_buf_str(&dir), base)) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
-	}
-	/* The temporary name exists only while registered: a signal removes it. Its name starts
-	 * with a dot and does not end in .prom, so the textfile collector never reads it. */
-	hb_interrupt_block(1);
-	fd = mkstemp(tmp.data);
-	e = fd < 0 ? errno : 0;
-	if (fd >= 0)
-		registered = !hb_interrupt_add_file(tmp.data);
-	hb_interrupt_block(0);
-	if (fd < 0) {
-		rc = hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", path, strerror(e));
-		goto done;
-	}
-	/* 0644 whatever the umask: node_exporter usually runs as another user. */
-	if (write_all(fd, data, n) || fchmod(fd, 0644) || fsync(fd))
-		e = errno ? errno : EIO;
-	if (close(fd) && !e)
-		e = errno;
-	hb_interrupt_block(1);
-	if (!e && rename(tmp.data, path))
-		e = errno;
-	if (e)
-		unlink(tmp.data);
-	if (registered)
-		hb_interrupt_remove_file(tmp.data);
-	hb_interrupt_block(0);
-	if (e) {
-		rc = hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", path, strerror(e));
-		goto done;
-	}
-	/* The rename itself reaches the disk with the directory. */
-	dfd = open(hb_buf_str(&dir), O_RDONLY | O_DIRECTORY);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-done:
-	hb_buf_release(&dir);
-	hb_buf_release(&tmp);
-	return rc;
+	return hb_file_replace(path, data, n, 0644, err);
 }
 
 /* The last success time an earlier report at path holds for r's command and subject, or -1. */

@@ -1,14 +1,13 @@
 /* State files: a row hbtab must be able to restore, kept on disk while it is out of the table. */
 #include "rest/statefile.h"
 
-#include "core/interrupt.h"
+#include "core/filereplace.h"
 #include "core/key.h"
 #include "core/tname.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,31 +145,6 @@ static int make_dirs(const char *dir)
 	return rc;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-static void sync_dir(const char *dir)
-{
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-}
-
 /* path's directory into dir. */
 static int dir_of(struct hb_buf *dir, const char *path)
 {
@@ -250,11 +224,11 @@ static char *document(const char *operation, const char *cluster, const char *ta
 int hb_statefile_save(const char *path, const char *operation, const char *cluster,
                       const char *table, const struct hb_row *row, struct hb_error *err)
 {
-	struct hb_buf dir = HB_BUF_INIT, tmp = HB_BUF_INIT;
+	struct hb_buf dir = HB_BUF_INIT, text = HB_BUF_INIT;
 	char *doc = document(operation, cluster, table, row);
-	int fd = -1, e = 0, registered = 0, rc = 0;
+	int e, rc = 0;
 
-	if (!doc || dir_of(&dir, path) || hb_buf_addf(&tmp, "%s.XXXXXX", path)) {
+	if (!doc || dir_of(&dir, path) || hb_buf_adds(&text, doc) || hb_buf_addc(&text, '\n')) {
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
 	}
@@ -263,39 +237,11 @@ int hb_statefile_save(const char *path, const char *operation, const char *clust
 		                  hb_buf_str(&dir), strerror(e));
 		goto done;
 	}
-	/* The temporary name exists only while registered: a signal removes it. */
-	hb_interrupt_block(1);
-	fd = mkstemp(tmp.data);
-	e = fd < 0 ? errno : 0;
-	if (fd >= 0)
-		registered = !hb_interrupt_add_file(tmp.data);
-	hb_interrupt_block(0);
-	if (fd < 0) {
-		rc = hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", path, strerror(e));
-		goto done;
-	}
-	if (write_all(fd, doc, strlen(doc)) || write_all(fd, "\n", 1) || fchmod(fd, 0600) ||
-	    fsync(fd))
-		e = errno ? errno : EIO;
-	if (close(fd) && !e)
-		e = errno;
-	hb_interrupt_block(1);
-	if (!e && rename(tmp.data, path))
-		e = errno;
-	if (e)
-		unlink(tmp.data);
-	if (registered)
-		hb_interrupt_remove_file(tmp.data);
-	hb_interrupt_block(0);
-	if (e) {
-		rc = hb_error_set(err, HB_EINVAL, "cannot write '%s': %s", path, strerror(e));
-		goto done;
-	}
-	sync_dir(hb_buf_str(&dir)); /* the rename reaches the disk with the directory */
+	rc = hb_file_replace(path, text.data, text.len, 0600, err);
 done:
 	free(doc);
+	hb_buf_release(&text);
 	hb_buf_release(&dir);
-	hb_buf_release(&tmp);
 	return rc;
 }
 
@@ -437,15 +383,13 @@ done:
 
 int hb_statefile_remove(const char *path, struct hb_error *err)
 {
-	struct hb_buf dir = HB_BUF_INIT;
 	int rc = 0;
 
 	if (unlink(path) && errno != ENOENT)
 		rc = hb_error_set(err, HB_EINVAL, "cannot remove the state file '%s': %s", path,
 		                  strerror(errno));
-	if (!rc && !dir_of(&dir, path))
-		sync_dir(hb_buf_str(&dir));
-	hb_buf_release(&dir);
+	if (!rc)
+		hb_file_sync_dir(path);
 	return rc;
 }
 
