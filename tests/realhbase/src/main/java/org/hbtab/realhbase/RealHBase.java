@@ -144,11 +144,24 @@ public final class RealHBase {
     // HBase refuses a further merge; its own 5 min interval is left as it is, so a region
     // merged moments ago stays blocked until someone runs catalogjanitor_run (README.md).
     conf.setInt("hbase.hfile.compaction.discharger.interval", 1000);
+    // A region server whose abort outlasts hbase.regionserver.abort.timeout runs this task;
+    // HBase's default (SystemExitWhenAbortTimeout) halts the process, here the JVM that
+    // holds every server. Seen on a loaded machine after an expired ZooKeeper session: the
+    // whole cluster went with the one server. Logged instead.
+    conf.set("hbase.regionserver.abort.timeout.task", AbortTimeoutLogged.class.getName());
     util = new HBaseTestingUtility(conf);
     this.servers = servers;
   }
 
   private final int servers;
+
+  /** Run when a region server's abort takes too long: said, the JVM left running. */
+  public static final class AbortTimeoutLogged extends java.util.TimerTask {
+    @Override
+    public void run() {
+      System.err.println("a region server's abort outlasted hbase.regionserver.abort.timeout");
+    }
+  }
 
   private void start() throws Exception {
     if (secure != null) {
