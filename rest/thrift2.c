@@ -23,6 +23,8 @@ struct hb_thrift2 {
 	int32_t seqid;
 	struct hb_curlx_sink sink;
 	char errbuf[CURL_ERROR_SIZE];
+	int answered; /* an HTTP answer came back earlier in the run: the server speaks the URL's
+	               * scheme, and a reset is no sign of TLS */
 };
 
 static void tracef(struct hb_thrift2 *c, const char *fmt, ...)
@@ -159,8 +161,10 @@ static int post_with_retries(struct hb_thrift2 *c, struct curl_slist *hdrs, cons
 		hb_activity_end();
 		hb_interrupt_transfer(0);
 		c->sink.buf = NULL;
-		if (e == CURLE_OK)
+		if (e == CURLE_OK) {
+			c->answered = 1;
 			return 0;
+		}
 		if (c->sink.overflow)
 			return hb_error_set(err, HB_ESERVER,
 			                    "thrift2 %s: reply larger than %zu bytes", method,
@@ -172,7 +176,7 @@ static int post_with_retries(struct hb_thrift2 *c, struct curl_slist *hdrs, cons
 			return hb_error_set(err, hb_curlx_local_tls(e) ? HB_EINVAL : HB_ENET,
 			                    "thrift2 %s: cannot POST %s: %s%s", method, c->url,
 			                    hb_curlx_reason(e, c->errbuf),
-			                    hb_curlx_hint(c->url, e, c->errbuf));
+			                    hb_curlx_hint_after(c->url, e, c->errbuf, c->answered));
 		wait = 0.2 * (double)(1 << (attempt < 4 ? attempt : 4));
 		tracef(c, "thrift2 %s: %s; retrying in %.1f s", method,
 		       hb_curlx_reason(e, c->errbuf), wait);

@@ -286,6 +286,16 @@ class Outcomes(EmulatorTest):
         self.assertNotIn("TLS", r.err)
         self.assertNotIn("https", r.err)
 
+    def test_a_reset_from_a_thrift2_server_that_answered_plain_http_is_not_blamed_on_tls(self):
+        # disable's first Thrift2 call (the table's state) is answered; the disableTable
+        # after it meets a reset, as from a Thrift2 server restarting
+        self.emu.create("events_user_clicks_20261128", [b"8"])
+        self.emu.fault(server="thrift", kind="reset_headers", skip=1, count=-1)
+        r = self.hb("--retries", "0", "disable", "events_user_clicks_20261128", "--yes",
+                    "--via", "thrift2")
+        self.assertFails(r, 3, r"thrift2 \w+: cannot POST .*connection reset")
+        self.assertNotIn("https", r.err)
+
     def test_a_reset_at_first_contact_still_mentions_tls(self):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
