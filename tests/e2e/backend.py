@@ -216,9 +216,9 @@ def _start(ready_file):
         proc = subprocess.Popen([REAL_RUN, "--watch-pid", str(os.getppid())], stdout=o, stderr=e,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
     line = ""
-    hbtest.wait_for(lambda: proc.poll() is not None or _first_line(out).endswith("\n"),
+    hbtest.wait_for(lambda: proc.poll() is not None or hbtest.first_line(out).endswith("\n"),
                     "the real cluster's ready line", guard=1500)
-    line = _first_line(out)
+    line = hbtest.first_line(out)
     if not line.startswith("HBEMU-READY "):
         with open(log, "rb") as f:
             sys.stderr.write(f.read()[-6000:].decode("utf-8", "replace"))
@@ -229,14 +229,6 @@ def _start(ready_file):
     print("real HBase %s ready in %.1f s (JVM pid %d)" % (
         _ports(line).get("version"), _ports(line).get("start_seconds", 0), _ports(line)["pid"]))
     return 0
-
-
-def _first_line(path):
-    try:
-        with open(path) as f:
-            return f.readline()
-    except OSError:
-        return ""
 
 
 def _stop(ready_file):

@@ -280,6 +280,15 @@ class EmulatorTest(OfflineTest):
         return run(["--rest", self.emu.rest, "--thrift", self.emu.thrift, "--no-progress"] + list(args), **kw)
 
 
+def first_line(path):
+    """The first line of a file (a server's ready line), "" while there is none."""
+    try:
+        with open(path) as f:
+            return f.readline()
+    except OSError:
+        return ""
+
+
 def main():
     if not HBTAB or not os.access(HBTAB, os.X_OK):
         print("HBTAB_BIN must name the hbtab binary", file=sys.stderr)

@@ -36,14 +36,6 @@ def _ready(line):
     return json.loads(line[len("HBEMU-READY "):])
 
 
-def _first_line(path):
-    try:
-        with open(path) as f:
-            return f.readline()
-    except OSError:
-        return ""
-
-
 def _start(ready_file, owner):
     """Starts `run --secure` (ended when process owner ends); its ready line goes to
     ready_file. Returns the Popen, or raises with the log's tail."""
@@ -54,9 +46,9 @@ def _start(ready_file, owner):
     with open(out, "wb") as o, open(log, "wb") as e:
         proc = subprocess.Popen([RUN, "--secure", "--watch-pid", str(owner)], stdout=o,
                                 stderr=e, stdin=subprocess.DEVNULL, start_new_session=True)
-    hbtest.wait_for(lambda: proc.poll() is not None or _first_line(out).endswith("\n"),
+    hbtest.wait_for(lambda: proc.poll() is not None or hbtest.first_line(out).endswith("\n"),
                     "the secure cluster's ready line", guard=1500)
-    line = _first_line(out)
+    line = hbtest.first_line(out)
     if not line.startswith("HBEMU-READY "):
         with open(log, "rb") as f:
             tail = f.read()[-6000:].decode("utf-8", "replace")
@@ -68,7 +60,7 @@ def _start(ready_file, owner):
 
 def _stop(ready_file):
     try:
-        p = _ready(_first_line(ready_file).strip())
+        p = _ready(hbtest.first_line(ready_file).strip())
     except RuntimeError:
         return
     hbtest.control_call("http://127.0.0.1:%d/control/shutdown" % p["control"], "POST", {},
@@ -99,7 +91,7 @@ class Cluster:
             if not path:
                 cls.own = path = os.path.join(tempfile.mkdtemp(prefix="hbtab-secure-"), "ready")
                 _start(path, os.getpid())
-            cls.p = _ready(_first_line(path).strip())
+            cls.p = _ready(hbtest.first_line(path).strip())
             cls.tmp = tempfile.mkdtemp(prefix="hbtab-krb5cc-")
             for who in ("admin", "reader"):
                 kinit(who, cls.cache(who))
@@ -494,7 +486,7 @@ def main():
         except RuntimeError as e:
             print(e, file=sys.stderr)
             sys.exit(1)
-        p = _ready(_first_line(sys.argv[2]).strip())
+        p = _ready(hbtest.first_line(sys.argv[2]).strip())
         print("secure real HBase %s ready in %.1f s (JVM pid %d, %.1f s with the build)" % (
             p.get("version"), p.get("start_seconds", 0), p["pid"], time.monotonic() - t0))
         sys.exit(0)
