@@ -1269,26 +1269,6 @@ static int parse_region_name(const unsigned char *p, size_t n, const unsigned ch
 	return 1;
 }
 
-/* Index of the first region whose start is >= k in sorted rs. */
-static size_t regions_lower(const struct hb_regions *rs, const unsigned char *k, size_t n)
-{
-	size_t lo = 0, hi = rs->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		const unsigned char *s, *e;
-		size_t sl, el;
-
-		hb_regions_bounds(rs, mid, &s, &sl, &e, &el);
-		if (hb_key_cmp(s, sl, k, n) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int hb_region_counts_init(struct hb_region_counts *c, size_t n, int two_readings)
 {
 	size_t cap = n ? n : 1, i;
@@ -1356,7 +1336,7 @@ int hb_audit_match_load(struct hb_region_counts *counts, const struct hb_regions
 		return 0;
 	if (counts->n != rs->n || (!t1 && !counts->t0))
 		HB_BUG("counts not sized for these regions and readings");
-	for (j = regions_lower(rs, sp, sn); j < rs->n; j++) {
+	for (j = hb_regions_lower_bound(rs, sp, sn); j < rs->n; j++) {
 		struct hb_region_view v;
 		const struct hb_region *r = hb_regions_at_unnamed(rs, j, &v);
 		struct hb_hot_region *c = t1 ? &counts->t1[j] : &counts->t0[j];

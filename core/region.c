@@ -491,6 +491,23 @@ void hb_regions_bounds(const struct hb_regions *rs, size_t i, const unsigned cha
 	*end = entry(rs, rs->rec[i].end, end_len);
 }
 
+size_t hb_regions_lower_bound(const struct hb_regions *rs, const unsigned char *k, size_t n)
+{
+	size_t lo = 0, hi = rs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, sl, el;
+		const unsigned char *s, *e;
+
+		hb_regions_bounds(rs, mid, &s, &sl, &e, &el);
+		if (hb_key_cmp(s, sl, k, n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int hb_regions_set_state(struct hb_regions *rs, size_t i, const char *state)
 {
 	uint32_t idx = 0;

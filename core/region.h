@@ -80,6 +80,8 @@ const struct hb_region *hb_regions_at_unnamed(const struct hb_regions *rs, size_
  * changes. */
 void hb_regions_bounds(const struct hb_regions *rs, size_t i, const unsigned char **start,
                        size_t *start_len, const unsigned char **end, size_t *end_len);
+/* The index of the first region whose start key is >= k, in a list sorted by start key. */
+size_t hb_regions_lower_bound(const struct hb_regions *rs, const unsigned char *k, size_t n);
 /* Replaces region i's state (NULL = unknown). HB_ENOMEM. */
 int hb_regions_set_state(struct hb_regions *rs, size_t i, const char *state);
 /* Makes region dst a copy of region src (dst <= src; for compacting a list in place). */

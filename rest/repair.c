@@ -229,20 +229,9 @@ struct merged_ctx {
 static long live_find(const struct hb_regions *rs, const unsigned char *start, size_t start_len,
                       uint64_t id)
 {
-	size_t lo = 0, hi = rs->n;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const unsigned char *s, *e;
-		size_t sl, el;
-
-		hb_regions_bounds(rs, mid, &s, &sl, &e, &el);
-		if (hb_key_cmp(s, sl, start, start_len) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < rs->n; lo++) {
+	for (lo = hb_regions_lower_bound(rs, start, start_len); lo < rs->n; lo++) {
 		const unsigned char *s, *e;
 		size_t sl, el;
 		struct hb_region_view v;
