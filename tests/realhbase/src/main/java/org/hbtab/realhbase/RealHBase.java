@@ -407,15 +407,7 @@ public final class RealHBase {
         return;
       }
       cluster.stopRegionServer(sn);
-      cluster.waitForRegionServerToStop(sn, WAIT_MS);
-      slots.set(index, null);
-      // The master has expired the server and reassigned its regions.
-      long until = System.currentTimeMillis() + WAIT_MS;
-      while (admin().getClusterMetrics().getLiveServerMetrics().containsKey(sn)
-          && System.currentTimeMillis() < until) {
-        Thread.sleep(50);
-      }
-      util.waitUntilNoRegionsInTransition(WAIT_MS);
+      gone(index, sn);
     } else if (state.equals("start")) {
       if (slots.get(index) != null) {
         return;
@@ -547,14 +539,7 @@ public final class RealHBase {
     } else {
       cluster.killRegionServer(sn);
     }
-    cluster.waitForRegionServerToStop(sn, WAIT_MS);
-    slots.set(index, null);
-    long until = System.currentTimeMillis() + WAIT_MS;
-    while (admin().getClusterMetrics().getLiveServerMetrics().containsKey(sn)
-        && System.currentTimeMillis() < until) {
-      Thread.sleep(50);
-    }
-    util.waitUntilNoRegionsInTransition(WAIT_MS);
+    gone(index, sn);
     server(index, "start");
   }
 
@@ -780,6 +765,18 @@ public final class RealHBase {
     }
     out.addProperty("rows", w.deleted.size());
     out.addProperty("deleted", w.made.size());
+  }
+
+  /** Slot index's server sn has stopped: the master has expired it and reassigned its regions. */
+  private void gone(int index, ServerName sn) throws Exception {
+    cluster.waitForRegionServerToStop(sn, WAIT_MS);
+    slots.set(index, null);
+    long until = System.currentTimeMillis() + WAIT_MS;
+    while (admin().getClusterMetrics().getLiveServerMetrics().containsKey(sn)
+        && System.currentTimeMillis() < until) {
+      Thread.sleep(50);
+    }
+    util.waitUntilNoRegionsInTransition(WAIT_MS);
   }
 
   public static void main(String[] args) throws Exception {
