@@ -12,7 +12,6 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 build=${HBTAB_BUILD_DIR:-$top/build}
 asan_build=${HBTAB_ASAN_BUILD_DIR:-$top/build-asan}
-fuzz_build=${HBTAB_FUZZ_BUILD_DIR:-$top/build-fuzz}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 say() { printf '==> %s\n' "$*" >&2; }

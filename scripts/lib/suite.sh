@@ -115,18 +115,17 @@ stop_maven() {
 real_tests='^(real|secure)\.'
 
 # The suite, the behaviour tests against real HBase (one pass for the clusters: the tests of
-# each take turns on it, three at a time across clusters), the suite under ASan+UBSan, and the
-# fuzz corpora replayed. On a 2-core machine the order is what makes the run short:
-# - The sanitizer and fuzz trees build at full speed while the real pass and the normal
-#   suite run (niced: they mostly wait, on emulators, timeouts, subprocesses); the sanitizer
-#   pass starts once its tree is built, before the fuzz tree builds. A fuzz build niced
-#   behind three passes waited for most of the run.
-# - The real pass is the longest (clusters start in about a minute each and their tests wait
-#   on them), so it starts first, as soon as the normal tree and Maven are built, and its
-#   JVMs start while the sanitizer and fuzz trees build.
-# - Then the suite and the sanitizer pass (the longest of the emulator passes) start together,
-#   niced below the real pass, whose JVMs compute; the fuzz replay, which only computes and
-#   holds nothing up, takes what they leave (nice 10).
+# each take turns on it, three at a time across clusters), and the suite under ASan+UBSan with
+# the fuzz corpora replayed. On a 2-core machine the order is what makes the run short:
+# - One sanitizer tree (clang: ASan, UBSan and libFuzzer's coverage, -DHBTAB_FUZZ=ON) serves
+#   both the suite under the sanitizers and the fuzz harnesses: a second tree compiled every
+#   source again for the harnesses alone. It builds at full speed while the suite and the
+#   real pass run (niced: they mostly wait, on emulators, timeouts, subprocesses), and its
+#   pass starts once it is built.
+# - The suite starts as soon as the normal tree is built; the real pass, the longest (its
+#   clusters start in about a minute each and their tests wait on them), as soon as Maven has
+#   built tests/realhbase too, and its JVMs start while the sanitizer tree builds.
+# - The suite and the sanitizer pass run niced below the real pass, whose JVMs compute.
 # Each phase says how long it took; a further pass that waits more than it computes belongs
 # with start_pass too.
 run_tests() {
@@ -136,6 +135,8 @@ run_tests() {
     cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHBTAB_WERROR=ON >/dev/null
     start_maven
     timed "build" build_tree "$build" -DHBTAB_WERROR=ON
+    start_pass "test suite" "$build/ctest-pass.log" \
+        nice -n 5 ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "$real_tests"
     local real
     real=$(ctest --test-dir "$build" -N -R "$real_tests")
     if grep -qE '(real|secure)\.start' <<<"$real"; then
@@ -145,41 +146,37 @@ run_tests() {
     else
         stop_maven
     fi
-    start_pass "test suite" "$build/ctest-pass.log" \
-        nice -n 5 ctest --test-dir "$build" --output-on-failure -j "$jobs" -E "$real_tests"
-    timed "build (ASan+UBSan)" build_tree "$asan_build" -DHBTAB_SANITIZE=ON -DHBTAB_WERROR=ON
-    start_pass "test suite under ASan+UBSan" "$asan_build/ctest-pass.log" \
+    timed "build (ASan+UBSan, fuzz harnesses)" build_sanitized
+    start_pass "test suite under ASan+UBSan, fuzz corpora" "$asan_build/ctest-pass.log" \
         env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         nice -n 5 ctest --test-dir "$asan_build" --output-on-failure -j "$jobs" -E "$real_tests"
-    timed "build (fuzz)" build_fuzz
-    start_pass "fuzz corpora (tests/fuzz)" "$fuzz_build/ctest-pass.log" \
-        nice -n 10 ctest --test-dir "$fuzz_build" --output-on-failure -j "$jobs"
     finish_passes
     say "test: $((SECONDS - started)) s in all"
 }
 
-build_fuzz() {
-    build_tree "$fuzz_build" -DCMAKE_C_COMPILER=clang -DHBTAB_FUZZ=ON -DHBTAB_TESTS=OFF \
+# The sanitizer tree: the suite and the libFuzzer harnesses (tests/fuzz), clang.
+build_sanitized() {
+    build_tree "$asan_build" -DCMAKE_C_COMPILER=clang -DHBTAB_SANITIZE=ON -DHBTAB_FUZZ=ON \
         -DHBTAB_WERROR=ON
 }
 
 # fuzz [SECONDS]: each harness in turn (one at a time, niced) for SECONDS; new inputs land in
-# build-fuzz/fuzz-work/NAME/new, crashes in build-fuzz/fuzz-work/NAME/crash-*.
+# build-asan/fuzz-work/NAME/new, crashes in build-asan/fuzz-work/NAME/crash-*.
 run_fuzz() {
     local seconds=${1:-300} h name failed=0
     install_packages "${demo_packages[@]}" "${test_packages[@]}"
-    build_fuzz
-    for h in "$fuzz_build"/tests/fuzz/fuzz_*; do
+    build_sanitized
+    for h in "$asan_build"/tests/fuzz/fuzz_*; do
         [ -x "$h" ] || continue
         name=$(basename "$h")
         say "fuzzing $name for $seconds s"
         nice sh "$top/tests/fuzz/run.sh" fuzz "$h" "$top/tests/fuzz/corpus/$name" \
-            "$fuzz_build/fuzz-work/$name" "$seconds" 2>"$fuzz_build/fuzz-work-$name.log" || {
+            "$asan_build/fuzz-work/$name" "$seconds" 2>"$asan_build/fuzz-work-$name.log" || {
             failed=1
-            say "$name failed: see $fuzz_build/fuzz-work-$name.log"
+            say "$name failed: see $asan_build/fuzz-work-$name.log"
         }
-        grep -E '^#[0-9]+ +(DONE|pulse)' "$fuzz_build/fuzz-work-$name.log" | tail -n 1 >&2 || true
+        grep -E '^#[0-9]+ +(DONE|pulse)' "$asan_build/fuzz-work-$name.log" | tail -n 1 >&2 || true
     done
     return "$failed"
 }
