@@ -1,6 +1,7 @@
 /* Rotation templates (checking, formatting and matching names with %Y %m %d %H fields) and
  * the plan of a run: the periods to have, the tables past retention and what becomes of each. */
 #include "rotate.h"
+#include "tname.h"
 #include "vec.h"
 
 #include <stdio.h>
@@ -398,7 +399,7 @@ static int cmp_table(const void *a, const void *b)
 static int plan_tables(struct hb_rotate_plan *p, const char *tmpl, char *const *names, size_t n,
                        struct hb_error *err)
 {
-	const char *match = !strncmp(tmpl, "default:", 8) ? tmpl + 8 : tmpl;
+	const char *match = hb_tname_bare(tmpl);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -462,7 +463,7 @@ void hb_rotate_plan_release(struct hb_rotate_plan *p)
 
 struct hb_rotate_table *hb_rotate_plan_find(const struct hb_rotate_plan *p, const char *name)
 {
-	const char *n = !strncmp(name, "default:", 8) ? name + 8 : name;
+	const char *n = hb_tname_bare(name);
 	size_t i;
 
 	for (i = 0; i < p->ntables; i++)

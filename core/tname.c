@@ -248,3 +248,8 @@ int hb_family_check(const char *name, struct hb_error *err)
 		                    name);
 	return 0;
 }
+
+const char *hb_tname_bare(const char *name)
+{
+	return strncmp(name, "default:", 8) ? name : name + 8;
+}

@@ -26,6 +26,13 @@ struct hb_tname {
  */
 int hb_tname_parse(struct hb_tname *out, const char *name, struct hb_error *err);
 
+/*
+ * name as HBase itself writes it in hbase:meta's row keys and region names, in table
+ * listings and in snapshot descriptions: "default:t" is "t" (TableName.getNameAsString leaves
+ * the default namespace out); any other name unchanged. Points into name.
+ */
+const char *hb_tname_bare(const char *name);
+
 /* hb_tname_parse plus what `create` refuses: system tables (namespace `hbase`). HB_EINVAL. */
 int hb_tname_check_create(struct hb_tname *out, const char *name, struct hb_error *err);
 

@@ -4,6 +4,7 @@
 #include "core/clock.h"
 #include "core/key.h"
 #include "core/regioninfo.h"
+#include "core/tname.h"
 #include "rest/metarow.h"
 
 #include <stdlib.h>
@@ -179,9 +180,7 @@ static int hotspots(struct hb_audit_report *r, struct hb_rest *c, const struct h
 	memset(&s1, 0, sizeof(s1));
 	m.counts = &counts;
 	m.rs = &r->rs;
-	m.table = r->table;
-	if (!strncmp(m.table, "default:", 8))
-		m.table += 8; /* region names carry no namespace for the default one */
+	m.table = hb_tname_bare(r->table); /* region names leave out the default namespace */
 	rc = hb_region_counts_init(&counts, r->rs.n, r->window > 0);
 	if (rc)
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");

@@ -31,12 +31,6 @@ const char *hb_lc_verb_name(enum hb_lc_verb verb)
 	return verb_names[verb];
 }
 
-/* Region rows and the table:state row in hbase:meta name default-namespace tables bare. */
-static const char *meta_name(const char *table)
-{
-	return strncmp(table, "default:", 8) ? table : table + 8;
-}
-
 static const char *state_name(int state)
 {
 	return state == HB_TABLE_CHANGING ? "ENABLING or DISABLING" : hb_tablestate_name(state);
@@ -60,7 +54,7 @@ static int read_state(struct hb_rest *rest, const struct hb_lc_req *q, int *stat
 			               : HB_TABLE_CHANGING;
 		return rc;
 	}
-	rc = hb_rest_table_state(rest, meta_name(q->table), state, err);
+	rc = hb_rest_table_state(rest, hb_tname_bare(q->table), state, err);
 	if (!rc && *state < 0)
 		rc =
 		    hb_error_set(err, HB_ESERVER,
@@ -111,7 +105,7 @@ static int regions_online(struct hb_rest *rest, const struct hb_lc_req *q, struc
 	if (!hb_bounds_chain_complete(rs))
 		return 0;
 	hb_regions_init(&meta);
-	if (!hb_rest_meta_regions(rest, meta_name(q->table), &meta, &state, &merr)) {
+	if (!hb_rest_meta_regions(rest, hb_tname_bare(q->table), &meta, &state, &merr)) {
 		for (i = 0; i < meta.n; i++) {
 			struct hb_region_view v;
 			const struct hb_region *r = hb_regions_at(&meta, i, &v);

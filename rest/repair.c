@@ -6,6 +6,7 @@
 #include "core/key.h"
 #include "core/metarow.h"
 #include "core/regioninfo.h"
+#include "core/tname.h"
 #include "rest/audit.h"
 #include "rest/hbase.h"
 #include "rest/shellrun.h"
@@ -298,7 +299,7 @@ int hb_repair_merged(struct hb_rest *c, const char *table, const struct hb_regio
                      struct hb_repair_ev *ev, struct hb_error *err)
 {
 	static const char *const cols[] = {"info", NULL};
-	const char *name = strncmp(table, "default:", 8) ? table : table + 8;
+	const char *name = hb_tname_bare(table);
 	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT;
 	struct hb_region_view *views = calloc(rs->n ? rs->n : 1, sizeof(*views));
 	struct hb_scan_spec spec;

@@ -63,6 +63,18 @@ static void test_tname__parts_and_default_namespace(void)
 	CHECK(!t.too_long);
 }
 
+static void test_tname__bare_name_leaves_out_only_the_default_namespace(void)
+{
+	CHECK_EQ_STR(hb_tname_bare("default:events_user_clicks_20261128"),
+	             "events_user_clicks_20261128");
+	CHECK_EQ_STR(hb_tname_bare("events_user_clicks_20261128"), "events_user_clicks_20261128");
+	CHECK_EQ_STR(hb_tname_bare("analytics:events_user_clicks_20261128"),
+	             "analytics:events_user_clicks_20261128");
+	/* only the whole namespace "default" is left out, not a namespace that starts so */
+	CHECK_EQ_STR(hb_tname_bare("defaults:t1"), "defaults:t1");
+	CHECK_EQ_STR(hb_tname_bare("default"), "default");
+}
+
 static void test_tname__long_names_flagged_not_refused(void)
 {
 	char name[400];
@@ -111,6 +123,7 @@ int main(void)
 	RUN(test_tname__ascii_rules_match_tablename);
 	RUN(test_tname__unicode_letters_accepted_symbols_refused);
 	RUN(test_tname__parts_and_default_namespace);
+	RUN(test_tname__bare_name_leaves_out_only_the_default_namespace);
 	RUN(test_tname__long_names_flagged_not_refused);
 	RUN(test_tname__create_refuses_hbase_namespace);
 	RUN(test_tname__family_rules);
