@@ -20,13 +20,10 @@ HBTAB_REAL_MATRIX=all runs every cell (docs/real-faults.md); otherwise a represe
 (each command and each fault kind at least once). HBTAB_REAL_MATRIX_TABLE=FILE appends one
 line per cell (command, fault, step, exit status, rerun's) to FILE.
 """
-import http.client
-import http.server
 import json
 import os
 import re
 import shlex
-import socketserver
 import stat
 import subprocess
 import tempfile
@@ -36,6 +33,7 @@ import urllib.parse
 
 import backend
 import hbtest
+from forward import ForwardingProxy
 from hbtest import unb64
 
 NS = "mx"
@@ -43,64 +41,6 @@ FAULTS = ("abort", "master", "rest", "thrift", "expire")
 DOCUMENTED = (0, 1, 3, 4)
 ROWS = [b"0123456789abcdef", b"5555555555555555", b"9fffffffffffffff", b"cafebabecafebabe",
         b"fffffffffffffffe"]
-
-
-class Proxy:
-    """A forwarder in front of the gateway or the Thrift2 server: every request passed on as
-    it came; the first one that matches the armed trigger starts the armed fault first."""
-
-    def __init__(self, target, name, matrix):
-        self.target = target  # "host:port"
-        self.name = name
-        self.matrix = matrix
-        proxy = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *a):
-                pass
-
-            def one(self):
-                n = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(n) if n else b""
-                proxy.matrix.seen(proxy.name, self.command, self.path, body)
-                headers = {k: v for k, v in self.headers.items()
-                           if k.lower() not in ("host", "connection", "content-length")}
-                try:
-                    c = http.client.HTTPConnection(proxy.target, timeout=300)
-                    c.request(self.command, self.path, body=body, headers=headers)
-                    a = c.getresponse()
-                    data = a.read()
-                except (OSError, http.client.HTTPException):
-                    # the server went away under the request: so does the answer
-                    self.close_connection = True
-                    try:
-                        self.connection.shutdown(2)
-                    except OSError:
-                        pass
-                    return
-                self.send_response(a.status, a.reason)
-                for k, v in a.getheaders():
-                    if k.lower() not in ("transfer-encoding", "connection", "content-length"):
-                        self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                c.close()
-
-            do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = one
-
-        class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-            daemon_threads = True
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.port = self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 # The shell wrapper: when the script hbtab hands the shell holds the armed word, the armed
@@ -128,8 +68,10 @@ class RealFaultMatrix(backend.BackendTest):
             raise RuntimeError("the matrix runs against real HBase (HBTAB_BACKEND=real)")
         cls.lock = threading.Lock()
         cls.trigger = None
-        cls.rest_proxy = Proxy(urllib.parse.urlparse(cls.be.rest).netloc, "rest", cls)
-        cls.thrift_proxy = Proxy(urllib.parse.urlparse(cls.be.thrift).netloc, "thrift", cls)
+        cls.rest_proxy = ForwardingProxy(lambda: cls.be.rest,
+                                         lambda m, p, b: cls.seen("rest", m, p, b))
+        cls.thrift_proxy = ForwardingProxy(lambda: cls.be.thrift,
+                                           lambda m, p, b: cls.seen("thrift", m, p, b))
         cls.tmp = tempfile.mkdtemp(prefix="hbtab-mx-")
         cls.wrapper = os.path.join(cls.tmp, "shell-wrapper")
         with open(cls.wrapper, "w") as f:
@@ -144,8 +86,8 @@ class RealFaultMatrix(backend.BackendTest):
 
     @classmethod
     def tearDownClass(cls):
-        cls.rest_proxy.close()
-        cls.thrift_proxy.close()
+        cls.rest_proxy.stop()
+        cls.thrift_proxy.stop()
         super().tearDownClass()
 
     # --- the trigger ----------------------------------------------------------------------

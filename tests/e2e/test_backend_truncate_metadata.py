@@ -13,12 +13,9 @@ real HBase (HBTAB_BACKEND=real).
 The rows and the metadata row are read by the test through the gateway, the state through
 Thrift2 (Apache Thrift's Python runtime), never through hbtab."""
 import glob
-import http.client
-import http.server
 import json
 import os
 import re
-import select
 import shutil
 import signal
 import subprocess
@@ -31,6 +28,7 @@ import urllib.request
 
 import backend
 import hbtest
+from forward import ForwardingProxy
 
 sys.path.insert(0, hbtest.GEN_DIR)
 from thrift.protocol import TBinaryProtocol  # noqa: E402
@@ -46,83 +44,6 @@ GUARD = 900  # seconds: a guard against a hang only
 def hex_splits(n):
     """The n - 1 split points of n equal parts of the 16-hex-digit key space."""
     return [b"%016x" % (i * (1 << 64) // n) for i in range(1, n)]
-
-
-class Proxy:
-    """A server in front of the real one (the REST gateway, the Thrift2 server): every
-    request forwarded as it came, except what fault(method, path, body) answers itself (a
-    status), does first (a callable) or answers late ("late": forwarded, the server's answer
-    held until the client has given up and closed the connection)."""
-
-    def __init__(self, target):
-        self.target = target  # a callable: the gateway's URL now
-        self.faults = []      # [method, path regex, count (-1 always), status or callable]
-        self.seen = []
-        proxy = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *a):
-                pass
-
-            def handle_one(self):
-                n = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(n) if n else b""
-                act = proxy.take(self.command, self.path, body)
-                proxy.seen.append((self.command, self.path, act))
-                if isinstance(act, int):
-                    text = b"Internal Server Error\r\n"
-                    self.send_response(act)
-                    self.send_header("Content-Type", "text/plain")
-                    self.send_header("Content-Length", str(len(text)))
-                    self.end_headers()
-                    self.wfile.write(text)
-                    return
-                if callable(act):
-                    act()
-                u = urllib.parse.urlsplit(proxy.target())
-                c = http.client.HTTPConnection(u.hostname, u.port, timeout=300)
-                hdrs = {k: v for k, v in self.headers.items()
-                        if k.lower() not in ("host", "connection", "content-length")}
-                c.request(self.command, self.path, body=body or None, headers=hdrs)
-                r = c.getresponse()
-                data = r.read()
-                if act == "late":
-                    # the client sends nothing more while it waits: readable means closed
-                    select.select([self.connection], [], [], 300)
-                    self.close_connection = True
-                    c.close()
-                    return
-                self.send_response(r.status)
-                for k, v in r.getheaders():
-                    if k.lower() not in ("transfer-encoding", "connection", "content-length"):
-                        self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-                c.close()
-
-            do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = handle_one
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def fault(self, method, path, act, count=1, body=b""):
-        self.faults.append([method, re.compile(path), count, act, body])
-
-    def take(self, method, path, body):
-        for f in self.faults:
-            if f[0] == method and f[1].search(path) and f[2] != 0 and f[4] in body:
-                f[2] -= 1 if f[2] > 0 else 0
-                return f[3]
-        return None
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 class TruncateMetadata(backend.BackendTest):
@@ -234,7 +155,7 @@ class TruncateMetadata(backend.BackendTest):
         # HBase truncates; its answer to truncateTable is held in front of the Thrift2 server
         # until hbtab gives up (--timeout + --wait), as when Admin.truncateTable's own wait
         # runs out while the master's procedure goes on
-        self.proxy = Proxy(lambda: self.be.thrift)
+        self.proxy = ForwardingProxy(lambda: self.be.thrift)
         self.proxy.fault("POST", "^/", "late", body=b"truncateTable")
         r = self.hbx("--timeout", "1", "truncate", t, "--yes", "--via", "thrift2", "--wait", "10",
                      thrift=self.proxy.url + "/")
@@ -295,7 +216,7 @@ class TruncateMetadata(backend.BackendTest):
 
     def test_one_500_on_the_write_back_is_retried(self):
         t, splits, keys = self.table(4)
-        self.proxy = Proxy(lambda: self.be.rest)
+        self.proxy = ForwardingProxy(lambda: self.be.rest)
         self.proxy.fault("PUT", "/hbtab-row", 500)
         r = self.hbx("truncate", t, "--yes", "--via", "thrift2", rest=self.proxy.url)
         self.assertOk(r)
@@ -306,7 +227,7 @@ class TruncateMetadata(backend.BackendTest):
 
     def test_a_gateway_turned_read_only_before_the_write_back_keeps_the_row(self):
         t, splits, keys = self.table(4)
-        self.proxy = Proxy(lambda: self.be.rest)
+        self.proxy = ForwardingProxy(lambda: self.be.rest)
         # the first write of the row reaches a gateway restarted with hbase.rest.readonly:
         # HBase's own refusal (403), on every attempt
         self.proxy.fault("PUT", "/hbtab-row", lambda: self.be.readonly(True))
