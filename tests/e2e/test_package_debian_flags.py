@@ -145,6 +145,8 @@ class DebianFlagsBuild(unittest.TestCase):
         for unit in ("hbtab-rotate@.service", "hbtab-audit@.service"):
             with open(os.path.join(root, "usr", "lib", "systemd", "system", unit)) as f:
                 self.assertIn("\nExecStart=/usr/bin/hbtab ", f.read(), unit)
+        self.assertTrue(os.path.isfile(os.path.join(root, "usr", "share", "hbtab",
+                                                    "hbtab.rules.yml")))
         for unit in ("hbtab-rotate@.timer", "hbtab-audit@.timer"):
             self.assertTrue(os.path.isfile(os.path.join(root, "usr", "lib", "systemd", "system",
                                                         unit)), unit)
