@@ -949,7 +949,8 @@ static void plan_svg(struct w *w, const struct hb_report_plan *p, const double *
 		span_px(step_x0[i], step_x1[i] - step_x0[i], &x, &wd);
 		putf(w,
 		     "<rect x=\"%.2f\" y=\"52\" width=\"%.2f\" height=\"46\" fill=\"%s\" "
-		     "fill-opacity=\"0.6\"><title>step %zu: %s (%s)</title></rect>\n",
+		     "fill-opacity=\"0.6\" stroke=\"#fff\"><title>step %zu: %s (%s)</title>"
+		     "</rect>\n",
 		     x, wd, c, i + 1, p->steps[i].action, p->steps[i].finding);
 		if (x >= last + 18) {
 			putf(w, "<text x=\"%.2f\" y=\"79\">%zu</text>\n", x + 2, i + 1);
@@ -1146,9 +1147,11 @@ static void sim_section(struct w *w, const struct hb_report_input *in, const str
 	}
 	putf(w,
 	     "</g>\n<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#333\" "
-	     "stroke-dasharray=\"5 3\"/>\n</svg>\n",
+	     "stroke-dasharray=\"5 3\"/>\n<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\">even "
+	     "share</text>\n</svg>\n",
 	     HB_REPORT_MAP_X0, 10 + h - h * even / scale, HB_REPORT_MAP_X0 + HB_REPORT_MAP_W,
-	     10 + h - h * even / scale);
+	     10 + h - h * even / scale, HB_REPORT_MAP_X0 + HB_REPORT_MAP_W,
+	     6 + h - h * even / scale);
 	put(w, "<table id=\"writes-table\"><caption>Writes per region</caption>\n<tr><th>regions"
 	       "</th><th>writes</th><th>share a region</th><th>against an even share</th></tr>\n");
 	for (i = 0; i < nb && !w->rc; i++) {
