@@ -242,6 +242,25 @@ class TableReport(EmulatorTest, PageChecks):
         self.assertEqual(bar & FLAGGED, set())
         self.assertIn("None: every region is reachable", words)
 
+    def test_report__hot_region_is_orange_and_servers_show_their_writes(self):
+        t = "events_user_writes_20261128"
+        self.create(t, HEX10, 10, "hex{8} *")
+        body = [{"key": b64(b"f%07d" % i), "cells": [{"column": b64("cf:q"), "value": b64("v")}]}
+                for i in range(600)]
+        st, resp = self.emu.control("POST", "/control/put", {"table": t, "rows": body})
+        self.assertIn(st, (200, 201), resp)
+        page = os.path.join(self.dir, "hot.html")
+        r = self.hb("report", t, "--hotspots", "--window", "0", "--html", page)
+        self.assertEqual(r.rc, 1, r)
+        audit = self.hb("-o", "json", "audit", t, "--hotspots", "--window", "0").json()
+        self.assertIn(("hotspot", 9), [(f["kind"], f["region"]) for f in audit["findings"]])
+        text, words = self.sound(page)
+        _, seen, _ = self.look(page, audit["regions"], 0)
+        self.assertEqual(seen, [GREEN] * 9 + [htmlpage.rgb("#f28c28")])
+        rows = re.findall(r"<tr><td>([^<]+)</td><td class=\"n\">\d+</td><td class=\"n\">[^<]+"
+                          r"</td><td class=\"n\">(\d+)</td>", text)
+        self.assertEqual(sum(int(w) for _, w in rows), audit["hotspots"]["total_writes"])
+
     def test_report__plan_repair_draws_boundaries_before_and_after(self):
         t = "events_user_merges_20261128"
         self.seed001(t, rows=[b"0123456789abcdef", b"fedcba9876543210"])
