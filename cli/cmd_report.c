@@ -35,8 +35,8 @@ static const struct cli_option opts[] = {
              "measure write hot-spots and each server's requests (/status/cluster)"),
     CLI_STRING(0, "window", &window_opt, "SEC",
                "seconds between the two counter readings (10; 0 = since region open)"),
-    CLI_CHOICE(0, "plan", &plan_opt, "KIND", "draw the boundaries before and after a plan: repair",
-               "repair"),
+    CLI_SUGGEST(0, "plan", &plan_opt, "KIND", "draw the boundaries before and after a plan: repair",
+                "repair"),
     CLI_FLAG(0, "simulate", &simulate,
              "split set: simulated writes per region (--generator G, else drawn from "
              "--keyspace)"),
