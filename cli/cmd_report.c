@@ -95,8 +95,12 @@ static int check_offline(struct cli_ctx *x)
 		                      count_opt ? "count" : "generator");
 	if (servers) {
 		struct hb_error err = {0};
+		int auto_n = cli_splitspec_needs_cluster(&ss) && !ss.sample_table;
 		long n;
 
+		if (!auto_n && !simulate)
+			return cli_usage_exit("report",
+			                      "--servers goes with N = auto or --simulate");
 		if (cli_parse_long(servers, 1, 100000, "--servers", &n, &err))
 			return cli_usage_exit("report", "%s", err.msg);
 		if (cli_splitspec_set_servers(&ss, servers, &err))

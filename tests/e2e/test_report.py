@@ -179,6 +179,8 @@ class OfflineReport(OfflineTest, PageChecks):
                                  "--html", "-"), 2, r"need a TABLE")
         self.assertFails(self.hb("report", TABLE, "--html", "-", "--simulate"), 2,
                          r"go with a split set")
+        self.assertFails(self.hb("report", *SEED, "--keyspace", "hex{16}", "--servers", "3",
+                                 "--html", "-"), 2, r"--servers goes with N = auto or --simulate")
         self.assertEqual(os.listdir(self.dir), [])
 
 
@@ -224,6 +226,12 @@ class TableReport(EmulatorTest, PageChecks):
         for s in servers:
             self.assertIn("<tr><td>%s</td>" % s, table)
         self.assertIn("Request load not measured", words)
+
+    def test_report__a_table_that_does_not_exist_writes_no_page(self):
+        page = os.path.join(self.dir, "none.html")
+        self.assertFails(self.hb("report", "events_user_gone_20261128", "--html", page), 4,
+                         r"events_user_gone_20261128")
+        self.assertEqual(os.listdir(self.dir), [])
 
     def test_report__healthy_table_has_no_flagged_colour_on_its_bar(self):
         t = "events_user_views_20261128"
