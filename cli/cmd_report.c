@@ -49,8 +49,12 @@ static const struct cli_option opts[] = {
 
 /* ---------------------------------------------------------------- checks */
 
-/* A plan kind this build draws: its plan is read and converted by one function. reshape's
- * entry is where a reshape plan (the steps of `hbtab reshape`) joins. */
+/* The plan kinds --plan names. The page draws any plan given as a struct hb_report_plan
+ * (core/report.h: the chain the steps index, each step's regions and split key, the keys
+ * after): repair's comes from repair_to_report. A reshape plan joins by being made the same
+ * way from reshape's steps over the live chain (its keys after are SPLITSPEC's), read in
+ * report_table where repair's survey is, with its split specification allowed beside TABLE
+ * in check_plan, and its entry here marked available. */
 struct plan_kind {
 	const char *name;
 	int available;
