@@ -392,11 +392,43 @@ static void each_run(struct w *w, const unsigned char *cls, size_t n, run_fn fn,
 	}
 }
 
+/* Flagged runs whose drawn spans touch (same class) are drawn as one rectangle: at 100,000
+ * regions a pixel can hold thousands of runs, each still listed under the map. */
 struct draw_ctx {
 	const struct axis *ax;
 	const struct hb_audit_report *a;
-	double last_label; /* x of the last label above the bar */
+	double last_label; /* x where the next label above the bar may start */
+	int cls;           /* the pending rectangle's class, -1 none */
+	size_t first, last, runs;
+	double x0, x1;
 };
+
+static void flush_run(struct w *w, struct draw_ctx *d)
+{
+	if (d->cls < 0)
+		return;
+	putf(w,
+	     "<rect class=\"flag\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
+	     "<title>",
+	     d->x0, MAP_TOP, d->x1 - d->x0, MAP_H, hb_report_colour[d->cls]);
+	run_name(w, d->first, d->last);
+	putf(w, ": %s", hb_report_class_name[d->cls]);
+	if (d->runs > 1)
+		putf(w, ", %zu runs", d->runs);
+	put(w, "</title></rect>\n");
+	if (d->x0 >= d->last_label) {
+		size_t at;
+
+		putf(w, "<text x=\"%.2f\" y=\"%d\" font-size=\"10\" fill=\"%s\">", d->x0,
+		     MAP_TOP - 6, hb_report_colour[d->cls]);
+		at = w->b->len;
+		run_name(w, d->first, d->last);
+		/* about 6 px a character of the 10 px font, and a gap */
+		d->last_label = d->x0 + 6.0 * (double)(w->b->len - at) + 8;
+		put(w, "</text>\n");
+	}
+	d->cls = -1;
+}
 
 static void draw_run(struct w *w, void *ctx, size_t first, size_t last, int cls)
 {
@@ -405,23 +437,20 @@ static void draw_run(struct w *w, void *ctx, size_t first, size_t last, int cls)
 
 	span_px(d->ax->pos[first], d->ax->pos[last] + d->ax->width[last] - d->ax->pos[first], &x,
 	        &wd);
-	putf(w,
-	     "<rect class=\"flag\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
-	     "<title>",
-	     x, MAP_TOP, wd, MAP_H, hb_report_colour[cls]);
-	run_name(w, first, last);
-	putf(w, ": %s</title></rect>\n", hb_report_class_name[cls]);
-	if (x >= d->last_label) {
-		size_t at;
-
-		putf(w, "<text x=\"%.2f\" y=\"%d\" font-size=\"10\" fill=\"%s\">", x, MAP_TOP - 6,
-		     hb_report_colour[cls]);
-		at = w->b->len;
-		run_name(w, first, last);
-		/* about 6 px a character of the 10 px font, and a gap */
-		d->last_label = x + 6.0 * (double)(w->b->len - at) + 8;
-		put(w, "</text>\n");
+	if (d->cls == cls && x <= d->x1 + 0.5) {
+		d->last = last;
+		d->runs++;
+		if (x + wd > d->x1)
+			d->x1 = x + wd;
+		return;
 	}
+	flush_run(w, d);
+	d->cls = cls;
+	d->first = first;
+	d->last = last;
+	d->runs = 1;
+	d->x0 = x;
+	d->x1 = x + wd;
 }
 
 static void band_title(struct w *w, const struct hb_audit_report *a, const struct band *b)
@@ -468,7 +497,7 @@ static void map_svg(struct w *w, const struct hb_report_input *in, const struct 
                     const unsigned char *cls, const struct band *b, size_t nb)
 {
 	const struct hb_audit_report *a = in->audit;
-	struct draw_ctx d = {ax, a, -1e9};
+	struct draw_ctx d = {ax, a, -1e9, -1, 0, 0, 0, 0, 0};
 	int height = MAP_TOP + MAP_H + 150;
 	double last = -1e9;
 	size_t i;
@@ -501,6 +530,7 @@ static void map_svg(struct w *w, const struct hb_report_input *in, const struct 
 	}
 	put(w, "</g>\n<g shape-rendering=\"crispEdges\">\n");
 	each_run(w, cls, ax->n, draw_run, &d);
+	flush_run(w, &d);
 	put(w, "</g>\n<g font-size=\"10\" fill=\"#333\">\n");
 	/* the bands' start keys below the bar, where there is room */
 	for (i = 0; i < nb && !w->rc; i++) {
@@ -624,10 +654,53 @@ static void run_row(struct w *w, void *ctx, size_t first, size_t last, int cls)
 	put(w, "</td></tr>\n");
 }
 
+/* Above this many runs they are listed one a line in a <pre>, not as table rows: a third of
+ * the bytes, so a page of 100,000 regions that alternate stays a few MiB. */
+#define RUNS_TABLE_MAX 2000
+
+static void run_line(struct w *w, void *ctx, size_t first, size_t last, int cls)
+{
+	const struct hb_audit_report *a = ctx;
+	const unsigned char *s, *e, *s2, *e2;
+	size_t sl, el, sl2, el2;
+
+	hb_regions_bounds(&a->rs, first, &s, &sl, &e, &el);
+	hb_regions_bounds(&a->rs, last, &s2, &sl2, &e2, &el2);
+	putf(w, "%s ", hb_report_class_name[cls]);
+	run_name(w, first, last);
+	put(w, " [");
+	key_text(w, s, sl, 0, 0);
+	put(w, ", ");
+	key_text(w, e2, el2, 1, 0);
+	put(w, ")\n");
+}
+
+static void count_run(struct w *w, void *ctx, size_t first, size_t last, int cls)
+{
+	(void)w;
+	(void)first;
+	(void)last;
+	(void)cls;
+	++*(size_t *)ctx;
+}
+
 static void runs_table(struct w *w, const struct hb_report_input *in, const unsigned char *cls)
 {
-	if (class_total(cls, in->audit->rs.n, HB_RC_OK) == in->audit->rs.n)
+	size_t runs = 0;
+
+	each_run(w, cls, in->audit->rs.n, count_run, &runs);
+	if (!runs)
 		return;
+	if (runs > RUNS_TABLE_MAX) {
+		putf(
+		    w,
+		    "<p>Flagged regions, by run of consecutive regions (%zu runs, one a line: "
+		    "verdict, regions, [start, end)):</p>\n<pre id=\"flagged-list\" class=\"k\">\n",
+		    runs);
+		each_run(w, cls, in->audit->rs.n, run_line, (void *)in->audit);
+		put(w, "</pre>\n");
+		return;
+	}
 	put(w, "<table id=\"flagged\"><caption>Flagged regions, by run of consecutive regions"
 	       "</caption>\n<tr><th>audit</th><th>regions</th><th>count</th><th>start</th>"
 	       "<th>end</th></tr>\n");

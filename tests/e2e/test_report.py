@@ -151,10 +151,32 @@ class OfflineReport(OfflineTest, PageChecks):
         table = text[text.index('<table id="flagged">'):]
         table = table[:table.index("</table>")]
         self.assertEqual(re.findall(r"<tr><td>unreachable</td><td>(r[\d-]+)</td>", table), runs)
-        drawn = re.findall(r'<rect class="flag"[^>]*><title>(r[\d-]+): unreachable</title>',
-                           text)
-        self.assertEqual(drawn, runs)
+        # drawn at their places: runs whose 3 px spans touch share one rectangle, which
+        # names its first and last region and how many runs it holds
+        drawn = re.findall(r'<rect class="flag"[^>]*><title>r(\d+)(?:-(\d+))?: unreachable'
+                           r'(?:, (\d+) runs)?</title>', text)
+        self.assertEqual(sum(int(n or 1) for _, _, n in drawn), len(runs))
+        spans = [(int(a), int(b or a)) for a, b, _ in drawn]
+        for run_ in runs:
+            first, last = (int(v) for v in (run_[1:].split("-") * 2)[:2])
+            self.assertTrue(any(a <= first and last <= b for a, b in spans), run_)
         self.assertLess(text.count("<tr>"), 1000 * 2 + len(runs) + 2100)
+
+    def test_report__100000_alternating_regions_stay_a_few_mib(self):
+        # every third region owns no key: 33,333 runs, each still listed
+        keys = os.path.join(self.dir, "keys")
+        with open(keys, "w") as f:
+            for i in range(1, 33334):
+                f.write("%06d\n%06d\\x00\n%06d\\x01\n" % (i * 20, i * 20, i * 20))
+        page = os.path.join(self.dir, "alt.html")
+        r = self.hb("report", "--splits-file", keys, "--keyspace", "dec{6}", "--html", page)
+        self.assertEqual(r.rc, 1, r)
+        self.assertLess(os.path.getsize(page), 3 * 1024 * 1024)
+        text, _ = self.sound(page)
+        listed = text[text.index('<pre id="flagged-list"'):]
+        listed = listed[:listed.index("</pre>")]
+        self.assertEqual(len(re.findall(r"^unreachable r\d+ \[", listed, re.M)), 33333)
+        self.assertTrue("\nunreachable r2 [000020\\x00, 000020\\x01)\n" in listed, listed[:300])
 
     def test_report__page_to_standard_output(self):
         r = self.hb("report", "--hex-splits", "4", "--keyspace", "hex{8}", "--html", "-")
