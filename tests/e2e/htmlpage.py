@@ -23,6 +23,8 @@ def chromium():
 
 def screenshot(page, png, width=1280, height=480):
     """Renders the file page at width x height CSS pixels (device scale 1) into png."""
+    if os.path.exists(png):
+        os.unlink(png)  # a screenshot left from before is not this page's
     profile = tempfile.mkdtemp(prefix="hbtab-chromium-")
     try:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": profile,
