@@ -22,9 +22,11 @@ real_packages=(default-jdk-headless maven ca-certificates)
 # its pages.
 # python3-prometheus-client: the Prometheus output is read back with its text-format parser.
 # zsh, fish: the completion tests; groff-base: the man page tests.
+# prometheus: promtool checks every textfile the tests read and tests the alert rules;
+# chromium: the report's page rendered headless and its screenshot checked.
 test_packages=(openssl ruby curl jq time groff-base zsh fish procps clang libfuzzer-14-dev
                libclang-rt-14-dev clang-format krb5-kdc krb5-admin-server krb5-user
-               python3-gssapi dpkg-dev man-db python3-prometheus-client)
+               python3-gssapi dpkg-dev man-db python3-prometheus-client prometheus chromium)
 
 # install_packages PACKAGE...: apt-get installs those of PACKAGE... not installed yet.
 install_packages() {

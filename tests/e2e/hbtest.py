@@ -362,3 +362,20 @@ class TtyStderr:
             self.p.stdout.close()
             os.close(self.master)
             shutil.rmtree(self.home, ignore_errors=True)
+
+
+def promtool_check(text):
+    """Checks an exposition hbtab wrote with Prometheus's own linter, `promtool check metrics`
+    (Debian's prometheus package): a parse error or a lint problem (a name, a missing HELP)
+    fails the test with promtool's words; so does promtool missing. Returns text."""
+    exe = shutil.which("promtool")
+    if exe is None:
+        raise AssertionError("promtool is not installed (scripts/dev.sh installs prometheus)")
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    p = subprocess.run([exe, "check", "metrics"], input=data, capture_output=True, timeout=60)
+    if p.returncode != 0 or p.stdout.strip() or p.stderr.strip():
+        raise AssertionError("promtool check metrics (exit %d): %s%s\n--- the exposition:\n%s"
+                             % (p.returncode, p.stdout.decode(errors="replace"),
+                                p.stderr.decode(errors="replace"),
+                                data.decode(errors="replace")))
+    return text

@@ -16,6 +16,7 @@ SEED = ["--range-splits", "10", "--start", "0000000000000000", "--end", "fffffff
 def gauges(text):
     """{(metric name, frozenset(labels)): value}; every family a gauge with HELP text."""
     out = {}
+    hbtest.promtool_check(text)
     for fam in text_string_to_metric_families(text):
         assert fam.type == "gauge" and fam.documentation, fam
         for s in fam.samples:

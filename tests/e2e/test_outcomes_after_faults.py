@@ -29,6 +29,8 @@ def prom_samples(path):
     """The samples of an exposition file as {"name{labels}": value}."""
     out = {}
     with open(path) as f:
+        hbtest.promtool_check(f.read())
+    with open(path) as f:
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue
@@ -145,6 +147,7 @@ class Outcomes(EmulatorTest):
         p.send_signal(signal.SIGINT)
         rc, out, err = self.finish(p)
         self.assertEqual(rc, 130, err)
+        hbtest.promtool_check(out)
         self.assertIn('hbtab_last_run_exit_status{command="audit",table="%s"} 130\n' % TABLE,
                       out)
 

@@ -141,6 +141,15 @@ class DebianFlagsBuild(unittest.TestCase):
                            capture_output=True, text=True, env=hbtest.clean_env(self.work))
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertRegex(r.stdout, r"^hbtab \d+\.\d+\.\d+\n$")
+        # the systemd units name the packaged binary (written at install time, not /usr/local)
+        for unit in ("hbtab-rotate@.service", "hbtab-audit@.service"):
+            with open(os.path.join(root, "usr", "lib", "systemd", "system", unit)) as f:
+                self.assertIn("\nExecStart=/usr/bin/hbtab ", f.read(), unit)
+        self.assertTrue(os.path.isfile(os.path.join(root, "usr", "share", "hbtab",
+                                                    "hbtab.rules.yml")))
+        for unit in ("hbtab-rotate@.timer", "hbtab-audit@.timer"):
+            self.assertTrue(os.path.isfile(os.path.join(root, "usr", "lib", "systemd", "system",
+                                                        unit)), unit)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ TEMPLATE = "ev_%Y%m%d"
 def parse(text):
     """{metric name: {frozenset(label items): value}}, every family a gauge with HELP text."""
     out = {}
+    hbtest.promtool_check(text)
     for fam in text_string_to_metric_families(text):
         assert fam.type == "gauge", (fam.name, fam.type)
         assert fam.documentation, fam.name
@@ -62,7 +63,7 @@ class PromBase(EmulatorTest):
 
     def read(self):
         with open(self.path, encoding="utf-8") as f:
-            return f.read()
+            return hbtest.promtool_check(f.read())
 
     def assertRun(self, m, command, status, before, after, **subject):
         labels = dict(command=command, **subject)
