@@ -2,6 +2,7 @@
 #include "rest/audit.h"
 #include "core/activity.h"
 #include "core/clock.h"
+#include "core/hotkeys.h"
 #include "core/key.h"
 #include "core/regioninfo.h"
 #include "rest/metarow.h"
@@ -199,6 +200,30 @@ static int hotspots(struct hb_audit_report *r, struct hb_rest *c, const struct h
 	return rc;
 }
 
+/* The hot regions' ranges decoded through the key space into the prefixes they hold (a key
+ * space too large to evaluate is only warned about: the hot regions stand). HB_ENOMEM. */
+static int hot_keys(struct hb_audit_report *r, const struct hb_audit_opts *o)
+{
+	struct hb_error kerr = {0};
+	int rc;
+
+	if (!r->ks || r->any_key || !r->have_hot || !r->hot.total_writes)
+		return 0;
+	r->hot_keys = malloc(sizeof(*r->hot_keys));
+	if (!r->hot_keys)
+		return HB_ENOMEM;
+	hb_hot_keys_init(r->hot_keys);
+	rc = hb_hot_keys_compute(r->hot_keys, r->ks, &r->rs, &r->hot, &kerr);
+	if (rc) {
+		hb_hot_keys_release(r->hot_keys);
+		free(r->hot_keys);
+		r->hot_keys = NULL;
+		if (rc != HB_ENOMEM)
+			hb_tell_warn(o->tell, "cannot name the hot keys: %s", kerr.msg);
+	}
+	return rc == HB_ENOMEM ? rc : 0;
+}
+
 /* Regions per live server against an even spread (a failed status read is only warned
  * about: placement is advice, the audit's other findings stand). HB_ENOMEM. */
 static int placement(struct hb_audit_report *r, struct hb_rest *c, const struct hb_audit_opts *o)
@@ -301,6 +326,8 @@ int hb_rest_audit_table(struct hb_audit_report *r, struct hb_rest *c, const char
 		rc = check_design(r, o, disabled, &av, &md, err);
 	if (!rc && o->hotspots)
 		rc = hotspots(r, c, &o->hot, err);
+	if (!rc && o->hotspots && hot_keys(r, o))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc && placement(r, c, o))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc)
