@@ -101,16 +101,21 @@ static int decide(struct cli_advice *v, struct cli_splitspec *s, uint64_t n_now,
 	in.buckets = v->buckets;
 	rc = hb_advise_compute(&v->a, &in, err);
 	if (!rc && s && cli_advise_n_field(s)) {
+		struct hb_error kerr = {0};
+
+		/* the rule once more, with the most regions the specification can make */
 		in.n_max = cli_advise_expressible(s, v->a.n);
-		rc = hb_advise_compute(&v->a, &in, err);
-		if (!rc)
-			rc = cli_advise_keys_at(rec, s, v->a.n, err);
-		if (!rc) {
+		if (!cli_advise_keys_at(rec, s, in.n_max, &kerr)) {
 			struct cli_splitspec t = *s;
 			char num[32];
 
+			rc = hb_advise_compute(&v->a, &in, err);
 			cli_advise_with_n(&t, v->a.n, num, sizeof(num));
-			rc = cli_splitspec_describe(&v->spec_rec, &t, err);
+			if (!rc)
+				rc = cli_splitspec_describe(&v->spec_rec, &t, err);
+		} else {
+			hb_keys_clear(rec);
+			v->spec_note = "The split specification does not compute: N only.";
 		}
 	} else if (!rc && !v->spec_note) {
 		v->spec_note = "A splits file fixes N: give an algorithm to have one recommended.";

@@ -98,6 +98,30 @@ class AdviseAgainstCluster(backend.BackendTest):
         self.assertIn("MAX_FILESIZE", j["inputs"]["split_size_from"])
         self.assertEqual((j["N"], j["splitspec"]), (3 * servers, "--hex-splits %d" % (3 * servers)))
 
+    def test_a_recorded_specification_advise_cannot_use_gives_n_only(self):
+        t = self.name()
+        self.be.create(t, families=["cf"], splits=[b"4", b"8", b"c"])
+        servers = self.status(t)[0]
+        # an empty table with no metadata row: nothing to keep or to sample
+        r = self.hb("advise", t, "-o", "json")
+        self.assertOk(r)
+        j = r.json()
+        self.assertEqual((j["N"], j["splitspec"], j["current_splitspec"], j["skew_sample"]),
+                         (2 * servers, None, None, None), r)
+        self.assertIn("holds no row", j["why"])
+        # a metadata row whose specification does not compute, or that reads a file (never
+        # opened): N alone, the table's rows still sampled for nothing
+        for spec, why in (("--range-splits 4", "does not compute"),
+                          ("--sampled-splits 3 --sample-file /etc/passwd", "reads a file")):
+            self.be.put(t, [(b"totalPartition", {"cf:N": b"4", "cf:splits": spec.encode()})])
+            r = self.hb("advise", t, "-o", "json")
+            self.assertOk(r)
+            j = r.json()
+            self.assertEqual((j["N"], j["splitspec"], j["current_splitspec"]),
+                             (2 * servers, None, spec), r)
+            self.assertIn(why, j["why"])
+            self.assertEqual(j["now"]["regions"], 4)
+
     def test_advice_for_a_missing_table_says_so(self):
         r = self.hb("advise", self.name())
         self.assertFails(r, 4, "table '%s' not found" % self.name())
