@@ -156,7 +156,8 @@ static int print_json(const struct cli_advice *v)
 	           !cli_json_add_str(s, "keyspace", v->keyspace)) {
 		goto done;
 	}
-	if (why(&w, v) || !cli_json_add_str(root, "why", hb_buf_str(&w)))
+	if (!cli_json_add_str(root, "skew_note", v->skew_note) || why(&w, v) ||
+	    !cli_json_add_str(root, "why", hb_buf_str(&w)))
 		goto done;
 	rc = cli_json_print(root);
 done:
@@ -269,6 +270,10 @@ static int print_text(const struct cli_advice *v)
 		         ? HB_ENOMEM
 		         : cli_write_stdout(b.data, b.len);
 	}
+	hb_buf_reset(&b);
+	if (!rc && v->skew_note)
+		rc = hb_buf_addf(&b, "skew: %s\n", v->skew_note) ? HB_ENOMEM
+		                                                 : cli_write_stdout(b.data, b.len);
 	hb_buf_reset(&b);
 	if (!rc)
 		rc = hb_buf_adds(&b, "why: ") || why(&b, v) || hb_buf_addc(&b, '\n')

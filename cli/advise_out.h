@@ -22,6 +22,7 @@ struct cli_advice {
 	const char *skew_source;          /* "rows" or "keyspace" */
 	uint64_t skew_keys;               /* keys in the sample */
 	const char *keyspace;             /* the key space drawn from or decoded, or NULL */
+	const char *skew_note;            /* why the table's rows were not sampled, or NULL */
 	struct hb_buf spec_now, spec_rec; /* the split specifications as flags (empty: none) */
 	const char *spec_note;            /* why there is no recommended specification */
 };

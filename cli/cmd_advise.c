@@ -22,6 +22,9 @@
 #define MAX_SERVERS     100000L
 #define MAX_PER_SERVER  1000L
 #define MAX_SAMPLE_ROWS 1000000L
+/* Above this store size rows are sampled only when --sample-rows asks: the sampler's scan
+ * reads every row on the servers. */
+#define SAMPLE_LIMIT_MB 10240ULL
 
 static struct cli_splitspec ss;
 static const char *servers, *size, *max_filesize, *keyspace;
@@ -215,7 +218,8 @@ static int advise_table(struct cli_advice *v, struct cli_ctx *x, struct hb_keys 
 		rc =
 		    cli_parse_long(ss.sample_rows, 0, MAX_SAMPLE_ROWS, "--sample-rows", &rows, err);
 	if (!rc)
-		rc = hb_rest_advise_table(&t, x->rest, x->table, (size_t)rows, err);
+		rc = hb_rest_advise_table(&t, x->rest, x->table, (size_t)rows,
+		                          ss.sample_rows ? 0 : SAMPLE_LIMIT_MB, err);
 	cli_progress_done();
 	if (!rc && !t.servers)
 		rc = hb_error_set(err, HB_ESERVER, "the cluster reports no live region server");
@@ -231,6 +235,9 @@ static int advise_table(struct cli_advice *v, struct cli_ctx *x, struct hb_keys 
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 		goto done;
 	}
+	if (t.sample_skipped)
+		v->skew_note = "rows not sampled: the table holds more than 10 GiB and the sampler "
+		               "reads every row (--sample-rows M samples anyway)";
 	v->split_size = t.max_filesize ? t.max_filesize : HB_SIM_DEFAULT_MAX_FILESIZE;
 	v->split_from = t.max_filesize ? "the table's MAX_FILESIZE"
 	                               : "hbase.hregion.max.filesize default (no MAX_FILESIZE)";

@@ -43,10 +43,13 @@ static int add_load(void *ctx, const struct hb_node *node, const struct hb_regio
 	(void)err;
 	if (l->name_len <= s->len || memcmp(l->name, s->name, s->len) || l->name[s->len] != ',')
 		return 0;
-	/* a replica's name has "_REPLICA" after its id: its bytes are the primary's again */
-	id = memchr(l->name + s->len + 1, ',', l->name_len - s->len - 1);
-	if (id && memchr(id, '_', l->name_len - (size_t)(id - l->name)))
-		return 0;
+	/* a replica's name has "_REPLICA" after its id, which follows the last comma (a start
+	 * key may hold commas, an id never does): its bytes are the primary's again */
+	for (id = l->name + l->name_len; id > l->name + s->len && id[-1] != ','; id--)
+		;
+	for (; id < l->name + l->name_len && *id != '.'; id++)
+		if (*id == '_')
+			return 0;
 	mb = (uint64_t)(l->storefile_size_mb > 0 ? l->storefile_size_mb : 0) +
 	     (uint64_t)(l->memstore_size_mb > 0 ? l->memstore_size_mb : 0);
 	s->t->loads++;
@@ -162,7 +165,7 @@ static int read_metadata(struct hb_advise_table *t, struct hb_rest *c, const cha
 }
 
 int hb_rest_advise_table(struct hb_advise_table *out, struct hb_rest *c, const char *table,
-                         size_t sample_rows, struct hb_error *err)
+                         size_t sample_rows, uint64_t max_sample_mb, struct hb_error *err)
 {
 	int rc = read_regions(out, c, table, err);
 
@@ -172,7 +175,8 @@ int hb_rest_advise_table(struct hb_advise_table *out, struct hb_rest *c, const c
 		rc = read_status(out, c, table, err);
 	if (!rc)
 		rc = read_metadata(out, c, table, err);
-	if (!rc && sample_rows)
+	out->sample_skipped = sample_rows && max_sample_mb && out->store_mb > max_sample_mb;
+	if (!rc && sample_rows && !out->sample_skipped)
 		rc = hb_rest_sample_keys(c, table, sample_rows, 0x5EEDu, &out->sample, err);
 	return rc;
 }

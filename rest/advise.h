@@ -19,6 +19,7 @@ struct hb_advise_table {
 	int metadata;          /* 1 the metadata row exists, 0 not */
 	char *stored_n, *stored_keyspace, *stored_splits; /* its qualifiers (NULL = absent) */
 	struct hb_keys sample;                            /* row keys sampled, sorted */
+	int sample_skipped; /* the table is larger than max_sample_mb: no sample read */
 };
 
 void hb_advise_table_init(struct hb_advise_table *t);
@@ -27,10 +28,12 @@ void hb_advise_table_release(struct hb_advise_table *t);
 /*
  * Reads, and only reads, what advise needs of TABLE: /status/cluster (live servers, the loads
  * of the table's regions), /T/regions, /T/schema (MAX_FILESIZE), the metadata row, and up to
- * sample_rows row keys (hb_rest_sample_keys; 0 = none). Errors as those reads: HB_ENOTFOUND
- * for a missing table, the REST client's codes, HB_ENOMEM.
+ * sample_rows row keys (hb_rest_sample_keys, a scan of every row through the sampler's
+ * filters; 0 = none), unless the table's store is above max_sample_mb MiB (0 = no limit).
+ * Errors as those reads: HB_ENOTFOUND for a missing table, the REST client's codes,
+ * HB_ENOMEM.
  */
 int hb_rest_advise_table(struct hb_advise_table *out, struct hb_rest *c, const char *table,
-                         size_t sample_rows, struct hb_error *err);
+                         size_t sample_rows, uint64_t max_sample_mb, struct hb_error *err);
 
 #endif
