@@ -136,8 +136,8 @@ static int json_hotspots(struct hb_buf *b, const struct hb_audit_report *r)
 		                 s->regions, (unsigned long long)s->writes,
 		                 (unsigned long long)s->reads, CLI_NUM(s->write_share));
 	}
-	return rc || hb_buf_addc(b, ']') || cli_hot_keys_json(b, r->hot_keys) ||
-	       hb_buf_addc(b, '}');
+	return rc || hb_buf_addc(b, ']') ||
+	       cli_hot_keys_json(b, r->hot_keys, hb_buf_str(&r->ks_canon)) || hb_buf_addc(b, '}');
 }
 
 int cli_audit_print_json(const struct hb_audit_report *r)

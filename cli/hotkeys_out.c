@@ -18,18 +18,20 @@ static int json_key(struct hb_buf *b, const struct hb_hot_key *e, int first)
 	                   e->measured ? "true" : "false");
 }
 
-int cli_hot_keys_json(struct hb_buf *b, const struct hb_hot_keys *k)
+int cli_hot_keys_json(struct hb_buf *b, const struct hb_hot_keys *k, const char *ks_canon)
 {
 	size_t i;
 	int rc;
 
 	if (!k)
 		return hb_buf_adds(b, ",\"hot_keys\":null") ? HB_ENOMEM : 0;
-	rc = hb_buf_addf(
-	    b,
-	    ",\"hot_keys\":{\"prefix_bytes\":%zu,\"buckets\":%s,\"regions_decoded\":%zu,"
-	    "\"unlisted_share\":%s,\"keys\":[",
-	    k->prefix_len, k->buckets ? "true" : "false", k->regions, CLI_NUM(k->unlisted));
+	rc = hb_buf_adds(b, ",\"hot_keys\":{\"keyspace\":") ||
+	     cli_json_strz(b, k->design[0] ? k->design : ks_canon) ||
+	     hb_buf_addf(b,
+	                 ",\"from_splits\":%s,\"prefix_bytes\":%zu,\"buckets\":%s,"
+	                 "\"regions_decoded\":%zu,\"unlisted_share\":%s,\"keys\":[",
+	                 k->design[0] ? "true" : "false", k->prefix_len,
+	                 k->buckets ? "true" : "false", k->regions, CLI_NUM(k->unlisted));
 	for (i = 0; !rc && i < k->n; i++)
 		rc = json_key(b, &k->v[i], !i);
 	return rc || hb_buf_adds(b, "]}") ? HB_ENOMEM : 0;
@@ -60,9 +62,11 @@ int cli_hot_keys_text(struct hb_buf *b, const struct hb_hot_keys *k, const char 
 
 	if (!k || !k->n)
 		return 0;
-	rc = hb_buf_addf(b, "hot keys (the %zu hottest region%s decoded through '%s', by %s):\n",
-	                 k->regions, k->regions == 1 ? "" : "s", ks_canon,
-	                 k->buckets ? "bucket" : "key prefix");
+	rc =
+	    hb_buf_addf(b, "hot keys (the %zu hottest region%s decoded through '%s'%s, by %s):\n",
+	                k->regions, k->regions == 1 ? "" : "s", k->design[0] ? k->design : ks_canon,
+	                k->design[0] ? " of the recorded split specification" : "",
+	                k->buckets ? "bucket" : "key prefix");
 	for (i = 0; !rc && i < k->n && i < CLI_HOT_KEYS_TEXT; i++)
 		rc = text_key(b, &k->v[i]);
 	if (!rc && k->n > CLI_HOT_KEYS_TEXT)

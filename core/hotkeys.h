@@ -34,10 +34,20 @@ struct hb_hot_keys {
 	size_t regions;    /* regions decoded */
 	double unlisted;   /* share of the writes of decoded regions not given to a listed prefix
 	                    * (past HB_HOT_KEYS_MAX_PREFIXES, or a region holding no key of K) */
+	char design[48];   /* the key space decoded through when it came from the recorded split
+	                    * specification (hb_hot_keys_design_keyspace), else empty */
 };
 
 void hb_hot_keys_init(struct hb_hot_keys *k);
 void hb_hot_keys_release(struct hb_hot_keys *k);
+
+/*
+ * The key space a recorded split specification implies when it names the design's buckets:
+ * "--partition-splits N" gives "u64<N *" (8-byte partition ids), "--salt-splits N" gives
+ * "u8<N *" ("u16<N *" with "--salt-width 2"). Writes it into out (cap >= 48) and returns 1;
+ * 0 for any other specification or NULL.
+ */
+int hb_hot_keys_design_keyspace(const char *splits, char *out, size_t cap);
 
 /*
  * The prefix length that names keys no coarser than the regions: the width W of a uW<N

@@ -160,5 +160,31 @@ class AdviseAgainstCluster(backend.BackendTest):
                                    r"measured$")
 
 
+    def test_hot_keys_of_a_salted_table_are_its_buckets_from_the_recorded_design(self):
+        t = self.name()
+        # no --keyspace: the metadata row records only "--salt-splits 16 --salt-width 1"
+        self.assertOk(self.hb("create", t, "--salt-splits", "16", "--family", "cf"))
+        self.be.put(t, [(bytes([b]) + b"%08d" % b, {"cf:q": b"v"}) for b in range(16)])
+        self.be.put(t, [(b"\x05" + b"%08d" % i, {"cf:q": b"v"}) for i in range(300)])
+
+        def hot():
+            r = self.hb("-o", "json", "audit", t, "--hotspots", "--window", "0")
+            return r.rc == 1 and r.json()["hotspots"]["total_writes"] >= 316
+        hbtest.wait_for(hot, "the writes to show in /status/cluster")
+        r = self.hb("-o", "json", "audit", t, "--hotspots", "--window", "0")
+        j = r.json()
+        self.assertIsNone(j["keyspace"], r)
+        hk = j["hotspots"]["hot_keys"]
+        self.assertEqual((hk["keyspace"], hk["from_splits"], hk["buckets"], hk["prefix_bytes"]),
+                         ("u8<16 *", True, True, 1), r)
+        first = hk["keys"][0]
+        self.assertEqual((first["bucket"], first["prefix"], first["region"], first["measured"]),
+                         (5, "\\x05", 5, True), r)
+        r = self.hb("audit", t, "--hotspots", "--window", "0")
+        self.assertRegex(r.out, r"hot keys \(the 1 hottest region decoded through 'u8<16 \*' of "
+                                r"the recorded split specification, by bucket\):\n"
+                                r"  bucket 5 '\\x05': \d+\.\d\d% of the writes")
+
+
 if __name__ == "__main__":
     hbtest.main()

@@ -149,10 +149,31 @@ static void test_hotkeys__buckets_are_numbered_and_spanning_prefixes_merged(void
 	hb_keyspace_free(ks);
 }
 
+static void test_hotkeys__the_recorded_design_names_its_buckets(void)
+{
+	char ks[48];
+
+	CHECK_EQ_INT(hb_hot_keys_design_keyspace("--partition-splits 20", ks, sizeof(ks)), 1);
+	CHECK_EQ_STR(ks, "u64<20 *");
+	CHECK_EQ_INT(hb_hot_keys_design_keyspace("--salt-splits 16 --salt-width 1", ks, sizeof(ks)),
+	             1);
+	CHECK_EQ_STR(ks, "u8<16 *");
+	CHECK_EQ_INT(
+	    hb_hot_keys_design_keyspace("--salt-splits 300 --salt-width 2", ks, sizeof(ks)), 1);
+	CHECK_EQ_STR(ks, "u16<300 *");
+	/* more buckets than one byte holds, no number, another algorithm, nothing */
+	CHECK_EQ_INT(hb_hot_keys_design_keyspace("--salt-splits 300", ks, sizeof(ks)), 0);
+	CHECK_EQ_INT(hb_hot_keys_design_keyspace("--salt-splits x", ks, sizeof(ks)), 0);
+	CHECK_EQ_INT(hb_hot_keys_design_keyspace("--salt-splits 16x", ks, sizeof(ks)), 0);
+	CHECK_EQ_INT(hb_hot_keys_design_keyspace("--hex-splits 16", ks, sizeof(ks)), 0);
+	CHECK_EQ_INT(hb_hot_keys_design_keyspace(NULL, ks, sizeof(ks)), 0);
+}
+
 int main(void)
 {
 	RUN(test_hotkeys__prefix_length_is_no_coarser_than_the_regions);
 	RUN(test_hotkeys__one_prefix_alone_in_its_region_is_measured);
 	RUN(test_hotkeys__buckets_are_numbered_and_spanning_prefixes_merged);
+	RUN(test_hotkeys__the_recorded_design_names_its_buckets);
 	return TEST_DONE();
 }
