@@ -2,6 +2,7 @@
 #include "audit_out.h"
 #include "../core/key.h"
 #include "cli.h"
+#include "hotkeys_out.h"
 #include "output.h"
 
 #include <stdio.h>
@@ -135,7 +136,8 @@ static int json_hotspots(struct hb_buf *b, const struct hb_audit_report *r)
 		                 s->regions, (unsigned long long)s->writes,
 		                 (unsigned long long)s->reads, CLI_NUM(s->write_share));
 	}
-	return rc || hb_buf_adds(b, "]}");
+	return rc || hb_buf_addc(b, ']') ||
+	       cli_hot_keys_json(b, r->hot_keys, hb_buf_str(&r->ks_canon)) || hb_buf_addc(b, '}');
 }
 
 int cli_audit_print_json(const struct hb_audit_report *r)
@@ -284,7 +286,8 @@ static int text_head(struct hb_buf *out, const struct hb_audit_report *r)
 	                 cli_color(f->n ? CLI_RED : CLI_GREEN), f->n ? "unhealthy" : "healthy",
 	                 cli_color(CLI_RESET), r->rs.n, r->rs.n == 1 ? "" : "s", f->n,
 	                 f->n == 1 ? "" : "s") ||
-	     text_summary_tail(out, r) || hb_buf_adds(out, "\n\n");
+	     text_summary_tail(out, r) || hb_buf_adds(out, "\n\n") ||
+	     cli_hot_keys_text(out, r->hot_keys, hb_buf_str(&r->ks_canon));
 	return rc;
 }
 

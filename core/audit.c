@@ -1,5 +1,6 @@
 /* Audit computations over region lists: findings, reachability shares, chain, drift, hot-spots. */
 #include "audit.h"
+#include "hotkeys.h"
 #include "regioninfo.h"
 #include "vec.h"
 
@@ -761,6 +762,10 @@ void hb_audit_report_release(struct hb_audit_report *r)
 	hb_buf_release(&r->ks_canon);
 	hb_audit_release(&r->a);
 	hb_hotspots_release(&r->hot);
+	if (r->hot_keys)
+		hb_hot_keys_release(r->hot_keys);
+	free(r->hot_keys);
+	r->hot_keys = NULL;
 	hb_regions_release(&r->rs);
 	r->ks = NULL;
 	r->stored_n = NULL;

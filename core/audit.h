@@ -354,6 +354,8 @@ struct hb_audit_report {
 	double elapsed; /* measured between the two counter readings; 0 with one reading */
 	int metadata;   /* 1 the metadata row exists, 0 it does not, -1 unknown */
 	char *stored_n; /* N as the metadata row stores it (owned), NULL when it has none */
+	struct hb_hot_keys *hot_keys; /* owned: the hot regions' key prefixes (core/hotkeys.h),
+	                               * NULL when not decoded (no hot-spots, no key space) */
 };
 
 void hb_audit_report_init(struct hb_audit_report *r);

@@ -2,6 +2,7 @@
 #include "rest/audit.h"
 #include "core/activity.h"
 #include "core/clock.h"
+#include "core/hotkeys.h"
 #include "core/key.h"
 #include "core/regioninfo.h"
 #include "core/tname.h"
@@ -198,6 +199,41 @@ static int hotspots(struct hb_audit_report *r, struct hb_rest *c, const struct h
 	return rc;
 }
 
+/* The hot regions' ranges decoded through the key space, else through the buckets the
+ * recorded split specification names (splits, may be NULL), into the prefixes they hold (a key
+ * space too large to evaluate is only warned about: the hot regions stand). HB_ENOMEM. */
+static int hot_keys(struct hb_audit_report *r, const struct hb_audit_opts *o, const char *splits)
+{
+	struct hb_keyspace *ks = r->any_key ? NULL : r->ks, *own = NULL;
+	struct hb_error kerr = {0};
+	char design[48] = "";
+	int rc;
+
+	if (!r->have_hot || !r->hot.total_writes)
+		return 0;
+	if (!ks && hb_hot_keys_design_keyspace(splits, design, sizeof(design)) &&
+	    hb_keyspace_parse(&own, design, &kerr) == HB_ENOMEM)
+		return HB_ENOMEM;
+	if (!ks && !(ks = own))
+		return 0;
+	r->hot_keys = malloc(sizeof(*r->hot_keys));
+	rc = r->hot_keys ? 0 : HB_ENOMEM;
+	if (!rc) {
+		hb_hot_keys_init(r->hot_keys);
+		rc = hb_hot_keys_compute(r->hot_keys, ks, &r->rs, &r->hot, &kerr);
+		memcpy(r->hot_keys->design, design, sizeof(design));
+	}
+	if (rc && r->hot_keys) {
+		hb_hot_keys_release(r->hot_keys);
+		free(r->hot_keys);
+		r->hot_keys = NULL;
+	}
+	if (rc && rc != HB_ENOMEM)
+		hb_tell_warn(o->tell, "cannot name the hot keys: %s", kerr.msg);
+	hb_keyspace_free(own);
+	return rc == HB_ENOMEM ? rc : 0;
+}
+
 /* Regions per live server against an even spread (a failed status read is only warned
  * about: placement is advice, the audit's other findings stand). HB_ENOMEM. */
 static int placement(struct hb_audit_report *r, struct hb_rest *c, const struct hb_audit_opts *o)
@@ -300,6 +336,8 @@ int hb_rest_audit_table(struct hb_audit_report *r, struct hb_rest *c, const char
 		rc = check_design(r, o, disabled, &av, &md, err);
 	if (!rc && o->hotspots)
 		rc = hotspots(r, c, &o->hot, err);
+	if (!rc && o->hotspots && hot_keys(r, o, md.splits))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc && placement(r, c, o))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc)

@@ -1,6 +1,7 @@
 """The REST (Stargate) gateway: resources, status codes and JSON shapes as
 described in docs/hbase-wire.md sections 0-6."""
 import base64
+import bisect
 import json
 import random
 import struct
@@ -169,14 +170,33 @@ def meta_family_error(major, kind, fams):
     return None
 
 
-def region_load(major, name, stores, storefiles, reads, writes):
+def region_bytes(t, r):
+    """The bytes of the cells of t's rows in region r: a KeyValue's row, family, qualifier
+    and value and its fixed 20 bytes (lengths, timestamp, type), as a memstore counts
+    them before its per-cell overhead."""
+    lo = bisect.bisect_left(t.keys, r.start)
+    hi = bisect.bisect_left(t.keys, r.end) if r.end else len(t.keys)
+    n = 0
+    for k in t.keys[lo:hi]:
+        for (f, q), vs in t.data.get(k, {}).items():
+            n += sum(len(k) + len(f) + len(q) + len(v) + 20 for _, v in vs)
+    return n
+
+
+def size_mb(n):
+    """HRegionServer.roundSize: 0 for nothing, 1 for anything under 1 MiB, else whole MiB."""
+    return 0 if not n else 1 if n < (1 << 20) else n >> 20
+
+
+def region_load(major, name, stores, storefiles, reads, writes, memstore_mb=0):
     """One Region of StorageClusterStatusModel.Node in the JSON key names of the
-    server's major version (NOTES.md, "Version modes")."""
+    server's major version (NOTES.md, "Version modes"); memstore_mb: its rows' size as the
+    region server reports it (size_mb; nothing is flushed: store files stay 0)."""
     d = {"name": B64(name), "stores": stores, "storefiles": storefiles, "storefileSizeMB": 0}
     if major == 1:
-        d.update({"memstoreSizeMB": 0, "storefileIndexSizeMB": 0})
+        d.update({"memstoreSizeMB": memstore_mb, "storefileIndexSizeMB": 0})
     else:
-        d.update({"memStoreSizeMB": 0, "storefileIndexSizeKB": 0})
+        d.update({"memStoreSizeMB": memstore_mb, "storefileIndexSizeKB": 0})
     d["readRequestsCount"] = reads
     if major >= 3:
         d["cpRequestsCount"] = 0
@@ -543,7 +563,8 @@ class RestHandler(Handler):
                     loc = s.server_location(r)
                     if loc is None:
                         continue
-                    per[r.server].append(region_load(s.major, r.name, nf, 0, r.reads, r.writes))
+                    per[r.server].append(region_load(s.major, r.name, nf, 0, r.reads, r.writes,
+                                                     size_mb(region_bytes(t, r))))
             live, dead = [], []
             total_regions = 0
             total_req = 0
