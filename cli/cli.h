@@ -17,6 +17,8 @@ struct cli_global {
 	const char *thrift_url;
 	const char *profile;
 	const char *output_str;
+	/* -o given a file name where the command takes one (CLI_CMD_OUTPUT_FILE), not a format */
+	const char *output_file;
 	enum cli_output output;
 	const char *timeout_str;
 	double timeout; /* seconds */
@@ -132,10 +134,11 @@ struct cli_ctx {
 };
 
 /* Flags of a command. */
-#define CLI_CMD_HBASE    0x01u /* talks to HBase: main opens the REST client before run */
-#define CLI_CMD_TABLE    0x02u /* argv[1], when given, is a table name, checked before any request */
-#define CLI_CMD_WRITES   0x04u /* changes the cluster: system tables (hbase:*) refused, exit 5 */
-#define CLI_CMD_NOCONFIG 0x08u /* reads no configuration (help, completion) */
+#define CLI_CMD_HBASE       0x01u /* talks to HBase: main opens the REST client before run */
+#define CLI_CMD_TABLE       0x02u /* argv[1], when given, is a table name, checked before any request */
+#define CLI_CMD_WRITES      0x04u /* changes the cluster: system tables (hbase:*) refused, exit 5 */
+#define CLI_CMD_NOCONFIG    0x08u /* reads no configuration (help, completion) */
+#define CLI_CMD_OUTPUT_FILE 0x10u /* -o also takes a file name: cli_g.output_file */
 
 /*
  * A command as main runs it: parse (options anywhere, positionals compacted) → --help or

@@ -120,8 +120,17 @@ static int check(struct cli_ctx *x)
 	struct hb_error err = {0};
 	int rc;
 
+	if (cli_g.output_file) {
+		if (html)
+			return cli_usage_exit("report",
+			                      "the page's file is given twice (-o %s and "
+			                      "--html %s)",
+			                      cli_g.output_file, html);
+		html = cli_g.output_file;
+	}
 	if (!html)
-		return cli_usage_exit("report", "missing --html FILE (where the page goes)");
+		return cli_usage_exit("report",
+		                      "missing -o FILE.html (or --html FILE): where the page goes");
 	if (!*html || (strcmp(html, "-") && !stat(html, &st) && S_ISDIR(st.st_mode)))
 		return cli_usage_exit("report", "--html '%s' is not a file name", html);
 	if (keyspace) {
@@ -412,14 +421,14 @@ static int run(struct cli_ctx *x)
 const struct cli_command cli_cmd_report = {
     .name = "report",
     .summary = "one self-contained HTML page: key-space map, servers, a plan, writes",
-    .usage = "report TABLE --html FILE [--keyspace SPEC] [--hotspots [--window SEC]] "
+    .usage = "report TABLE -o FILE.html [--keyspace SPEC] [--hotspots [--window SEC]] "
              "[--plan repair]\n"
-             "report " CLI_SPLITSPEC_USAGE " --keyspace SPEC --html FILE [--simulate "
+             "report " CLI_SPLITSPEC_USAGE " --keyspace SPEC -o FILE.html [--simulate "
              "[--generator G] [--count N] [--servers S]]",
     .opts = opts,
     .args = "TABLE",
     .max_args = 1,
-    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE,
+    .flags = CLI_CMD_HBASE | CLI_CMD_TABLE | CLI_CMD_OUTPUT_FILE,
     .check = check,
     .run = run,
 };

@@ -193,6 +193,9 @@ static void print_completion(const struct cli_option *opts)
 		}
 }
 
+/* The command whose options are being parsed (cli_parse), or NULL. */
+static const struct cli_command *parsing;
+
 static int set_value(const char *cmd, const struct cli_option *o, const char *val)
 {
 	switch (o->type) {
@@ -212,6 +215,12 @@ static int set_value(const char *cmd, const struct cli_option *o, const char *va
 				if (l == vl && !strncmp(p, val, l))
 					ok = 1;
 				p += l + (sp ? 1 : 0);
+			}
+			if (!ok && o->value == (void *)&cli_g.output_str && parsing &&
+			    (parsing->flags & CLI_CMD_OUTPUT_FILE)) {
+				/* "-o FILE.html": the command writes a file, its name given so */
+				cli_g.output_file = val;
+				return 0;
 			}
 			if (!ok)
 				return cli_usage_error(cmd,
@@ -316,8 +325,12 @@ int cli_parse_leading_globals(int argc, char **argv)
 int cli_parse(int argc, char **argv, const struct cli_command *cmd)
 {
 	static const struct cli_option none[] = {CLI_END};
+	int rc;
 
-	return parse_loop(argc, argv, cmd->opts ? cmd->opts : none, 0);
+	parsing = cmd;
+	rc = parse_loop(argc, argv, cmd->opts ? cmd->opts : none, 0);
+	parsing = NULL;
+	return rc;
 }
 
 void cli_print_help(const struct cli_command *cmd)

@@ -184,9 +184,28 @@ class OfflineReport(OfflineTest, PageChecks):
         self.assertTrue(r.out.startswith("<!DOCTYPE html>"), r.out[:100])
         self.assertEqual(htmlpage.check_page(r.out)[0], [])
 
+    def test_report__o_names_the_page_file_as_the_contract_spells_it(self):
+        page = os.path.join(self.dir, "o-page.html")
+        r = self.hb("report", *SEED, "--keyspace", "hex{16}", "-o", page)
+        self.assertEqual(r.rc, 1, r)  # the seed-001 design has unreachable regions
+        self.assertEqual(r.out, "wrote %s: 10 regions, 6 findings\n" % page)
+        self.assertEqual(htmlpage.check_page(open(page).read())[0], [])
+        page2 = os.path.join(self.dir, "o-page2.html")
+        r = self.hb("report", *SEED, "--keyspace", "hex{16}", "--output=" + page2)
+        self.assertEqual(r.rc, 1, r)
+        self.assertTrue(os.path.exists(page2))
+        # -o json with --html: the format of the line, as for every command
+        r = self.hb("report", *SEED, "--keyspace", "hex{16}", "-o", "json", "--html", page)
+        self.assertEqual(json.loads(r.out)["file"], page)
+        self.assertFails(self.hb("report", *SEED, "--keyspace", "hex{16}", "-o", page,
+                                 "--html", page2), 2, r"given twice")
+        # other commands still take only a format
+        self.assertFails(self.hb("splits", *SEED, "-o", page), 2,
+                         r"invalid value .* for --output")
+
     def test_report__usage_errors(self):
         self.assertFails(self.hb("report", *SEED, "--keyspace", "hex{16}"), 2,
-                         r"missing --html FILE")
+                         r"missing -o FILE.html")
         self.assertFails(self.hb("report", *SEED, "--html", os.path.join(self.dir, "x.html")),
                          2, r"needs --keyspace")
         self.assertFails(self.hb("report", *SEED, "--keyspace", "hex{16}", "--html", self.dir),
