@@ -128,18 +128,6 @@ static int read_schema(struct hb_advise_table *t, struct hb_rest *c, const char 
 	return rc;
 }
 
-static int copy_cell(char **out, const struct hb_cell *cell)
-{
-	if (!cell)
-		return 0;
-	*out = malloc(cell->value_len + 1);
-	if (!*out)
-		return HB_ENOMEM;
-	memcpy(*out, cell->value, cell->value_len);
-	(*out)[cell->value_len] = 0;
-	return 0;
-}
-
 static int read_metadata(struct hb_advise_table *t, struct hb_rest *c, const char *table,
                          struct hb_error *err)
 {
@@ -153,10 +141,11 @@ static int read_metadata(struct hb_advise_table *t, struct hb_rest *c, const cha
 		rc = hb_metarow_read(c, &m, &cells, &found, err);
 	if (!rc && found) {
 		t->metadata = 1;
-		if (copy_cell(&t->stored_n, hb_metarow_cell(&m, &cells, HB_METAROW_N)) ||
-		    copy_cell(&t->stored_keyspace,
-		              hb_metarow_cell(&m, &cells, HB_METAROW_KEYSPACE)) ||
-		    copy_cell(&t->stored_splits, hb_metarow_cell(&m, &cells, HB_METAROW_SPLITS)))
+		if (hb_metarow_cell_text(&t->stored_n, hb_metarow_cell(&m, &cells, HB_METAROW_N)) ||
+		    hb_metarow_cell_text(&t->stored_keyspace,
+		                         hb_metarow_cell(&m, &cells, HB_METAROW_KEYSPACE)) ||
+		    hb_metarow_cell_text(&t->stored_splits,
+		                         hb_metarow_cell(&m, &cells, HB_METAROW_SPLITS)))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
 	hb_row_release(&cells);

@@ -25,27 +25,6 @@ static void meta_values_release(struct meta_values *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* A NUL-terminated copy of a cell (NULL = absent); a NUL inside is kept visible as \x00. */
-static int copy_cell(char **out, const struct hb_cell *c)
-{
-	if (!c)
-		return 0;
-	*out = malloc(c->value_len + 1);
-	if (!*out)
-		return HB_ENOMEM;
-	memcpy(*out, c->value, c->value_len);
-	(*out)[c->value_len] = 0;
-	if (strlen(*out) != c->value_len) {
-		struct hb_buf t = HB_BUF_INIT;
-
-		free(*out);
-		if (hb_tsb_append(&t, c->value, c->value_len) || hb_buf_add(&t, "", 0))
-			return HB_ENOMEM;
-		*out = hb_buf_detach(&t, NULL);
-	}
-	return 0;
-}
-
 /* Reads the metadata row (family: the given one, else the table's first). */
 static int read_metadata(struct hb_rest *c, const char *table, const struct hb_audit_opts *o,
                          struct meta_values *out, struct hb_error *err)
@@ -61,9 +40,11 @@ static int read_metadata(struct hb_rest *c, const char *table, const struct hb_a
 	if (!rc) {
 		out->present = found;
 		if (found &&
-		    (copy_cell(&out->n, hb_metarow_cell(&m, &cells, HB_METAROW_N)) ||
-		     copy_cell(&out->keyspace, hb_metarow_cell(&m, &cells, HB_METAROW_KEYSPACE)) ||
-		     copy_cell(&out->splits, hb_metarow_cell(&m, &cells, HB_METAROW_SPLITS))))
+		    (hb_metarow_cell_text(&out->n, hb_metarow_cell(&m, &cells, HB_METAROW_N)) ||
+		     hb_metarow_cell_text(&out->keyspace,
+		                          hb_metarow_cell(&m, &cells, HB_METAROW_KEYSPACE)) ||
+		     hb_metarow_cell_text(&out->splits,
+		                          hb_metarow_cell(&m, &cells, HB_METAROW_SPLITS))))
 			rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
 	hb_row_release(&cells);

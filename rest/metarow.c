@@ -553,3 +553,23 @@ int hb_metarow_read_mark(struct hb_rest *c, const char *table, const char *tmpl,
 	hb_row_release(&row);
 	return rc;
 }
+
+int hb_metarow_cell_text(char **out, const struct hb_cell *c)
+{
+	if (!c)
+		return 0;
+	*out = malloc(c->value_len + 1);
+	if (!*out)
+		return HB_ENOMEM;
+	memcpy(*out, c->value, c->value_len);
+	(*out)[c->value_len] = 0;
+	if (strlen(*out) != c->value_len) {
+		struct hb_buf t = HB_BUF_INIT;
+
+		free(*out);
+		if (hb_tsb_append(&t, c->value, c->value_len) || hb_buf_add(&t, "", 0))
+			return HB_ENOMEM;
+		*out = hb_buf_detach(&t, NULL);
+	}
+	return 0;
+}

@@ -48,6 +48,10 @@ int hb_metarow_read(struct hb_rest *c, const struct hb_metarow *m, struct hb_row
 const struct hb_cell *hb_metarow_cell(const struct hb_metarow *m, const struct hb_row *r,
                                       const char *q);
 
+/* *out: a NUL-terminated copy of cell c's value (left as is when c is NULL, an absent cell);
+ * a NUL inside the value is kept visible as \x00. HB_ENOMEM. */
+int hb_metarow_cell_text(char **out, const struct hb_cell *c);
+
 /* Reads the single cell family:q of the row into out (reset first); *found = 0 without it. */
 int hb_metarow_read_cell(struct hb_rest *c, const struct hb_metarow *m, const char *q,
                          struct hb_buf *out, int *found, struct hb_error *err);
