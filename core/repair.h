@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+struct hb_buckets;
+
 /* Finding kinds of a plan's entries (strings of the JSON output). */
 #define HB_REPAIR_UNREACHABLE  "unreachable"           /* merged into a reachable neighbour */
 #define HB_REPAIR_NOT_EMPTY    "unreachable_not_empty" /* holds rows: reported, never merged */
@@ -75,6 +77,9 @@ struct hb_repair_params {
 	size_t max_steps;   /* at most this many steps (MERGE/SPLIT) in the plan; the rest are
 	                     * counted in plan->deferred */
 	struct hb_split_restriction restriction; /* the table's, from its schema (zero: none) */
+	/* the buckets of a design whose row keys depend on N (core/reshape.h), or NULL: --empty
+	 * never merges regions of two buckets */
+	const struct hb_buckets *buckets;
 };
 
 enum hb_repair_action {
@@ -123,6 +128,18 @@ void hb_repair_plan_release(struct hb_repair_plan *p);
 int hb_repair_plan(struct hb_repair_plan *out, const char *table, const struct hb_regions *rs,
                    const struct hb_repair_ev *ev, const struct hb_findings *audit,
                    const struct hb_repair_params *p);
+
+/* Appends to p a MERGE step of regions [first, first + n) of rs (merge_region of their encoded
+ * names, in key order), its message "WHY: merge regions ...". HB_ENOMEM. */
+int hb_repair_merge_step(struct hb_repair_plan *p, const struct hb_regions *rs, const char *finding,
+                         size_t first, size_t n, const char *why);
+/* Appends a SPLIT step of region i of rs at key (split 'ENCODED', "KEY"), its message
+ * "WHY: split region i [start, end) at 'KEY'". HB_ENOMEM. */
+int hb_repair_split_step(struct hb_repair_plan *p, const struct hb_regions *rs, const char *finding,
+                         size_t i, const void *key, size_t kl, const char *why);
+/* Appends a REPORT entry with copies of command (may be NULL) and message. HB_ENOMEM. */
+int hb_repair_report_step(struct hb_repair_plan *p, const char *finding, size_t first, size_t n,
+                          const char *command, const char *message);
 
 /* Appends key as the body of a Ruby double-quoted string: bytes outside [A-Za-z0-9 _.,:/=+-]
  * as \xHH (upper case), so the shell's to_java_bytes gives back the exact bytes. HB_ENOMEM. */

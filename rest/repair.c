@@ -6,6 +6,7 @@
 #include "core/key.h"
 #include "core/metarow.h"
 #include "core/regioninfo.h"
+#include "core/reshape.h"
 #include "rest/audit.h"
 #include "rest/hbase.h"
 #include "rest/shellrun.h"
@@ -510,6 +511,7 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
 {
 	const struct hb_finding *f;
 	struct hb_repair_params pp = *p;
+	struct hb_buckets buckets;
 	struct hb_schema schema;
 	struct hb_repair_ev *ev = NULL;
 	struct hb_buf *medians = NULL;
@@ -566,6 +568,19 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
 	if (!rc && p->split_hot)
 		rc = read_restriction(c, table, &schema, &pp.restriction, err);
 plan:
+	/* the recorded design's buckets (or the given key space's partitions): no merge
+	 * across them */
+	{
+		long stored = 0;
+
+		if (s->audit.stored_n &&
+		    hb_metarow_parse_n(s->audit.stored_n, strlen(s->audit.stored_n), &stored))
+			stored = 0;
+		hb_buckets_of_design(&buckets, s->audit.stored_splits, (unsigned long long)stored,
+		                     s->audit.any_key ? NULL : s->audit.ks);
+		if (buckets.parts)
+			pp.buckets = &buckets;
+	}
 	if (!rc && hb_repair_plan(out, table, &s->live, ev, &s->audit.a.findings, &pp))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 done:
