@@ -20,5 +20,6 @@ extern const struct cli_command cli_cmd_truncate;
 extern const struct cli_command cli_cmd_rotate;
 extern const struct cli_command cli_cmd_simulate;
 extern const struct cli_command cli_cmd_repair;
+extern const struct cli_command cli_cmd_reshape;
 
 #endif

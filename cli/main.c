@@ -24,10 +24,13 @@
 static const struct cli_command cmd_help, cmd_complete, cmd_complete_table;
 
 const struct cli_command *const cli_commands[] = {
-    &cli_cmd_splits, &cli_cmd_create,   &cli_cmd_regions, &cli_cmd_audit,      &cli_cmd_simulate,
-    &cli_cmd_rotate, &cli_cmd_meta,     &cli_cmd_status,  &cli_cmd_tables,     &cli_cmd_describe,
-    &cli_cmd_drop,   &cli_cmd_snapshot, &cli_cmd_enable,  &cli_cmd_disable,    &cli_cmd_truncate,
-    &cli_cmd_repair, &cmd_help,         &cmd_complete,    &cmd_complete_table, NULL,
+    &cli_cmd_splits,   &cli_cmd_create,     &cli_cmd_regions,
+    &cli_cmd_audit,    &cli_cmd_simulate,   &cli_cmd_rotate,
+    &cli_cmd_meta,     &cli_cmd_status,     &cli_cmd_tables,
+    &cli_cmd_describe, &cli_cmd_drop,       &cli_cmd_snapshot,
+    &cli_cmd_enable,   &cli_cmd_disable,    &cli_cmd_truncate,
+    &cli_cmd_repair,   &cli_cmd_reshape,    &cmd_help,
+    &cmd_complete,     &cmd_complete_table, NULL,
 };
 
 const struct cli_command *cli_find_command(const char *name)
