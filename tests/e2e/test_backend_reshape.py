@@ -14,7 +14,6 @@ import signal
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -41,23 +40,12 @@ os.execvp(sys.argv[1], sys.argv[1:])
 
 
 class ReshapeAgainstCluster(backend.BackendTest):
-    def make_namespace(self):
-        req = urllib.request.Request("%s/namespaces/%s" % (self.be.rest, NS), data=b"",
-                                     method="POST", headers={"X-XSRF-HEADER": "1"})
-        try:
-            with urllib.request.urlopen(req, timeout=120) as r:
-                r.read()
-        except urllib.error.HTTPError as e:
-            if e.code >= 500:
-                raise
-
     def table(self, *spec, family="cf", suffix=""):
         """ns_reshape:events_user_clicks_20261128_<test>: created by hbtab with spec (its
         metadata row written), ROWS rows across the key space."""
-        self.make_namespace()
         t = "%s:events_user_clicks_20261128_%s%s_%x" % (
             NS, self._testMethodName.replace("test_", "", 1)[:24], suffix, os.getpid())
-        self.assertOk(self.hb("create", t, *spec, "--family", family))
+        self.assertOk(self.hb("create", t, *spec, "--family", family, "--create-namespace"))
         self.be.put(t, [(self.key(i), {("%s:q" % family).encode(): b"v%d" % i})
                         for i in range(ROWS)])
         return t
