@@ -17,10 +17,17 @@ int hb_reshape_survey(struct hb_reshape_plan *out, struct hb_repair_survey *s, s
 	struct hb_reshape_params pp = *p;
 	struct hb_buckets buckets;
 	struct hb_repair_ev *ev = NULL;
+	size_t i;
 	int rc = hb_repair_survey_chain(s, c, table, ao, &ev, NULL, err);
 
 	if (rc)
 		return rc;
+	/* A split's daughters are not held back: the region server compacts a daughter's
+	 * references away when it opens it, long before the CatalogJanitor's next run removes
+	 * the parent's row, and HBase's own refusal ("is not mergeable", "NOT splittable") is
+	 * what hb_reshape_apply clears. A merged region's qualifiers are a refusal for sure. */
+	for (i = 0; i < s->live.n; i++)
+		ev[i].daughter = 0;
 	if (!pp.buckets) {
 		hb_repair_design_buckets(&buckets, s);
 		if (buckets.parts)

@@ -25,8 +25,8 @@ NS = "ns_reshape"
 ROWS = 160  # spread over the key space: rows in every region of 6, 10 and 16
 GUARD = 900  # seconds: a guard against a hang only
 
-# A shell that ends hbtab with SIGTERM instead of running its third call (hbtab runs each
-# round, and each clearing, as one call), then execs the real shell for every other call.
+# A shell that ends hbtab with SIGTERM instead of running its RESHAPE_KILL_AT-th call (hbtab
+# runs each round, and each clearing, as one call), then execs the real shell for the others.
 INTERRUPTER = r"""
 import os, signal, sys
 path = os.environ["RESHAPE_CALLS"]
@@ -129,7 +129,34 @@ class ReshapeAgainstCluster(backend.BackendTest):
         r = self.hb("reshape", t2)
         self.assertFails(r, 2, "a split specification is needed")
 
-    def test_apply_10_to_16_then_6_keeps_every_row(self):
+    def writing(self, t):
+        """A writer putting rows into t through the gateway until the block ends; the keys
+        it wrote are appended to the list the block gets."""
+        test = self
+
+        class Writer:
+            def __enter__(self):
+                self.written, self.stop = [], threading.Event()
+                self.th = threading.Thread(target=self.run)
+                self.th.start()
+                return self.written
+
+            def run(self):
+                i = 0
+                while not self.stop.is_set():
+                    k = b"%08x-live-%06d" % ((i * 2654435761) % (1 << 32), i)
+                    test.be.put(t, [(k, {b"cf:q": b"w"})])
+                    self.written.append(k)
+                    i += 1
+                    time.sleep(0.05)
+
+            def __exit__(self, *exc):
+                self.stop.set()
+                self.th.join()
+                return False
+        return Writer()
+
+    def test_apply_10_to_16_then_6_with_a_writer_keeps_every_row(self):
         t = self.table("--hex-splits", "10")
         rows = self.rows(t)
         self.assertEqual(len(rows), ROWS)
@@ -139,40 +166,18 @@ class ReshapeAgainstCluster(backend.BackendTest):
         self.assertEqual((j["applied"], j["verified"], j["metadata"]), (True, True, "recorded"))
         self.assertReshaped(t, 16, rows)
         self.assertEqual(self.recorded(t).get("splits"), "--hex-splits 16")
-        r = self.reshape(t, "--hex-splits", "6", "--apply")
+        # 16 to 6 with a writer putting rows through the gateway the whole time
+        with self.writing(t) as written:
+            r = self.reshape(t, "--hex-splits", "6", "--apply")
         self.assertOk(r)
-        self.assertReshaped(t, 6, rows)
+        self.assertGreater(len(written), 10)
+        self.assertReshaped(t, 6, rows | set(written))
         self.assertEqual(self.recorded(t).get("splits"), "--hex-splits 6")
         # nothing left: a rerun plans nothing and exits 0
         self.assertOk(self.reshape(t, "--hex-splits", "6"))
 
-    def test_apply_with_a_writer_throughout_keeps_every_row(self):
-        t = self.table("--hex-splits", "10")
-        rows = self.rows(t)
-        written, stop = [], threading.Event()
-
-        def writer():
-            i = 0
-            while not stop.is_set():
-                k = b"%08x-live-%06d" % ((i * 2654435761) % (1 << 32), i)
-                self.be.put(t, [(k, {b"cf:q": b"w"})])
-                written.append(k)
-                i += 1
-                time.sleep(0.05)
-
-        th = threading.Thread(target=writer)
-        th.start()
-        try:
-            r = self.reshape(t, "--hex-splits", "16", "--apply")
-        finally:
-            stop.set()
-            th.join()
-        self.assertOk(r)
-        self.assertGreater(len(written), 10)
-        self.assertReshaped(t, 16, rows | set(written))
-
-    def test_apply_interrupted_between_steps_goes_on_when_rerun(self):
-        t = self.table("--hex-splits", "10")
+    def test_apply_interrupted_between_rounds_goes_on_when_rerun(self):
+        t = self.table("--hex-splits", "4")
         rows = self.rows(t)
         d = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, d, True)
@@ -182,14 +187,19 @@ class ReshapeAgainstCluster(backend.BackendTest):
         calls = os.path.join(d, "calls")
         env = {"RESHAPE_CALLS": calls}
         shell = "/usr/bin/python3 %s %s" % (script, self.be.shell)
-        r = self.hb("reshape", t, "--hex-splits", "16", "--apply", "--hbase-shell", shell,
-                    env=env, timeout=GUARD)
+        r = self.hb("reshape", t, "--hex-splits", "6", "--apply", "--hbase-shell", shell,
+                    env=dict(env, RESHAPE_KILL_AT="2"), timeout=GUARD)
         self.assertEqual(r.rc, 128 + signal.SIGTERM, r)
-        self.assertNotEqual(self.be.boundaries(t), self.planned("--hex-splits", "16"))
-        self.assertEqual(str(self.recorded(t).get("N")), "10")
-        r = self.reshape(t, "--hex-splits", "16", "--apply")
+        self.assertRegex(r.err, "round 1: ")
+        self.assertNotIn("reshaped", r.out + r.err)
+        # round 1 was done: the table is half way, N still the old one
+        moved = self.be.boundaries(t)
+        self.assertNotEqual(moved, self.planned("--hex-splits", "4"))
+        self.assertNotEqual(moved, self.planned("--hex-splits", "6"))
+        self.assertEqual(str(self.recorded(t).get("N")), "4")
+        r = self.reshape(t, "--hex-splits", "6", "--apply")
         self.assertOk(r)
-        self.assertReshaped(t, 16, rows)
+        self.assertReshaped(t, 6, rows)
 
 
 if __name__ == "__main__":
