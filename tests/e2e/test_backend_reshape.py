@@ -38,6 +38,25 @@ if n == int(os.environ.get("RESHAPE_KILL_AT", "3")):
 os.execvp(sys.argv[1], sys.argv[1:])
 """
 
+# A shell killed in the middle of a round: its first call runs the real shell on the round's
+# first command only, then the process hbtab started dies of SIGKILL; every later call is the
+# real shell.
+KILLED_MID_ROUND = r"""
+import os, signal, subprocess, sys
+path = os.environ["RESHAPE_CALLS"]
+n = int(open(path).read() or "0") + 1 if os.path.exists(path) else 1
+open(path, "w").write(str(n))
+if n == 1:
+    script = sys.argv[-1]
+    first = [ln for ln in open(script) if ln.strip() and not ln.startswith("#")][0]
+    short = script + ".first.rb"
+    with open(short, "w") as f:
+        f.write(first + "exit\n")
+    subprocess.run(sys.argv[1:-1] + [short])
+    os.kill(os.getpid(), signal.SIGKILL)
+os.execvp(sys.argv[1], sys.argv[1:])
+"""
+
 
 class ReshapeAgainstCluster(backend.BackendTest):
     def table(self, *spec, family="cf", suffix=""):
@@ -196,6 +215,26 @@ class ReshapeAgainstCluster(backend.BackendTest):
         moved = self.be.boundaries(t)
         self.assertNotEqual(moved, self.planned("--hex-splits", "4"))
         self.assertNotEqual(moved, self.planned("--hex-splits", "6"))
+        self.assertEqual(str(self.recorded(t).get("N")), "4")
+        r = self.reshape(t, "--hex-splits", "6", "--apply")
+        self.assertOk(r)
+        self.assertReshaped(t, 6, rows)
+
+    def test_shell_killed_mid_round_is_rerun_to_the_same_end(self):
+        t = self.table("--hex-splits", "4")
+        rows = self.rows(t)
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d, True)
+        script = os.path.join(d, "killed.py")
+        with open(script, "w") as f:
+            f.write(KILLED_MID_ROUND)
+        shell = "/usr/bin/python3 %s %s" % (script, self.be.shell)
+        r = self.hb("reshape", t, "--hex-splits", "6", "--apply", "--wait", "15",
+                    "--hbase-shell", shell, env={"RESHAPE_CALLS": os.path.join(d, "calls")},
+                    timeout=GUARD)
+        # the first split shows, the others never do: the run fails, nothing is recorded
+        self.assertFails(r, 4, "did not show within 15 s")
+        self.assertEqual(len(self.be.boundaries(t)), 4)
         self.assertEqual(str(self.recorded(t).get("N")), "4")
         r = self.reshape(t, "--hex-splits", "6", "--apply")
         self.assertOk(r)
