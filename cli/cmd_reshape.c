@@ -149,7 +149,7 @@ static int refuse_design(const struct cli_reshape_result *r)
 	          r->table, b.kind, b.parts,
 	          r->sv.audit.stored_splits ? r->sv.audit.stored_splits : "",
 	          r->sv.audit.stored_splits && !r->sv.audit.any_key ? ", key space " : "",
-	          !r->sv.audit.any_key ? hb_buf_str((struct hb_buf *)&r->sv.audit.ks_canon) : "");
+	          !r->sv.audit.any_key ? hb_buf_str(&r->sv.audit.ks_canon) : "");
 	return CLI_EXIT_REFUSED;
 }
 
