@@ -351,13 +351,48 @@ static int report_unreachable(struct hb_repair_plan *p, const struct hb_regions 
 	return rc;
 }
 
+/* Whether one region over regions [a, b] of rs would hold rows of two buckets. */
+static int crosses(const struct hb_regions *rs, const struct hb_buckets *buckets, size_t a,
+                   size_t b)
+{
+	const unsigned char *s, *e, *x, *y;
+	size_t sl, el, xl, yl;
+
+	if (!buckets || buckets->parts < 2)
+		return 0;
+	hb_regions_bounds(rs, a, &s, &sl, &x, &xl);
+	hb_regions_bounds(rs, b, &y, &yl, &e, &el);
+	return hb_buckets_crossed(buckets, s, sl, e, el);
+}
+
+/* Reports regions [first, first + n), which no merge may take without putting rows of two
+ * buckets of the design in one region. */
+static int bucket_report(struct hb_repair_plan *p, const struct hb_regions *rs, size_t first,
+                         size_t n, const struct hb_buckets *b)
+{
+	struct hb_repair_step *s = add(p, HB_REPAIR_BUCKET, HB_REPAIR_REPORT, first, n);
+	struct hb_buf t = HB_BUF_INIT;
+	int rc = !s || bounds_text(&t, rs, first) || hb_buf_add(&t, "", 0);
+
+	if (!rc)
+		rc =
+		    set_message(s,
+		                "unreachable region%s %zu..%zu from %s, proven empty: a merge "
+		                "into a neighbour would span two %s buckets of the recorded design "
+		                "(%llu buckets): not merged",
+		                n == 1 ? "" : "s", first, first + n - 1, t.data, b->kind, b->parts);
+	hb_buf_release(&t);
+	return rc ? HB_ENOMEM : 0;
+}
+
 /*
  * Unreachable regions. Each maximal run of proven-empty unreachable regions goes to the
  * reachable region before it, else to the one after it; a reachable region absorbing runs on
  * both sides does it in one merge. taken[i] marks regions put in a step.
  */
 static int plan_unreachable(struct hb_repair_plan *p, const struct hb_regions *rs,
-                            const struct hb_repair_ev *ev, unsigned char *taken)
+                            const struct hb_repair_ev *ev, unsigned char *taken,
+                            const struct hb_buckets *buckets)
 {
 	size_t n = rs->n, i = 0;
 	int rc = 0;
@@ -378,12 +413,18 @@ static int plan_unreachable(struct hb_repair_plan *p, const struct hb_regions *r
 		}
 		for (b = a; b < n && mergeable_unreachable(ev, b); b++)
 			;
-		/* the run is [a, b) */
-		if (a > 0 && usable_neighbour(ev, a - 1))
+		/* the run is [a, b); a neighbour takes it only within one bucket */
+		if (a > 0 && usable_neighbour(ev, a - 1) && !crosses(rs, buckets, a - 1, b - 1))
 			right[a - 1] = b - a;
-		else if (b < n && usable_neighbour(ev, b))
+		else if (b < n && usable_neighbour(ev, b) && !crosses(rs, buckets, a, b))
 			left[b] = b - a;
-		else if ((a > 0 && would_merge(ev, a - 1)) || (b < n && would_merge(ev, b))) {
+		else if ((a > 0 && usable_neighbour(ev, a - 1)) ||
+		         (b < n && usable_neighbour(ev, b))) {
+			rc = bucket_report(p, rs, a, b - a, buckets);
+			memset(taken + a, 1, b - a);
+			if (rc)
+				goto done;
+		} else if ((a > 0 && would_merge(ev, a - 1)) || (b < n && would_merge(ev, b))) {
 			/* the neighbour would take the run, or join it, but for its references */
 			rc = blocked(p, rs, ev, a, b - a,
 			             a > 0 && would_merge(ev, a - 1) ? a - 1 : b,
@@ -420,20 +461,6 @@ done:
 	free(left);
 	free(right);
 	return rc;
-}
-
-/* Whether one region over regions [a, b] of rs would hold rows of two buckets. */
-static int crosses(const struct hb_regions *rs, const struct hb_buckets *buckets, size_t a,
-                   size_t b)
-{
-	const unsigned char *s, *e, *x, *y;
-	size_t sl, el, xl, yl;
-
-	if (!buckets || buckets->parts < 2)
-		return 0;
-	hb_regions_bounds(rs, a, &s, &sl, &x, &xl);
-	hb_regions_bounds(rs, b, &y, &yl, &e, &el);
-	return hb_buckets_crossed(buckets, s, sl, e, el);
 }
 
 /* Runs of two or more regions proven empty, not taken, merged one by one into a region each,
@@ -665,7 +692,7 @@ int hb_repair_plan(struct hb_repair_plan *out, const char *table, const struct h
 		return HB_ENOMEM;
 	rc = plan_chain(out, audit);
 	if (!rc)
-		rc = plan_unreachable(out, rs, ev, taken);
+		rc = plan_unreachable(out, rs, ev, taken, p->buckets);
 	if (!rc) {
 		size_t i;
 

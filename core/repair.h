@@ -21,6 +21,7 @@ struct hb_buckets;
 #define HB_REPAIR_HOT          "hotspot"               /* --split-hot: split at a sampled key */
 #define HB_REPAIR_HOT_NO_KEY   "hotspot_no_split_key"  /* no sampled key strictly inside */
 #define HB_REPAIR_BLOCKED      "merge_blocked"         /* merged or split recently: held */
+#define HB_REPAIR_BUCKET       "merge_across_bucket"   /* a merge would span two buckets */
 
 /* What hbtab knows about region i of the sorted live chain (same index as the region list). */
 struct hb_repair_ev {
@@ -117,8 +118,11 @@ void hb_repair_plan_release(struct hb_repair_plan *p);
  *   shared a region with. A reachable region takes the runs on both its sides in one merge
  *   (a region just merged cannot merge again before its references are compacted away).
  *   Unreachable regions that hold rows, or were not scanned, are reported and never merged;
+ *   a run that no neighbour can take within one of p->buckets' buckets is reported
+ *   (HB_REPAIR_BUCKET);
  * - with p->empty, runs of two or more adjacent regions proven empty (load_empty == 1 and
- *   rows == 0) not already in a step are merged into one, never below p->min_regions;
+ *   rows == 0) not already in a step are merged into one, never below p->min_regions and
+ *   never over the start of one of p->buckets' buckets;
  * - with p->split_hot, each hot region not already in a step is split at its sampled key,
  *   cut as p->restriction says HBase will cut it, when that key lies strictly inside it (a
  *   key equal to the start is refused by HBase), else reported.

@@ -15,10 +15,10 @@
 #include <stddef.h>
 
 /* Finding kinds of a reshape plan's entries (strings of the JSON output). */
-#define HB_RESHAPE_SPLIT   "reshape_split"       /* a target boundary inside a region */
-#define HB_RESHAPE_MERGE   "reshape_merge"       /* regions between two target boundaries */
-#define HB_RESHAPE_BLOCKED "reshape_blocked"     /* a region HBase refuses to change for now */
-#define HB_RESHAPE_BUCKET  "merge_across_bucket" /* a merge the design's buckets forbid */
+#define HB_RESHAPE_SPLIT   "reshape_split"   /* a target boundary inside a region */
+#define HB_RESHAPE_MERGE   "reshape_merge"   /* regions between two target boundaries */
+#define HB_RESHAPE_BLOCKED "reshape_blocked" /* a region HBase refuses to change for now */
+#define HB_RESHAPE_BUCKET  HB_REPAIR_BUCKET  /* a merge the design's buckets forbid */
 
 /* How far above the larger of the old and the new region count a plan may go. */
 #define HB_RESHAPE_MARGIN 2

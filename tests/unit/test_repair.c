@@ -623,6 +623,51 @@ static void test_repair__empty_runs_never_merge_across_a_salt_bucket(void)
 	free(ev);
 }
 
+/* Key space u8<4 hex{2}: region [\x01g, \x020) holds no key and spans the start of
+ * partition 2; merged into either neighbour it would span two partitions: reported. */
+static void test_repair__unreachable_region_over_a_partition_start_is_not_merged(void)
+{
+	struct hb_keys keys;
+	struct hb_regions rs;
+	struct hb_repair_plan p;
+	struct hb_repair_ev *ev;
+	struct hb_buckets b;
+	struct hb_keyspace *ks = NULL;
+	struct hb_repair_params d = {0, 1, 0, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}, NULL};
+
+	hb_keys_init(&keys);
+	CHECK_EQ_INT(hb_keys_push(&keys, "\x01", 1), 0);
+	CHECK_EQ_INT(hb_keys_push(&keys, "\x01g", 2), 0);
+	CHECK_EQ_INT(hb_keys_push(&keys,
+	                          "\x02"
+	                          "0",
+	                          2),
+	             0);
+	from_splits(&rs, &keys);
+	ev = evidence(&rs, "u8<4 hex{2}");
+	CHECK_EQ_INT(ev[2].reachable, 0);
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &d), 0);
+	CHECK_EQ_INT(p.steps, 1); /* without the design's partitions: into region 1 */
+	hb_repair_plan_release(&p);
+	CHECK_EQ_INT(hb_keyspace_parse(&ks, "u8<4 hex{2}", &err), 0);
+	hb_buckets_of_design(&b, NULL, 0, ks);
+	CHECK_EQ_INT((long)b.parts, 4);
+	d.buckets = &b;
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &d), 0);
+	CHECK_EQ_INT(p.steps, 0);
+	CHECK_EQ_INT(p.n, 1);
+	CHECK_EQ_STR(p.v[0].finding, HB_REPAIR_BUCKET);
+	CHECK_EQ_INT(p.v[0].first, 2);
+	CHECK(strstr(p.v[0].message, "two partition buckets") != NULL);
+	hb_repair_plan_release(&p);
+	hb_keyspace_free(ks);
+	hb_regions_release(&rs);
+	hb_keys_release(&keys);
+	free(ev);
+}
+
 int main(void)
 {
 	RUN(test_repair__seed_design_merges_regions_0_and_3_to_7_keeping_reachable_bounds);
@@ -633,6 +678,7 @@ int main(void)
 	RUN(test_repair__max_steps_defers_the_rest);
 	RUN(test_repair__empty_runs_merge_but_never_below_min_regions);
 	RUN(test_repair__empty_runs_never_merge_across_a_salt_bucket);
+	RUN(test_repair__unreachable_region_over_a_partition_start_is_not_merged);
 	RUN(test_repair__hot_region_splits_strictly_inside);
 	RUN(test_repair__split_restriction_reads_and_cuts_as_hbase_does);
 	RUN(test_repair__hot_region_splits_where_the_restriction_cuts_the_key);
