@@ -227,7 +227,8 @@ static int finish(struct hb_rest *c, struct cli_reshape_result *r, const struct 
                   struct hb_metarow *m, const struct hb_buf *old_n)
 {
 	struct hb_error err = {0};
-	int rc;
+	char n[24];
+	int rc = 0;
 
 	r->verified = !r->capped && hb_bounds_equal(&r->sv.live, target);
 	if (r->capped) {
@@ -242,8 +243,13 @@ static int finish(struct hb_rest *c, struct cli_reshape_result *r, const struct 
 		          r->table, r->spec);
 		return CLI_EXIT_FINDINGS;
 	}
-	rc = hb_metarow_record_reshape(c, m, old_n->data, old_n->len, target->n + 1, r->spec,
-	                               &r->record, &err);
+	snprintf(n, sizeof(n), "%zu", target->n + 1);
+	if (r->sv.audit.stored_n && !strcmp(r->sv.audit.stored_n, n) && r->sv.audit.stored_splits &&
+	    !strcmp(r->sv.audit.stored_splits, r->spec))
+		r->record = "present"; /* the row already says so: nothing to write */
+	else
+		rc = hb_metarow_record_reshape(c, m, old_n->data, old_n->len, target->n + 1,
+		                               r->spec, &r->record, &err);
 	if (rc) {
 		cli_reshape_print(r);
 		return cli_fail(&err);
@@ -327,7 +333,11 @@ static int run(struct cli_ctx *x)
 		rc = CLI_EXIT_REFUSED;
 		goto done;
 	}
-	if (r.plan.now.n && (shell_usable(&err) || do_apply(x->rest, &r, &target, &pp, &err))) {
+	if (r.plan.now.n && shell_usable(&err)) {
+		rc = cli_fail(&err);
+		goto done;
+	}
+	if (r.plan.now.n && do_apply(x->rest, &r, &target, &pp, &err)) {
 		cli_reshape_print(&r);
 		rc = cli_fail(&err);
 		goto done;

@@ -49,17 +49,18 @@ static int text_now(struct hb_buf *b, const struct hb_reshape_plan *p, size_t i)
 
 static int text_later(struct hb_buf *b, const struct hb_reshape_later *l)
 {
-	int rc = hb_buf_addf(b, "round %zu: %s: %s %s", l->round,
-	                     l->action == HB_REPAIR_MERGE ? HB_RESHAPE_MERGE : HB_RESHAPE_SPLIT,
-	                     l->action == HB_REPAIR_MERGE ? "merge the regions of" : "split",
-	                     l->action == HB_REPAIR_MERGE ? "" : "the region ");
+	int rc =
+	    l->action == HB_REPAIR_MERGE
+	        ? hb_buf_addf(b, "round %zu: %s: merge the %zu regions of ", l->round,
+	                      HB_RESHAPE_MERGE, l->n)
+	        : hb_buf_addf(b, "round %zu: %s: split the region ", l->round, HB_RESHAPE_SPLIT);
 
 	rc = rc || bounds(b, &l->start, &l->end);
 	if (!rc && l->action == HB_REPAIR_SPLIT)
 		rc = hb_buf_adds(b, " at '") ||
 		     hb_tsb_append_quoted(b, l->split.data, l->split.len) || hb_buf_adds(b, "'");
 	else if (!rc)
-		rc = hb_buf_addf(b, " (%zu regions) into one", l->n);
+		rc = hb_buf_adds(b, " into one");
 	return rc || hb_buf_addf(b, " (%zu regions)\n", l->regions_after);
 }
 

@@ -106,6 +106,12 @@ class ReshapeOutcomes(EmulatorTest):
         self.assertEqual(r.json()["metadata"], "recorded")
         m = self.n_of(t)
         self.assertEqual((str(m["N"]), m["splits"]), ("6", "--hex-splits 6"))
+        # again: nothing to move, the row already says so and is not written
+        self.emu.clear_requests()
+        r = self.reshape(t, "--hex-splits", "6", "--apply")
+        self.assertOk(r)
+        self.assertEqual((r.json()["matches"], r.json()["metadata"]), (True, "present"))
+        self.assertEqual([q for q in self.emu.requests() if q.get("method") == "PUT"], [])
 
     def test_a_table_in_transition_is_refused(self):
         t = self.table("ns_reshape:events_user_clicks_20261128_moving", n=4)
