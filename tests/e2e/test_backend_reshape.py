@@ -25,28 +25,16 @@ NS = "ns_reshape"
 ROWS = 160  # spread over the key space: rows in every region of 6, 10 and 16
 GUARD = 900  # seconds: a guard against a hang only
 
-# A shell that ends hbtab with SIGTERM instead of running its RESHAPE_KILL_AT-th call (hbtab
-# runs each round, and each clearing, as one call), then execs the real shell for the others.
-INTERRUPTER = r"""
-import os, signal, sys
-path = os.environ["RESHAPE_CALLS"]
-n = int(open(path).read() or "0") + 1 if os.path.exists(path) else 1
-open(path, "w").write(str(n))
-if n == int(os.environ.get("RESHAPE_KILL_AT", "3")):
-    os.kill(os.getppid(), signal.SIGTERM)
-    sys.exit(1)
-os.execvp(sys.argv[1], sys.argv[1:])
-"""
-
-# A shell killed in the middle of a round: its first call runs the real shell on the round's
-# first command only, then the process hbtab started dies of SIGKILL; every later call is the
-# real shell.
-KILLED_MID_ROUND = r"""
+# The hbase shell as hbtab runs it (one call a round, or a clearing), with two faults on
+# the way: on call RESHAPE_KILL9_AT the real shell runs the round's first command only and
+# then the process hbtab started dies of SIGKILL (a shell killed in the middle of a round);
+# on call RESHAPE_TERM_AT hbtab itself gets SIGTERM before the round starts (between steps).
+FAULTY_SHELL = r"""
 import os, signal, subprocess, sys
 path = os.environ["RESHAPE_CALLS"]
 n = int(open(path).read() or "0") + 1 if os.path.exists(path) else 1
 open(path, "w").write(str(n))
-if n == 1:
+if n == int(os.environ["RESHAPE_KILL9_AT"]):
     script = sys.argv[-1]
     first = [ln for ln in open(script) if ln.strip() and not ln.startswith("#")][0]
     short = script + ".first.rb"
@@ -54,6 +42,9 @@ if n == 1:
         f.write(first + "exit\n")
     subprocess.run(sys.argv[1:-1] + [short])
     os.kill(os.getpid(), signal.SIGKILL)
+if n == int(os.environ["RESHAPE_TERM_AT"]):
+    os.kill(os.getppid(), signal.SIGTERM)
+    sys.exit(1)
 os.execvp(sys.argv[1], sys.argv[1:])
 """
 
@@ -195,51 +186,40 @@ class ReshapeAgainstCluster(backend.BackendTest):
         # nothing left: a rerun plans nothing and exits 0
         self.assertOk(self.reshape(t, "--hex-splits", "6"))
 
-    def test_apply_interrupted_between_rounds_goes_on_when_rerun(self):
+    def test_apply_interrupted_twice_goes_on_to_the_same_end(self):
         t = self.table("--hex-splits", "4")
         rows = self.rows(t)
         d = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, d, True)
-        script = os.path.join(d, "interrupter.py")
+        script = os.path.join(d, "faulty.py")
         with open(script, "w") as f:
-            f.write(INTERRUPTER)
-        calls = os.path.join(d, "calls")
-        env = {"RESHAPE_CALLS": calls}
+            f.write(FAULTY_SHELL)
         shell = "/usr/bin/python3 %s %s" % (script, self.be.shell)
-        r = self.hb("reshape", t, "--hex-splits", "6", "--apply", "--hbase-shell", shell,
-                    env=dict(env, RESHAPE_KILL_AT="2"), timeout=GUARD)
-        self.assertEqual(r.rc, 128 + signal.SIGTERM, r)
-        self.assertRegex(r.err, "round 1: ")
-        self.assertNotIn("reshaped", r.out + r.err)
-        # round 1 was done: the table is half way, N still the old one
-        moved = self.be.boundaries(t)
-        self.assertNotEqual(moved, self.planned("--hex-splits", "4"))
-        self.assertNotEqual(moved, self.planned("--hex-splits", "6"))
-        self.assertEqual(str(self.recorded(t).get("N")), "4")
-        r = self.reshape(t, "--hex-splits", "6", "--apply")
-        self.assertOk(r)
-        self.assertReshaped(t, 6, rows)
+        env = {"RESHAPE_CALLS": os.path.join(d, "calls"), "RESHAPE_KILL9_AT": "1",
+               "RESHAPE_TERM_AT": "3"}
 
-    def test_shell_killed_mid_round_is_rerun_to_the_same_end(self):
-        t = self.table("--hex-splits", "4")
-        rows = self.rows(t)
-        d = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, d, True)
-        script = os.path.join(d, "killed.py")
-        with open(script, "w") as f:
-            f.write(KILLED_MID_ROUND)
-        shell = "/usr/bin/python3 %s %s" % (script, self.be.shell)
-        r = self.hb("reshape", t, "--hex-splits", "6", "--apply", "--wait", "15",
-                    "--hbase-shell", shell, env={"RESHAPE_CALLS": os.path.join(d, "calls")},
-                    timeout=GUARD)
-        # the first split shows, the others never do: the run fails, nothing is recorded
+        def run(*extra):
+            return self.hb("reshape", t, "--hex-splits", "6", "--apply", *extra,
+                           "--hbase-shell", shell, env=env, timeout=GUARD)
+        # 1: the shell killed after the first of round 1's three splits; the others never
+        # show, the run fails and records nothing
+        r = run("--wait", "15")
         self.assertFails(r, 4, "did not show within 15 s")
         self.assertEqual(len(self.be.boundaries(t)), 4)
         self.assertEqual(str(self.recorded(t).get("N")), "4")
-        r = self.reshape(t, "--hex-splits", "6", "--apply")
+        # 2: planned again from the table as it is; SIGTERM before its second round
+        r = run()
+        self.assertEqual(r.rc, 128 + signal.SIGTERM, r)
+        self.assertRegex(r.err, "round 1: ")
+        self.assertNotIn("reshaped", r.out + r.err)
+        moved = self.be.boundaries(t)
+        self.assertNotEqual(moved, self.planned("--hex-splits", "6"))
+        self.assertEqual(str(self.recorded(t).get("N")), "4")
+        # 3: to the end, every row kept
+        r = run()
         self.assertOk(r)
         self.assertReshaped(t, 6, rows)
-
+        self.assertEqual(self.recorded(t).get("splits"), "--hex-splits 6")
 
 if __name__ == "__main__":
     hbtest.main()
