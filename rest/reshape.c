@@ -162,12 +162,12 @@ static int next_move(struct hb_rest *c, struct hb_reshape_run *r, struct hb_resh
 		                    "regions of two buckets of its recorded design; nothing more "
 		                    "is changed",
 		                    r->a.table);
+	if (r->done >= r->max_steps) {
+		r->capped = 1; /* steps (or regions to clear for them) left for a rerun */
+		return 1;
+	}
 	if (plan->now.steps) {
 		*blocked_since = -1;
-		if (r->done >= r->max_steps) {
-			r->capped = 1;
-			return 1;
-		}
 		view = first_steps(&plan->now, r->max_steps - r->done);
 		r->rounds++;
 		note(r, "round %zu: %zu step%s", r->rounds, view.steps, HB_PLURAL(view.steps));
