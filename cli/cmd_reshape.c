@@ -142,6 +142,14 @@ static int refuse_design(const struct cli_reshape_result *r)
 	struct hb_buckets b;
 
 	hb_repair_design_buckets(&b, &r->sv);
+	if (!b.parts && hb_buckets_of_boundaries(&b, &r->sv.live)) {
+		cli_error(
+		    "refusing to reshape '%s': its boundaries are those of a %s design of %llu "
+		    "buckets (--%s-splits %llu%s), which no metadata row records: " N_IN_KEYS,
+		    r->table, b.kind, b.parts, b.kind, b.parts,
+		    b.width == 2 ? " --salt-width 2" : "");
+		return CLI_EXIT_REFUSED;
+	}
 	if (!b.parts)
 		return 0;
 	cli_error("refusing to reshape '%s': it is a %s design of %llu buckets (recorded: %s%s%s): "

@@ -58,6 +58,37 @@ static void bucket_key(unsigned char *out, unsigned long long k, int width)
 		out[b] = (unsigned char)(k >> (8 * (width - 1 - b)));
 }
 
+int hb_buckets_of_boundaries(struct hb_buckets *out, const struct hb_regions *rs)
+{
+	static const int widths[] = {1, 2, 8};
+	size_t w, i;
+
+	memset(out, 0, sizeof(*out));
+	for (w = 0; rs->n >= 2 && w < sizeof(widths) / sizeof(widths[0]); w++) {
+		int width = widths[w];
+
+		if (width < 8 && (unsigned long long)rs->n > (1ULL << (8 * width)))
+			continue;
+		for (i = 1; i < rs->n; i++) {
+			const unsigned char *a, *b;
+			size_t al, bl;
+			unsigned char want[8];
+
+			hb_regions_bounds(rs, i, &a, &al, &b, &bl);
+			bucket_key(want, i, width);
+			if (al != (size_t)width || memcmp(a, want, al))
+				break;
+		}
+		if (i == rs->n) {
+			out->parts = rs->n;
+			out->width = width;
+			out->kind = width == 8 ? "partition" : "salt";
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* The bucket holding key x: the largest k < parts whose first key is <= x. */
 static unsigned long long bucket_of(const struct hb_buckets *bk, const unsigned char *x, size_t len)
 {

@@ -43,6 +43,11 @@ struct hb_buckets {
 void hb_buckets_of_design(struct hb_buckets *out, const char *splits, unsigned long long n,
                           const struct hb_keyspace *ks);
 
+/* The buckets the live boundaries themselves show when no design is recorded: 1 when the n
+ * regions of rs start exactly at 1..n-1 written as 1-, 2- (salt) or 8-byte (partition)
+ * big-endian numbers, with out filled; else 0. */
+int hb_buckets_of_boundaries(struct hb_buckets *out, const struct hb_regions *rs);
+
 /* 1 when the range [start, end) (end_len 0: to the table's end) holds the start of a bucket
  * strictly inside it, i.e. one region over it would hold rows of two buckets. */
 int hb_buckets_crossed(const struct hb_buckets *b, const void *start, size_t start_len,

@@ -113,6 +113,13 @@ class ReshapeOutcomes(EmulatorTest):
         self.assertEqual((r.json()["matches"], r.json()["metadata"]), (True, "present"))
         self.assertEqual([q for q in self.emu.requests() if q.get("method") == "PUT"], [])
 
+    def test_salt_boundaries_without_a_metadata_row_are_refused(self):
+        t = "events_user_clicks_20261128_salted"
+        self.emu.create(t, [bytes([i]) for i in range(1, 8)], families=("cf",))
+        r = self.hb("reshape", t, "--hex-splits", "4")
+        self.assertFails(r, 5, "its boundaries are those of a salt design of 8 buckets "
+                               r"\(--salt-splits 8\), which no metadata row records")
+
     def test_a_table_in_transition_is_refused(self):
         t = self.table("ns_reshape:events_user_clicks_20261128_moving", n=4)
         st, body = self.emu.control("POST", "/control/unassign", {"table": t, "index": 1})

@@ -282,6 +282,36 @@ static void test_reshape__no_merge_across_a_bucket_boundary_is_ever_planned(void
 	hb_keys_release(&target);
 }
 
+static void test_reshape__salt_and_partition_boundaries_are_recognised_without_a_record(void)
+{
+	struct hb_keys k;
+	struct hb_regions rs;
+	struct hb_buckets b;
+
+	keys_of(&k, HB_SPLIT_SALT, 8);
+	from_splits(&rs, &k, 0x40);
+	CHECK_EQ_INT(hb_buckets_of_boundaries(&b, &rs), 1);
+	CHECK_EQ_INT((long)b.parts, 8);
+	CHECK_EQ_INT(b.width, 1);
+	CHECK_EQ_STR(b.kind, "salt");
+	hb_regions_release(&rs);
+	hb_keys_release(&k);
+	keys_of(&k, HB_SPLIT_PARTITION, 20);
+	from_splits(&rs, &k, 0x40);
+	CHECK_EQ_INT(hb_buckets_of_boundaries(&b, &rs), 1);
+	CHECK_EQ_INT((long)b.parts, 20);
+	CHECK_EQ_INT(b.width, 8);
+	CHECK_EQ_STR(b.kind, "partition");
+	hb_regions_release(&rs);
+	hb_keys_release(&k);
+	keys_of(&k, HB_SPLIT_HEX, 16);
+	from_splits(&rs, &k, 0x40);
+	CHECK_EQ_INT(hb_buckets_of_boundaries(&b, &rs), 0);
+	CHECK_EQ_INT((long)b.parts, 0);
+	hb_regions_release(&rs);
+	hb_keys_release(&k);
+}
+
 int main(void)
 {
 	RUN(test_reshape__hex_10_to_16_to_6_reaches_the_target_within_the_count_bounds);
@@ -289,5 +319,6 @@ int main(void)
 	RUN(test_reshape__held_regions_are_reported_blocked_with_what_clears_them);
 	RUN(test_reshape__bucket_guard_knows_where_buckets_start);
 	RUN(test_reshape__no_merge_across_a_bucket_boundary_is_ever_planned);
+	RUN(test_reshape__salt_and_partition_boundaries_are_recognised_without_a_record);
 	return TEST_DONE();
 }
