@@ -350,10 +350,11 @@ struct hb_audit_report {
 	struct hb_audit a;
 	struct hb_hotspots hot;
 	int have_hot;
-	double window;       /* seconds asked for between the two counter readings */
-	double elapsed;      /* measured between the two counter readings; 0 with one reading */
-	int metadata;        /* 1 the metadata row exists, 0 it does not, -1 unknown */
-	char *stored_n;      /* N as the metadata row stores it (owned), NULL when it has none */
+	double window;  /* seconds asked for between the two counter readings */
+	double elapsed; /* measured between the two counter readings; 0 with one reading */
+	int metadata;   /* 1 the metadata row exists, 0 it does not, -1 unknown */
+	char *stored_n; /* N as the metadata row stores it (owned), NULL when it has none */
+
 	char *stored_splits; /* the split spec the metadata row stores (owned), or NULL */
 };
 
