@@ -29,7 +29,7 @@ static const char *keyspace_opt, *min_regions_opt, *max_steps_opt, *via_opt, *wa
 static int empty, split_hot, apply;
 
 static struct hb_repair_params params = {
-    0, 1, 0, DEFAULT_MAX_STEPS, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
+    0, 1, 0, DEFAULT_MAX_STEPS, {HB_SPLIT_RESTRICT_NONE, 0, NULL}, NULL};
 static double wait_s = DEFAULT_WAIT, window_s = 10.0;
 static int print_only;
 static struct cli_prom_opts po;

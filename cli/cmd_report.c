@@ -279,7 +279,8 @@ static int repair_to_report(struct hb_report_plan *out, const struct hb_repair_p
 
 static int report_table(struct cli_ctx *x, struct hb_error *err, size_t *findings)
 {
-	struct hb_repair_params params = {0, 1, hotspots, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
+	struct hb_repair_params params = {0,   1, hotspots, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL},
+	                                  NULL};
 	struct hb_repair_survey sv;
 	struct hb_repair_plan rp;
 	struct hb_report_plan plan;

@@ -22,5 +22,6 @@ extern const struct cli_command cli_cmd_simulate;
 extern const struct cli_command cli_cmd_repair;
 extern const struct cli_command cli_cmd_advise;
 extern const struct cli_command cli_cmd_report;
+extern const struct cli_command cli_cmd_reshape;
 
 #endif

@@ -758,6 +758,7 @@ void hb_audit_report_init(struct hb_audit_report *r)
 void hb_audit_report_release(struct hb_audit_report *r)
 {
 	free(r->stored_n);
+	free(r->stored_splits);
 	hb_keyspace_free(r->ks);
 	hb_buf_release(&r->ks_canon);
 	hb_audit_release(&r->a);
@@ -769,6 +770,7 @@ void hb_audit_report_release(struct hb_audit_report *r)
 	hb_regions_release(&r->rs);
 	r->ks = NULL;
 	r->stored_n = NULL;
+	r->stored_splits = NULL;
 }
 
 /* Orders regions by (start, end) for the meta/REST comparison. */

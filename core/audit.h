@@ -356,6 +356,7 @@ struct hb_audit_report {
 	char *stored_n; /* N as the metadata row stores it (owned), NULL when it has none */
 	struct hb_hot_keys *hot_keys; /* owned: the hot regions' key prefixes (core/hotkeys.h),
 	                               * NULL when not decoded (no hot-spots, no key space) */
+	char *stored_splits;          /* the split spec the metadata row stores (owned), or NULL */
 };
 
 void hb_audit_report_init(struct hb_audit_report *r);

@@ -2,6 +2,7 @@
 #include "repair.h"
 
 #include "key.h"
+#include "reshape.h"
 #include "vec.h"
 
 #include <stdarg.h>
@@ -157,10 +158,8 @@ static int bounds_text(struct hb_buf *b, const struct hb_regions *rs, size_t i)
 	       hb_tsb_append_quoted(b, e, el) || hb_buf_adds(b, "')");
 }
 
-/* The merge_region command of regions [first, first + n), in key order (HBase checks each
- * region against the one before it as given, before sorting them). */
-static int merge_step(struct hb_repair_plan *p, const struct hb_regions *rs, const char *finding,
-                      size_t first, size_t n, const char *why)
+int hb_repair_merge_step(struct hb_repair_plan *p, const struct hb_regions *rs, const char *finding,
+                         size_t first, size_t n, const char *why)
 {
 	struct hb_repair_step *s = add(p, finding, HB_REPAIR_MERGE, first, n);
 	struct hb_buf cmd = HB_BUF_INIT, msg = HB_BUF_INIT;
@@ -195,6 +194,41 @@ static int merge_step(struct hb_repair_plan *p, const struct hb_regions *rs, con
 		hb_buf_release(&msg);
 		return HB_ENOMEM;
 	}
+	return 0;
+}
+
+int hb_repair_split_step(struct hb_repair_plan *p, const struct hb_regions *rs, const char *finding,
+                         size_t i, const void *key, size_t kl, const char *why)
+{
+	struct hb_repair_step *s = add(p, finding, HB_REPAIR_SPLIT, i, 1);
+	struct hb_region_view v;
+	const struct hb_region *g = hb_regions_at(rs, i, &v);
+	struct hb_buf cmd = HB_BUF_INIT, msg = HB_BUF_INIT;
+
+	if (!s)
+		return HB_ENOMEM;
+	if (!g->encoded)
+		HB_BUG("a region to split has no encoded name");
+	/* by its encoded name: a region that changed since the plan is refused */
+	if (hb_buf_addf(&cmd, "split '%s', \"", g->encoded) || hb_repair_ruby_key(&cmd, key, kl) ||
+	    hb_buf_addc(&cmd, '"') || hb_buf_add(&s->split, key, kl) ||
+	    hb_buf_addf(&msg, "%s: split region %zu ", why, i) || bounds_text(&msg, rs, i) ||
+	    hb_buf_adds(&msg, " at '") || hb_tsb_append_quoted(&msg, key, kl) ||
+	    hb_buf_adds(&msg, "'") || !(s->command = take(&cmd)) || !(s->message = take(&msg))) {
+		hb_buf_release(&cmd);
+		hb_buf_release(&msg);
+		return HB_ENOMEM;
+	}
+	return 0;
+}
+
+int hb_repair_report_step(struct hb_repair_plan *p, const char *finding, size_t first, size_t n,
+                          const char *command, const char *message)
+{
+	struct hb_repair_step *s = add(p, finding, HB_REPAIR_REPORT, first, n);
+
+	if (!s || (command && !(s->command = strdup(command))) || !(s->message = strdup(message)))
+		return HB_ENOMEM;
 	return 0;
 }
 
@@ -317,13 +351,48 @@ static int report_unreachable(struct hb_repair_plan *p, const struct hb_regions 
 	return rc;
 }
 
+/* Whether one region over regions [a, b] of rs would hold rows of two buckets. */
+static int crosses(const struct hb_regions *rs, const struct hb_buckets *buckets, size_t a,
+                   size_t b)
+{
+	const unsigned char *s, *e, *x, *y;
+	size_t sl, el, xl, yl;
+
+	if (!buckets || buckets->parts < 2)
+		return 0;
+	hb_regions_bounds(rs, a, &s, &sl, &x, &xl);
+	hb_regions_bounds(rs, b, &y, &yl, &e, &el);
+	return hb_buckets_crossed(buckets, s, sl, e, el);
+}
+
+/* Reports regions [first, first + n), which no merge may take without putting rows of two
+ * buckets of the design in one region. */
+static int bucket_report(struct hb_repair_plan *p, const struct hb_regions *rs, size_t first,
+                         size_t n, const struct hb_buckets *b)
+{
+	struct hb_repair_step *s = add(p, HB_REPAIR_BUCKET, HB_REPAIR_REPORT, first, n);
+	struct hb_buf t = HB_BUF_INIT;
+	int rc = !s || bounds_text(&t, rs, first) || hb_buf_add(&t, "", 0);
+
+	if (!rc)
+		rc =
+		    set_message(s,
+		                "unreachable region%s %zu..%zu from %s, proven empty: a merge "
+		                "into a neighbour would span two %s buckets of the recorded design "
+		                "(%llu buckets): not merged",
+		                n == 1 ? "" : "s", first, first + n - 1, t.data, b->kind, b->parts);
+	hb_buf_release(&t);
+	return rc ? HB_ENOMEM : 0;
+}
+
 /*
  * Unreachable regions. Each maximal run of proven-empty unreachable regions goes to the
  * reachable region before it, else to the one after it; a reachable region absorbing runs on
  * both sides does it in one merge. taken[i] marks regions put in a step.
  */
 static int plan_unreachable(struct hb_repair_plan *p, const struct hb_regions *rs,
-                            const struct hb_repair_ev *ev, unsigned char *taken)
+                            const struct hb_repair_ev *ev, unsigned char *taken,
+                            const struct hb_buckets *buckets)
 {
 	size_t n = rs->n, i = 0;
 	int rc = 0;
@@ -344,12 +413,18 @@ static int plan_unreachable(struct hb_repair_plan *p, const struct hb_regions *r
 		}
 		for (b = a; b < n && mergeable_unreachable(ev, b); b++)
 			;
-		/* the run is [a, b) */
-		if (a > 0 && usable_neighbour(ev, a - 1))
+		/* the run is [a, b); a neighbour takes it only within one bucket */
+		if (a > 0 && usable_neighbour(ev, a - 1) && !crosses(rs, buckets, a - 1, b - 1))
 			right[a - 1] = b - a;
-		else if (b < n && usable_neighbour(ev, b))
+		else if (b < n && usable_neighbour(ev, b) && !crosses(rs, buckets, a, b))
 			left[b] = b - a;
-		else if ((a > 0 && would_merge(ev, a - 1)) || (b < n && would_merge(ev, b))) {
+		else if ((a > 0 && usable_neighbour(ev, a - 1)) ||
+		         (b < n && usable_neighbour(ev, b))) {
+			rc = bucket_report(p, rs, a, b - a, buckets);
+			memset(taken + a, 1, b - a);
+			if (rc)
+				goto done;
+		} else if ((a > 0 && would_merge(ev, a - 1)) || (b < n && would_merge(ev, b))) {
 			/* the neighbour would take the run, or join it, but for its references */
 			rc = blocked(p, rs, ev, a, b - a,
 			             a > 0 && would_merge(ev, a - 1) ? a - 1 : b,
@@ -374,7 +449,8 @@ static int plan_unreachable(struct hb_repair_plan *p, const struct hb_regions *r
 		                 cnt - 1, HB_PLURAL(cnt - 1), i) ||
 		     bounds_text(&why, rs, i);
 		if (!rc)
-			rc = merge_step(p, rs, HB_REPAIR_UNREACHABLE, first, cnt, hb_buf_str(&why));
+			rc = hb_repair_merge_step(p, rs, HB_REPAIR_UNREACHABLE, first, cnt,
+			                          hb_buf_str(&why));
 		hb_buf_release(&why);
 		if (!rc)
 			memset(taken + first, 1, cnt);
@@ -388,10 +464,10 @@ done:
 }
 
 /* Runs of two or more regions proven empty, not taken, merged one by one into a region each,
- * while the live region count stays at or above min_regions. */
+ * while the live region count stays at or above min_regions; no run crosses a bucket. */
 static int plan_empty(struct hb_repair_plan *p, const struct hb_regions *rs,
                       const struct hb_repair_ev *ev, unsigned char *taken, size_t *live,
-                      size_t min_regions)
+                      size_t min_regions, const struct hb_buckets *buckets)
 {
 	size_t n = rs->n, i = 0;
 	int rc = 0;
@@ -403,11 +479,12 @@ static int plan_empty(struct hb_repair_plan *p, const struct hb_regions *rs,
 			i++;
 			continue;
 		}
-		for (b = a;
-		     b < n && !taken[b] && ev[b].load_empty == 1 && ev[b].rows == 0 && !held(ev, b);
+		/* a run ends where merging on would hold rows of two buckets of the design */
+		for (b = a; b < n && !taken[b] && ev[b].load_empty == 1 && ev[b].rows == 0 &&
+		            !held(ev, b) && !crosses(rs, buckets, a, b);
 		     b++)
 			;
-		i = b;
+		i = b > a ? b : a + 1;
 		len = b - a;
 		if (*live < min_regions + 1)
 			break;
@@ -415,8 +492,9 @@ static int plan_empty(struct hb_repair_plan *p, const struct hb_regions *rs,
 			len = *live - min_regions + 1;
 		if (len < 2)
 			continue;
-		rc = merge_step(p, rs, HB_REPAIR_EMPTY, a, len,
-		                "regions with no store file, an empty memstore and no row");
+		rc = hb_repair_merge_step(
+		    p, rs, HB_REPAIR_EMPTY, a, len,
+		    "regions with no store file, an empty memstore and no row");
 		if (!rc) {
 			memset(taken + a, 1, len);
 			*live -= len - 1;
@@ -614,7 +692,7 @@ int hb_repair_plan(struct hb_repair_plan *out, const char *table, const struct h
 		return HB_ENOMEM;
 	rc = plan_chain(out, audit);
 	if (!rc)
-		rc = plan_unreachable(out, rs, ev, taken);
+		rc = plan_unreachable(out, rs, ev, taken, p->buckets);
 	if (!rc) {
 		size_t i;
 
@@ -625,7 +703,8 @@ int hb_repair_plan(struct hb_repair_plan *out, const char *table, const struct h
 	if (!rc && p->split_hot)
 		rc = plan_hot(out, p, rs, ev, taken);
 	if (!rc && p->empty)
-		rc = plan_empty(out, rs, ev, taken, &live, p->min_regions ? p->min_regions : 1);
+		rc = plan_empty(out, rs, ev, taken, &live, p->min_regions ? p->min_regions : 1,
+		                p->buckets);
 	if (!rc)
 		cap_steps(out, p->max_steps);
 	free(taken);

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+struct hb_buckets;
+
 /* Finding kinds of a plan's entries (strings of the JSON output). */
 #define HB_REPAIR_UNREACHABLE  "unreachable"           /* merged into a reachable neighbour */
 #define HB_REPAIR_NOT_EMPTY    "unreachable_not_empty" /* holds rows: reported, never merged */
@@ -19,6 +21,7 @@
 #define HB_REPAIR_HOT          "hotspot"               /* --split-hot: split at a sampled key */
 #define HB_REPAIR_HOT_NO_KEY   "hotspot_no_split_key"  /* no sampled key strictly inside */
 #define HB_REPAIR_BLOCKED      "merge_blocked"         /* merged or split recently: held */
+#define HB_REPAIR_BUCKET       "merge_across_bucket"   /* a merge would span two buckets */
 
 /* What hbtab knows about region i of the sorted live chain (same index as the region list). */
 struct hb_repair_ev {
@@ -75,6 +78,9 @@ struct hb_repair_params {
 	size_t max_steps;   /* at most this many steps (MERGE/SPLIT) in the plan; the rest are
 	                     * counted in plan->deferred */
 	struct hb_split_restriction restriction; /* the table's, from its schema (zero: none) */
+	/* the buckets of a design whose row keys depend on N (core/reshape.h), or NULL: --empty
+	 * never merges regions of two buckets */
+	const struct hb_buckets *buckets;
 };
 
 enum hb_repair_action {
@@ -112,8 +118,11 @@ void hb_repair_plan_release(struct hb_repair_plan *p);
  *   shared a region with. A reachable region takes the runs on both its sides in one merge
  *   (a region just merged cannot merge again before its references are compacted away).
  *   Unreachable regions that hold rows, or were not scanned, are reported and never merged;
+ *   a run that no neighbour can take within one of p->buckets' buckets is reported
+ *   (HB_REPAIR_BUCKET);
  * - with p->empty, runs of two or more adjacent regions proven empty (load_empty == 1 and
- *   rows == 0) not already in a step are merged into one, never below p->min_regions;
+ *   rows == 0) not already in a step are merged into one, never below p->min_regions and
+ *   never over the start of one of p->buckets' buckets;
  * - with p->split_hot, each hot region not already in a step is split at its sampled key,
  *   cut as p->restriction says HBase will cut it, when that key lies strictly inside it (a
  *   key equal to the start is refused by HBase), else reported.
@@ -123,6 +132,18 @@ void hb_repair_plan_release(struct hb_repair_plan *p);
 int hb_repair_plan(struct hb_repair_plan *out, const char *table, const struct hb_regions *rs,
                    const struct hb_repair_ev *ev, const struct hb_findings *audit,
                    const struct hb_repair_params *p);
+
+/* Appends to p a MERGE step of regions [first, first + n) of rs (merge_region of their encoded
+ * names, in key order), its message "WHY: merge regions ...". HB_ENOMEM. */
+int hb_repair_merge_step(struct hb_repair_plan *p, const struct hb_regions *rs, const char *finding,
+                         size_t first, size_t n, const char *why);
+/* Appends a SPLIT step of region i of rs at key (split 'ENCODED', "KEY"), its message
+ * "WHY: split region i [start, end) at 'KEY'". HB_ENOMEM. */
+int hb_repair_split_step(struct hb_repair_plan *p, const struct hb_regions *rs, const char *finding,
+                         size_t i, const void *key, size_t kl, const char *why);
+/* Appends a REPORT entry with copies of command (may be NULL) and message. HB_ENOMEM. */
+int hb_repair_report_step(struct hb_repair_plan *p, const char *finding, size_t first, size_t n,
+                          const char *command, const char *message);
 
 /* Appends key as the body of a Ruby double-quoted string: bytes outside [A-Za-z0-9 _.,:/=+-]
  * as \xHH (upper case), so the shell's to_java_bytes gives back the exact bytes. HB_ENOMEM. */

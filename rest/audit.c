@@ -327,6 +327,8 @@ int hb_rest_audit_table(struct hb_audit_report *r, struct hb_rest *c, const char
 		hb_error_set(err, HB_ENOMEM, "out of memory");
 	r->stored_n = md.n; /* for the report (--prom-file) */
 	md.n = NULL;
+	r->stored_splits = md.splits; /* the design's buckets (repair, reshape) */
+	md.splits = NULL;
 	meta_values_release(&md);
 	return rc;
 }

@@ -495,6 +495,72 @@ done:
 	return rc;
 }
 
+/* ---------------------------------------------------------------- reshape */
+
+/* Whether the row holds N = n and splits = spec. */
+static int holds_design(struct hb_rest *c, const struct hb_metarow *m, const char *n,
+                        const char *spec, int *same, struct hb_error *err)
+{
+	struct hb_row r;
+	const struct hb_cell *nc, *sc;
+	int found = 0, rc;
+
+	hb_row_init(&r);
+	*same = 0;
+	rc = hb_metarow_read(c, m, &r, &found, err);
+	nc = !rc && found ? hb_metarow_cell(m, &r, HB_METAROW_N) : NULL;
+	sc = !rc && found ? hb_metarow_cell(m, &r, HB_METAROW_SPLITS) : NULL;
+	*same = nc && sc && nc->value_len == strlen(n) && !memcmp(nc->value, n, nc->value_len) &&
+	        sc->value_len == strlen(spec) && !memcmp(sc->value, spec, sc->value_len);
+	hb_row_release(&r);
+	return rc;
+}
+
+int hb_metarow_record_reshape(struct hb_rest *c, const struct hb_metarow *m, const void *old,
+                              size_t old_len, size_t n, const char *spec, const char **state,
+                              struct hb_error *err)
+{
+	struct hb_buf ncol = HB_BUF_INIT, scol = HB_BUF_INIT;
+	struct hb_cell cells[2];
+	char val[24];
+	int applied = 0, same = 0, rc;
+
+	*state = "not recorded";
+	if (m->absent)
+		return unknown_family(m, err);
+	snprintf(val, sizeof(val), "%zu", n);
+	if (hb_buf_addf(&ncol, "%s:%s", m->family, HB_METAROW_N) ||
+	    hb_buf_addf(&scol, "%s:%s", m->family, HB_METAROW_SPLITS)) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	memset(cells, 0, sizeof(cells));
+	set_cell(&cells[0], &ncol, val, strlen(val));
+	set_cell(&cells[1], &scol, spec, strlen(spec));
+	/* an empty expected value matches an absent N (HRegion's checkAndMutate) */
+	rc = hb_rest_check_and_put(c, m->table, m->row.data, m->row.len, cells, 2, ncol.data,
+	                           old_len ? old : "", old_len, &applied, err);
+	if (!rc && applied) {
+		*state = "recorded";
+		goto done;
+	}
+	if (!rc)
+		rc = holds_design(c, m, val, spec, &same, err);
+	if (!rc && same)
+		*state = "present";
+	else if (!rc)
+		rc = hb_error_set(
+		    err, HB_ESAFETY,
+		    "N of table '%s' changed in metadata row '%s' while the table was "
+		    "being reshaped (another reshape or 'meta set'); nothing recorded: "
+		    "run 'hbtab meta get %s' and 'hbtab audit %s'",
+		    m->table, m->row_shown.data, m->table, m->table);
+done:
+	hb_buf_release(&ncol);
+	hb_buf_release(&scol);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- rotate's mark */
 
 /* The value of qualifier q in any family of the row, or NULL. */

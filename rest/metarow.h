@@ -87,6 +87,17 @@ int hb_metarow_record(struct hb_rest *c, const struct hb_metarow *m,
 int hb_metarow_set_n(struct hb_rest *c, const struct hb_metarow *m, long n, int force,
                      struct hb_buf *prev, int *had, int *changed, struct hb_error *err);
 
+/*
+ * reshape: records N = n and the split spec spec in the row, put only if N still holds old
+ * (old_len 0: the row had no N, then only if it still has none), so that of two reshapes of
+ * one table only one is recorded. A row already holding n and spec (another run recorded the
+ * same) is left as it is (*state "present"); else *state is "recorded". HB_ESAFETY when N
+ * changed meanwhile, HB_ESERVER, HB_ENET, HB_ENOMEM.
+ */
+int hb_metarow_record_reshape(struct hb_rest *c, const struct hb_metarow *m, const void *old,
+                              size_t old_len, size_t n, const char *spec, const char **state,
+                              struct hb_error *err);
+
 /* A table's rotate mark, read from the default row in any family. */
 struct hb_metarow_mark {
 	int managed;  /* its rotate qualifier is exactly the template */

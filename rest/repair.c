@@ -6,6 +6,7 @@
 #include "core/key.h"
 #include "core/metarow.h"
 #include "core/regioninfo.h"
+#include "core/reshape.h"
 #include "core/tname.h"
 #include "rest/audit.h"
 #include "rest/hbase.h"
@@ -505,32 +506,29 @@ static int read_restriction(struct hb_rest *c, const char *table, struct hb_sche
 	return 0;
 }
 
-int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, struct hb_rest *c,
-                     const char *table, const struct hb_audit_opts *ao,
-                     const struct hb_repair_params *p, struct hb_error *err)
+int hb_repair_survey_chain(struct hb_repair_survey *s, struct hb_rest *c, const char *table,
+                           const struct hb_audit_opts *ao, struct hb_repair_ev **ev_out,
+                           long **map_out, struct hb_error *err)
 {
 	const struct hb_finding *f;
-	struct hb_repair_params pp = *p;
-	struct hb_schema schema;
 	struct hb_repair_ev *ev = NULL;
-	struct hb_buf *medians = NULL;
-	unsigned char *want = NULL;
 	long *map = NULL;
-	size_t i, n;
+	size_t n;
 	int rc;
 
-	hb_schema_init(&schema);
+	*ev_out = NULL;
+	if (map_out)
+		*map_out = NULL;
 	rc = hb_rest_audit_table(&s->audit, c, table, ao, err);
 	if (rc)
 		return rc;
 	n = s->audit.rs.n ? s->audit.rs.n : 1;
 	ev = calloc(n, sizeof(*ev));
-	want = calloc(n, 1);
 	map = calloc(n, sizeof(*map));
-	medians = calloc(n, sizeof(*medians));
-	if (!ev || !want || !map || !medians || live_chain(s, ev, map)) {
-		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
-		goto done;
+	if (!ev || !map || live_chain(s, ev, map)) {
+		free(ev);
+		free(map);
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
 	f = finding_of(&s->audit.a.findings, HB_FIND_STATE_UNKNOWN);
 	s->readable = !f;
@@ -542,17 +540,51 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
 	s->settled = s->readable && !f;
 	if (s->readable && f)
 		snprintf(s->why, sizeof(s->why), "%s", f->message);
+	/* a meta that cannot be read this way leaves the flags clear: a merge HBase refuses
+	 * then fails with its own message */
+	if (s->settled && hb_repair_merged(c, table, &s->live, ev, err) == HB_ENOMEM) {
+		free(ev);
+		free(map);
+		return HB_ENOMEM;
+	}
+	memset(err, 0, sizeof(*err));
+	*ev_out = ev;
+	if (map_out)
+		*map_out = map;
+	else
+		free(map);
+	return 0;
+}
+
+int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, struct hb_rest *c,
+                     const char *table, const struct hb_audit_opts *ao,
+                     const struct hb_repair_params *p, struct hb_error *err)
+{
+	struct hb_repair_params pp = *p;
+	struct hb_buckets buckets;
+	struct hb_schema schema;
+	struct hb_repair_ev *ev = NULL;
+	struct hb_buf *medians = NULL;
+	unsigned char *want = NULL;
+	long *map = NULL;
+	size_t i, n;
+	int rc;
+
+	hb_schema_init(&schema);
+	rc = hb_repair_survey_chain(s, c, table, ao, &ev, &map, err);
+	if (rc)
+		return rc;
+	n = s->audit.rs.n ? s->audit.rs.n : 1;
+	want = calloc(n, 1);
+	medians = calloc(n, sizeof(*medians));
+	if (!want || !medians) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
 	/* nothing is proven from a table that cannot be read completely or is in transition
 	 * (a disabled table's rows cannot be read; a closing region's may move) */
 	if (!s->settled)
 		goto plan;
-	/* a meta that cannot be read this way leaves the flags clear: a merge HBase refuses
-	 * then fails with its own message */
-	if (hb_repair_merged(c, table, &s->live, ev, err) == HB_ENOMEM) {
-		rc = HB_ENOMEM;
-		goto done;
-	}
-	memset(err, 0, sizeof(*err));
 	for (i = 0; i < s->live.n; i++)
 		want[i] = !ev[i].reachable;
 	if (p->empty) {
@@ -567,6 +599,11 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
 	if (!rc && p->split_hot)
 		rc = read_restriction(c, table, &schema, &pp.restriction, err);
 plan:
+	/* the recorded design's buckets (or the given key space's partitions): no merge
+	 * across them */
+	hb_repair_design_buckets(&buckets, s);
+	if (buckets.parts)
+		pp.buckets = &buckets;
 	if (!rc && hb_repair_plan(out, table, &s->live, ev, &s->audit.a.findings, &pp))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 done:
@@ -578,6 +615,17 @@ done:
 	free(want);
 	free(map);
 	return rc;
+}
+
+void hb_repair_design_buckets(struct hb_buckets *b, const struct hb_repair_survey *s)
+{
+	long stored = 0;
+
+	if (!s->audit.stored_n ||
+	    hb_metarow_parse_n(s->audit.stored_n, strlen(s->audit.stored_n), &stored))
+		stored = 0;
+	hb_buckets_of_design(b, s->audit.stored_splits, (unsigned long long)stored,
+	                     s->audit.any_key ? NULL : s->audit.ks);
 }
 
 /* ---------------------------------------------------------------- steps */
@@ -619,8 +667,8 @@ int hb_repair_script(struct hb_buf *out, const char *table, const struct hb_regi
  * ends, the command done): the region list then tells. *hung is set then, with its message
  * in hang.
  */
-static int run_command(const struct hb_repair_apply *a, const char *cmd, int *hung,
-                       struct hb_error *hang, struct hb_error *err)
+static int run_command(const struct hb_repair_apply *a, const char *cmd, const char *what,
+                       double timeout, int *hung, struct hb_error *hang, struct hb_error *err)
 {
 	struct hb_buf script = HB_BUF_INIT;
 	struct hb_shell_result res;
@@ -633,13 +681,14 @@ static int run_command(const struct hb_repair_apply *a, const char *cmd, int *hu
 		hb_buf_release(&script);
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	}
-	snprintf(label, sizeof(label), "repairing table '%s' with the hbase shell", a->table);
+	snprintf(label, sizeof(label), "%s table '%s' with the hbase shell",
+	         a->verb ? a->verb : "repairing", a->table);
 	hb_activity_begin(label);
-	rc =
-	    hb_shell_run_script(a->shell, "repair", script.data, script.len, a->timeout, &res, err);
+	rc = hb_shell_run_script(a->shell, a->verb ? "reshape" : "repair", script.data, script.len,
+	                         timeout, &res, err);
 	hb_activity_end();
 	if (!rc) {
-		enum hb_shell_end end = hb_shell_judge(&res, cmd, a->timeout, &judged);
+		enum hb_shell_end end = hb_shell_judge(&res, what, timeout, &judged);
 
 		if (end == HB_SHELL_ERROR) {
 			if (err)
@@ -652,6 +701,17 @@ static int run_command(const struct hb_repair_apply *a, const char *cmd, int *hu
 	}
 	hb_shell_result_release(&res);
 	hb_buf_release(&script);
+	return rc;
+}
+
+int hb_repair_shell_script(const struct hb_repair_apply *a, const char *script, const char *what,
+                           struct hb_error *err)
+{
+	struct hb_error hang = {0};
+	int hung = 0, rc = run_command(a, script, what, a->timeout, &hung, &hang, err);
+
+	if (!rc && hung)
+		hb_tell_warn(a->tell, "%s", hang.msg);
 	return rc;
 }
 
@@ -757,6 +817,49 @@ static int settle(struct hb_rest *c, const struct hb_repair_apply *a, const stru
 	}
 }
 
+/* The plan's steps in one shell run (they take disjoint regions), then each one's result
+ * awaited in turn. A failure leaves the steps before it done or not: the caller reads the
+ * table again. */
+static int run_batch(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_regions *rs,
+                     const struct hb_repair_plan *p, struct hb_error *err)
+{
+	struct hb_buf script = HB_BUF_INIT, what = HB_BUF_INIT, moved = HB_BUF_INIT;
+	struct hb_error hang = {0};
+	size_t i;
+	int hung = 0, rc = 0;
+
+	for (i = 0; !rc && i < p->n; i++)
+		if (p->v[i].action != HB_REPAIR_REPORT)
+			rc = hb_buf_addf(&script, "%s%s", script.len ? "\n" : "", p->v[i].command);
+	rc = rc || hb_buf_addf(&what, "of %zu steps on '%s'", p->steps, a->table);
+	if (rc) {
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+		goto done;
+	}
+	for (i = 0; a->log && i < p->n; i++)
+		if (p->v[i].action != HB_REPAIR_REPORT)
+			a->log(a->ctx, p, i, 0, 0, NULL);
+	rc = run_command(a, script.data, hb_buf_str(&what), a->timeout * (double)p->steps, &hung,
+	                 &hang, err);
+	for (i = 0; !rc && i < p->n; i++) {
+		if (p->v[i].action == HB_REPAIR_REPORT)
+			continue;
+		hb_buf_reset(&moved);
+		rc = settle(c, a, rs, &p->v[i], hung ? &hang : NULL, &moved, err);
+		if (!rc)
+			a->done++;
+		if (a->log)
+			a->log(a->ctx, p, i, 1, rc, err);
+	}
+	if (!rc && hung)
+		hb_tell_warn(a->tell, "%s; the results show: the steps are done", hang.msg);
+done:
+	hb_buf_release(&script);
+	hb_buf_release(&what);
+	hb_buf_release(&moved);
+	return rc;
+}
+
 int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_regions *rs,
                   const struct hb_repair_plan *p, struct hb_error *err)
 {
@@ -765,6 +868,8 @@ int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_
 	int rc = 0;
 
 	a->done = 0;
+	if (a->batch && p->steps > 1)
+		return run_batch(c, a, rs, p, err);
 	for (i = 0; !rc && i < p->n; i++) {
 		const struct hb_repair_step *s = &p->v[i];
 
@@ -777,7 +882,7 @@ int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_
 
 		if (a->log)
 			a->log(a->ctx, p, i, 0, 0, NULL);
-		rc = run_command(a, s->command, &hung, &hang, err);
+		rc = run_command(a, s->command, s->command, a->timeout, &hung, &hang, err);
 		if (rc == HB_ESERVER && s->action == HB_REPAIR_SPLIT && err &&
 		    strstr(err->msg, "Unknown table ")) {
 			/* admin.rb's split falls back to a table of the encoded name when the

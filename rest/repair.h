@@ -74,6 +74,20 @@ int hb_repair_survey(struct hb_repair_plan *out, struct hb_repair_survey *s, str
                      const char *table, const struct hb_audit_opts *ao,
                      const struct hb_repair_params *p, struct hb_error *err);
 
+/*
+ * The first part of hb_repair_survey: reads TABLE as hb_rest_audit_table does with ao, fills
+ * s (live chain, readable, settled) and, for a settled table, the merged / daughter flags of
+ * hbase:meta into *ev (calloc'ed, one per live region, reachable set); *map (may be NULL)
+ * gets the live index of every audited region (-1: not live). Free both.
+ */
+int hb_repair_survey_chain(struct hb_repair_survey *s, struct hb_rest *c, const char *table,
+                           const struct hb_audit_opts *ao, struct hb_repair_ev **ev, long **map,
+                           struct hb_error *err);
+
+/* The buckets of the design s's audit read: the key space's partitions (given or stored),
+ * else the metadata row's split spec and N (core/reshape.h). */
+void hb_repair_design_buckets(struct hb_buckets *b, const struct hb_repair_survey *s);
+
 /* The hbase shell script of a plan's steps (MERGE, SPLIT), one command a line, with a
  * comment line before each naming its finding and regions, then "exit". */
 int hb_repair_script(struct hb_buf *out, const char *table, const struct hb_regions *rs,
@@ -93,6 +107,9 @@ struct hb_repair_apply {
 	void *ctx;
 	const struct hb_tell *tell; /* a shell killed at its timeout whose step took effect */
 	size_t done;                /* steps carried out */
+	int batch;                  /* all steps in one shell run (they take disjoint regions),
+	                             * then each result awaited; a failure ends the run */
+	const char *verb;           /* the activity's verb ("reshaping"), NULL: "repairing" */
 };
 
 /*
@@ -107,5 +124,11 @@ struct hb_repair_apply {
  */
 int hb_repair_run(struct hb_rest *c, struct hb_repair_apply *a, const struct hb_regions *rs,
                   const struct hb_repair_plan *p, struct hb_error *err);
+
+/* Runs script (commands, one a line; "exit" is added) through a->shell, judged as a step is:
+ * an ERROR line fails it, a shell killed at its timeout is warned of. what names it in
+ * messages. HB_ESERVER, HB_ENET, HB_EINVAL, HB_ENOMEM. */
+int hb_repair_shell_script(const struct hb_repair_apply *a, const char *script, const char *what,
+                           struct hb_error *err);
 
 #endif

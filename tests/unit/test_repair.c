@@ -2,6 +2,7 @@
 #include "core/audit.h"
 #include "core/keyspace.h"
 #include "core/repair.h"
+#include "core/reshape.h"
 #include "core/split.h"
 #include "test.h"
 
@@ -96,7 +97,8 @@ static void apply(struct hb_keys *out, const struct hb_regions *rs, const struct
 	free(drop);
 }
 
-static const struct hb_repair_params defaults = {0, 1, 0, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
+static const struct hb_repair_params defaults = {0,   1, 0, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL},
+                                                 NULL};
 
 static void test_repair__seed_design_merges_regions_0_and_3_to_7_keeping_reachable_bounds(void)
 {
@@ -282,7 +284,7 @@ static void test_repair__max_steps_defers_the_rest(void)
 	struct hb_regions rs;
 	struct hb_repair_plan p;
 	struct hb_repair_ev *ev;
-	struct hb_repair_params one = {0, 1, 0, 1, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
+	struct hb_repair_params one = {0, 1, 0, 1, {HB_SPLIT_RESTRICT_NONE, 0, NULL}, NULL};
 
 	seed_keys(&keys);
 	from_splits(&rs, &keys);
@@ -304,7 +306,7 @@ static void test_repair__empty_runs_merge_but_never_below_min_regions(void)
 	struct hb_regions rs;
 	struct hb_repair_plan p;
 	struct hb_repair_ev *ev;
-	struct hb_repair_params e = {1, 1, 0, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
+	struct hb_repair_params e = {1, 1, 0, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}, NULL};
 	size_t i;
 
 	seed_keys(&keys);
@@ -353,7 +355,7 @@ static void test_repair__hot_region_splits_strictly_inside(void)
 	struct hb_regions rs;
 	struct hb_repair_plan p;
 	struct hb_repair_ev *ev;
-	struct hb_repair_params h = {0, 1, 1, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}};
+	struct hb_repair_params h = {0, 1, 1, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}, NULL};
 	const unsigned char *s, *e;
 	size_t sl, el;
 
@@ -436,7 +438,7 @@ static void test_repair__hot_region_splits_where_the_restriction_cuts_the_key(vo
 	struct hb_regions rs;
 	struct hb_repair_plan p;
 	struct hb_repair_ev *ev;
-	struct hb_repair_params h = {0, 1, 1, 10, {HB_SPLIT_RESTRICT_KEY_PREFIX, 2, NULL}};
+	struct hb_repair_params h = {0, 1, 1, 10, {HB_SPLIT_RESTRICT_KEY_PREFIX, 2, NULL}, NULL};
 
 	hb_keys_init(&keys);
 	hb_keys_push(&keys, "ma", 2);
@@ -570,6 +572,102 @@ static void test_repair__a_recently_merged_neighbour_blocks_the_merge_until_comp
 	hb_keys_release(&keys);
 }
 
+/* A salted design (8 one-byte buckets, two regions each, every region empty): --empty merges
+ * the two regions of each bucket and never regions of two buckets. */
+static void test_repair__empty_runs_never_merge_across_a_salt_bucket(void)
+{
+	struct hb_keys keys;
+	struct hb_regions rs;
+	struct hb_repair_plan p;
+	struct hb_repair_ev *ev;
+	struct hb_buckets b;
+	struct hb_repair_params e = {1, 1, 0, 100, {HB_SPLIT_RESTRICT_NONE, 0, NULL}, NULL};
+	size_t i;
+
+	hb_keys_init(&keys);
+	for (i = 0; i < 8; i++) {
+		unsigned char k[2] = {(unsigned char)i, 0x80};
+
+		if (i)
+			CHECK_EQ_INT(hb_keys_push(&keys, k, 1), 0);
+		CHECK_EQ_INT(hb_keys_push(&keys, k, 2), 0);
+	}
+	from_splits(&rs, &keys);
+	ev = evidence(&rs, "*");
+	for (i = 0; i < rs.n; i++)
+		ev[i].load_empty = 1;
+	/* without the design's buckets: one merge of all 16 regions */
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &e), 0);
+	CHECK_EQ_INT(p.steps, 1);
+	CHECK_EQ_INT(p.v[0].n, 16);
+	hb_repair_plan_release(&p);
+	hb_buckets_of_design(&b, "--salt-splits 8 --salt-width 1", 8, NULL);
+	e.buckets = &b;
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &e), 0);
+	CHECK_EQ_INT(p.steps, 8);
+	for (i = 0; i < p.n; i++) {
+		const unsigned char *s, *x, *y, *end;
+		size_t sl, xl, yl, el;
+
+		CHECK_EQ_INT(p.v[i].first, 2 * i);
+		CHECK_EQ_INT(p.v[i].n, 2);
+		hb_regions_bounds(&rs, p.v[i].first, &s, &sl, &x, &xl);
+		hb_regions_bounds(&rs, p.v[i].first + 1, &y, &yl, &end, &el);
+		CHECK(!hb_buckets_crossed(&b, s, sl, end, el));
+	}
+	hb_repair_plan_release(&p);
+	hb_regions_release(&rs);
+	hb_keys_release(&keys);
+	free(ev);
+}
+
+/* Key space u8<4 hex{2}: region [\x01g, \x020) holds no key and spans the start of
+ * partition 2; merged into either neighbour it would span two partitions: reported. */
+static void test_repair__unreachable_region_over_a_partition_start_is_not_merged(void)
+{
+	struct hb_keys keys;
+	struct hb_regions rs;
+	struct hb_repair_plan p;
+	struct hb_repair_ev *ev;
+	struct hb_buckets b;
+	struct hb_keyspace *ks = NULL;
+	struct hb_repair_params d = {0, 1, 0, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL}, NULL};
+
+	hb_keys_init(&keys);
+	CHECK_EQ_INT(hb_keys_push(&keys, "\x01", 1), 0);
+	CHECK_EQ_INT(hb_keys_push(&keys, "\x01g", 2), 0);
+	CHECK_EQ_INT(hb_keys_push(&keys,
+	                          "\x02"
+	                          "0",
+	                          2),
+	             0);
+	from_splits(&rs, &keys);
+	ev = evidence(&rs, "u8<4 hex{2}");
+	CHECK_EQ_INT(ev[2].reachable, 0);
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &d), 0);
+	CHECK_EQ_INT(p.steps, 1); /* without the design's partitions: into region 1 */
+	hb_repair_plan_release(&p);
+	CHECK_EQ_INT(hb_keyspace_parse(&ks, "u8<4 hex{2}", &err), 0);
+	hb_buckets_of_design(&b, NULL, 0, ks);
+	CHECK_EQ_INT((long)b.parts, 4);
+	d.buckets = &b;
+	hb_repair_plan_init(&p);
+	CHECK_EQ_INT(hb_repair_plan(&p, "t", &rs, ev, NULL, &d), 0);
+	CHECK_EQ_INT(p.steps, 0);
+	CHECK_EQ_INT(p.n, 1);
+	CHECK_EQ_STR(p.v[0].finding, HB_REPAIR_BUCKET);
+	CHECK_EQ_INT(p.v[0].first, 2);
+	CHECK(strstr(p.v[0].message, "two partition buckets") != NULL);
+	hb_repair_plan_release(&p);
+	hb_keyspace_free(ks);
+	hb_regions_release(&rs);
+	hb_keys_release(&keys);
+	free(ev);
+}
+
 int main(void)
 {
 	RUN(test_repair__seed_design_merges_regions_0_and_3_to_7_keeping_reachable_bounds);
@@ -579,6 +677,8 @@ int main(void)
 	RUN(test_repair__a_healthy_table_needs_no_step);
 	RUN(test_repair__max_steps_defers_the_rest);
 	RUN(test_repair__empty_runs_merge_but_never_below_min_regions);
+	RUN(test_repair__empty_runs_never_merge_across_a_salt_bucket);
+	RUN(test_repair__unreachable_region_over_a_partition_start_is_not_merged);
 	RUN(test_repair__hot_region_splits_strictly_inside);
 	RUN(test_repair__split_restriction_reads_and_cuts_as_hbase_does);
 	RUN(test_repair__hot_region_splits_where_the_restriction_cuts_the_key);

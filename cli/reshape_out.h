@@ -1,0 +1,33 @@
+/* hbtab reshape's output: the plan's rounds as text lines, JSON or an hbase shell script. */
+#ifndef HB_CLI_RESHAPE_OUT_H
+#define HB_CLI_RESHAPE_OUT_H
+
+#include "../core/buf.h"
+#include "../core/reshape.h"
+#include "../rest/repair.h"
+
+struct cli_reshape_result {
+	const char *table;
+	const char *spec; /* the target split spec as hbtab flags */
+	size_t old_n;     /* the recorded N (0: none) */
+	struct hb_repair_survey sv;
+	struct hb_reshape_plan plan; /* the first plan (plan only), or the last (--apply) */
+	size_t first_from;           /* the region count when the run began */
+	int applied;
+	size_t done, rounds, clears;
+	int capped;         /* --apply stopped at --max-steps */
+	int verified;       /* the boundaries equal the split computation, byte for byte */
+	const char *record; /* the metadata row: "recorded", "present", or NULL (not reached) */
+	const char *script; /* --via print -o json: the script */
+};
+
+void cli_reshape_result_init(struct cli_reshape_result *r, const char *table);
+void cli_reshape_result_release(struct cli_reshape_result *r);
+
+/* The hbase shell script of the plan's first round (later rounds named in comments). */
+int cli_reshape_script(struct hb_buf *out, const struct cli_reshape_result *r);
+
+/* Prints the plan or the run's outcome: text lines or the JSON document. */
+int cli_reshape_print(const struct cli_reshape_result *r);
+
+#endif
