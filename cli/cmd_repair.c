@@ -164,26 +164,6 @@ static void log_step(void *ctx, const struct hb_repair_plan *p, size_t step, int
 		cli_error("step %zu/%zu failed: %s", nth, p->steps, err->msg);
 }
 
-/* The shell must be there before anything runs. */
-static int shell_usable(struct hb_error *err)
-{
-	struct hb_argv av;
-	int found;
-
-	if (hb_argv_split(&av, cli_ddl_shell_command(), err))
-		return HB_EINVAL;
-	found = hb_shell_command_found(av.v[0]);
-	hb_argv_release(&av);
-	if (!found)
-		return hb_error_set(
-		    err, HB_EINVAL,
-		    "the hbase shell command '%s' is not on PATH: merges and splits "
-		    "go through it (set --hbase-shell, or use --via print for a "
-		    "script to run elsewhere)",
-		    cli_ddl_shell_command());
-	return 0;
-}
-
 /* Nothing is changed on a table in transition or with a broken region chain: exit 5. */
 static int refuse(const struct cli_repair_result *r)
 {
@@ -285,7 +265,7 @@ static int run(struct cli_ctx *x)
 		rc = refuse(&r);
 		if (rc)
 			goto done;
-		if (shell_usable(&err)) {
+		if (cli_ddl_shell_usable(&err)) {
 			rc = cli_fail(&err);
 			goto done;
 		}

@@ -184,25 +184,6 @@ static void log_note(void *ctx, const char *what)
 		fprintf(stderr, "hbtab: %s\n", what);
 }
 
-static int shell_usable(struct hb_error *err)
-{
-	struct hb_argv av;
-	int found;
-
-	if (hb_argv_split(&av, cli_ddl_shell_command(), err))
-		return HB_EINVAL;
-	found = hb_shell_command_found(av.v[0]);
-	hb_argv_release(&av);
-	if (!found)
-		return hb_error_set(
-		    err, HB_EINVAL,
-		    "the hbase shell command '%s' is not on PATH: merges and splits "
-		    "go through it (set --hbase-shell, or use --via print for a "
-		    "script to run elsewhere)",
-		    cli_ddl_shell_command());
-	return 0;
-}
-
 static int do_apply(struct hb_rest *c, struct cli_reshape_result *r, const struct hb_keys *target,
                     const struct hb_reshape_params *pp, struct hb_error *err)
 {
@@ -341,7 +322,7 @@ static int run(struct cli_ctx *x)
 		rc = CLI_EXIT_REFUSED;
 		goto done;
 	}
-	if (r.plan.now.n && shell_usable(&err)) {
+	if (r.plan.now.n && cli_ddl_shell_usable(&err)) {
 		rc = cli_fail(&err);
 		goto done;
 	}

@@ -193,3 +193,22 @@ int cli_ddl_create(enum cli_via via, struct hb_rest *rest, const struct hb_schem
 	HB_BUG("print reached the DDL step");
 	return HB_EINVAL;
 }
+
+int cli_ddl_shell_usable(struct hb_error *err)
+{
+	struct hb_argv av;
+	int found;
+
+	if (hb_argv_split(&av, cli_ddl_shell_command(), err))
+		return HB_EINVAL;
+	found = hb_shell_command_found(av.v[0]);
+	hb_argv_release(&av);
+	if (!found)
+		return hb_error_set(
+		    err, HB_EINVAL,
+		    "the hbase shell command '%s' is not on PATH: merges and splits "
+		    "go through it (set --hbase-shell, or use --via print for a "
+		    "script to run elsewhere)",
+		    cli_ddl_shell_command());
+	return 0;
+}

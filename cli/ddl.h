@@ -26,6 +26,10 @@ int cli_ddl_pick(enum cli_via *out, const char *via, size_t nregions);
 
 /* The shell channel's command line: --hbase-shell, else "hbase shell -n". */
 const char *cli_ddl_shell_command(void);
+
+/* 0 when the hbase shell command is on PATH; else HB_EINVAL saying merges and splits go
+ * through it (repair's and reshape's --apply check it before anything runs). */
+int cli_ddl_shell_usable(struct hb_error *err);
 /* 1 when the shell command's argv[0] is on PATH, 0 when not, -1 (message printed) for a
  * command line that cannot be split. */
 int cli_ddl_shell_available(void);

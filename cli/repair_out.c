@@ -55,31 +55,42 @@ static int text_step(struct hb_buf *b, const struct hb_regions *rs, const struct
 	return rc;
 }
 
+int cli_repair_json_step_regions(cJSON *o, const struct hb_repair_step *s,
+                                 const struct hb_regions *rs)
+{
+	cJSON *regs = cJSON_AddArrayToObject(o, "regions");
+	size_t j;
+
+	if (!regs)
+		return HB_ENOMEM;
+	for (j = s->first; j < s->first + s->n && j < rs->n; j++) {
+		struct hb_region_view v;
+		const struct hb_region *g = hb_regions_at(rs, j, &v);
+		cJSON *ro = cJSON_CreateObject();
+
+		if (!ro || !cJSON_AddItemToArray(regs, ro) ||
+		    !cJSON_AddNumberToObject(ro, "index", (double)j) ||
+		    !cli_json_add_str(ro, "name", g->encoded) ||
+		    !cli_json_add_tsb(ro, "start", g->start, g->start_len) ||
+		    !cli_json_add_tsb(ro, "end", g->end, g->end_len))
+			return HB_ENOMEM;
+	}
+	return 0;
+}
+
 static int json_plan(cJSON *arr, const struct hb_regions *rs, const struct hb_repair_plan *p)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < p->n; i++) {
 		const struct hb_repair_step *s = &p->v[i];
-		cJSON *o = cJSON_CreateObject(), *regs;
+		cJSON *o = cJSON_CreateObject();
 
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
 		    !cli_json_add_str(o, "finding", s->finding) ||
 		    !cli_json_add_str(o, "action", action_name(s->action)) ||
-		    !(regs = cJSON_AddArrayToObject(o, "regions")))
+		    cli_repair_json_step_regions(o, s, rs))
 			return HB_ENOMEM;
-		for (j = s->first; j < s->first + s->n && j < rs->n; j++) {
-			struct hb_region_view v;
-			const struct hb_region *g = hb_regions_at(rs, j, &v);
-			cJSON *ro = cJSON_CreateObject();
-
-			if (!ro || !cJSON_AddItemToArray(regs, ro) ||
-			    !cJSON_AddNumberToObject(ro, "index", (double)j) ||
-			    !cli_json_add_str(ro, "name", g->encoded) ||
-			    !cli_json_add_tsb(ro, "start", g->start, g->start_len) ||
-			    !cli_json_add_tsb(ro, "end", g->end, g->end_len))
-				return HB_ENOMEM;
-		}
 		if (!cli_json_add_str(o, "command", s->command) ||
 		    !cli_json_add_str(o, "message", s->message) ||
 		    (s->action == HB_REPAIR_SPLIT &&

@@ -5,6 +5,7 @@
 #include "../core/repair.h"
 #include "../rest/repair.h"
 
+#include <cjson/cJSON.h>
 #include <stddef.h>
 
 /* What hbtab read, planned and did: what cli_repair_print shows. */
@@ -31,5 +32,10 @@ void cli_repair_result_release(struct cli_repair_result *r);
  * --apply what was done and what is left open. max_steps is --max-steps, for the message
  * on deferred steps. 0, or a negative HB_E* code when writing failed. */
 int cli_repair_print(const struct cli_repair_result *r, size_t max_steps);
+
+/* Adds to the JSON object o of step s its "regions" array (index, name, start, end of each
+ * region of rs it acts on), as repair's and reshape's plans give it. HB_ENOMEM. */
+int cli_repair_json_step_regions(cJSON *o, const struct hb_repair_step *s,
+                                 const struct hb_regions *rs);
 
 #endif

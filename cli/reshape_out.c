@@ -5,6 +5,7 @@
 #include "../core/region.h"
 #include "cli.h"
 #include "output.h"
+#include "repair_out.h"
 
 #include <string.h>
 
@@ -66,30 +67,18 @@ static int text_later(struct hb_buf *b, const struct hb_reshape_later *l)
 
 static int json_now(cJSON *arr, const struct hb_regions *rs, const struct hb_reshape_plan *p)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < p->now.n; i++) {
 		const struct hb_repair_step *s = &p->now.v[i];
-		cJSON *o = cJSON_CreateObject(), *regs;
+		cJSON *o = cJSON_CreateObject();
 
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
 		    !cJSON_AddNumberToObject(o, "round", 1) ||
 		    !cli_json_add_str(o, "finding", s->finding) ||
 		    !cli_json_add_str(o, "action", action_name(s->action)) ||
-		    !(regs = cJSON_AddArrayToObject(o, "regions")))
+		    cli_repair_json_step_regions(o, s, rs))
 			return HB_ENOMEM;
-		for (j = s->first; j < s->first + s->n && j < rs->n; j++) {
-			struct hb_region_view v;
-			const struct hb_region *g = hb_regions_at(rs, j, &v);
-			cJSON *ro = cJSON_CreateObject();
-
-			if (!ro || !cJSON_AddItemToArray(regs, ro) ||
-			    !cJSON_AddNumberToObject(ro, "index", (double)j) ||
-			    !cli_json_add_str(ro, "name", g->encoded) ||
-			    !cli_json_add_tsb(ro, "start", g->start, g->start_len) ||
-			    !cli_json_add_tsb(ro, "end", g->end, g->end_len))
-				return HB_ENOMEM;
-		}
 		if (!cli_json_add_str(o, "command", s->command) ||
 		    !cli_json_add_str(o, "message", s->message) ||
 		    !cJSON_AddNumberToObject(o, "regions_after", (double)p->after_now[i]) ||
