@@ -7,10 +7,12 @@
 #include "../core/simrun.h"
 #include "../rest/audit.h"
 #include "../rest/repair.h"
+#include "../rest/reshape.h"
 #include "cli.h"
 #include "commands.h"
 #include "exit.h"
 #include "output.h"
+#include "reshape_out.h"
 #include "rest_cli.h"
 #include "splitspec.h"
 
@@ -35,8 +37,10 @@ static const struct cli_option opts[] = {
              "measure write hot-spots and each server's requests (/status/cluster)"),
     CLI_STRING(0, "window", &window_opt, "SEC",
                "seconds between the two counter readings (10; 0 = since region open)"),
-    CLI_SUGGEST(0, "plan", &plan_opt, "KIND", "draw the boundaries before and after a plan: repair",
-                "repair"),
+    CLI_SUGGEST(0, "plan", &plan_opt, "KIND",
+                "draw the boundaries before and after a plan: repair, or reshape to the "
+                "split specification given",
+                "repair reshape"),
     CLI_FLAG(0, "simulate", &simulate,
              "split set: simulated writes per region (--generator G, else drawn from "
              "--keyspace)"),
@@ -49,41 +53,57 @@ static const struct cli_option opts[] = {
 
 /* ---------------------------------------------------------------- checks */
 
+/* A design whose row keys carry N is refused as reshape refuses it (exit 5). */
+static int check_reshape_design(struct cli_ctx *x)
+{
+	struct hb_keyspace *ks = NULL;
+	struct hb_error err = {0};
+	unsigned long long parts;
+	int width;
+
+	if (keyspace && !hb_keyspace_parse(&ks, keyspace, &err) &&
+	    hb_keyspace_partitions(ks, &parts, &width)) {
+		hb_keyspace_free(ks);
+		cli_error("refusing to plan a reshape of '%s': the key space '%s' starts with a "
+		          "partition number (u%d<%llu): " N_IN_KEYS,
+		          x->table, keyspace, 8 * width, parts);
+		return CLI_EXIT_REFUSED;
+	}
+	hb_keyspace_free(ks);
+	if (ss.partition || ss.salt) {
+		cli_error(
+		    "refusing to plan a reshape of '%s' to %s splits: a %s design's " N_IN_KEYS,
+		    x->table, ss.partition ? "--partition" : "--salt",
+		    ss.partition ? "partition" : "salt");
+		return CLI_EXIT_REFUSED;
+	}
+	return CLI_EXIT_OK;
+}
+
 /* The plan kinds --plan names. The page draws any plan given as a struct hb_report_plan
- * (core/report.h: the chain the steps index, each step's regions and split key, the keys
- * after): repair's comes from repair_to_report. A reshape plan joins by being made the same
- * way from reshape's steps over the live chain (its keys after are SPLITSPEC's), read in
- * report_table where repair's survey is, with its split specification allowed beside TABLE
- * in check_plan, and its entry here marked available. */
-struct plan_kind {
-	const char *name;
-	int available;
-};
-
-static const struct plan_kind plan_kinds[] = {{"repair", 1}, {"reshape", 0}};
-
+ * (core/report.h): repair's comes from repair_to_report, reshape's from reshape_to_report
+ * (reshape's own planner, its target the split specification given beside TABLE). */
 static int check_plan(struct cli_ctx *x)
 {
-	size_t i;
-
 	if (!plan_opt)
 		return cli_splitspec_given(&ss) && x->table
 		           ? cli_usage_exit("report", "give either TABLE or a split specification, "
 		                                      "not both")
 		           : CLI_EXIT_OK;
-	for (i = 0; i < HB_ARRAY_LEN(plan_kinds); i++)
-		if (!strcmp(plan_kinds[i].name, plan_opt))
-			break;
-	if (i == HB_ARRAY_LEN(plan_kinds))
-		return cli_usage_exit("report", "invalid --plan '%s' (expected repair)", plan_opt);
-	if (!plan_kinds[i].available)
-		return cli_usage_exit("report",
-		                      "--plan %s is not available in this build (use "
-		                      "--plan repair)",
+	if (strcmp(plan_opt, "repair") && strcmp(plan_opt, "reshape"))
+		return cli_usage_exit("report", "invalid --plan '%s' (expected repair or reshape)",
 		                      plan_opt);
-	if (cli_splitspec_given(&ss))
-		return cli_usage_exit("report", "--plan repair takes no split specification");
-	return CLI_EXIT_OK;
+	if (!x->table)
+		return CLI_EXIT_OK; /* check_offline says --plan needs a TABLE */
+	if (!strcmp(plan_opt, "repair"))
+		return cli_splitspec_given(&ss) ? cli_usage_exit("report", "--plan repair takes no "
+		                                                           "split specification")
+		                                : CLI_EXIT_OK;
+	if (!cli_splitspec_given(&ss))
+		return cli_usage_exit("report",
+		                      "--plan reshape needs a split specification (--hex-splits N, "
+		                      "--decimal-splits N, ...): the boundaries to move to");
+	return check_reshape_design(x);
 }
 
 static int check_offline(struct cli_ctx *x)
@@ -277,6 +297,142 @@ static int repair_to_report(struct hb_report_plan *out, const struct hb_repair_p
 	return hb_report_plan_after(out);
 }
 
+/* Which regions of the chain a later round's step over [start, end) lies over. */
+static void later_span(const struct hb_regions *live, const struct hb_buf *start,
+                       const struct hb_buf *end, size_t *first, size_t *n)
+{
+	const unsigned char *s, *e;
+	size_t sl, el, a = 0, b = live->n;
+
+	if (start->len) {
+		a = hb_regions_lower_bound(live, (const unsigned char *)start->data, start->len);
+		if (a < live->n)
+			hb_regions_bounds(live, a, &s, &sl, &e, &el);
+		if (a && (a == live->n || sl != start->len || memcmp(s, start->data, sl)))
+			a--;
+	}
+	if (end->len)
+		b = hb_regions_lower_bound(live, (const unsigned char *)end->data, end->len);
+	*first = a;
+	*n = b > a ? b - a : 1;
+}
+
+/* reshape's plan as the page draws it: round 1's steps on the live chain, the later rounds'
+ * by their bounds, the keys after the split specification's. */
+static int reshape_to_report(struct hb_report_plan *out, const struct hb_reshape_plan *p,
+                             const struct hb_regions *live, const struct hb_keys *target)
+{
+	size_t i, kl;
+	int rc = 0;
+
+	out->kind = "reshape";
+	out->before = live;
+	out->steps = calloc(p->now.n + p->nlater + 1, sizeof(*out->steps));
+	if (!out->steps)
+		return HB_ENOMEM;
+	for (i = 0; i < p->now.n; i++) {
+		struct hb_report_step *s = &out->steps[i];
+		const struct hb_repair_step *v = &p->now.v[i];
+
+		s->action = step_action(v->action);
+		s->finding = v->finding;
+		s->first = v->first;
+		s->n = v->n;
+		s->command = v->command;
+		s->round = 1;
+		if (v->action == HB_REPAIR_SPLIT) {
+			s->key = (const unsigned char *)v->split.data;
+			s->key_len = v->split.len;
+		}
+	}
+	for (i = 0; i < p->nlater; i++) {
+		struct hb_report_step *s = &out->steps[p->now.n + i];
+		const struct hb_reshape_later *l = &p->later[i];
+
+		s->action = step_action(l->action);
+		s->finding = l->action == HB_REPAIR_MERGE ? HB_RESHAPE_MERGE : HB_RESHAPE_SPLIT;
+		s->round = l->round;
+		s->bounded = 1;
+		s->takes = l->action == HB_REPAIR_MERGE ? l->n : 1;
+		s->start = (const unsigned char *)l->start.data;
+		s->start_len = l->start.len;
+		s->end = (const unsigned char *)l->end.data;
+		s->end_len = l->end.len;
+		later_span(live, &l->start, &l->end, &s->first, &s->n);
+		if (l->action == HB_REPAIR_SPLIT) {
+			s->key = (const unsigned char *)l->split.data;
+			s->key_len = l->split.len;
+		}
+	}
+	out->nsteps = p->now.n + p->nlater;
+	for (i = 0; !rc && i < target->n; i++) {
+		const unsigned char *k = hb_keys_at(target, i, &kl);
+
+		rc = hb_keys_push(&out->after, k, kl);
+	}
+	return rc;
+}
+
+/* TABLE's page with reshape's plan to the split specification given. */
+static int report_reshape(struct cli_ctx *x, struct hb_error *err, size_t *findings)
+{
+	struct hb_reshape_params pp = {HB_RESHAPE_MARGIN, 0, NULL};
+	struct cli_reshape_result r;
+	struct hb_report_plan plan;
+	struct hb_report_input in;
+	struct hb_audit_opts ao;
+	struct hb_keys target;
+	struct hb_buf old_n = HB_BUF_INIT;
+	struct hb_metarow m;
+	char when[32];
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	hb_keys_init(&target);
+	hb_report_plan_init(&plan);
+	cli_reshape_result_init(&r, x->table);
+	audit_opts(&ao);
+	now_iso(when, sizeof(when));
+	*findings = 0;
+	rc = cli_splitspec_needs_cluster(&ss) ? cli_splitspec_prepare(&ss, x->rest, err) : 0;
+	if (!rc)
+		rc = cli_splitspec_compute(&target, &ss, err);
+	if (!rc)
+		rc = given_keyspace(&r.sv.audit, err);
+	if (!rc)
+		rc = cli_reshape_recorded_n(x->rest, &m, x->table, &old_n, &r.old_n, err);
+	if (!rc) {
+		pp.old_n = r.old_n;
+		rc = hb_reshape_survey(&r.plan, &r.sv, x->rest, x->table, &ao, &target, &pp, err);
+	}
+	cli_progress_done();
+	if (!rc && !r.sv.readable) {
+		cli_error("cannot read table '%s' completely: %s; nothing planned", x->table,
+		          r.sv.why);
+		rc = CLI_EXIT_SERVER;
+		goto done;
+	}
+	if (!rc && (rc = cli_reshape_refuse_design(&r)))
+		goto done;
+	if (!rc && reshape_to_report(&plan, &r.plan, &r.sv.live, &target))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	if (!rc) {
+		input_init(&in, x->table, 0, &r.sv.audit, when);
+		in.plan = &plan;
+		rc = write_page(&in, err);
+	}
+	*findings = r.sv.audit.a.findings.n;
+	rc = cli_regions_status(x->table, rc, err, *findings);
+done:
+	hb_metarow_release(&m);
+	hb_buf_release(&old_n);
+	hb_report_plan_release(&plan);
+	cli_reshape_result_release(&r);
+	hb_keys_release(&target);
+	cli_splitspec_release(&ss);
+	return rc;
+}
+
 static int report_table(struct cli_ctx *x, struct hb_error *err, size_t *findings)
 {
 	struct hb_repair_params params = {0,   1, hotspots, 10, {HB_SPLIT_RESTRICT_NONE, 0, NULL},
@@ -412,8 +568,11 @@ static int run(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
 	size_t findings = 0;
-	int rc = x->table ? report_table(x, &err, &findings) : report_splits(x, &err, &findings);
+	int rc;
 
+	if (x->table && plan_opt && !strcmp(plan_opt, "reshape"))
+		return report_reshape(x, &err, &findings);
+	rc = x->table ? report_table(x, &err, &findings) : report_splits(x, &err, &findings);
 	if (x->table)
 		return cli_regions_status(x->table, rc, &err, findings);
 	return cli_status(rc, &err, findings);
@@ -423,7 +582,7 @@ const struct cli_command cli_cmd_report = {
     .name = "report",
     .summary = "one self-contained HTML page: key-space map, servers, a plan, writes",
     .usage = "report TABLE -o FILE.html [--keyspace SPEC] [--hotspots [--window SEC]] "
-             "[--plan repair]\n"
+             "[--plan repair|reshape " CLI_SPLITSPEC_USAGE "]\n"
              "report " CLI_SPLITSPEC_USAGE " --keyspace SPEC -o FILE.html [--simulate "
              "[--generator G] [--count N] [--servers S]]",
     .opts = opts,

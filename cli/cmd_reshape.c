@@ -47,12 +47,6 @@ static const struct cli_option opts[] = {
     CLI_END,
 };
 
-/* Why a design whose row keys carry N cannot be reshaped by moving boundaries. */
-#define N_IN_KEYS                                                                                  \
-	"its row keys carry the bucket (a key's prefix is computed modulo N), so moving region "   \
-	"boundaries cannot change N: every row would stay in its old bucket. Such a table "        \
-	"moves to a new table (see MIGRATING A DESIGN THAT DEPENDS ON N in hbtab-reshape(1))"
-
 static int check(struct cli_ctx *x)
 {
 	struct hb_error err = {0};
@@ -119,46 +113,6 @@ static void audit_opts(struct hb_audit_opts *ao)
 	ao->placement_factor = HB_PLACEMENT_FACTOR_DEFAULT;
 	ao->thrift = cli_thrift2_ask;
 	ao->tell = &cli_tell;
-}
-
-/* The metadata row's N (raw bytes into n_raw, parsed into *n; 0 without one). */
-static int read_recorded(struct hb_rest *c, struct hb_metarow *m, const char *table,
-                         struct hb_buf *n_raw, size_t *n, struct hb_error *err)
-{
-	int found = 0, rc = hb_metarow_locate(m, c, table, NULL, NULL, err);
-	long v;
-
-	*n = 0;
-	if (!rc && !m->absent)
-		rc = hb_metarow_read_cell(c, m, HB_METAROW_N, n_raw, &found, err);
-	if (!rc && found && !hb_metarow_parse_n(n_raw->data, n_raw->len, &v))
-		*n = (size_t)v;
-	return rc;
-}
-
-/* A design whose row keys depend on N, as the metadata row or the key space records it. */
-static int refuse_design(const struct cli_reshape_result *r)
-{
-	struct hb_buckets b;
-
-	hb_repair_design_buckets(&b, &r->sv);
-	if (!b.parts && hb_buckets_of_boundaries(&b, &r->sv.live)) {
-		cli_error(
-		    "refusing to reshape '%s': its boundaries are those of a %s design of %llu "
-		    "buckets (--%s-splits %llu%s), which no metadata row records: " N_IN_KEYS,
-		    r->table, b.kind, b.parts, b.kind, b.parts,
-		    b.width == 2 ? " --salt-width 2" : "");
-		return CLI_EXIT_REFUSED;
-	}
-	if (!b.parts)
-		return 0;
-	cli_error("refusing to reshape '%s': it is a %s design of %llu buckets (recorded: %s%s%s): "
-	          "" N_IN_KEYS,
-	          r->table, b.kind, b.parts,
-	          r->sv.audit.stored_splits ? r->sv.audit.stored_splits : "",
-	          r->sv.audit.stored_splits && !r->sv.audit.any_key ? ", key space " : "",
-	          !r->sv.audit.any_key ? hb_buf_str(&r->sv.audit.ks_canon) : "");
-	return CLI_EXIT_REFUSED;
 }
 
 /* ---------------------------------------------------------------- applying */
@@ -287,7 +241,7 @@ static int run(struct cli_ctx *x)
 		goto done;
 	}
 	r.spec = spec.data;
-	rc = read_recorded(x->rest, &m, x->table, &old_n, &r.old_n, &err);
+	rc = cli_reshape_recorded_n(x->rest, &m, x->table, &old_n, &r.old_n, &err);
 	if (!rc) {
 		pp.old_n = r.old_n;
 		audit_opts(&ao);
@@ -305,7 +259,7 @@ static int run(struct cli_ctx *x)
 		rc = CLI_EXIT_SERVER;
 		goto done;
 	}
-	if ((rc = refuse_design(&r)))
+	if ((rc = cli_reshape_refuse_design(&r)))
 		goto done;
 	if (print_only) {
 		rc = print_script(&r);

@@ -2,8 +2,11 @@
 #include "reshape_out.h"
 
 #include "../core/key.h"
+#include "../core/metarow.h"
 #include "../core/region.h"
+#include "../rest/metarow.h"
 #include "cli.h"
+#include "exit.h"
 #include "output.h"
 #include "repair_out.h"
 
@@ -216,5 +219,45 @@ int cli_reshape_print(const struct cli_reshape_result *r)
 	if (!rc)
 		rc = cli_write_stdout(b.data ? b.data : "", b.len);
 	hb_buf_release(&b);
+	return rc;
+}
+
+/* A design whose row keys depend on N, as the metadata row or the key space records it. */
+int cli_reshape_refuse_design(const struct cli_reshape_result *r)
+{
+	struct hb_buckets b;
+
+	hb_repair_design_buckets(&b, &r->sv);
+	if (!b.parts && hb_buckets_of_boundaries(&b, &r->sv.live)) {
+		cli_error(
+		    "refusing to reshape '%s': its boundaries are those of a %s design of %llu "
+		    "buckets (--%s-splits %llu%s), which no metadata row records: " N_IN_KEYS,
+		    r->table, b.kind, b.parts, b.kind, b.parts,
+		    b.width == 2 ? " --salt-width 2" : "");
+		return CLI_EXIT_REFUSED;
+	}
+	if (!b.parts)
+		return 0;
+	cli_error("refusing to reshape '%s': it is a %s design of %llu buckets (recorded: %s%s%s): "
+	          "" N_IN_KEYS,
+	          r->table, b.kind, b.parts,
+	          r->sv.audit.stored_splits ? r->sv.audit.stored_splits : "",
+	          r->sv.audit.stored_splits && !r->sv.audit.any_key ? ", key space " : "",
+	          !r->sv.audit.any_key ? hb_buf_str(&r->sv.audit.ks_canon) : "");
+	return CLI_EXIT_REFUSED;
+}
+
+/* The metadata row's N (raw bytes into n_raw, parsed into *n; 0 without one). */
+int cli_reshape_recorded_n(struct hb_rest *c, struct hb_metarow *m, const char *table,
+                           struct hb_buf *n_raw, size_t *n, struct hb_error *err)
+{
+	int found = 0, rc = hb_metarow_locate(m, c, table, NULL, NULL, err);
+	long v;
+
+	*n = 0;
+	if (!rc && !m->absent)
+		rc = hb_metarow_read_cell(c, m, HB_METAROW_N, n_raw, &found, err);
+	if (!rc && found && !hb_metarow_parse_n(n_raw->data, n_raw->len, &v))
+		*n = (size_t)v;
 	return rc;
 }

@@ -4,6 +4,7 @@
 
 #include "../core/buf.h"
 #include "../core/reshape.h"
+#include "../rest/metarow.h"
 #include "../rest/repair.h"
 
 struct cli_reshape_result {
@@ -23,6 +24,21 @@ struct cli_reshape_result {
 
 void cli_reshape_result_init(struct cli_reshape_result *r, const char *table);
 void cli_reshape_result_release(struct cli_reshape_result *r);
+
+/* Why a design whose row keys carry N cannot be reshaped by moving boundaries. */
+#define N_IN_KEYS                                                                                  \
+	"its row keys carry the bucket (a key's prefix is computed modulo N), so moving region "   \
+	"boundaries cannot change N: every row would stay in its old bucket. Such a table "        \
+	"moves to a new table (see MIGRATING A DESIGN THAT DEPENDS ON N in hbtab-reshape(1))"
+
+/* The metadata row's N (raw bytes into n_raw, parsed into *n; 0 without one); m is located.
+ * Errors as hb_metarow_locate's. */
+int cli_reshape_recorded_n(struct hb_rest *c, struct hb_metarow *m, const char *table,
+                           struct hb_buf *n_raw, size_t *n, struct hb_error *err);
+
+/* A design whose row keys depend on N, as the metadata row, the key space or the live
+ * boundaries show it: says why it cannot be reshaped and gives CLI_EXIT_REFUSED; else 0. */
+int cli_reshape_refuse_design(const struct cli_reshape_result *r);
 
 /* The hbase shell script of the plan's first round (later rounds named in comments). */
 int cli_reshape_script(struct hb_buf *out, const struct cli_reshape_result *r);

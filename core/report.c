@@ -996,8 +996,8 @@ static void ticks(struct w *w, const double *xs, size_t n, int y, const char *co
 static void plan_svg(struct w *w, const struct hb_report_plan *p, const double *before, size_t nb,
                      const double *after, size_t na, const double *step_x0, const double *step_x1)
 {
-	size_t i;
-	double last = -1e9;
+	size_t i, rounds = 0, round = 0;
+	double last = -1e9, lane;
 
 	putf(w,
 	     "<svg id=\"plan\" width=\"%d\" height=\"150\" viewBox=\"0 0 %d 150\" role=\"img\" "
@@ -1013,20 +1013,31 @@ static void plan_svg(struct w *w, const struct hb_report_plan *p, const double *
 	     HB_REPORT_MAP_X0, HB_REPORT_MAP_W, HB_REPORT_MAP_X0, HB_REPORT_MAP_W);
 	ticks(w, before, nb, 15, "#333");
 	ticks(w, after, na, 105, "#333");
+	/* a plan in rounds draws each round in its own lane, top to bottom */
+	for (i = 0; i < p->nsteps; i++)
+		rounds = p->steps[i].round > rounds ? p->steps[i].round : rounds;
+	lane = 46.0 / (double)(rounds ? rounds : 1);
 	for (i = 0; i < p->nsteps && !w->rc; i++) {
 		const char *c = !strcmp(p->steps[i].action, "merge")   ? "#2a9d8f"
 		                : !strcmp(p->steps[i].action, "split") ? "#e76f51"
 		                                                       : "#999";
-		double x, wd;
+		size_t r = p->steps[i].round ? p->steps[i].round - 1 : 0;
+		double x, wd, y = 52 + lane * (double)r;
 
+		if (r != round) {
+			round = r;
+			last = -1e9;
+		}
 		span_px(step_x0[i], step_x1[i] - step_x0[i], &x, &wd);
 		putf(w,
-		     "<rect x=\"%.2f\" y=\"52\" width=\"%.2f\" height=\"46\" fill=\"%s\" "
+		     "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
 		     "fill-opacity=\"0.6\" stroke=\"#fff\"><title>step %zu: %s (%s)</title>"
 		     "</rect>\n",
-		     x, wd, c, i + 1, p->steps[i].action, p->steps[i].finding);
-		if (x >= last + 18) {
-			putf(w, "<text x=\"%.2f\" y=\"79\">%zu</text>\n", x + 2, i + 1);
+		     x, y, wd, lane, c, i + 1, p->steps[i].action, p->steps[i].finding);
+		if (x >= last + 18 && lane >= 9) {
+			putf(w, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.0f\">%zu</text>\n",
+			     x + 2, y + lane / 2 + (lane < 14 ? lane : 14) / 3,
+			     lane < 11 ? lane : 11, i + 1);
 			last = x;
 		}
 	}
@@ -1036,19 +1047,34 @@ static void plan_svg(struct w *w, const struct hb_report_plan *p, const double *
 static void steps_table(struct w *w, const struct hb_report_plan *p)
 {
 	size_t i;
+	int rounds = 0;
 
-	put(w, "<table id=\"steps\"><caption>Steps</caption>\n<tr><th>#</th><th>action</th>"
-	       "<th>finding</th><th>regions</th><th>start</th><th>end</th><th>split key</th>"
-	       "<th>command</th></tr>\n");
+	for (i = 0; i < p->nsteps; i++)
+		rounds |= p->steps[i].round > 0;
+	putf(w,
+	     "<table id=\"steps\"><caption>Steps</caption>\n<tr><th>#</th>%s<th>action</th>"
+	     "<th>finding</th><th>regions</th><th>start</th><th>end</th><th>split key</th>"
+	     "<th>command</th></tr>\n",
+	     rounds ? "<th>round</th>" : "");
 	for (i = 0; i < p->nsteps && !w->rc; i++) {
 		const struct hb_report_step *s = &p->steps[i];
 		const unsigned char *a, *b, *c, *d;
 		size_t al = 0, bl = 0, cl = 0, dl = 0;
 
-		putf(w, "<tr><td class=\"n\">%zu</td><td>%s</td><td>", i + 1, s->action);
+		putf(w, "<tr><td class=\"n\">%zu</td>", i + 1);
+		if (rounds)
+			putf(w, "<td class=\"n\">%zu</td>", s->round);
+		putf(w, "<td>%s</td><td>", s->action);
 		esc(w, s->finding);
 		put(w, "</td><td>");
-		if (s->n && s->first + s->n <= p->before->n) {
+		if (s->bounded) {
+			putf(w, "%zu region%s of round %zu", s->takes, s->takes == 1 ? "" : "s",
+			     s->round);
+			put(w, "</td><td class=\"k\">");
+			key_text(w, s->start, s->start_len, 0, 0);
+			put(w, "</td><td class=\"k\">");
+			key_text(w, s->end, s->end_len, 1, 0);
+		} else if (s->n && s->first + s->n <= p->before->n) {
 			run_name(w, s->first, s->first + s->n - 1);
 			hb_regions_bounds(p->before, s->first, &a, &al, &b, &bl);
 			hb_regions_bounds(p->before, s->first + s->n - 1, &c, &cl, &d, &dl);
@@ -1140,6 +1166,12 @@ static int plan_section(struct w *w, const struct hb_report_input *in, struct hb
 		}
 		hb_regions_bounds(rs, st->first, &s, &sl, &e, &el);
 		hb_regions_bounds(rs, st->first + st->n - 1, &s2, &sl2, &e2, &el2);
+		if (st->bounded) {
+			s = st->start;
+			sl = st->start_len;
+			e2 = st->end;
+			el2 = st->end_len;
+		}
 		s0[i] = key_pos(&kp, s, sl, 0, (double)st->first / (double)rs->n, err, &rc);
 		s1[i] =
 		    key_pos(&kp, e2, el2, 1, (double)(st->first + st->n) / (double)rs->n, err, &rc);

@@ -47,6 +47,14 @@ struct hb_report_step {
 	const unsigned char *key; /* a split's key, else NULL; borrowed */
 	size_t key_len;
 	const char *command; /* the hbase shell command, or NULL; borrowed */
+	size_t round;        /* the round it runs in (reshape: 1, 2, ...), 0 without rounds */
+	/* a step of a later round acts on regions that do not exist yet: their bounds (borrowed;
+	 * end_len 0 = the table's end) when bounded, [first, first + n) then the regions of the
+	 * chain they lie over */
+	int bounded;
+	size_t takes; /* bounded: how many regions the step takes then */
+	const unsigned char *start, *end;
+	size_t start_len, end_len;
 };
 
 /* A plan drawn as the boundaries before and after it. repair fills it from its plan; any plan

@@ -3,7 +3,8 @@
 "ffffffffffffffff", 10) over 16-char hex keys: regions 0 and 3-7 hold no key) is rendered by
 headless Chromium and its key-space bar shows each region in the audit's colour at the
 audit's place; the servers' table names the servers the regions are on, with the writes each
-took; the markup passes a strict reading."""
+took; the markup passes a strict reading. --plan reshape draws the plan reshape itself makes
+for a 10-region hex table holding rows, and refuses a recorded salt design as reshape does."""
 import os
 import re
 import shutil
@@ -53,6 +54,42 @@ class ReportOfACluster(backend.BackendTest, PageChecks):
             counts[x["server"]] = counts.get(x["server"], 0) + 1
         self.assertEqual(dict((s, int(n)) for s, n in rows), counts)
         self.assertNotIn("Request load not measured", words)
+
+    def test_plan_reshape_page_lists_reshapes_steps_and_the_target_boundaries(self):
+        t = "ns_report:events_user_clicks_20261128_%x" % os.getpid()
+        self.assertOk(self.hb("create", t, "--hex-splits", "10", "--family", "cf",
+                               "--create-namespace"))
+        self.be.put(t, [(b"%08x-click" % (i * (1 << 32) // 32), {b"cf:q": b"v"})
+                        for i in range(32)])
+        page = os.path.join(self.dir, "reshape.html")
+        r = self.hb("report", t, "--plan", "reshape", "--hex-splits", "16", "-o", page)
+        self.assertEqual(r.rc, 0, r)
+        steps = self.hb("-o", "json", "reshape", t, "--hex-splits", "16").json()["steps"]
+        text, words = self.sound(page)
+        self.assertIn("10 regions before, 16 after; %d steps" % len(steps), words)
+        table = text[text.index('<table id="steps">'):]
+        got = re.findall(r'<tr><td class="n">\d+</td><td class="n">(\d+)</td><td>(\w+)</td>'
+                         r'.*?<td class="k">([^<]*)</td><td class="k">[^<]*</td></tr>',
+                         table[:table.index("</table>")])
+        self.assertEqual(got, [(str(s["round"]), s["action"], s.get("split_key") or "")
+                               for s in steps])
+        want = [unb64(k["base64"]).decode() for k in
+                self.hb("-o", "json", "splits", "--hex-splits", "16").json()["splits"]]
+        after = text[text.index('<table id="after">'):]
+        self.assertEqual(re.findall(r'<tr><td class="n">\d+</td><td class="k">([^<]*)</td>',
+                                    after[:after.index("</table>")])[1:], want)
+        colours = htmlpage.screenshot(page, page + ".png", height=3000).colours()
+        split_px = tuple(round(0.6 * c + 0.4 * 255) for c in htmlpage.rgb("#e76f51"))
+        self.assertTrue(any(max(abs(a - b) for a, b in zip(c, split_px)) <= 3
+                            for c in colours))
+        # a recorded salt design: refused as reshape refuses it, no page
+        salted = t + "_salt"
+        self.assertOk(self.hb("create", salted, "--salt-splits", "8", "--family", "cf"))
+        none = os.path.join(self.dir, "salt.html")
+        self.assertFails(self.hb("report", salted, "--plan", "reshape", "--hex-splits", "16",
+                                 "-o", none), 5,
+                         re.escape("refusing to reshape '%s': it is a salt design" % salted))
+        self.assertFalse(os.path.exists(none))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import tempfile
 
 import hbtest
 import htmlpage
-from hbtest import EmulatorTest, OfflineTest, b64, run
+from hbtest import EmulatorTest, OfflineTest, b64, run, unb64
 
 SEED = ["--range-splits", "10", "--start", "0000000000000000", "--end", "ffffffffffffffff"]
 TABLE = "ns_events:user_clicks_20261128"
@@ -212,8 +212,19 @@ class OfflineReport(OfflineTest, PageChecks):
                          2, r"not a file name")
         self.assertFails(self.hb("report", *SEED, "--keyspace", "hex{", "--html", "-"), 2,
                          r"--keyspace 'hex\{'")
-        self.assertFails(self.hb("report", TABLE, "--plan", "reshape", *SEED, "--html", "-"),
-                         2, r"--plan reshape is not available")
+        self.assertFails(self.hb("report", TABLE, "--plan", "reshape", "--html", "-"), 2,
+                         r"--plan reshape needs a split specification")
+        self.assertFails(self.hb("report", TABLE, "--plan", "repair", *SEED, "--html", "-"), 2,
+                         r"--plan repair takes no split specification")
+        self.assertFails(self.hb("report", TABLE, "--plan", "grow", "--html", "-"), 2,
+                         r"expected repair or reshape")
+        # a design whose row keys carry N is refused as reshape refuses it
+        r = self.hb("report", TABLE, "--plan", "reshape", "--salt-splits", "16", "--html", "-")
+        self.assertFails(r, 5, r"refusing to plan a reshape .* salt design's its row keys "
+                               r"carry the bucket")
+        r = self.hb("report", TABLE, "--plan", "reshape", "--hex-splits", "16", "--keyspace",
+                    "u8<16 hex{8}", "--html", "-")
+        self.assertFails(r, 5, r"starts with a partition number")
         self.assertFails(self.hb("report", TABLE, *SEED, "--html", "-"), 2,
                          r"either TABLE or a split specification")
         self.assertFails(self.hb("report", *SEED, "--keyspace", "hex{16}", "--hotspots",
@@ -331,6 +342,61 @@ class TableReport(EmulatorTest, PageChecks):
         n_after = after[:after.index("</table>")].count("<tr>") - 1
         merged = sum(len(s["regions"]) - 1 for s in steps if s.get("action") == "merge")
         self.assertEqual(n_after, 10 - merged)
+
+    def steps_rows(self, text):
+        table = text[text.index('<table id="steps">'):]
+        table = table[:table.index("</table>")]
+        return re.findall(r'<tr><td class="n">\d+</td><td class="n">(\d+)</td>'
+                          r'<td>(merge|split|report)</td><td>([^<]*)</td><td>[^<]*</td>'
+                          r'<td class="k">([^<]*)</td><td class="k">([^<]*)</td>'
+                          r'<td class="k">([^<]*)</td><td class="k">([^<]*)</td></tr>', table)
+
+    def test_report__plan_reshape_draws_every_round_and_the_target_boundaries(self):
+        t = "ns_events:user_clicks_reshape_20261128"
+        self.assertOk(self.hb("create", t, "--hex-splits", "10", "--family", "cf",
+                               "--create-namespace"))
+        rows = [{"key": b64(b"%08x-click" % (i * (1 << 32) // 64)),
+                 "cells": [{"column": b64("cf:q"), "value": b64("v")}]} for i in range(64)]
+        st, resp = self.emu.control("POST", "/control/put", {"table": t, "rows": rows})
+        self.assertIn(st, (200, 201), resp)
+        for n in (16, 6):
+            page = os.path.join(self.dir, "reshape%d.html" % n)
+            r = self.hb("report", t, "--plan", "reshape", "--hex-splits", str(n), "-o", page)
+            self.assertEqual(r.rc, 0, r)
+            plan = self.hb("-o", "json", "reshape", t, "--hex-splits", str(n))
+            self.assertEqual(plan.rc, 1, plan)
+            steps = plan.json()["steps"]
+            text, words = self.sound(page)
+            self.assertIn("Plan: reshape", words)
+            self.assertIn("10 regions before, %d after; %d steps" % (n, len(steps)), words)
+            got = self.steps_rows(text)
+            self.assertEqual([(int(g[0]), g[1], g[2], g[5], g[6]) for g in got],
+                             [(s["round"], s["action"], s["finding"], s.get("split_key") or "",
+                               (s["command"] or "").replace("'", "&#39;")
+                               .replace('"', "&quot;")) for s in steps])
+            self.assertGreater(max(s["round"] for s in steps), 1)
+            for g, s in zip(got, steps):
+                if s["round"] > 1:  # a later round names its regions by their bounds
+                    bounds = [re.sub(r"^\(table (start|end)\)$", "", x) for x in g[3:5]]
+                    self.assertEqual(bounds, [s["start"], s["end"]])
+            want = [unb64(k["base64"]).decode() for k in
+                    self.hb("-o", "json", "splits", "--hex-splits", str(n)).json()["splits"]]
+            after = text[text.index('<table id="after">'):]
+            after = re.findall(r'<tr><td class="n">\d+</td><td class="k">([^<]*)</td>',
+                               after[:after.index("</table>")])
+            self.assertEqual(after[1:], want)
+            # the screenshot: the plan's strip shows splits (red) and, to 6, merges (green)
+            img = htmlpage.screenshot(page, page + ".png", height=3000)  # the plan is below
+            colours = img.colours()
+            self.assertGreater(len(colours), 20)
+            split_px = tuple(round(0.6 * c + 0.4 * 255) for c in htmlpage.rgb("#e76f51"))
+            merge_px = tuple(round(0.6 * c + 0.4 * 255) for c in htmlpage.rgb("#2a9d8f"))
+
+            def near(c):
+                return any(max(abs(a - b) for a, b in zip(c, x)) <= 3 for x in colours)
+            self.assertTrue(near(split_px), n)
+            if any(s["action"] == "merge" for s in steps):
+                self.assertTrue(near(merge_px), n)
 
 
 if __name__ == "__main__":
