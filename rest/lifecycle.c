@@ -682,10 +682,12 @@ static void say_disabled(struct lc_run *x, int sent, struct hb_error *err)
 	char msg[HB_ERRMSG_MAX];
 	int state = -1;
 
-	if (hb_interrupted || read_state(x->rest, &x->r, &state, &serr) ||
-	    state == HB_TABLE_ENABLED)
+	if (hb_interrupted || read_state(x->rest, &x->r, &state, &serr))
 		return;
+	/* the state now, not the one the wait last saw: HBase may have ended its change since */
 	x->state = state;
+	if (state == HB_TABLE_ENABLED)
+		return;
 	snprintf(msg, sizeof(msg), "%s", err->msg);
 	hb_error_set(err, err->code,
 	             "%s; table '%s' is left %s: its rows can be neither read nor written "
