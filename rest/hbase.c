@@ -2910,6 +2910,13 @@ int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn
 	return meta_regions_scan(c, table, fn, NULL, ctx, state_out, err);
 }
 
+int hb_rest_meta_scan_restart(struct hb_rest *c, const char *table, hb_meta_region_fn fn,
+                              hb_region_restart_fn restart, void *ctx, int *state_out,
+                              struct hb_error *err)
+{
+	return meta_regions_scan(c, table, fn, restart, ctx, state_out, err);
+}
+
 int hb_rest_meta_states(struct hb_rest *c, const char *table, const void *last_name,
                         size_t last_name_len, hb_meta_region_fn fn, void *ctx, int *state_out,
                         struct hb_error *err)

@@ -193,6 +193,12 @@ typedef hb_region_fn hb_meta_region_fn;
  * the listing is one scan, never read in ranges. */
 int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
                       int *state_out, struct hb_error *err);
+/* hb_rest_meta_scan for an fn that restart (called with ctx) empties of what it was given:
+ * a large table's listing may then be read in ranges and, to stay one view of hbase:meta,
+ * read again from its start (as hb_rest_meta_regions). */
+int hb_rest_meta_scan_restart(struct hb_rest *c, const char *table, hb_meta_region_fn fn,
+                              hb_region_restart_fn restart, void *ctx, int *state_out,
+                              struct hb_error *err);
 /*
  * hb_rest_meta_scan asking meta for info:state alone: each region row is handed on with its
  * name, encoded name, start key, id and replica id as the name holds them, and its state (no
