@@ -59,7 +59,8 @@ static int json_head(struct hb_buf *b, const struct hb_audit_report *r)
 {
 	return hb_buf_addf(b, "{\"healthy\":%s,\"table\":", r->a.findings.n ? "false" : "true") ||
 	       cli_json_strz(b, r->table) ||
-	       hb_buf_addf(b, ",\"source\":\"%s\",\"keyspace\":", r->source) ||
+	       hb_buf_addf(b, ",\"source\":\"%s\",\"read_from\":\"%s\",\"keyspace\":", r->source,
+	                   r->read_meta ? "meta" : "rest") ||
 	       cli_json_strz(b, r->ks && !r->any_key ? hb_buf_str(&r->ks_canon) : NULL) ||
 	       hb_buf_adds(b, ",\"total_keys\":") ||
 	       cli_json_strz(b, r->any_key ? NULL : r->a.total_keys) ||

@@ -191,6 +191,7 @@ static int audit_table(struct hb_audit_report *r, struct cli_ctx *x)
 
 	memset(&ao, 0, sizeof(ao));
 	ao.meta = o.source && !strcmp(o.source, "meta");
+	ao.auto_source = !o.source;
 	ao.keyspace = o.keyspace;
 	ao.meta_family = o.meta_family;
 	ao.meta_row = o.meta_row;

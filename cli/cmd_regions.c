@@ -41,15 +41,16 @@ static int json_region(struct hb_buf *b, int meta, size_t i, const struct hb_reg
 }
 
 /* Streams the JSON document: the list can hold 100,000s of regions. */
-static int print_json(const char *table, int meta, int state, const struct hb_regions *rs,
-                      const struct hb_findings *f)
+static int print_json(const char *table, int meta, int read_meta, int state,
+                      const struct hb_regions *rs, const struct hb_findings *f)
 {
 	struct hb_buf b = HB_BUF_INIT;
 	size_t i;
 	int rc;
 
 	rc = hb_buf_adds(&b, "{\"table\":") || cli_json_str(&b, table, strlen(table)) ||
-	     hb_buf_addf(&b, ",\"source\":\"%s\",\"table_state\":", meta ? "meta" : "rest") ||
+	     hb_buf_addf(&b, ",\"source\":\"%s\",\"read_from\":\"%s\",\"table_state\":",
+	                 meta ? "meta" : "rest", read_meta ? "meta" : "rest") ||
 	     (state < 0 ? hb_buf_adds(&b, "null")
 	                : hb_buf_addf(&b, "\"%s\"", hb_tablestate_name(state))) ||
 	     hb_buf_adds(&b, ",\"regions\":[");
@@ -119,14 +120,14 @@ static int print_text(int meta, const struct hb_regions *rs)
 }
 
 /* The listing in the output format asked for; on text, the findings go to stderr. */
-static int print(const char *table, int meta, int state, const struct hb_regions *rs,
+static int print(const char *table, int meta, int read_meta, int state, const struct hb_regions *rs,
                  const struct hb_findings *f)
 {
 	size_t i;
 	int rc;
 
 	if (cli_g.output == CLI_OUT_JSON)
-		return print_json(table, meta, state, rs, f);
+		return print_json(table, meta, read_meta, state, rs, f);
 	rc = print_text(meta, rs);
 	for (i = 0; !rc && i < f->n; i++)
 		cli_error("%s: %s", f->v[i].kind, f->v[i].message);
@@ -136,7 +137,9 @@ static int print(const char *table, int meta, int state, const struct hb_regions
 static const char *source;
 static const struct cli_option opts[] = {
     CLI_CHOICE(0, "source", &source, "SRC",
-               "rest (/T/regions, online regions only) or meta (hbase:meta scan)", "rest meta"),
+               "rest (/T/regions, online regions only) or meta (hbase:meta scan); default: "
+               "/T/regions' listing, made from hbase:meta where it can be read",
+               "rest meta"),
     CLI_END,
 };
 
@@ -150,11 +153,21 @@ static int run(struct cli_ctx *x)
 
 	hb_regions_init(&rs);
 	hb_findings_init(&f);
-	rc = hb_rest_regions_checked(x->rest, x->table, meta, cli_thrift2_ask, NULL, &rs, &av, &f,
-	                             &err);
+	/* without --source: /T/regions' listing, made from hbase:meta where it can be read */
+	rc = hb_rest_regions_checked(x->rest, x->table,
+	                             meta     ? HB_SOURCE_META
+	                             : source ? HB_SOURCE_REST
+	                                      : HB_SOURCE_AUTO,
+	                             cli_thrift2_ask, NULL, &rs, &av, &f, &err);
 	cli_progress_done();
+	if (!rc && !source && av.read_meta)
+		cli_verbose("regions of table '%s' read from hbase:meta", x->table);
+	else if (!rc && !source)
+		cli_verbose(
+		    "regions of table '%s' read from REST /T/regions (hbase:meta not read: %s)",
+		    x->table, av.meta_why.msg);
 	if (!rc)
-		rc = print(x->table, meta, av.table_state, &rs, &f);
+		rc = print(x->table, meta, av.read_meta, av.table_state, &rs, &f);
 	rc = cli_regions_status(x->table, rc, &err, f.n);
 	hb_findings_release(&f);
 	hb_regions_release(&rs);

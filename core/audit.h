@@ -73,6 +73,8 @@ struct hb_table_avail {
 	int table_state;     /* HB_TABLE_* or -1 when nothing could tell */
 	int available;       /* Thrift2 isTableAvailable: 1 / 0, -1 when it was not asked */
 	struct hb_error why; /* code != 0: table_state is unknown; msg says what was tried */
+	int read_meta;       /* the regions were read from hbase:meta (1) or REST /T/regions (0) */
+	struct hb_error meta_why; /* HB_SOURCE_AUTO read REST: why meta was not read (code != 0) */
 };
 
 /*
@@ -343,6 +345,7 @@ int hb_audit_hotspots(struct hb_hotspots *out, struct hb_findings *f, const stru
 struct hb_audit_report {
 	const char *table;  /* borrowed */
 	const char *source; /* "rest" or "meta" (static) */
+	int read_meta;      /* the regions were read from hbase:meta (1) or REST /T/regions (0) */
 	struct hb_regions rs;
 	struct hb_keyspace *ks; /* owned; '*' (any row key) when any_key */
 	int any_key;            /* no key space known: regions checked against any row key */

@@ -298,7 +298,19 @@ int hb_rest_audit_table(struct hb_audit_report *r, struct hb_rest *c, const char
 	r->table = table;
 	r->window = o->window;
 	r->source = o->meta ? "meta" : "rest";
-	rc = hb_rest_regions_avail(c, table, o->meta, o->thrift, o->thrift_ctx, &r->rs, &av, err);
+	rc = hb_rest_regions_avail(c, table,
+	                           o->meta          ? HB_SOURCE_META
+	                           : o->auto_source ? HB_SOURCE_AUTO
+	                                            : HB_SOURCE_REST,
+	                           o->thrift, o->thrift_ctx, &r->rs, &av, err);
+	r->read_meta = av.read_meta;
+	if (!rc && o->auto_source && !o->meta && av.read_meta)
+		hb_tell_verbose(o->tell, "regions of table '%s' read from hbase:meta", table);
+	else if (!rc && o->auto_source && !o->meta)
+		hb_tell_verbose(o->tell,
+		                "regions of table '%s' read from REST /T/regions (hbase:meta "
+		                "not read: %s)",
+		                table, av.meta_why.msg);
 	if (rc)
 		return rc;
 	hb_regions_sort(&r->rs);

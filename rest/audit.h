@@ -20,6 +20,9 @@ struct hb_audit_opts {
 	hb_thrift2_open_fn thrift; /* the Thrift2 client to ask when hbase:meta cannot be read */
 	void *thrift_ctx;
 	const struct hb_tell *tell; /* warns of a comparison or placement check not made */
+	/* without meta: the REST listing made from hbase:meta where it can be read
+	 * (HB_SOURCE_AUTO of rest/states.h), else read from REST */
+	int auto_source;
 };
 
 /*

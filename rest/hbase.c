@@ -1429,7 +1429,8 @@ static int stateless_scan(struct hb_rest *c, const char *table, const struct hb_
 	/* a JSON answer (about 600 bytes a region for a meta scan) is kept in a temporary file */
 	r.spool = 1;
 	r.stream = &ops;
-	rc = get_protobuf(c, path.data, &r, what, sizeof(what), err);
+	rc = spec->json ? get_json(c, path.data, &r, what, sizeof(what), err)
+	                : get_protobuf(c, path.data, &r, what, sizeof(what), err);
 	if (!rc && (r.streamed || is_protobuf(r.content_type)))
 		rc = scan_pb_end(&ss, &r, err);
 	/* A chunk of 64 KiB or more has a wrapped length that may not be framed
@@ -2077,7 +2078,49 @@ struct meta_state {
 	struct hb_buf *last_key;
 	int last_end_empty;
 	size_t regions;
+	/* A listing read in ranges (NULL: one scan): where the region rows handed on so far
+	 * cover the table up to (the greatest end key of a region that is neither offline nor
+	 * split; cover_inf: the empty one), and whether the next such row must start there
+	 * (seam: the first row of another scan, opened at another instant). */
+	struct hb_buf *cover;
+	int cover_set, cover_inf, seam;
+	int broken; /* a seam failed: the rest of the rows are passed over */
 };
+
+/* A range's first region does not start where the rows before it end: hbase:meta changed
+ * between the ranges' reads (or the table has a hole or overlap there); the listing is read
+ * again as one scan. META_AGAIN: read again as one scan, for another reason. */
+#define META_SEAM  3
+#define META_AGAIN 4
+
+/* Whether a region row continues the ranges' cover where the scan before it stopped, and the
+ * cover taken on past it. 0, META_SEAM or HB_ENOMEM. */
+static int meta_cover(struct meta_state *ms, const struct hb_regioninfo *ri)
+{
+	if (ri->offline || ri->split || ri->replica_id > 0)
+		return 0; /* not a region /T/regions or a client's locator lists */
+	if (ms->seam) {
+		ms->seam = 0;
+		if (ms->cover_set &&
+		    (ms->cover_inf ||
+		     hb_key_cmp(ri->start, ri->start_len, (const unsigned char *)ms->cover->data,
+		                ms->cover->len)))
+			return META_SEAM;
+	}
+	if (ms->cover_inf)
+		return 0;
+	if (!ri->end_len) {
+		ms->cover_inf = 1;
+	} else if (!ms->cover_set ||
+	           hb_key_cmp(ri->end, ri->end_len, (const unsigned char *)ms->cover->data,
+	                      ms->cover->len) > 0) {
+		hb_buf_reset(ms->cover);
+		if (hb_buf_add(ms->cover, ri->end, ri->end_len))
+			return HB_ENOMEM;
+	}
+	ms->cover_set = 1;
+	return 0;
+}
 
 /* The region a meta row's info:regioninfo describes into reg (ri holds its keys): 1 when the
  * row has none (HBase's own visitor skips such rows too), HB_ESERVER when it is malformed. */
@@ -2142,6 +2185,8 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 	char enc[33];
 	int rc;
 
+	if (ms->broken)
+		return 0;
 	if (!memchr(row->key, ',', row->key_len)) {
 		table_state_row(ms, row);
 		return 0;
@@ -2158,6 +2203,12 @@ static int meta_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 		reg.replica_id = rn.replica_id;
 	} else if ((rc = region_from_info(row, &ri, &reg, err))) {
 		return rc > 0 ? 0 : rc;
+	} else if (ms->cover && (rc = meta_cover(ms, &ri))) {
+		/* the rest of the answer is read, not broken off (a broken answer leaves the
+		 * gateway's scanner open), and passed over */
+		hb_regioninfo_release(&ri);
+		ms->broken = 1;
+		return rc == HB_ENOMEM ? hb_error_set(err, rc, "out of memory") : 0;
 	}
 	reg.name = row->key;
 	reg.name_len = row->key_len;
@@ -2207,22 +2258,16 @@ static int region_row_after(void *ctx, const struct hb_row *row, struct hb_error
 	return !table_region(ms, row, &rn);
 }
 
-/*
- * A stateless scan that fails part-way can still end as a 200 with valid JSON: HBase streams
- * the rows and Jackson closes the open arrays when the iterator throws (docs/hbase-wire.md
- * §5). A complete listing ends with the table's last region, whose end key is empty; when
- * this one does not, hbase:meta is asked whether any region row follows the last one seen.
- */
-static int check_meta_listing(struct hb_rest *c, const struct meta_state *ms,
-                              const struct hb_buf *end, struct hb_error *err)
+/* Whether hbase:meta holds a region row of the table between the last row the listing handed
+ * on (or the table's start, when none) and end: 1 when it does, 0, or the scan's error. */
+static int meta_rows_before(struct hb_rest *c, const struct meta_state *ms,
+                            const struct hb_buf *end, struct hb_error *err)
 {
 	static const char *const cols[] = {"info:regioninfo", NULL};
 	struct hb_buf start = HB_BUF_INIT;
 	struct hb_scan_spec spec;
 	int rc;
 
-	if (ms->regions && ms->last_end_empty)
-		return 0;
 	/* After the last row seen, or from the first region row. A region name ends in '.' and
 	 * nothing but a name with control bytes after it sorts between it and the name and a
 	 * space, which a stateless scan can start from; a name that is not printable is
@@ -2241,6 +2286,24 @@ static int check_meta_listing(struct hb_rest *c, const struct meta_state *ms,
 	spec.batch = 1000;
 	spec.max_versions = 1;
 	rc = hb_rest_scan(c, "hbase:meta", &spec, region_row_after, (void *)ms, err);
+	hb_buf_release(&start);
+	return rc;
+}
+
+/*
+ * A stateless scan that fails part-way can still end as a 200 with valid JSON: HBase streams
+ * the rows and Jackson closes the open arrays when the iterator throws (docs/hbase-wire.md
+ * §5). A complete listing ends with the table's last region, whose end key is empty; when
+ * this one does not, hbase:meta is asked whether any region row follows the last one seen.
+ */
+static int check_meta_listing(struct hb_rest *c, const struct meta_state *ms,
+                              const struct hb_buf *end, struct hb_error *err)
+{
+	int rc;
+
+	if (ms->regions && ms->last_end_empty)
+		return 0;
+	rc = meta_rows_before(c, ms, end, err);
 	if (rc == 1) {
 		struct hb_buf tsb = HB_BUF_INIT;
 
@@ -2255,7 +2318,6 @@ static int check_meta_listing(struct hb_rest *c, const struct meta_state *ms,
 		                  ms->table, ms->regions ? hb_buf_str(&tsb) : "its state row");
 		hb_buf_release(&tsb);
 	}
-	hb_buf_release(&start);
 	return rc;
 }
 
@@ -2277,6 +2339,7 @@ int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_re
 	ms.last_key = NULL;
 	ms.last_end_empty = 0;
 	ms.regions = 0;
+	ms.cover = NULL;
 	return meta_row(&ms, row, err);
 }
 
@@ -2300,12 +2363,19 @@ int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct
 	return rc;
 }
 
+static int meta_regions_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn,
+                             hb_region_restart_fn restart, void *ctx, int *state_out,
+                             struct hb_error *err);
+
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
                          int *state_out, struct hb_error *err)
 {
-	int rc = hb_rest_meta_scan(c, table, push_region, out, state_out, err);
+	struct list_from l = {out, out->n};
+	int rc = meta_regions_scan(c, table, push_to_list, restart_list, &l, state_out, err);
 
-	if (!rc)
+	if (rc)
+		hb_regions_truncate(out, l.n0);
+	else
 		hb_regions_sort(out);
 	return rc;
 }
@@ -2331,20 +2401,27 @@ int hb_rest_meta_table_spec(struct hb_scan_spec *spec, struct hb_buf *start, str
 /*
  * The gateway's stateless scan fetches hbase.rest.scan.fetchsize (10) rows per call to the
  * region server (docs/hbase-wire.md §3.2, §6.6), so one scan of a large table's meta rows is
- * mostly waiting. Once the listing has handed on RANGES_AFTER rows while its answer still
- * streams, a sample of the table's meta rows (those whose encoded name, an MD5, ends in "00":
- * about 1 in 256, spread evenly) gives boundaries after the current row, and the rest of the
- * listing is fetched as ranges side by side, each one more stateless scan on its own
- * connection, kept whole (memory or a temporary file): nothing is left on the server, and a
- * read-only gateway serves every request. The first scan stops at the first boundary; the ranges
- * are then handed on in order, each boundary checked like the listing's end (check_meta_listing).
- * A sample that fails leaves the one scan to finish alone; a range whose fetch failed is
- * scanned again on the first connection.
+ * mostly waiting. The listing starts as one stateless scan of at most RANGES_AFTER rows, asked
+ * for as JSON: the gateway closes its region-server scanner at limit= only on its JSON path
+ * (§6.6), so a table with more rows leaves nothing open behind it, and a table with fewer is
+ * read whole by it. After it, a sample of the table's meta rows (those whose encoded name, an
+ * MD5, ends in "00": about 1 in 256, spread evenly) gives boundaries after the last row read;
+ * the ranges from the first boundary on are fetched side by side, each one more stateless scan
+ * on its own connection, kept whole (memory or a temporary file), while the first connection
+ * reads on from the last row to the first boundary. Every scan runs to its end row: nothing is
+ * left open on the server, no answer is broken off, and a read-only gateway serves every
+ * request. The scans are handed on in order, each boundary checked like the listing's end
+ * (meta_rows_before), and the first region of each scan checked to start where the regions
+ * handed on before it end (meta_cover): the scans read hbase:meta at different instants, and a
+ * merge or split across a seam between two of them shows there as an overlap or a hole that no
+ * one read of hbase:meta has. When either check fails the listing is read again, once, as one
+ * scan: one read point, one view (META_SEAM). A sample that fails or gives no boundary leaves
+ * the first connection to read on to the end; a range whose fetch failed is scanned again on
+ * the first connection.
  */
 #define RANGES_AFTER 4096
 #define RANGES_MAX   4
 #define RANGES_PER   8 /* sampled rows (about 2048 rows) a range gets at least */
-#define RANGES_STOP  2 /* the first scan's callback: a boundary was met */
 /* A range expected to be larger than this (each sampled row stands for 256, of about 300
  * bytes each in protobuf) is kept in a temporary file: a million regions stay in the memory
  * of a few, and the file system's work is paid only where memory would not do. */
@@ -2369,9 +2446,9 @@ struct ranges {
 	struct hb_rest *c;
 	struct meta_state *ms;
 	const struct hb_scan_spec *spec; /* the whole listing's */
-	size_t seen;                     /* rows the first scan handed on */
-	int asked;                       /* the sample was asked for */
-	size_t n;                        /* ranges after the first scan's */
+	size_t rows;                     /* rows the first scan gave */
+	struct hb_buf at;                /* the key of its last row */
+	size_t n;                        /* ranges after the first connection's */
 	struct range rg[RANGES_MAX - 1];
 };
 
@@ -2387,27 +2464,8 @@ static const unsigned char *row_start(const struct meta_state *ms, const struct 
 	return row->key + (rn.start - row->key);
 }
 
-/* The start key k of a boundary "T,k,". */
-static const unsigned char *from_key(const struct meta_state *ms, const struct hb_buf *from,
-                                     size_t *len)
-{
-	*len = from->len - ms->table_len - 2;
-	return (const unsigned char *)from->data + ms->table_len + 1;
-}
-
-/* Meta orders a boundary "T,k," before every row of start key k and after every row of a
- * smaller one (docs/hbase-wire.md §6.1): row is at or after it when its start key is. */
-static int at_or_after(const struct meta_state *ms, const struct hb_row *row,
-                       const struct hb_buf *from)
-{
-	size_t len, klen;
-	const unsigned char *k = row_start(ms, row, &len), *b = from_key(ms, from, &klen);
-
-	return k && hb_key_cmp(k, len, b, klen) >= 0;
-}
-
-/* The sampled start keys after the first scan's current row that a stateless bound can
- * carry (printable). */
+/* The sampled start keys after the first scan's last row that a stateless bound can carry
+ * (printable). */
 struct sample {
 	const struct meta_state *ms;
 	const unsigned char *after;
@@ -2501,21 +2559,25 @@ static int range_start(struct ranges *g, size_t i, struct hb_error *err)
 }
 
 /* Asks for the sample (on the connection of the first range), then starts the ranges; after
- * the row the first scan is at. Nothing started: no ranges, nothing said. */
-static void ranges_start(struct ranges *g, const struct hb_row *at)
+ * the first scan's last row. Nothing started: no ranges, nothing said. */
+static void ranges_start(struct ranges *g)
 {
 	static const char *const cols[] = {"info:regioninfo", NULL};
 	struct hb_buf start = HB_BUF_INIT;
 	struct hb_rest *c = NULL;
 	struct hb_scan_spec spec;
 	struct hb_error err;
+	struct hb_row at;
 	struct sample sm;
 	size_t i;
 
 	memset(&sm, 0, sizeof(sm));
 	sm.ms = g->ms;
 	hb_keys_init(&sm.keys);
-	sm.after = row_start(g->ms, at, &sm.after_len);
+	memset(&at, 0, sizeof(at));
+	at.key = (unsigned char *)g->at.data;
+	at.key_len = g->at.len;
+	sm.after = row_start(g->ms, &at, &sm.after_len);
 	memset(&spec, 0, sizeof(spec));
 	spec.columns = cols;
 	spec.max_versions = 1;
@@ -2546,20 +2608,16 @@ done:
 	hb_buf_release(&start);
 }
 
-/* The first scan's rows: handed on up to the first boundary. */
-static int ranged_row(void *ctx, const struct hb_row *row, struct hb_error *err)
+/* The first scan's rows, its last row's key kept. */
+static int first_row(void *ctx, const struct hb_row *row, struct hb_error *err)
 {
 	struct ranges *g = ctx;
-	int rc;
 
-	if (g->n && at_or_after(g->ms, row, &g->rg[0].from))
-		return RANGES_STOP;
-	rc = meta_row(g->ms, row, err);
-	if (!rc && !g->asked && ++g->seen >= RANGES_AFTER && hb_rest_streaming(g->c)) {
-		g->asked = 1;
-		ranges_start(g, row);
-	}
-	return rc;
+	g->rows++;
+	hb_buf_reset(&g->at);
+	if (hb_buf_add(&g->at, row->key, row->key_len))
+		return hb_error_set(err, HB_ENOMEM, "out of memory");
+	return meta_row(g->ms, row, err);
 }
 
 /* A range's kept answer handed on row by row; the pages read are given back as the reader
@@ -2616,7 +2674,7 @@ static int range_hand_on(struct ranges *g, size_t i, struct hb_error *err)
 	struct hb_scan_spec spec = range_spec(g, i);
 	struct rescan rs;
 	size_t before = g->ms->regions;
-	int rc = r->rc, unframeable = 0;
+	int rc = r->rc, unframeable = 0, seam = g->ms->seam;
 
 	if (!rc) {
 		rc = range_decode(r, g->ms, &unframeable, err);
@@ -2626,6 +2684,8 @@ static int range_hand_on(struct ranges *g, size_t i, struct hb_error *err)
 	memset(&rs, 0, sizeof(rs));
 	rs.ms = g->ms;
 	rs.skipping = g->ms->regions > before;
+	if (!rs.skipping)
+		g->ms->seam = seam; /* the rescan is the range's first read */
 	hb_buf_init(&rs.last, 0);
 	if (rs.skipping && hb_buf_add(&rs.last, g->ms->last_key->data, g->ms->last_key->len))
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -2640,54 +2700,117 @@ static int range_hand_on(struct ranges *g, size_t i, struct hb_error *err)
 	return rc;
 }
 
-/* The whole listing: the first scan, then the ranges it handed over to, in order. */
-static int meta_scan_ranged(struct hb_rest *c, struct meta_state *ms,
-                            const struct hb_scan_spec *spec, struct hb_error *err)
+/* Whether the listing handed on so far reaches end: 0, META_SEAM when hbase:meta now holds a
+ * region row before it that was not handed on, or the scan's error. */
+static int ranges_reach(struct hb_rest *c, struct meta_state *ms, const struct hb_buf *end,
+                        struct hb_error *err)
 {
-	struct ranges g;
+	int rc;
+
+	if (ms->regions && ms->last_end_empty)
+		return 0;
+	rc = meta_rows_before(c, ms, end, err);
+	return rc == 1 ? META_SEAM : rc;
+}
+
+/* From the first scan's last row on: to the first boundary (the ranges' reads then handed on
+ * in order), or without ranges to the listing's end (end). */
+static int ranges_read(struct ranges *g, const struct hb_buf *end, struct hb_error *err)
+{
+	struct meta_state *ms = g->ms;
+	struct hb_scan_spec spec = *g->spec;
+	struct hb_buf start = HB_BUF_INIT;
 	size_t i;
+	int rc;
+
+	ranges_start(g);
+	/* after the last row: that key and a space (§6.1), a bound the stateless scan carries */
+	if (hb_buf_add(&start, g->at.data, g->at.len) || hb_buf_addc(&start, ' '))
+		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+	else {
+		spec.start = start.data;
+		spec.start_len = start.len;
+		spec.limit = 0;
+		spec.json = 0;
+		if (g->n) {
+			spec.end = g->rg[0].from.data;
+			spec.end_len = g->rg[0].from.len;
+		}
+		ms->seam = 1;
+		rc = hb_rest_scan(g->c, "hbase:meta", &spec, meta_row, ms, err);
+		if (!rc && ms->broken)
+			rc = META_SEAM;
+		if (!rc)
+			rc = ranges_reach(g->c, ms, g->n ? &g->rg[0].from : end, err);
+	}
+	for (i = 0; i < g->n; i++) {
+		struct range *r = &g->rg[i];
+
+		if (r->running)
+			pthread_join(r->th, NULL);
+		if (!rc) {
+			ms->seam = 1;
+			rc = range_hand_on(g, i, err);
+		}
+		if (!rc && ms->broken)
+			rc = META_SEAM;
+		if (!rc)
+			rc = ranges_reach(g->c, ms, i + 1 < g->n ? &g->rg[i + 1].from : end, err);
+		hb_rest_report_progress(g->c, ms->regions, 0);
+		hb_rest_resp_release(&r->r);
+		hb_rest_free(r->c);
+		hb_buf_release(&r->path);
+	}
+	for (i = 0; i < g->n; i++)
+		hb_buf_release(&g->rg[i].from);
+	if (g->n)
+		hb_interrupt_release();
+	hb_buf_release(&start);
+	return rc;
+}
+
+/* The whole listing (the listing's end row end): the first scan, then what follows it in
+ * ranges. 0, 1 when the first scan was the whole listing (its end is still to be checked),
+ * META_SEAM (read it again as one scan), or an error. */
+static int meta_scan_ranged(struct hb_rest *c, struct meta_state *ms,
+                            const struct hb_scan_spec *spec, const struct hb_buf *end,
+                            struct hb_error *err)
+{
+	struct hb_scan_spec first = *spec;
+	struct ranges g;
 	int rc;
 
 	memset(&g, 0, sizeof(g));
 	g.c = c;
 	g.ms = ms;
 	g.spec = spec;
-	rc = hb_rest_scan(c, "hbase:meta", spec, ranged_row, &g, err);
-	if (rc == RANGES_STOP)
-		rc = 0;
-	else if (!rc && g.n) /* the first scan ended before the first boundary */
-		rc = check_meta_listing(c, ms, &g.rg[0].from, err);
-	for (i = 0; i < g.n; i++) {
-		struct range *r = &g.rg[i];
-
-		if (r->running)
-			pthread_join(r->th, NULL);
-		if (!rc)
-			rc = range_hand_on(&g, i, err);
-		if (!rc && i + 1 < g.n)
-			rc = check_meta_listing(c, ms, &g.rg[i + 1].from, err);
-		hb_rest_report_progress(c, ms->regions, 0);
-		hb_rest_resp_release(&r->r);
-		hb_rest_free(r->c);
-		hb_buf_release(&r->path);
-	}
-	for (i = 0; i < g.n; i++)
-		hb_buf_release(&g.rg[i].from);
-	if (g.n)
-		hb_interrupt_release();
+	hb_buf_init(&g.at, 0);
+	first.limit = RANGES_AFTER;
+	first.json = 1;
+	rc = hb_rest_scan(c, "hbase:meta", &first, first_row, &g, err);
+	if (!rc && g.rows < RANGES_AFTER)
+		rc = 1; /* it ended before its limit: the whole listing */
+	/* a row a stateless bound cannot follow: the listing is one scan, read again */
+	else if (!rc && !url_safe(g.at.data, g.at.len))
+		rc = META_AGAIN;
+	else if (!rc)
+		rc = ranges_read(&g, end, err);
+	hb_buf_release(&g.at);
 	return rc;
 }
 
 /*
  * The region rows of TABLE in hbase:meta with the columns cols, each handed to fn, then the
  * table-state row. Only the info family is named: 1.x meta has no "table" family, and naming
- * it fails the scan. how says what a row holds (states_only, last_name).
+ * it fails the scan. how says what a row holds (states_only, last_name). With restart (which
+ * empties what fn was given), a large table's listing may be read in ranges.
  */
 static int meta_scan(struct hb_rest *c, const char *table, const char *const *cols,
-                     const struct meta_state *how, hb_meta_region_fn fn, void *ctx, int *state_out,
-                     struct hb_error *err)
+                     const struct meta_state *how, hb_meta_region_fn fn,
+                     hb_region_restart_fn restart, void *ctx, int *state_out, struct hb_error *err)
 {
-	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT, last = HB_BUF_INIT;
+	struct hb_buf start = HB_BUF_INIT, end = HB_BUF_INIT, last = HB_BUF_INIT,
+	              cover = HB_BUF_INIT;
 	struct hb_scan_spec spec;
 	struct meta_state ms;
 	int rc, state = -1;
@@ -2697,6 +2820,7 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 	if (rc)
 		goto done;
 	spec.lang_filter = how->filter;
+	memset(&ms, 0, sizeof(ms));
 	ms.table = table;
 	ms.table_len = strlen(table);
 	ms.fn = fn;
@@ -2708,15 +2832,42 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 	ms.last_name_len = how->last_name_len;
 	ms.filter = how->filter;
 	ms.last_key = &last;
-	ms.last_end_empty = 0;
-	ms.regions = 0;
-	rc = how->filter || how->states_only
-	         ? hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err)
-	         : meta_scan_ranged(c, &ms, &spec, err);
+	if (how->filter || how->states_only || !restart) {
+		rc = hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err);
+	} else {
+		ms.cover = &cover;
+		rc = meta_scan_ranged(c, &ms, &spec, &end, err);
+		ms.cover = NULL;
+		if (rc == META_SEAM || rc == META_AGAIN) {
+			/* the ranges did not read one hbase:meta: one scan, one read point */
+			if (rc == META_SEAM)
+				hb_rest_tracef(
+				    c,
+				    "hbase:meta's listing of table '%s' in ranges is not one "
+				    "view of it (it changed between the ranges' reads, or the "
+				    "table has a hole or an overlap at a seam): read again as "
+				    "one scan",
+				    table);
+			if (restart(ctx)) {
+				rc = hb_error_set(err, HB_ENOMEM, "out of memory");
+				goto done;
+			}
+			hb_buf_reset(&last);
+			ms.regions = 0;
+			ms.last_end_empty = 0;
+			ms.broken = 0;
+			rc = hb_rest_scan(c, "hbase:meta", &spec, meta_row, &ms, err);
+		} else if (rc == 1) {
+			rc = 0; /* one scan: its end is checked below */
+		} else if (!rc) {
+			goto state_row; /* every boundary and the end were checked */
+		}
+	}
 	if (!rc && how->filter && !(ms.regions && ms.last_end_empty))
 		rc = 1;
 	else if (!rc)
 		rc = check_meta_listing(c, &ms, &end, err);
+state_row:
 	if (!rc && state_out) {
 		/* The 2.x table-state row "<table>" (table:state); 1.x has none (ZooKeeper). */
 		struct hb_row srow;
@@ -2735,20 +2886,35 @@ done:
 	hb_buf_release(&start);
 	hb_buf_release(&end);
 	hb_buf_release(&last);
+	hb_buf_release(&cover);
 	return rc;
+}
+
+/* what a region is made of: its RegionInfo, where it is open and its state */
+static const char *const region_cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
+                                          "info:state", NULL};
+
+static int meta_regions_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn,
+                             hb_region_restart_fn restart, void *ctx, int *state_out,
+                             struct hb_error *err)
+{
+	struct meta_state how;
+
+	memset(&how, 0, sizeof(how));
+	return meta_scan(c, table, region_cols, &how, fn, restart, ctx, state_out, err);
 }
 
 int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
                       int *state_out, struct hb_error *err)
 {
-	/* what a region is made of: its RegionInfo, where it is open and its state */
-	static const char *const cols[] = {"info:regioninfo", "info:server", "info:serverstartcode",
-	                                   "info:state", NULL};
+	return meta_regions_scan(c, table, fn, NULL, ctx, state_out, err);
+}
 
-	struct meta_state how;
-
-	memset(&how, 0, sizeof(how));
-	return meta_scan(c, table, cols, &how, fn, ctx, state_out, err);
+int hb_rest_meta_scan_restart(struct hb_rest *c, const char *table, hb_meta_region_fn fn,
+                              hb_region_restart_fn restart, void *ctx, int *state_out,
+                              struct hb_error *err)
+{
+	return meta_regions_scan(c, table, fn, restart, ctx, state_out, err);
 }
 
 int hb_rest_meta_states(struct hb_rest *c, const char *table, const void *last_name,
@@ -2762,7 +2928,7 @@ int hb_rest_meta_states(struct hb_rest *c, const char *table, const void *last_n
 	how.states_only = 1;
 	how.last_name = last_name;
 	how.last_name_len = last_name_len;
-	return meta_scan(c, table, cols, &how, fn, ctx, state_out, err);
+	return meta_scan(c, table, cols, &how, fn, NULL, ctx, state_out, err);
 }
 
 /* The filter of hb_rest_meta_states_not_open into f: 0, or 1 when last_name cannot be put in
@@ -2801,7 +2967,7 @@ int hb_rest_meta_states_not_open(struct hb_rest *c, const char *table, const voi
 	how.last_name = last_name;
 	how.last_name_len = last_name_len;
 	how.filter = filter.data;
-	rc = meta_scan(c, table, cols, &how, fn, ctx, state_out, err);
+	rc = meta_scan(c, table, cols, &how, fn, NULL, ctx, state_out, err);
 	hb_buf_release(&filter);
 	return rc;
 }

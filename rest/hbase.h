@@ -93,6 +93,9 @@ struct hb_scan_spec {
 	/* a stateless scan's filter= (ParseFilter's language), or NULL; a spec with one is
 	 * scanned statelessly or not at all (HB_EINVAL) */
 	const char *lang_filter;
+	/* a stateless scan asked for as JSON, not protobuf: the gateway closes its scanner at
+	 * limit= only on its JSON path (docs/hbase-wire.md §6.6) */
+	int json;
 };
 
 /* Called once per complete row, in key order; a non-zero return stops the scan with it. */
@@ -176,16 +179,26 @@ int hb_rest_meta_table_spec(struct hb_scan_spec *spec, struct hb_buf *start, str
  * Scans hbase:meta from "T,," to "T ,," (batch by batch, with the client's progress callback)
  * into an initialised list in key order, with encoded name, id, server, state and the
  * offline/split flags. The table-state row is skipped; *state_out (may be NULL) receives the
- * TableState (HB_TABLE_* from core/regioninfo.h) or -1 when there was no state row.
+ * TableState (HB_TABLE_* from core/regioninfo.h) or -1 when there was no state row. A large
+ * table's rows are read in ranges side by side; a listing whose ranges do not meet at a seam
+ * (hbase:meta changed between their reads) is read again as one scan: the list is always
+ * one view of hbase:meta.
  */
 int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions *out,
                          int *state_out, struct hb_error *err);
 /* Called with each region row of a meta scan, decoded (r and its strings are valid during the
  * call only), in meta's key order; a non-zero return stops the scan with it. */
 typedef hb_region_fn hb_meta_region_fn;
-/* hb_rest_meta_regions one region at a time: nothing is kept. */
+/* hb_rest_meta_regions one region at a time: nothing is kept, and (fn cannot start again)
+ * the listing is one scan, never read in ranges. */
 int hb_rest_meta_scan(struct hb_rest *c, const char *table, hb_meta_region_fn fn, void *ctx,
                       int *state_out, struct hb_error *err);
+/* hb_rest_meta_scan for an fn that restart (called with ctx) empties of what it was given:
+ * a large table's listing may then be read in ranges and, to stay one view of hbase:meta,
+ * read again from its start (as hb_rest_meta_regions). */
+int hb_rest_meta_scan_restart(struct hb_rest *c, const char *table, hb_meta_region_fn fn,
+                              hb_region_restart_fn restart, void *ctx, int *state_out,
+                              struct hb_error *err);
 /*
  * hb_rest_meta_scan asking meta for info:state alone: each region row is handed on with its
  * name, encoded name, start key, id and replica id as the name holds them, and its state (no

@@ -11,6 +11,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,17 @@ void hb_rest_report_notice(struct hb_rest *c, const char *msg)
 {
 	if (c->notice)
 		c->notice(c->notice_ctx, msg);
+}
+
+void hb_rest_tracef(struct hb_rest *c, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	hb_curlx_tracef(&c->x, "%s", line);
 }
 
 long hb_rest_retry_budget(const struct hb_rest *c)

@@ -22,6 +22,8 @@ int hb_rest_protobuf_refused(const struct hb_rest *c);
 void hb_rest_note_protobuf_refused(struct hb_rest *c);
 /* 1 while c's current answer is handed to its stream as it arrives (struct hb_rest_stream). */
 int hb_rest_streaming(const struct hb_rest *c);
+/* Hands one -v line (printf-style) to c's trace, if it has one. */
+void hb_rest_tracef(struct hb_rest *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* How many times a broken scan may be reopened (the --retries budget). */
 long hb_rest_retry_budget(const struct hb_rest *c);
 

@@ -317,6 +317,74 @@ static int rest_regions(struct hb_rest *c, const char *table, struct hb_regions 
 	return rc;
 }
 
+/*
+ * /T/regions made from hbase:meta's rows (2.6.1 RegionsResource.get over
+ * HRegionLocator.getAllRegionLocations, docs/hbase-wire.md §6.7): the rows of regions that
+ * are neither offline nor split (MetaTableAccessor.DefaultVisitorBase), each with the
+ * host:port of info:server and its info:state, as the REST listing joined with meta's states
+ * has them. A region with no server (RegionsResource answers 500 for it) or whose name is
+ * not of the form REST rebuilds makes the listing one REST must give (odd).
+ */
+struct rest_view {
+	struct hb_regions *rs;
+	size_t n0;
+	int odd;
+};
+
+static int restart_rest_view(void *ctx)
+{
+	struct rest_view *v = ctx;
+
+	hb_regions_truncate(v->rs, v->n0);
+	v->odd = 0;
+	return 0;
+}
+
+static int push_rest_view(void *ctx, const struct hb_region *m, struct hb_error *err)
+{
+	struct rest_view *v = ctx;
+	struct hb_region r = *m;
+
+	if (m->offline || m->split || v->odd)
+		return 0;
+	if (!m->server || !m->encoded || m->replica_id > 0 || m->name_len < 34 ||
+	    m->name[m->name_len - 1] != '.' || m->name[m->name_len - 34] != '.') {
+		v->odd = 1;
+		return 0;
+	}
+	r.start_code = 0;
+	r.offline = 0;
+	r.split = 0;
+	return hb_regions_push(v->rs, &r) ? hb_error_set(err, HB_ENOMEM, "out of memory") : 0;
+}
+
+/* The AUTO source's meta reading: 0 with rs filled, HB_ENOMEM, or any other code with rs as
+ * it was and why saying why REST must be asked instead. */
+static int rest_view_from_meta(struct hb_rest *c, const char *table, struct hb_regions *rs,
+                               int *state, struct hb_error *why)
+{
+	struct rest_view v;
+	int rc;
+
+	if (!strncmp(table, "hbase:", 6))
+		return hb_error_set(why, HB_EINVAL,
+		                    "a system table's names are as REST sends them");
+	v.rs = rs;
+	v.n0 = rs->n;
+	v.odd = 0;
+	rc = hb_rest_meta_scan_restart(c, meta_name(table), push_rest_view, restart_rest_view, &v,
+	                               state, why);
+	if (!rc && (v.odd || rs->n == v.n0))
+		rc = hb_error_set(why, HB_ENOLOCATION,
+		                  "a region has no server or an old-style name in hbase:meta, or "
+		                  "none is listed");
+	if (rc)
+		hb_regions_truncate(rs, v.n0);
+	else
+		hb_regions_sort(rs);
+	return rc;
+}
+
 int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
                           void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
                           struct hb_error *err)
@@ -328,8 +396,21 @@ int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta, hb_thr
 	av->available = -1;
 	av->why.code = 0;
 	av->why.msg[0] = 0;
-	if (meta)
+	av->meta_why.code = 0;
+	av->meta_why.msg[0] = 0;
+	av->read_meta = meta != HB_SOURCE_REST;
+	if (meta == HB_SOURCE_META)
 		return hb_rest_table_regions(c, table, meta, rs, &av->table_state, err);
+	if (meta == HB_SOURCE_AUTO) {
+		rc = rest_view_from_meta(c, table, rs, &av->table_state, &av->meta_why);
+		if (rc == HB_ENOMEM)
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+		if (!rc)
+			return 0;
+		/* REST gives what meta did not: its own answer, error and all */
+		av->read_meta = 0;
+		av->table_state = -1;
+	}
 	rc = rest_regions(c, table, rs, &ids, err);
 	/* REST shows a closed region's last server: learn what is really online. */
 	if (!rc)

@@ -12,6 +12,14 @@
  * query, and only then). Leaves *out NULL and fills err with why when there is none. */
 typedef int (*hb_thrift2_open_fn)(void *ctx, struct hb_thrift2 **out, struct hb_error *err);
 
+/* Where a listing comes from: REST /T/regions (its regions, joined with hbase:meta's states),
+ * hbase:meta itself (every region row, with the flags only meta has), or (AUTO) the
+ * /T/regions listing made from hbase:meta when the caller may read it (the same regions,
+ * servers and states, docs/hbase-wire.md §6.7), else from REST. */
+#define HB_SOURCE_REST 0
+#define HB_SOURCE_META 1
+#define HB_SOURCE_AUTO 2
+
 /*
  * Reads TABLE's regions into the initialised rs from REST /T/regions (sorted by start), or
  * with meta from a scan of hbase:meta (*state gets its TableState or -1; state may be NULL
@@ -34,7 +42,8 @@ int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_region
                           struct hb_error *err);
 
 /* hb_rest_table_regions, then for a REST list hb_rest_region_states (a meta list carries its
- * states and TableState already). Errors as those two. */
+ * states and TableState already); meta is an HB_SOURCE_*, and av->read_meta says which was
+ * read. Errors as those two. */
 int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
                           void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
                           struct hb_error *err);

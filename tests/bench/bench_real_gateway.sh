@@ -1,7 +1,9 @@
 #!/bin/sh
 # 'hbtab regions' and 'hbtab audit' of a 2,000-region table against HBase's own REST gateway
 # (tests/realhbase), beside curl + jq making the same listing from the same gateway in the
-# same run. Wall time is the median of RUNS runs (default 5); figures are printed as ratios.
+# same run. Wall time is the median of RUNS runs (default 5); figures are printed as ratios,
+# with hbtab's peak RSS. Each command is timed with its default source (the /T/regions listing
+# made from hbase:meta, which this harness's caller may read), --source rest and --source meta.
 # Usage: tests/bench/bench_real_gateway.sh [HBTAB_BINARY]
 #   (the first run builds tests/realhbase with Maven; BENCH_REGIONS sets the region count;
 #   BENCH_BEFORE=BINARY measures that build too, say the one before a change, in the same run,
@@ -80,21 +82,25 @@ median() {
 }
 
 # pair ARGS...: the median wall times of "HBTAB ARGS" and, with BENCH_BEFORE, of "BENCH_BEFORE
-# ARGS" ("-" without), RUNS runs each taken in turns so that both meet the same gateway.
+# ARGS" ("-" without), RUNS runs each taken in turns so that both meet the same gateway, then
+# HBTAB's greatest peak RSS (KiB) over its runs.
 pair() {
 	: >"$TMP/a"
 	: >"$TMP/b"
+	: >"$TMP/m"
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
-		MEASURE_OK_RC=1 measure "$HBTAB" --rest "$REST" --no-progress "$@" |
-			cut -d' ' -f1 >>"$TMP/a"
+		MEASURE_OK_RC=1 measure "$HBTAB" --rest "$REST" --no-progress "$@" >"$TMP/one"
+		cut -d' ' -f1 "$TMP/one" >>"$TMP/a"
+		cut -d' ' -f2 "$TMP/one" >>"$TMP/m"
 		if [ -n "${BENCH_BEFORE:-}" ]; then
 			MEASURE_OK_RC=1 measure "$BENCH_BEFORE" --rest "$REST" --no-progress "$@" |
 				cut -d' ' -f1 >>"$TMP/b"
 		fi
 		i=$((i + 1))
 	done
-	echo "$(median "$TMP/a") $([ -s "$TMP/b" ] && median "$TMP/b" || echo -)"
+	echo "$(median "$TMP/a") $([ -s "$TMP/b" ] && median "$TMP/b" || echo -)" \
+		"$(sort -n "$TMP/m" | tail -n 1)"
 }
 
 # One pass of everything first: the gateway's JVM compiles its hot paths during the first
@@ -103,8 +109,10 @@ sh "$TMP/rest.sh" >/dev/null
 RUNS_SET=$RUNS
 RUNS=1
 pair -o json regions "$TABLE" >/dev/null
+pair -o json regions "$TABLE" --source rest >/dev/null
 pair -o json regions "$TABLE" --source meta >/dev/null
 pair -o json audit "$TABLE" >/dev/null
+pair -o json audit "$TABLE" --source rest >/dev/null
 pair -o json audit "$TABLE" --source meta >/dev/null
 RUNS=$RUNS_SET
 
@@ -116,22 +124,25 @@ while [ "$i" -lt "$RUNS" ]; do
 done
 CJ=$(median "$TMP/c")
 R1=$(pair -o json regions "$TABLE")
-R2=$(pair -o json regions "$TABLE" --source meta)
-R3=$(pair -o json audit "$TABLE")
-R4=$(pair -o json audit "$TABLE" --source meta)
+R2=$(pair -o json regions "$TABLE" --source rest)
+R3=$(pair -o json regions "$TABLE" --source meta)
+R4=$(pair -o json audit "$TABLE")
+R5=$(pair -o json audit "$TABLE" --source rest)
+R6=$(pair -o json audit "$TABLE" --source meta)
 
-printf '%s\n' "$R1" "$R2" "$R3" "$R4" | awk -v cj="$CJ" -v n="$REGIONS" '
-	{ a[NR] = $1; b[NR] = $2 }
+printf '%s\n' "$R1" "$R2" "$R3" "$R4" "$R5" "$R6" | awk -v cj="$CJ" -v n="$REGIONS" '
+	{ a[NR] = $1; b[NR] = $2; m[NR] = $3 }
 	END {
-	split("hbtab regions (REST)|hbtab regions --source meta|hbtab audit (REST)|" \
-	      "hbtab audit --source meta", name, "|")
+	split("hbtab regions (default)|hbtab regions --source rest|hbtab regions --source meta|" \
+	      "hbtab audit (default)|hbtab audit --source rest|hbtab audit --source meta", name, "|")
 	nb = b[1] != "-"
-	printf "%-36s %8s %10s", "case (" n " regions, median)", "wall s", "vs curl|jq"
+	printf "%-36s %8s %10s %9s", "case (" n " regions, median)", "wall s", "vs curl|jq", \
+	       "peak MiB"
 	if (nb)
 		printf " %10s %10s", "before s", "vs curl|jq"
 	printf "\n%-36s %8.3f %10s\n", "curl | jq /T/regions (baseline)", cj, "1.00"
-	for (i = 1; i <= 4; i++) {
-		printf "%-36s %8.3f %10.2f", name[i], a[i], a[i] / cj
+	for (i = 1; i <= 6; i++) {
+		printf "%-36s %8.3f %10.2f %9.1f", name[i], a[i], a[i] / cj, m[i] / 1024
 		if (nb)
 			printf " %10.3f %10.2f", b[i], b[i] / cj
 		printf "\n"

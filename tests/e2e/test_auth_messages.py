@@ -84,7 +84,8 @@ class ForbiddenRead(EmulatorTest):
         # gateway's own, not the login a proxy took) and the permission it wanted
         self.emu.create("t1", [b"m"])
         self.emu.fault(server="rest", method="GET", path="^/t1/regions", kind="403", count=-1)
-        r = self.hb("--user", "alice", "regions", "t1", env={"HBTAB_PASSWORD": "x"})
+        r = self.hb("--user", "alice", "regions", "t1", "--source", "rest",
+                    env={"HBTAB_PASSWORD": "x"})
         self.assertFails(r, 4, r"GET /t1/regions: HTTP 403: permission denied: HBase refused "
                                r"user 'rest' the READ permission")
         self.assertNotIn("refuses writes", r.err)

@@ -161,7 +161,7 @@ class ReadAgainstCluster(backend.BackendTest):
                          ["OPEN", "OPEN", "CLOSED", "OPEN", "OPEN", "OPEN"], r)
         # from /T/regions, meta is asked only for the states that are not OPEN (and the last
         # region's row), and the gateway applies that filter: one scan, the same states
-        r = self.hb("-v", "regions", t, "-o", "json")
+        r = self.hb("-v", "regions", t, "-o", "json", "--source", "rest")
         self.assertEqual(r.rc, 1, r)
         self.assertEqual([x["state"] for x in r.json()["regions"]],
                          ["OPEN", "OPEN", "CLOSED", "OPEN", "OPEN", "OPEN"], r)

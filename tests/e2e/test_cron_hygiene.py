@@ -397,7 +397,7 @@ class CronFriendlyDefaults(EmulatorTest):
     def test_default_retries_ride_out_eight_503_answers(self):
         # event-driven: the gateway answers 503 to the first 8 requests, then works again
         self.emu.fault(server="rest", method="GET", path=r"^/t/regions", kind="503", count=8)
-        r = self.hb("regions", "t", env=self.DEFAULTS)
+        r = self.hb("regions", "t", "--source", "rest", env=self.DEFAULTS)
         self.assertOk(r)
         self.assertEqual(len([q for q in self.emu.requests() if q["path"] == "/t/regions"]), 9)
 

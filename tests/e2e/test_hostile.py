@@ -532,7 +532,7 @@ class HostileTables(EmulatorTest):
 
     def test_hostile__server_faults_give_documented_exit_codes(self):
         cmds = [(["status"], "^/status"), (["tables"], "^/$"), (["describe", "t1"], "^/t1/schema"),
-                (["regions", "t1"], "^/t1/regions"),
+                (["regions", "t1", "--source", "rest"], "^/t1/regions"),
                 (["regions", "t1", "--source", "meta"], "^/hbase%3Ameta/")]
         for kind, rc, pattern in [("500", 4, "HTTP 500"),
                                   ("truncated_json", 4, "malformed response|HTTP 200"),

@@ -36,32 +36,33 @@ class Faults(EmulatorTest):
 
     def test_reset_headers__retried_once_then_ok(self):
         self.emu.fault(kind="reset_headers", path="^/t1/regions", count=1)
-        r = self.hb("--retries", "2", "regions", "t1")
+        r = self.hb("--retries", "2", "regions", "t1", "--source", "rest")
         self.assertOk(r)
         log = self.attempts("/t1/regions")
         self.assertEqual([q["fault"] for q in log], ["reset_headers", None])
 
     def test_reset_headers__exit_3_when_retries_run_out(self):
         self.emu.fault(kind="reset_headers", path="^/t1/regions", count=-1)
-        r = self.hb("--retries", "2", "regions", "t1")
+        r = self.hb("--retries", "2", "regions", "t1", "--source", "rest")
         self.assertFails(r, 3, "connection reset")
         self.assertIn("(3 attempts)", r.err)
         self.assertEqual(len(self.attempts("/t1/regions")), 3)
 
     def test_reset_body__retried_and_exit_3_when_persistent(self):
         self.emu.fault(kind="reset_body", path="^/t1/regions", count=1)
-        self.assertOk(self.hb("--retries", "1", "regions", "t1"))
+        self.assertOk(self.hb("--retries", "1", "regions", "t1", "--source", "rest"))
         self.assertEqual(len(self.attempts("/t1/regions")), 2)
         self.emu.clear_requests()
         self.emu.fault(kind="reset_body", path="^/t1/regions", count=-1)
-        r = self.hb("--retries", "1", "regions", "t1")
+        r = self.hb("--retries", "1", "regions", "t1", "--source", "rest")
         self.assertFails(r, 3, "closed before the whole response|connection reset")
         self.assertEqual(len(self.attempts("/t1/regions")), 2)
 
     def test_delay__past_timeout_is_exit_3_and_does_not_hang(self):
         # held until released after hbtab ended: slower than any timeout
         self.emu.fault(kind="delay", path="^/t1/regions", until="release", count=-1)
-        r = self.hb("--timeout", "0.5", "--retries", "1", "regions", "t1", timeout=HANG_GUARD)
+        r = self.hb("--timeout", "0.5", "--retries", "1", "regions", "t1", "--source", "rest",
+                    timeout=HANG_GUARD)
         self.assertFails(r, 3, "timed out")
         # the emulator logs a request once it ran: both attempts, released now
         self.emu.control("POST", "/control/release")
@@ -71,11 +72,11 @@ class Faults(EmulatorTest):
 
     def test_delay__shorter_than_timeout_is_fine(self):
         self.emu.fault(kind="delay", path="^/t1/regions", seconds=0.3, count=1)
-        self.assertOk(self.hb("--timeout", "5", "regions", "t1"))
+        self.assertOk(self.hb("--timeout", "5", "regions", "t1", "--source", "rest"))
 
     def test_500__not_retried_exit_4_first_line_only(self):
         self.emu.fault(kind="500", path="^/t1/regions", count=-1)
-        r = self.hb("--retries", "3", "regions", "t1")
+        r = self.hb("--retries", "3", "regions", "t1", "--source", "rest")
         self.assertFails(r, 4, r"^hbtab: table 't1': regions not online \(GET /t1/regions: HTTP 500 "
                                r"Internal Server Error\); 'hbtab regions t1 --source meta' shows "
                                r"each region's state$")
@@ -84,7 +85,7 @@ class Faults(EmulatorTest):
     def test_503_retry_after__honoured_then_ok(self):
         self.emu.fault(kind="503", path="^/t1/regions", count=1, retry_after=1)
         t = time.monotonic()
-        r = self.hb("--retries", "2", "regions", "t1")
+        r = self.hb("--retries", "2", "regions", "t1", "--source", "rest")
         self.assertOk(r)
         # a lower bound only: the client waited Retry-After (load can only lengthen this)
         self.assertGreaterEqual(time.monotonic() - t, 0.95)
@@ -92,23 +93,23 @@ class Faults(EmulatorTest):
 
     def test_503__exit_4_after_retries(self):
         self.emu.fault(kind="503", path="^/t1/regions", count=-1, retry_after=0)
-        r = self.hb("--retries", "2", "regions", "t1")
+        r = self.hb("--retries", "2", "regions", "t1", "--source", "rest")
         self.assertFails(r, 4, "GET /t1/regions: HTTP 503 Unavailable")
         self.assertEqual(len(self.attempts("/t1/regions")), 3)
 
     def test_504__retried(self):
         self.emu.fault(kind="504", path="^/t1/regions", count=2)
-        self.assertOk(self.hb("--retries", "2", "regions", "t1"))
+        self.assertOk(self.hb("--retries", "2", "regions", "t1", "--source", "rest"))
         self.assertEqual([q["status"] for q in self.attempts("/t1/regions")], [504, 504, 200])
 
     def test_retries_0__means_one_attempt(self):
         self.emu.fault(kind="504", path="^/t1/regions", count=-1)
-        self.assertFails(self.hb("--retries", "0", "regions", "t1"), 4, "HTTP 504")
+        self.assertFails(self.hb("--retries", "0", "regions", "t1", "--source", "rest"), 4, "HTTP 504")
         self.assertEqual(len(self.attempts("/t1/regions")), 1)
 
     def test_truncated_json__malformed_exit_4_not_retried(self):
         self.emu.fault(kind="truncated_json", path="^/t1/regions", count=1)
-        r = self.hb("--retries", "2", "regions", "t1")
+        r = self.hb("--retries", "2", "regions", "t1", "--source", "rest")
         self.assertFails(r, 4, r"malformed response from GET /t1/regions: invalid JSON")
         self.assertEqual(len(self.attempts("/t1/regions")), 1)
 
@@ -122,7 +123,8 @@ class Faults(EmulatorTest):
 
     def test_drip__slower_than_timeout_is_exit_3(self):
         self.emu.fault(kind="drip", path="^/t1/regions", seconds=0.05, count=-1)
-        r = self.hb("--timeout", "1", "--retries", "0", "regions", "t1", timeout=HANG_GUARD)
+        r = self.hb("--timeout", "1", "--retries", "0", "regions", "t1", "--source", "rest",
+                    timeout=HANG_GUARD)
         self.assertFails(r, 3, "timed out")
         self.assertEqual(len(self.attempts("/t1/regions")), 1)
 
@@ -192,7 +194,7 @@ class Faults(EmulatorTest):
     def test_read_only_gateway__scanner_and_write_refused_with_403(self):
         self.emu.control("POST", "/control/readonly", {"on": True})
         self.assertFails(self.hb("meta", "set", "t1", "4"), 4, "403")
-        self.assertOk(self.hb("regions", "t1"))
+        self.assertOk(self.hb("regions", "t1", "--source", "rest"))
 
 
 if __name__ == "__main__":

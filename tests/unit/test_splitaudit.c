@@ -112,7 +112,7 @@ static void test_splitaudit__chain_findings_come_after_their_region(void)
 
 static void test_splitaudit__availability_names_disabled_unavailable_and_unknown(void)
 {
-	struct hb_table_avail av = {HB_TABLE_ENABLED, 0, {0, ""}};
+	struct hb_table_avail av = {HB_TABLE_ENABLED, 0, {0, ""}, 0, {0, ""}};
 	struct hb_findings f;
 	struct hb_regions rs;
 

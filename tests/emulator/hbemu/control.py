@@ -144,10 +144,12 @@ class ControlHandler(Handler):
         if p == "/control/meta-cut" and method == "POST":
             # the next stateless scans of hbase:meta end after this many rows, the last one
             # cut after its first cell, as a 200 with valid JSON: a scan that failed part-way
-            # after the body had started (Jackson closes the open arrays); null: off
+            # after the body had started (Jackson closes the open arrays); null: off.
+            # path: only the scans whose request path holds this text are cut
             n = req.get("rows")
             s.meta_cut = None if n is None else int(n)
-            return ok({"meta_cut": s.meta_cut})
+            s.meta_cut_path = req.get("path")
+            return ok({"meta_cut": s.meta_cut, "path": s.meta_cut_path})
         if p == "/control/protobuf" and method == "POST":
             answer = req.get("answer", "protobuf")
             if answer not in ("protobuf", "json", "406", "cut", "406-after-read"):

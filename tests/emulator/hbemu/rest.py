@@ -1393,7 +1393,8 @@ class RestHandler(Handler):
                 break
             rows.append(r)
         cut = self.state.meta_cut
-        if kind == "meta" and cut is not None and len(rows) > cut:
+        if (kind == "meta" and cut is not None and len(rows) > cut
+                and (self.state.meta_cut_path is None or self.state.meta_cut_path in self.path)):
             rows = rows[:cut]
             if rows:
                 rows[-1] = (rows[-1][0], rows[-1][1][:1])

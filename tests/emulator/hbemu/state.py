@@ -414,6 +414,7 @@ class State(object):
         self.races = set()        # table names whose next create loses a race
         self.open_delay = 0.0     # seconds new tables' regions stay OPENING (control channel)
         self.meta_cut = None      # rows a stateless meta scan answers before it "fails" (control)
+        self.meta_cut_path = None  # only scans whose path holds this text are cut (None: all)
         # (body, content type, executed) of the 201 answering a schema PUT/POST create,
         # or None: an empty 201 after the create
         self.create_answer = None
@@ -482,6 +483,7 @@ class State(object):
             self.races = set()
             self.open_delay = 0.0
             self.meta_cut = None
+            self.meta_cut_path = None
             self.create_answer = None
             self.compactions = True
             self.master_conf = {}
