@@ -2326,20 +2326,13 @@ int hb_meta_row_decode(const struct hb_row *row, const char *table, struct hb_re
 {
 	struct meta_state ms;
 
+	memset(&ms, 0, sizeof(ms)); /* one row: no ranges, no seams, no short-listing check */
 	ms.table = table;
 	ms.table_len = strlen(table);
 	ms.fn = push_region;
 	ms.ctx = out;
 	ms.state = state;
 	ms.err = err;
-	ms.states_only = 0;
-	ms.last_name = NULL;
-	ms.last_name_len = 0;
-	ms.filter = NULL;
-	ms.last_key = NULL;
-	ms.last_end_empty = 0;
-	ms.regions = 0;
-	ms.cover = NULL;
 	return meta_row(&ms, row, err);
 }
 
