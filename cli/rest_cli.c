@@ -213,11 +213,15 @@ int cli_thrift2_open(struct hb_thrift2 **out, double timeout, struct hb_error *e
 	return 0;
 }
 
-/* A region list REST cannot give: the way to see why. Returns CLI_EXIT_SERVER. */
+/* A region list REST cannot give: the way to see why. The gateway's listing fails for a
+ * region replica without a location as for a region (RegionsResource dereferences each
+ * location), while hbase:meta's listing shows the primaries' states only: said so, lest an
+ * operator seeing every region OPEN there look no further. Returns CLI_EXIT_SERVER. */
 static int no_location(const char *table, const struct hb_error *err)
 {
 	cli_error("table '%s': regions not online (%s); 'hbtab regions %s --source meta' "
-	          "shows each region's state",
+	          "shows each region's state (with region replicas, a replica not yet open "
+	          "fails this listing too, and meta's shows the primaries)",
 	          table, err->msg, table);
 	return CLI_EXIT_SERVER;
 }

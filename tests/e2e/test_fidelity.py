@@ -214,7 +214,7 @@ class NotYetOpen(EmulatorTest):
         self.assertFails(r, 4, r"regions not online after 1 s: "
                                r"region 2 \['80000000', 'c0000000'\) CLOSED\n")
 
-    def test_regions_and_audit__500_names_the_cause_and_points_to_meta(self):
+    def test_regions_and_audit__500_names_the_cause_and_points_to_meta_and_replicas(self):
         self.open_delay(3600)
         self.emu.create("t1", SPLITS)
         for cmd in (["regions", "t1"], ["audit", "t1"]):
@@ -222,7 +222,9 @@ class NotYetOpen(EmulatorTest):
                 r = self.hb(*cmd)
                 self.assertFails(r, 4, r"^hbtab: table 't1': regions not online \(GET /t1/regions: "
                                        r"HTTP 500 [^\n]*\); 'hbtab regions t1 --source meta' "
-                                       r"shows each region's state\n$")
+                                       r"shows each region's state \(with region replicas, a "
+                                       r"replica not yet open fails this listing too, and "
+                                       r"meta's shows the primaries\)\n$")
         r = self.hb("-o", "json", "regions", "t1", "--source", "meta")
         self.assertEqual(r.rc, 1, repr(r))
         self.assertEqual({x["state"] for x in r.json()["regions"]}, {"OPENING"})
