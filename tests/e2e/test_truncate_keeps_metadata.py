@@ -250,7 +250,9 @@ class TruncateKeepsMetadata(EmulatorTest):
         self.assertEqual(p.returncode, 143, err)
         self.assertTrue(err.startswith("hbtab: terminated (SIGTERM)\n"), err)
         command = self.assert_kept(err)
-        self.rerun_restores(command)
+        # a write-back the signal cut short may have landed before its answer came: then
+        # the rerun finds the row in the table and has nothing to recover
+        self.rerun_restores(command, recovered=self.emu.metadata_row(T) is None)
 
     def test_sigterm_before_the_truncate_is_sent_leaves_no_state_file(self):
         # the disable that comes before truncateTable is held: the row is still in the table
