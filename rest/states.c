@@ -1,6 +1,7 @@
 /* A table's regions joined with hbase:meta's region and table states (Thrift2 as fallback). */
 #include "rest/states.h"
 #include "core/key.h"
+#include "core/region.h"
 #include "core/regioninfo.h"
 #include "core/vec.h"
 
@@ -64,8 +65,6 @@ static int same_region(const struct state_join *j, size_t i, const struct hb_reg
 static size_t first_at(const struct hb_regions *rs, size_t hint, const unsigned char *start,
                        size_t len)
 {
-	size_t lo = 0, hi = rs->n;
-
 	if (hint < rs->n) {
 		const unsigned char *s, *e, *ps, *pe;
 		size_t sl, el, psl, pel;
@@ -77,18 +76,7 @@ static size_t first_at(const struct hb_regions *rs, size_t hint, const unsigned 
 		    (!hint || hb_key_cmp(ps, psl, start, len) < 0))
 			return hint;
 	}
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, sl, el;
-		const unsigned char *s, *e;
-
-		hb_regions_bounds(rs, mid, &s, &sl, &e, &el);
-		if (hb_key_cmp(s, sl, start, len) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return hb_regions_lower_bound(rs, start, len);
 }
 
 static int note_state(void *ctx, const struct hb_region *m, struct hb_error *err)
