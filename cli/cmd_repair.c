@@ -89,14 +89,8 @@ static int check(struct cli_ctx *x)
 			return cli_usage_exit("repair", "invalid --window '%s' (seconds, 0..86400)",
 			                      window_opt);
 	}
-	if (via_opt && strcmp(via_opt, "auto") && strcmp(via_opt, "shell") &&
-	    strcmp(via_opt, "print"))
-		return cli_usage_exit(
-		    "repair", "invalid --via '%s' (expected auto, shell or print)", via_opt);
-	print_only = via_opt && !strcmp(via_opt, "print");
-	if (print_only && apply)
-		return cli_usage_exit("repair", "--via print writes the script and runs nothing: "
-		                                "leave out --apply");
+	if (cli_ddl_via_steps("repair", via_opt, apply, &print_only))
+		return CLI_EXIT_USAGE;
 	if (print_only && cli_prom_stdout(&po))
 		return cli_usage_exit("repair", "--via print writes the script on standard output: "
 		                                "use --prom-file for the gauges");

@@ -66,14 +66,8 @@ static int check(struct cli_ctx *x)
 			return cli_fail(&err);
 		wait_s = (double)v;
 	}
-	if (via_opt && strcmp(via_opt, "auto") && strcmp(via_opt, "shell") &&
-	    strcmp(via_opt, "print"))
-		return cli_usage_exit(
-		    "reshape", "invalid --via '%s' (expected auto, shell or print)", via_opt);
-	print_only = via_opt && !strcmp(via_opt, "print");
-	if (print_only && apply)
-		return cli_usage_exit("reshape", "--via print writes the script and runs nothing: "
-		                                 "leave out --apply");
+	if (cli_ddl_via_steps("reshape", via_opt, apply, &print_only))
+		return CLI_EXIT_USAGE;
 	if (keyspace_opt) {
 		struct hb_keyspace *ks = NULL;
 		unsigned long long parts;

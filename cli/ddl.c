@@ -212,3 +212,15 @@ int cli_ddl_shell_usable(struct hb_error *err)
 		    cli_ddl_shell_command());
 	return 0;
 }
+
+int cli_ddl_via_steps(const char *cmd, const char *via, int apply, int *print_only)
+{
+	if (via && strcmp(via, "auto") && strcmp(via, "shell") && strcmp(via, "print"))
+		return cli_usage_exit(cmd, "invalid --via '%s' (expected auto, shell or print)",
+		                      via);
+	*print_only = via && !strcmp(via, "print");
+	if (*print_only && apply)
+		return cli_usage_exit(cmd, "--via print writes the script and runs nothing: "
+		                           "leave out --apply");
+	return 0;
+}

@@ -30,6 +30,10 @@ const char *cli_ddl_shell_command(void);
 /* 0 when the hbase shell command is on PATH; else HB_EINVAL saying merges and splits go
  * through it (repair's and reshape's --apply check it before anything runs). */
 int cli_ddl_shell_usable(struct hb_error *err);
+
+/* repair's and reshape's --via (auto, shell or print; NULL: auto) with --apply: *print_only
+ * set; nonzero (the usage message printed for cmd) for another value, or print with --apply. */
+int cli_ddl_via_steps(const char *cmd, const char *via, int apply, int *print_only);
 /* 1 when the shell command's argv[0] is on PATH, 0 when not, -1 (message printed) for a
  * command line that cannot be split. */
 int cli_ddl_shell_available(void);
