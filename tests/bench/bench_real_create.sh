@@ -27,6 +27,7 @@ NS=clickstream
 TABLE=$NS:events_user_clicks_20261128
 WAIT=${BENCH_WAIT:-3000}
 
+export HBTAB_REAL_C2=on # the servers compiled as in production: their own work is timed
 emu_start 3000 "real HBase did not start:" "$SRC/tests/realhbase/run" --watch-pid $$
 REST=http://127.0.0.1:$(port rest)
 THRIFT=http://127.0.0.1:$(port thrift)/

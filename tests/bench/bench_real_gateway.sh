@@ -30,6 +30,7 @@ REGIONS=${BENCH_REGIONS:-2000}
 RUNS=${BENCH_RUNS:-5}
 TABLE=bench_real
 
+export HBTAB_REAL_C2=on # the servers compiled as in production: their own work is timed
 emu_start 3000 "real HBase did not start:" "$SRC/tests/realhbase/run" --watch-pid $$
 REST=http://127.0.0.1:$(port rest)
 THRIFT=http://127.0.0.1:$(port thrift)/
