@@ -15,7 +15,7 @@ import threading
 import hbtest
 import test_completion
 from hbtest import EmulatorTest, OfflineTest
-from test_rest_tls_auth import make_ca, make_server_cert, openssl
+from lib.tlsca import make_ca, make_server_cert, openssl
 
 
 class ExitCodes(OfflineTest):
