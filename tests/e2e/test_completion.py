@@ -10,7 +10,7 @@ import unittest
 import hbtest
 
 COMPLETIONS = os.path.join(hbtest.SRC, "completions")
-ZSH_DRIVER = os.path.join(hbtest.SRC, "tests", "e2e", "complete.zsh")
+ZSH_DRIVER = os.path.join(hbtest.SRC, "tests", "e2e", "lib", "complete.zsh")
 
 # Seconds after which a shell counts as hung.
 HANG_GUARD = 120
