@@ -3,7 +3,7 @@ import urllib.parse
 import urllib.request
 
 import hbtest
-from hbtest import b64, unb64
+from hbtest import b64, tsb, unb64
 from lib.createbase import BINARY_KEYS, CreateTestBase, write_splits_file
 
 

@@ -8,7 +8,7 @@ import tempfile
 import urllib.request
 
 import hbtest
-from hbtest import b64, unb64
+from hbtest import unb64
 from lib.rows import put_rows
 
 

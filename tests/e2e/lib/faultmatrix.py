@@ -7,7 +7,6 @@ import queue
 import re
 import shutil
 import socket
-import sys
 import tempfile
 import threading
 import time
