@@ -58,7 +58,7 @@ class ClosedStderrDeletesTheScanner(EmulatorTest):
 
 
 class DeadlineEndsAHungScan(OfflineTest):
-    """Item: --deadline SEC (global, also HBTAB_DEADLINE and the config file) ends a run that
+    """--deadline SEC (global, also HBTAB_DEADLINE and the config file) ends a run that
     would never end: the scanner is deleted and the exit status is 4."""
 
     @classmethod
