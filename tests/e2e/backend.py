@@ -13,25 +13,17 @@ regions than a real cluster could open), boundaries(table) (read from the gatewa
 metadata_row(table), and `shell`, an --hbase-shell command line (the real JRuby shell, or the
 emulator's stand-in).
 """
-import json
 import os
-import signal
-import subprocess
 import sys
 import urllib.parse
 
 import hbtest
 from hbtest import b64, unb64
+from lib import launch
 
 KIND = os.environ.get("HBTAB_BACKEND", "emulator")
 REAL_READY = os.environ.get("HBTAB_REAL_READY", "")
 REAL_RUN = os.path.join(hbtest.SRC, "tests", "realhbase", "run")
-
-
-def _ports(line):
-    if not line.startswith("HBEMU-READY "):
-        raise RuntimeError("not a ready line: %r" % line)
-    return json.loads(line[len("HBEMU-READY "):])
 
 
 class _Common:
@@ -52,7 +44,7 @@ class RealBackend(_Common):
     kind = "real"
 
     def __init__(self, line):
-        p = _ports(line)
+        p = launch.ready_ports(line)
         self.rest = "http://127.0.0.1:%d" % p["rest"]
         self.thrift = "http://127.0.0.1:%d/" % p["thrift"]
         self.control_url = "http://127.0.0.1:%d" % p["control"]
@@ -207,57 +199,30 @@ class BackendTest(hbtest.OfflineTest):
 # process that ran this, normally ctest, or at `backend.py stop FILE`); the ready line goes
 # to FILE.
 def _start(ready_file):
-    out = ready_file + ".out"
-    log = ready_file + ".log"
-    for f in (ready_file, out):
-        if os.path.exists(f):
-            os.unlink(f)
-    with open(out, "wb") as o, open(log, "wb") as e:
-        proc = subprocess.Popen([REAL_RUN, "--watch-pid", str(os.getppid())], stdout=o, stderr=e,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
-    line = ""
-    hbtest.wait_for(lambda: proc.poll() is not None or hbtest.first_line(out).endswith("\n"),
-                    "the real cluster's ready line", guard=1500)
-    line = hbtest.first_line(out)
-    if not line.startswith("HBEMU-READY "):
-        with open(log, "rb") as f:
-            sys.stderr.write(f.read()[-6000:].decode("utf-8", "replace"))
-        print("real HBase did not start (exit %s)" % proc.poll(), file=sys.stderr)
+    try:
+        _, line = launch.start_cluster([REAL_RUN, "--watch-pid", str(os.getppid())], ready_file,
+                                       "the real cluster")
+    except launch.DidNotStart as e:
+        sys.stderr.write(e.tail)
+        print("real HBase did not start (exit %s)" % e.exit_status, file=sys.stderr)
         return 1
-    with open(ready_file, "w") as f:
-        f.write(line)
+    p = launch.ready_ports(line)
     print("real HBase %s ready in %.1f s (JVM pid %d)" % (
-        _ports(line).get("version"), _ports(line).get("start_seconds", 0), _ports(line)["pid"]))
+        p.get("version"), p.get("start_seconds", 0), p["pid"]))
     return 0
 
 
-def _stop(ready_file):
+def _peak_memory(p):
     try:
-        with open(ready_file) as f:
-            p = _ports(f.readline().strip())
-    except (OSError, RuntimeError):
-        return 0
-    pid = p["pid"]
-    try:
-        with open("/proc/%d/status" % pid) as f:
+        with open("/proc/%d/status" % p["pid"]) as f:
             peak = [ln.split()[1] for ln in f if ln.startswith("VmHWM:")]
         print("real HBase JVM peak resident memory: %.0f MiB" % (int(peak[0]) / 1024))
     except (OSError, IndexError, ValueError):
         pass
-    hbtest.control_call("http://127.0.0.1:%d/control/shutdown" % p["control"], "POST", {},
-                        guard=30)
 
-    def gone():
-        try:
-            os.kill(pid, 0)
-            return False
-        except ProcessLookupError:
-            return True
-    try:
-        hbtest.wait_for(gone, "the real cluster's exit", guard=60)
-    except AssertionError:
-        os.kill(pid, signal.SIGKILL)
-    os.unlink(ready_file)
+
+def _stop(ready_file):
+    launch.stop_cluster(ready_file, "the real cluster", before=_peak_memory)
     return 0
 
 

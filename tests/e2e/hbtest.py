@@ -16,6 +16,8 @@ import urllib.parse
 import urllib.request
 import urllib.error
 
+from lib import launch
+
 HBTAB = os.environ.get("HBTAB_BIN", "")
 SRC = os.environ.get("HBTAB_SRC", os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 GEN_DIR = os.environ.get("HBEMU_GEN_DIR", "")
@@ -102,10 +104,10 @@ class Emulator:
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=penv,
                                      stderr=open(os.path.join(self.tmp, "emu.log"), "wb"))
         line = self.proc.stdout.readline().decode()
-        if not line.startswith("HBEMU-READY "):
+        if not line.startswith(launch.READY):
             self.stop()
             raise RuntimeError("emulator did not start: %r\n%s" % (line, self.log()))
-        self.ports = json.loads(line[len("HBEMU-READY "):])
+        self.ports = launch.ready_ports(line)
         scheme = "https" if "--tls-cert" in args else "http"
         self.rest = "%s://127.0.0.1:%d" % (scheme, self.ports["rest"])
         self.thrift = "%s://127.0.0.1:%d/" % (scheme, self.ports["thrift"])

@@ -33,8 +33,8 @@ import urllib.parse
 
 import backend
 import hbtest
-from forward import ForwardingProxy
 from hbtest import unb64
+from lib.forward import ForwardingProxy
 
 NS = "mx"
 FAULTS = ("abort", "master", "rest", "thrift", "expire")

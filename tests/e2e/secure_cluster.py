@@ -24,59 +24,27 @@ import time
 
 import hbtest
 from hbtest import b64
+from lib import launch
 
 RUN = os.path.join(hbtest.SRC, "tests", "realhbase", "run")
 READY = os.environ.get("HBTAB_SECURE_READY", "")
 NS = "secure_events"  # the namespace hbtab creates (--create-namespace) for the tests' tables
 
 
-def _ready(line):
-    if not line.startswith("HBEMU-READY "):
-        raise RuntimeError("not a ready line: %r" % line)
-    return json.loads(line[len("HBEMU-READY "):])
-
-
 def _start(ready_file, owner):
     """Starts `run --secure` (ended when process owner ends); its ready line goes to
     ready_file. Returns the Popen, or raises with the log's tail."""
-    out, log = ready_file + ".out", ready_file + ".log"
-    for f in (ready_file, out):
-        if os.path.exists(f):
-            os.unlink(f)
-    with open(out, "wb") as o, open(log, "wb") as e:
-        proc = subprocess.Popen([RUN, "--secure", "--watch-pid", str(owner)], stdout=o,
-                                stderr=e, stdin=subprocess.DEVNULL, start_new_session=True)
-    hbtest.wait_for(lambda: proc.poll() is not None or hbtest.first_line(out).endswith("\n"),
-                    "the secure cluster's ready line", guard=1500)
-    line = hbtest.first_line(out)
-    if not line.startswith("HBEMU-READY "):
-        with open(log, "rb") as f:
-            tail = f.read()[-6000:].decode("utf-8", "replace")
-        raise RuntimeError("the secure cluster did not start (exit %s):\n%s" % (proc.poll(), tail))
-    with open(ready_file, "w") as f:
-        f.write(line)
+    try:
+        proc, _ = launch.start_cluster([RUN, "--secure", "--watch-pid", str(owner)], ready_file,
+                                       "the secure cluster")
+    except launch.DidNotStart as e:
+        raise RuntimeError("the secure cluster did not start (exit %s):\n%s"
+                           % (e.exit_status, e.tail))
     return proc
 
 
 def _stop(ready_file):
-    try:
-        p = _ready(hbtest.first_line(ready_file).strip())
-    except RuntimeError:
-        return
-    hbtest.control_call("http://127.0.0.1:%d/control/shutdown" % p["control"], "POST", {},
-                        guard=30)
-
-    def gone():
-        try:
-            os.kill(p["pid"], 0)
-            return False
-        except ProcessLookupError:
-            return True
-    try:
-        hbtest.wait_for(gone, "the secure cluster's exit", guard=60)
-    except AssertionError:
-        os.kill(p["pid"], 9)
-    os.unlink(ready_file)
+    launch.stop_cluster(ready_file, "the secure cluster")
 
 
 class Cluster:
@@ -91,7 +59,7 @@ class Cluster:
             if not path:
                 cls.own = path = os.path.join(tempfile.mkdtemp(prefix="hbtab-secure-"), "ready")
                 _start(path, os.getpid())
-            cls.p = _ready(hbtest.first_line(path).strip())
+            cls.p = launch.read_ports(path)
             cls.tmp = tempfile.mkdtemp(prefix="hbtab-krb5cc-")
             for who in ("admin", "reader"):
                 kinit(who, cls.cache(who))
@@ -486,7 +454,7 @@ def main():
         except RuntimeError as e:
             print(e, file=sys.stderr)
             sys.exit(1)
-        p = _ready(hbtest.first_line(sys.argv[2]).strip())
+        p = launch.read_ports(sys.argv[2])
         print("secure real HBase %s ready in %.1f s (JVM pid %d, %.1f s with the build)" % (
             p.get("version"), p.get("start_seconds", 0), p["pid"], time.monotonic() - t0))
         sys.exit(0)

@@ -5,6 +5,10 @@ import time
 
 import hbtest
 from hbtest import EmulatorTest, b64, run
+from lib.rows import put_rows
+
+# the cell of each row the tests write
+CELL = {"column": b"cf:q", "value": b"v"}
 
 HEX10 = [b"%08x" % (i * (2 ** 32 // 10)) for i in range(1, 10)]
 PART20 = [struct.pack(">q", i) for i in range(1, 20)]
@@ -23,12 +27,6 @@ class AuditTable(EmulatorTest):
                 cells.append({"column": b64("%s:%s" % (family, q)), "value": b64(str(v))})
         st, body = self.emu.control("POST", "/control/put", {
             "table": table, "rows": [{"key": b64("totalPartition"), "cells": cells}]})
-        self.assertIn(st, (200, 201), body)
-
-    def put_rows(self, table, keys):
-        rows = [{"key": b64(k), "cells": [{"column": b64("cf:q"), "value": b64("v")}]}
-                for k in keys]
-        st, body = self.emu.control("POST", "/control/put", {"table": table, "rows": rows})
         self.assertIn(st, (200, 201), body)
 
     def audit(self, *args):
@@ -197,8 +195,8 @@ class AuditTable(EmulatorTest):
     def test_audit_table__sequential_writes_are_named(self):
         self.emu.create("t1", HEX10)
         self.put_meta("t1", 10, "hex{8} *")
-        self.put_rows("t1", [b"f%07d" % i for i in range(600)])
-        self.put_rows("t1", [b"1%07d" % i for i in range(10)])
+        put_rows(self.emu, "t1", [b"f%07d" % i for i in range(600)], **CELL)
+        put_rows(self.emu, "t1", [b"1%07d" % i for i in range(10)], **CELL)
         r, doc = self.audit("t1", "--hotspots", "--window", "0")
         self.assertEqual(r.rc, 1, repr(r))
         # The region, and the server holding it (3 servers: fair share 1/3).
@@ -213,7 +211,7 @@ class AuditTable(EmulatorTest):
     def test_audit_table__window_measures_only_writes_during_it(self):
         self.emu.create("t1", HEX10)
         self.put_meta("t1", 10, "hex{8} *")
-        self.put_rows("t1", [b"f%07d" % i for i in range(600)])  # before the window
+        put_rows(self.emu, "t1", [b"f%07d" % i for i in range(600)], **CELL)  # before the window
         # a generous window: the writes below only have to land before it closes
         args = [hbtest.HBTAB, "--rest", self.emu.rest, "--no-progress", "-o", "json",
                 "audit", "t1", "--hotspots", "--window", "20", "--hot-min-writes", "50"]
@@ -227,8 +225,8 @@ class AuditTable(EmulatorTest):
             self.assertIsNone(p.poll(), "audit ended before its first counter reading")
             self.assertLess(time.monotonic(), deadline, "no counter reading")
             time.sleep(0.05)
-        self.put_rows("t1", [b"3%07d" % i for i in range(100)])  # region 1 [19999999, 33333332)
-        self.put_rows("t1", [b"8%07d" % i for i in range(10)])
+        put_rows(self.emu, "t1", [b"3%07d" % i for i in range(100)], **CELL)  # region 1 [19999999, 33333332)
+        put_rows(self.emu, "t1", [b"8%07d" % i for i in range(10)], **CELL)
         out, err = p.communicate(timeout=60)
         hbtest.shutil.rmtree(home, ignore_errors=True)
         doc = hbtest.json.loads(out)

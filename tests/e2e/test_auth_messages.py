@@ -10,7 +10,7 @@ import unittest
 
 import hbtest
 from hbtest import EmulatorTest
-from test_rest_tls_auth import make_ca, make_server_cert
+from lib.tlsca import make_ca, make_server_cert
 
 PASSWORD = "pw-0815-secret"
 NO_RETRY = ("--retries", "0")

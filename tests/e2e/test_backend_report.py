@@ -12,9 +12,9 @@ import tempfile
 
 import backend
 import hbtest
-import htmlpage
 from hbtest import unb64
-from test_report import GREEN, RED, PageChecks
+from lib import htmlpage
+from lib.reportpage import GREEN, RED, PageChecks
 
 SEED = ["--range-splits", "10", "--start", "0000000000000000", "--end", "ffffffffffffffff"]
 

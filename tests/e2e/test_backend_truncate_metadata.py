@@ -28,7 +28,7 @@ import urllib.request
 
 import backend
 import hbtest
-from forward import ForwardingProxy
+from lib.forward import ForwardingProxy
 
 sys.path.insert(0, hbtest.GEN_DIR)
 from thrift.protocol import TBinaryProtocol  # noqa: E402

@@ -10,7 +10,7 @@ import unittest
 import hbtest
 
 COMPLETIONS = os.path.join(hbtest.SRC, "completions")
-ZSH_DRIVER = os.path.join(hbtest.SRC, "tests", "e2e", "complete.zsh")
+ZSH_DRIVER = os.path.join(hbtest.SRC, "tests", "e2e", "lib", "complete.zsh")
 
 # Seconds after which a shell counts as hung.
 HANG_GUARD = 120
@@ -183,6 +183,65 @@ class Scripts(unittest.TestCase):
         self.assertIn("--splits-file\tFILE\t\t\t", lines)
         meta = hbtest.run(["__complete", "meta"]).out.split("\n")
         self.assertEqual([w for w in meta if w and not w.startswith("-")], ["get", "set"])
+
+
+
+class CompletesValuesAndTables:
+    """Completion offers --tz zone names, --generator and --policy values, and the
+    table names of the gateway for commands that take an existing table (asked only when
+    --rest or a profile is set), in bash, zsh and fish."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.emu = hbtest.Emulator(1)
+        for t in ("users", "events"):
+            cls.emu.create(t)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.emu.stop()
+        super().tearDownClass()
+
+    def test_values_of_tz_generator_and_policy(self):
+        tz = set(self.offers("hbtab rotate --tz Europe/Be"))
+        self.assertIn("Europe/Berlin", tz)
+        self.assertTrue(all(z.startswith("Europe/Be") for z in tz), tz)
+        self.assertIn("UTC", self.offers("hbtab rotate --tz U"))
+        gens = set(self.offers("hbtab simulate --hex-splits 4 --generator "))
+        self.assertTrue({"md5", "partition", "sequential", "hex8", "salt", "roundrobin",
+                         "transaction", "statistics"} <= gens, gens)
+        self.assertIn("statistics", self.offers("hbtab splits --sampled-splits 2 --generator st"))
+        pols = set(self.offers("hbtab simulate --hex-splits 4 --generator md5 --policy "))
+        self.assertTrue({"stepping", "increasing", "constant", "disabled"} <= pols, pols)
+
+    def test_table_names_come_from_the_gateway_named_on_the_line(self):
+        rest = self.emu.rest
+        self.assertEqual(set(self.offers("hbtab --rest %s regions " % rest)), {"users", "events"})
+        self.assertEqual(set(self.offers("hbtab audit --rest %s u" % rest)), {"users"})
+        self.assertEqual(set(self.offers("hbtab --rest %s meta get " % rest)),
+                         {"users", "events"})
+        self.assertEqual(set(self.offers("hbtab --rest %s drop e" % rest)), {"events"})
+        # a new table's name, a second argument: nothing to offer
+        self.assertEqual(self.offers("hbtab --rest %s create " % rest), [])
+        self.assertEqual(self.offers("hbtab --rest %s meta set users " % rest), [])
+        # without --rest or a profile no gateway is asked
+        self.emu.clear_requests()
+        self.assertEqual(self.offers("hbtab describe "), [])
+        self.assertEqual(self.emu.requests(), [])
+
+
+def _shell_case(base):
+    cls = type("Completes" + base.__name__, (CompletesValuesAndTables, base), {})
+    for name in dir(CompletionCases):
+        if name.startswith("test_"):
+            setattr(cls, name, None)  # the shells' other cases run in Bash, Zsh and Fish
+    return cls
+
+
+CompletesBash = _shell_case(Bash)
+CompletesZsh = _shell_case(Zsh)
+CompletesFish = _shell_case(Fish)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,7 @@
 Thrift2 they travel in the family's attribute map, since TCompressionAlgorithm has no value
 for them (docs/hbase-versions.md, "Compression names")."""
 import hbtest
-from test_create import CreateTestBase
-from test_create_shell import STANDIN
+from lib.createbase import STANDIN, CreateTestBase
 
 
 class Compression25(CreateTestBase):

@@ -1,6 +1,6 @@
 """hbtab create under faults at every step: each faulted run leaves a state the next run completes."""
 import hbtest
-from test_create import BINARY_KEYS, CreateTestBase
+from lib.createbase import BINARY_KEYS, CreateTestBase
 
 REST_STEPS = [
     ("GET", r"^/t1/exists$"),

@@ -4,9 +4,7 @@ import sys
 import time
 
 import hbtest
-from test_create import BINARY_KEYS, CreateTestBase, write_splits_file
-
-STANDIN = "ruby %s -n" % hbtest.SHELL_STANDIN
+from lib.createbase import BINARY_KEYS, STANDIN, CreateTestBase, write_splits_file
 
 
 def gone(pid, guard=60.0):

@@ -2,11 +2,11 @@
 generated from hbase.thrift ($HBEMU_GEN_DIR): every field is compared."""
 import http.server
 import sys
-import threading
 import urllib.request
 
 import hbtest
-from test_create import BINARY_KEYS, CreateTestBase
+from lib import fakehttp
+from lib.createbase import BINARY_KEYS, CreateTestBase
 
 sys.path.insert(0, hbtest.GEN_DIR)
 from thrift.protocol import TBinaryProtocol  # noqa: E402
@@ -58,14 +58,11 @@ class CreateWireTest(CreateTestBase):
         Recorder.bodies = []
         Recorder.headers_seen = []
         Recorder.upstream = self.emu.thrift
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-        self.proxy = "http://127.0.0.1:%d/" % self.server.server_address[1]
+        self.server = fakehttp.Server(Recorder)
+        self.proxy = self.server.url + "/"
 
     def tearDown(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.stop()
         super().tearDown()
 
     def test_create__thrift2_request_decodes_with_apache_thrift_runtime(self):

@@ -1,11 +1,11 @@
 """End-to-end fault matrix of rotate, which creates, verifies and drops tables: every
 emulator fault kind at every request step (create: test_fault_matrix_create.py; drop:
 test_fault_matrix_rest.py). The cells, the expected exit codes and the workers are those
-of test_fault_matrix.py."""
+of lib/faultmatrix.py."""
 import os
 
 import hbtest
-from test_fault_matrix import HEX4, WAIT, FaultMatrix
+from lib.faultmatrix import HEX4, WAIT, FaultMatrix
 
 TEMPLATE = "ev_%Y%m%d"
 DROPPED = ("ev_20261101", "ev_20261102")  # managed and past retention on day 3

@@ -1,10 +1,9 @@
 """End-to-end fault matrix of the REST gateway's DDL: create --via rest (the schema PUT)
 and drop (the schema DELETE), every emulator fault kind at every request step; and the
 answers to a schema PUT that carry a body. The cells, the expected exit codes and the
-workers are those of test_fault_matrix.py."""
+workers come from lib/faultmatrix.py."""
 import hbtest
-from test_fault_matrix import FaultMatrix
-from test_fault_matrix_create import STATUS_DELIVERED, CreateMatrixBase
+from lib.faultmatrix import STATUS_DELIVERED, CreateMatrixBase, FaultMatrix
 
 
 class CreateRestMatrix(CreateMatrixBase):

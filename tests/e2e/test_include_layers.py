@@ -1,5 +1,8 @@
 """The layers of docs/ARCHITECTURE.md hold in the sources: core/ < rest/ < cli/, every #include
-points down or sideways, and core/ does not include the libraries that rest/ talks through."""
+points down or sideways, and core/ does not include the libraries that rest/ talks through.
+The end-to-end tests have two floors of their own: the test files (tests/e2e/test_*.py) over
+the helpers (hbtest.py, backend.py, tests/e2e/lib/); no file imports a test file."""
+import ast
 import glob
 import os
 import re
@@ -67,6 +70,30 @@ def violations(src):
     return found
 
 
+def imports_of_test_files(e2e):
+    """Every import of a test file (test_*.py) in tests/e2e's Python files and its lib/: a
+    test file is run, never imported; what two files share lives in lib/."""
+    found = []
+    paths = glob.glob(os.path.join(e2e, "*.py")) + glob.glob(os.path.join(e2e, "lib", "*.py"))
+    for path in sorted(paths):
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        rel = os.path.relpath(path, e2e)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module] + [node.module + "." + a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                if any(part.startswith("test_") for part in name.split(".")):
+                    found.append("%s:%d: imports %s, a test file: what test files share "
+                                 "belongs in tests/e2e/lib/" % (rel, node.lineno, name))
+                    break
+    return found
+
+
 class IncludeLayers(unittest.TestCase):
     def test_no_source_file_includes_a_header_of_a_higher_layer(self):
         found = violations(hbtest.SRC)
@@ -104,6 +131,34 @@ class IncludeLayers(unittest.TestCase):
             where = sorted(line.split(": ", 1)[0] for line in found)
             self.assertEqual(where, ["core/curl.c:1", "core/missing.c:1", "core/up_relative.c:1",
                                      "core/up_root.c:1", "rest/up_cli.c:1"], "\n".join(found))
+
+
+
+class TestFilesImportNoTestFile(unittest.TestCase):
+    def test_no_test_file_imports_another_test_file(self):
+        found = imports_of_test_files(os.path.join(hbtest.SRC, "tests", "e2e"))
+        self.assertEqual(found, [], "docs/ARCHITECTURE.md, Tests:\n" + "\n".join(found))
+
+    def test_the_check_refuses_each_way_of_importing_a_test_file(self):
+        with tempfile.TemporaryDirectory(prefix="hbtab-e2e-") as e2e:
+            os.makedirs(os.path.join(e2e, "lib"))
+            files = {
+                "hbtest.py": "import os\n",
+                "test_a.py": "import hbtest\nfrom lib import rows\nfrom lib.rows import put_rows\n",
+                "test_b.py": "import test_a\n",
+                "test_c.py": "from test_a import X\n",
+                "test_d.py": "def f():\n    import os, test_a as a\n",
+                "test_e.py": "from lib import test_helpers\n",
+                "lib/rows.py": "from test_a import put_rows\n",
+                "lib/test_notes.txt": "import test_a\n",
+            }
+            for name, text in files.items():
+                with open(os.path.join(e2e, name), "w") as f:
+                    f.write(text)
+            found = imports_of_test_files(e2e)
+            where = sorted(line.split(": ", 1)[0] for line in found)
+            self.assertEqual(where, ["lib/rows.py:1", "test_b.py:1", "test_c.py:1",
+                                     "test_d.py:2", "test_e.py:1"], "\n".join(found))
 
 
 if __name__ == "__main__":

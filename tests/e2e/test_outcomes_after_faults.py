@@ -18,6 +18,7 @@ import urllib.request
 
 import hbtest
 from hbtest import EmulatorTest, b64
+from lib import fakehttp, tlsca
 
 GUARD = 120  # seconds: a guard against a hang only
 TABLE = "events_user_clicks_20261128"
@@ -325,14 +326,8 @@ class Outcomes(EmulatorTest):
 
             def log_message(self, *a):
                 pass
-        srv = http.server.HTTPServer(("127.0.0.1", 0), Redirect)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        try:
-            r = hbtest.run(["--rest", "http://127.0.0.1:%d" % srv.server_port, "--retries",
-                            "0", "audit", TABLE])
-        finally:
-            srv.shutdown()
-            srv.server_close()
+        with fakehttp.Server(Redirect) as srv:
+            r = hbtest.run(["--rest", srv.url, "--retries", "0", "audit", TABLE])
         self.assertFails(r, 4, r"HTTP 307: redirected to 'http://rest-2.example.net:8080/%s/"
                                r"[^']*', which hbtab does not follow" % TABLE)
 
@@ -439,18 +434,8 @@ class TlsNames(EmulatorTest):
     @classmethod
     def setUpClass(cls):
         cls.pki = tempfile.mkdtemp(prefix="hbtab-pki-")
-
-        def openssl(*args):
-            subprocess.run(["openssl"] + list(args), cwd=cls.pki, check=True,
-                           capture_output=True)
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
-                "/CN=hbtab test CA", "-keyout", "ca.key", "-out", "ca.pem")
-        with open(os.path.join(cls.pki, "ext.cnf"), "w") as f:
-            f.write("subjectAltName=IP:127.0.0.1\n")
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-                "-keyout", "server.key", "-out", "server.csr")
-        openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-                "-CAcreateserial", "-days", "2", "-extfile", "ext.cnf", "-out", "server.pem")
+        tlsca.make_ca(cls.pki, "ca")
+        tlsca.make_server_cert(cls.pki, "ca", names="IP:127.0.0.1")
         cls.emulator_args = ("--tls-cert", os.path.join(cls.pki, "server.pem"),
                              "--tls-key", os.path.join(cls.pki, "server.key"))
         super().setUpClass()

@@ -9,6 +9,7 @@ import urllib.error
 
 import hbtest
 from hbtest import b64, unb64
+from lib.rows import put_rows
 
 TEMPLATE = "ev_%Y%m%d"
 
@@ -354,13 +355,6 @@ class RotateFaults(RotateBase):
                     self.assertEqual(len(self.emu.live_regions(t)), 4)
 
 
-def put_rows(emu, table, keys):
-    rows = [{"key": b64(k), "cells": [{"column": b64("cf:v"), "value": b64(b"x" * 100)}]} for k in keys]
-    for i in range(0, len(rows), 500):
-        st, body = emu.control("POST", "/control/put", {"table": table, "rows": rows[i:i + 500]})
-        assert st == 200, body
-
-
 class RotateSampling(RotateBase):
     KEYS = sorted(b"user%04d" % (i * 7919 % 10000) for i in range(400))
 
@@ -377,14 +371,14 @@ class RotateSampling(RotateBase):
 
     def test_splits__sample_table_takes_every_key_when_the_table_is_small(self):
         self.emu.create("src", [b"user5"])
-        put_rows(self.emu, "src", self.KEYS)
+        put_rows(self.emu, "src", self.KEYS, value=b"x" * 100)
         r = self.hb("splits", "--sampled-splits", "8", "--sample-table", "src")
         self.assertOk(r)
         self.assertEqual([l.encode() for l in r.out.splitlines()], self.expected_splits(8, self.KEYS))
 
     def test_create__sample_table_thins_a_big_table_with_random_row_filter(self):
         self.emu.create("src", [b"user5"])
-        put_rows(self.emu, "src", self.KEYS)
+        put_rows(self.emu, "src", self.KEYS, value=b"x" * 100)
         self.emu.clear_requests()
         r = self.hb("create", "t_sampled", "--sampled-splits", "4", "--sample-table", "src",
                     "--sample-rows", "50", "-o", "json")
@@ -411,7 +405,7 @@ class RotateSampling(RotateBase):
         r = self.rotate("2026-11-01", "--ahead", "0", "--sample-previous", spec=spec)
         self.assertOk(r)
         gen = sorted(unb64(x["start"]) for x in self.emu.live_regions("ev_20261101"))[1:]
-        put_rows(self.emu, "ev_20261101", self.KEYS)
+        put_rows(self.emu, "ev_20261101", self.KEYS, value=b"x" * 100)
         # day 2: today's table is sampled from yesterday's rows
         r = self.rotate("2026-11-02", "--ahead", "0", "--sample-previous", spec=spec)
         self.assertOk(r)

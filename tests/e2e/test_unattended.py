@@ -8,14 +8,8 @@ import tempfile
 import urllib.request
 
 import hbtest
-from hbtest import b64, unb64
-
-
-def put_rows(emu, table, keys):
-    rows = [{"key": b64(k), "cells": [{"column": b64("cf:v"), "value": b64(b"x")}]} for k in keys]
-    for i in range(0, len(rows), 500):
-        st, body = emu.control("POST", "/control/put", {"table": table, "rows": rows[i:i + 500]})
-        assert st == 200, body
+from hbtest import unb64
+from lib.rows import put_rows
 
 
 class SampledSplits(hbtest.EmulatorTest):

@@ -4,19 +4,17 @@ Every bad input must end with one clear 'hbtab: ...' line on stderr and the docu
 status (2 bad input, 3 network, 4 server, 5 refused), never a crash, a sanitizer report, a
 hang, a success claimed over lost output, or a partial destructive action."""
 import base64
-import http.server
 import json
 import os
 import shutil
 import signal
-import socketserver
 import struct
 import subprocess
 import tempfile
-import threading
 
 import hbtest
 from hbtest import EmulatorTest, OfflineTest
+from lib import fakehttp
 
 SANITIZER = r"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:"
 
@@ -561,34 +559,8 @@ class HostileTables(EmulatorTest):
         self.assertIn("N\t5", self.hb("meta", "get", "t1").out)
 
 
-class Hostile(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    routes = {}
-
-    def log_message(self, *a):
-        pass
-
-    def answer(self):
-        n = int(self.headers.get("Content-Length") or 0)
-        if n:
-            self.rfile.read(n)
-        path = self.path.split("?")[0]
-        st, ctype, body = self.routes.get(path, (404, "text/plain", b"not found"))
-        if callable(body):
-            body = body()
-        if isinstance(body, str):
-            body = body.encode()
-        self.send_response(st)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    do_GET = do_POST = do_PUT = do_DELETE = answer
-
-
-class ThreadedServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
+# the gateway's answers by path, set by each test
+Hostile = fakehttp.route_handler()
 
 
 J = "application/json"
@@ -601,14 +573,12 @@ class HostileServer(OfflineTest):
 
     @classmethod
     def setUpClass(cls):
-        cls.srv = ThreadedServer(("127.0.0.1", 0), Hostile)
-        threading.Thread(target=cls.srv.serve_forever, daemon=True).start()
-        cls.url = "http://127.0.0.1:%d" % cls.srv.server_address[1]
+        cls.srv = fakehttp.Server(Hostile)
+        cls.url = cls.srv.url
 
     @classmethod
     def tearDownClass(cls):
-        cls.srv.shutdown()
-        cls.srv.server_close()
+        cls.srv.stop()
 
     def setUp(self):
         Hostile.routes.clear()

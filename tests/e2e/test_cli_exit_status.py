@@ -6,7 +6,7 @@ import tempfile
 import threading
 
 import hbtest
-from hbtest import EmulatorTest
+from hbtest import EmulatorTest, OfflineTest
 
 # Seconds after which a step counts as hung.
 HANG_GUARD = 60
@@ -88,6 +88,32 @@ class MissingLocalFiles(EmulatorTest):
         self.assert_bad_input_before_any_request(
             ["tables"], "cannot read config file '/nonexistent/config'",
             env={"HBTAB_CONFIG": "/nonexistent/config"})
+
+
+
+class ExitCodes(OfflineTest):
+    """Consistent exit codes and refusal of odd input (-V, --tz '', --now year)."""
+
+    def test_version_after_the_command_word_prints_the_version(self):
+        for args in (["splits", "-V"], ["rotate", "--version"], ["status", "-V"]):
+            r = self.hb(*args)
+            self.assertOk(r)
+            self.assertRegex(r.out, r"^hbtab \d+\.\d+\.\d+\n$", args)
+
+    def test_empty_tz_is_bad_input(self):
+        r = self.hb("rotate", "--template", "ev_%Y%m%d", "--hex-splits", "2", "--tz", "",
+                    "--now", "2026-11-01", "--dry-run", "--rest", "http://127.0.0.1:9")
+        self.assertFails(r, 2, r"empty --tz")
+
+    def test_now_whose_tables_ahead_reach_a_five_digit_year_is_bad_input(self):
+        r = self.hb("rotate", "--template", "ev_%Y%m%d", "--hex-splits", "2",
+                    "--now", "9999-12-31T23:59Z", "--ahead", "2", "--dry-run",
+                    "--rest", "http://127.0.0.1:9")
+        self.assertFails(r, 2, r"year 10000")
+        r = self.hb("rotate", "--template", "ev_%Y%m%d%H", "--period", "hour", "--hex-splits",
+                    "2", "--now", "9999-12-31T23:30Z", "--ahead", "1", "--dry-run",
+                    "--rest", "http://127.0.0.1:9")
+        self.assertFails(r, 2, r"year 10000")
 
 
 if __name__ == "__main__":

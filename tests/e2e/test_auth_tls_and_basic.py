@@ -7,28 +7,11 @@ import subprocess
 import tempfile
 
 import hbtest
-import test_meta_ranges
 from hbtest import EmulatorTest, run
+from lib import metalisting
+from lib.tlsca import make_ca, make_server_cert
 
 PASSWORD = "s3cr3t-Pw-4711"
-
-
-def openssl(*args, cwd):
-    subprocess.run(["openssl"] + list(args), cwd=cwd, check=True, capture_output=True)
-
-
-def make_ca(d, name):
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + name,
-            "-keyout", name + ".key", "-out", name + ".pem", cwd=d)
-
-
-def make_server_cert(d, ca):
-    with open(os.path.join(d, "ext.cnf"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-            "-keyout", "server.key", "-out", "server.csr", cwd=d)
-    openssl("x509", "-req", "-in", "server.csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
-            "-CAcreateserial", "-days", "2", "-extfile", "ext.cnf", "-out", "server.pem", cwd=d)
 
 
 def home_with_netrc():
@@ -166,13 +149,13 @@ class TlsBasicAuthMetaRanges(TlsEmulatorTest):
 
     @classmethod
     def setUpClass(cls):
-        cls.splits = test_meta_ranges.hex_splits()
+        cls.splits = metalisting.hex_splits()
         super().setUpClass()
 
     def setUp(self):
         super().setUp()
         self.assertTrue(self.emu.rest.startswith("https://"))
-        self.emu.create(test_meta_ranges.TABLE, self.splits)
+        self.emu.create(metalisting.TABLE, self.splits)
         self.emu.clear_requests()
 
     def test_auth__meta_ranges_carry_the_credentials_and_ca_to_their_own_connections(self):
@@ -184,7 +167,7 @@ class TlsBasicAuthMetaRanges(TlsEmulatorTest):
                     self.emu.clear_requests()
                     r = run(["--rest", self.emu.rest, "--no-progress", "--retries", "0",
                              "--cacert", os.path.join(self.pki, "ca.pem"), "--user", "alice",
-                             "-o", "json", "regions", test_meta_ranges.TABLE, "--source",
+                             "-o", "json", "regions", metalisting.TABLE, "--source",
                              "meta"], **kw)
                     self.assertOk(r)
                     self.assertNotIn(PASSWORD, r.out + r.err)
@@ -195,12 +178,12 @@ class TlsBasicAuthMetaRanges(TlsEmulatorTest):
                     # every request, on every connection, let in at once: no 401 anywhere
                     self.assertEqual([q for q in log if (q["status"], q["fault"]) != (200, None)],
                                      [], log)
-                    samples = test_meta_ranges.samples(log)
+                    samples = metalisting.samples(log)
                     self.assertEqual([q["status"] for q in samples], [200], samples)
-                    ranges = test_meta_ranges.ranges(log)
+                    ranges = metalisting.ranges(log)
                     self.assertGreaterEqual(len(ranges), 1, log)
                     # each range asked for once: none had to be read again
-                    starts = [test_meta_ranges.startrow(q["path"]) for q in ranges]
+                    starts = [metalisting.startrow(q["path"]) for q in ranges]
                     self.assertEqual(len(set(starts)), len(starts), starts)
         finally:
             shutil.rmtree(home, ignore_errors=True)

@@ -1,6 +1,6 @@
 """End-to-end: Kerberos SPNEGO against a real MIT KDC.
 
-A temporary realm (krbrealm.py) runs krb5kdc on a loopback port, with everything under one
+A temporary realm (lib/krbrealm.py) runs krb5kdc on a loopback port, with everything under one
 temporary directory. The emulator's REST gateway requires SPNEGO for the service principal
 HTTP/localhost and hands out the hadoop.auth cookie as hadoop-auth's AuthenticationFilter
 does (tests/emulator/hbemu/spnego.py). hbtab --negotiate uses the user's ticket cache.
@@ -13,10 +13,9 @@ import tempfile
 import time
 
 import hbtest
-import krbrealm
-import test_meta_ranges
 from hbtest import Emulator, run
-from test_rest_tls_auth import make_ca, make_server_cert
+from lib import krbrealm, metalisting
+from lib.tlsca import make_ca, make_server_cert
 
 USER, USER_PW = "alice", "alice-pw-1"
 
@@ -248,11 +247,11 @@ class NegotiateMetaRanges(KerberosTest):
 
     @classmethod
     def setUpClass(cls):
-        cls.splits = test_meta_ranges.hex_splits()
+        cls.splits = metalisting.hex_splits()
         super().setUpClass()
 
     def test_negotiate__meta_ranges_each_negotiate_on_their_own_connection(self):
-        table = test_meta_ranges.TABLE
+        table = metalisting.TABLE
         self.emu.create(table, self.splits)
         self.emu.clear_requests()
         self.emu.control("DELETE", "/control/spnego")
@@ -278,18 +277,18 @@ class NegotiateMetaRanges(KerberosTest):
             return [q["status"] for q in log if q["path"] == path]
 
         # the first connection and the sample's: challenged, negotiated, answered
-        listing = {q["path"] for q in test_meta_ranges.meta_scans(log)
-                   if test_meta_ranges.startrow(q["path"]) == table}
+        listing = {q["path"] for q in metalisting.meta_scans(log)
+                   if metalisting.startrow(q["path"]) == table}
         self.assertEqual([answers(p) for p in listing], [[401, 200]], log)
-        samples = {q["path"] for q in test_meta_ranges.samples(log)}
+        samples = {q["path"] for q in metalisting.samples(log)}
         self.assertEqual([answers(p) for p in samples], [[401, 200]], log)
         # The first range is read on the sample's connection (its cookie already there);
         # each range after it on a new connection that negotiates. Every range is answered
         # exactly once: none was read again on the first connection.
-        ranges = test_meta_ranges.ranges(log)
-        starts = sorted({test_meta_ranges.startrow(q["path"]) for q in ranges})
+        ranges = metalisting.ranges(log)
+        starts = sorted({metalisting.startrow(q["path"]) for q in ranges})
         self.assertGreaterEqual(len(starts), 1, log)
-        got = [[q["status"] for q in ranges if test_meta_ranges.startrow(q["path"]) == st]
+        got = [[q["status"] for q in ranges if metalisting.startrow(q["path"]) == st]
                for st in starts]
         self.assertEqual(got, [[200]] + [[401, 200]] * (len(starts) - 1), log)
         # one negotiation per connection: the first, the sample's, each range's after the
