@@ -6,13 +6,16 @@
 
 #include <cjson/cJSON.h>
 #include <stddef.h>
+#include <string.h>
 
 /* For a body mapped from its spool file, read up to upto: gives back the pages from *next to
  * upto's page once they are a few MiB, moving *next on (nothing when *next is NULL). */
 void hb_rest_drop_behind(const char **next, const char *upto);
 
+/* HB_ESERVER "malformed response from WHAT: ...", with the caller's err and what in scope. */
 #define HB_BAD(...) hb_error_malformed(err, what, __VA_ARGS__)
 
+/* The C string s as hb_json_shown gives it, into the array buf. */
 #define HB_SHOWN(buf, s) hb_json_shown(buf, sizeof(buf), s, strlen(s))
 
 /*

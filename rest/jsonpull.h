@@ -8,11 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A reader over one JSON text: p at the next byte, end past the last. */
 struct hb_jr {
 	const char *p, *end;
 	int bad;          /* set on any syntax error */
 	int strict;       /* a lone surrogate escape is a syntax error (else it reads as U+FFFD) */
-	const char *drop; /* a mapped body: see drop_to (NULL in memory) */
+	const char *drop; /* a mapped body: see hb_rest_drop_behind (NULL in memory) */
 };
 
 /* One member value as seen: kind and, for a string, its decoded text in buf. */

@@ -50,7 +50,8 @@ struct hb_region_list {
 	size_t n0;
 };
 
-/* Region lists filled by a listing, for rest/metalist.c. */
+/* Regions handed into a list (ctx: a struct hb_regions, or a struct hb_region_list that
+ * forgets what a restart takes back), for rest/meta.c and rest/metalist.c. */
 int hb_rest_region_push(void *ctx, const struct hb_region *r, struct hb_error *err);
 int hb_region_list_push(void *ctx, const struct hb_region *r, struct hb_error *err);
 int hb_region_list_restart(void *ctx);
