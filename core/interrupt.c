@@ -8,7 +8,7 @@
 volatile sig_atomic_t hb_interrupted;
 
 static volatile sig_atomic_t holds, shields;
-/* transfers run in more than one thread at a time (rest/hbase.c's meta ranges) */
+/* transfers run in more than one thread at a time (rest/metalist.c's meta ranges) */
 static atomic_int transfers;
 static void (*exit_fn)(int sig);
 

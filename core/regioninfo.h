@@ -3,6 +3,7 @@
 #define HB_REGIONINFO_H
 
 #include "hb.h"
+#include "pb.h"
 #include "region.h"
 
 #include <stddef.h>
@@ -43,17 +44,6 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *p, size_t n, str
 int hb_tablestate_decode(int *state, const void *p, size_t n, struct hb_error *err);
 /* "ENABLED", "DISABLED", "DISABLING", "ENABLING" or "UNKNOWN". */
 const char *hb_tablestate_name(int state);
-
-/* Reads a protobuf varint at *pos (advancing it); HB_EINVAL when truncated or > 10 bytes. */
-int hb_pb_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *out);
-
-/* Skips the value of a field of wire type wt at *pos; HB_EINVAL when truncated or for a group
- * or an invalid wire type. */
-int hb_pb_skip(const unsigned char *p, size_t n, size_t *pos, unsigned wt);
-/* Reads a length-delimited value at *pos: a view [*out, *out + *len) inside p; HB_EINVAL when
- * truncated. */
-int hb_pb_len(const unsigned char *p, size_t n, size_t *pos, const unsigned char **out,
-              size_t *len);
 
 /* An 8-byte big-endian long (info:serverstartcode); HB_EINVAL when n != 8. */
 int hb_be64_decode(int64_t *out, const void *p, size_t n);

@@ -1,7 +1,9 @@
 """The layers of docs/ARCHITECTURE.md hold in the sources: core/ < rest/ < cli/, every #include
 points down or sideways, and core/ does not include the libraries that rest/ talks through.
 The end-to-end tests have two floors of their own: the test files (tests/e2e/test_*.py) over
-the helpers (hbtest.py, backend.py, tests/e2e/lib/); no file imports a test file."""
+the helpers (hbtest.py, backend.py, tests/e2e/lib/); no file imports a test file.
+Inside rest/ the files stand on floors too: a header belongs to the files that define what it
+declares, and no chain of includes leads from a file back to itself."""
 import ast
 import glob
 import os
@@ -94,11 +96,121 @@ def imports_of_test_files(e2e):
     return found
 
 
+# Folders whose files must stand on floors of their own: no include runs back up inside them.
+FLOORED = ("rest",)
+
+DECLARED = re.compile(r"^(?![ \t#/*}])[^;{()]*?\b([A-Za-z_]\w*)\s*\(", re.M)
+
+
+def declared(text):
+    """The functions a header declares (its prototypes at file scope)."""
+    return {m.group(1) for m in DECLARED.finditer(text)
+            if not text[m.start():m.end()].lstrip().startswith(("typedef", "struct", "#"))}
+
+
+def defines(text, name):
+    return re.search(r"^(?![ \t#/*}])[^;{()]*\b%s\s*\([^;{]*?\)\s*\{" % re.escape(name),
+                     text, re.M) is not None
+
+
+def upward_inside(src, folder):
+    """Every #include inside folder/ that closes a loop between its files. A .c file is its own
+    room; a header belongs to the rooms that define the functions it declares (a header that
+    declares none, such as one of types or one that only includes others, is a room itself).
+    An include is an arrow from the includer's room to the header's rooms; rooms on floors
+    have every arrow pointing down, so an arrow on a loop runs back up."""
+    base = os.path.join(src, folder)
+    texts = {}
+    for path in sorted(glob.glob(os.path.join(base, "*.[ch]"))):
+        with open(path, encoding="utf-8") as f:
+            texts[os.path.relpath(path, src)] = strip_comments(f.read())
+    sources = [p for p in texts if p.endswith(".c")]
+    rooms = {}
+    for rel, text in texts.items():
+        if rel.endswith(".c"):
+            rooms[rel] = {rel}
+            continue
+        names = declared(text)
+        owners = {c for c in sources if any(defines(texts[c], n) for n in names)}
+        rooms[rel] = owners or {rel}
+    arrows = {}
+    for rel, text in texts.items():
+        for m in INCLUDE.finditer(text):
+            if m.group(1) != '"':
+                continue
+            target = resolve(m.group(2), os.path.join(src, rel), src)
+            if target is None:
+                continue
+            to = os.path.relpath(target, src)
+            if to not in texts:
+                continue
+            no = text.count("\n", 0, m.start()) + 1
+            for a in rooms[rel]:
+                for b in rooms[to]:
+                    if a != b:
+                        arrows.setdefault((a, b), "%s:%d: #include \"%s\"" % (rel, no, m.group(2)))
+    succ = {}
+    for a, b in arrows:
+        succ.setdefault(a, set()).add(b)
+
+    def reaches(a, b):
+        seen, todo = set(), [a]
+        while todo:
+            x = todo.pop()
+            if x == b:
+                return True
+            if x not in seen:
+                seen.add(x)
+                todo.extend(succ.get(x, ()))
+        return False
+
+    return sorted("%s: %s depends on %s, which leads back to it" % (where, a, b)
+                  for (a, b), where in arrows.items() if reaches(b, a))
+
+
 class IncludeLayers(unittest.TestCase):
     def test_no_source_file_includes_a_header_of_a_higher_layer(self):
         found = violations(hbtest.SRC)
         self.assertEqual(found, [], "docs/ARCHITECTURE.md: every dependency points down "
                          "(cli/ -> rest/ -> core/):\n" + "\n".join(found))
+
+    def test_no_include_inside_rest_runs_back_up(self):
+        for folder in FLOORED:
+            found = upward_inside(hbtest.SRC, folder)
+            self.assertEqual(found, [], "docs/ARCHITECTURE.md: inside %s/ every include points "
+                             "down as well:\n" % folder + "\n".join(found))
+
+    def test_the_check_refuses_a_loop_inside_a_floored_folder(self):
+        # a private header declaring functions of two files ties them both ways, as does a
+        # decoder including the header of the requests that call it; a header of types only,
+        # an umbrella header and a straight chain of includes are fine
+        with tempfile.TemporaryDirectory(prefix="hbtab-floors-") as src:
+            os.makedirs(os.path.join(src, "rest"))
+            files = {
+                "rest/http.h": "int http_get(void);\n",
+                "rest/http.c": '#include "rest/http.h"\n#include "rest/priv.h"\nint http_get(void)\n{\n\treturn dec_one();\n}\n'
+                               "int http_note(void)\n{\n\treturn 1;\n}\n",
+                "rest/priv.h": "int http_note(void);\nint dec_one(void);\n",
+                "rest/dec.c": '#include "rest/priv.h"\nint dec_one(void)\n{\n\treturn http_note();\n}\n',
+                "rest/types.h": "struct t {\n\tint a;\n};\n",
+                "rest/res.h": '#include "rest/types.h"\nint res_get(struct t *x);\n',
+                "rest/res.c": '#include "rest/res.h"\n#include "rest/http.h"\n'
+                              "int res_get(struct t *x)\n{\n\treturn x->a + http_get();\n}\n",
+                "rest/all.h": '#include "rest/res.h"\n#include "rest/http.h"\n',
+                "rest/flow.c": '#include "rest/all.h"\nint flow(void)\n{\n\treturn res_get(0);\n}\n',
+            }
+            for name, text in files.items():
+                with open(os.path.join(src, name), "w") as f:
+                    f.write(text)
+            found = upward_inside(src, "rest")
+            self.assertTrue(found, "a loop through rest/priv.h went unseen")
+            self.assertTrue(all("priv.h" in line for line in found), "\n".join(found))
+            os.remove(os.path.join(src, "rest/priv.h"))
+            with open(os.path.join(src, "rest/http.c"), "w") as f:
+                f.write('#include "rest/http.h"\nint http_get(void)\n{\n\treturn 0;\n}\n')
+            with open(os.path.join(src, "rest/dec.c"), "w") as f:
+                f.write('#include "rest/res.h"\nint dec_one(void)\n{\n\treturn 0;\n}\n')
+            self.assertEqual(upward_inside(src, "rest"), [])
 
     def test_the_check_sees_every_layer_and_its_includes(self):
         # the scan must find the three folders and their includes, or it proves nothing

@@ -1,7 +1,8 @@
 /* hbase:meta rows as a scan of table "t" returns them: hb_meta_row_decode. Input: the row key
  * and then each cell's column and value, every one as a 2-byte big-endian length and bytes.
  * A region row it keeps has a 32-char encoded name; a refusal is HB_ESERVER (server data). */
-#include "../../rest/hbase.h"
+#include "../../rest/cells.h"
+#include "../../rest/meta.h"
 #include "fuzz.h"
 
 /* The next length-prefixed item at *pos, or 0 when the input is used up. */

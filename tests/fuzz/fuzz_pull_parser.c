@@ -5,7 +5,7 @@
  * unless it escapes a lone surrogate, which RFC 8259 allows (read as U+FFFD) and cJSON
  * refuses. */
 #include "../../core/key.h"
-#include "../../rest/hbase.h"
+#include "../../rest/regions.h"
 #include "fuzz.h"
 
 #include <cjson/cJSON.h>

@@ -1,6 +1,6 @@
 /* Scanner CellSet bodies (cJSON): hb_rest_decode_cellset. Every fragment it hands over has a
  * key and cells with columns; a refusal is HB_ESERVER with a message. */
-#include "../../rest/hbase.h"
+#include "../../rest/cells.h"
 #include "fuzz.h"
 
 struct seen {

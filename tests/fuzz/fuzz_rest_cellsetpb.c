@@ -1,8 +1,8 @@
-/* A row GET's or scanner batch's protobuf body (core/restpb.h: one CellSet, no length in
+/* A row GET's or scanner batch's protobuf body (core/restpb_cells.h: one CellSet, no length in
  * front): every input ends in rows and 0, or in HB_ESERVER with a message; every view lies
  * inside the input; and a body under 64 KiB that reads whole reads whole as a stateless
  * scan's single chunk too (the same message behind its 16-bit length). */
-#include "../../core/restpb.h"
+#include "../../core/restpb_cells.h"
 #include "fuzz.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* REST /T/regions bodies (the strict pull parser): hb_rest_decode_regions and the table-named
  * variant. A decoded region list has sane bounds; a refusal is HB_ESERVER with a message. */
-#include "../../rest/hbase.h"
+#include "../../rest/regions.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,9 +1,9 @@
-/* A stateless scan's protobuf body (core/restpb.h: CellSet chunks behind 16-bit lengths): every
- * input ends in rows and 0, or in HB_ESERVER / HB_EINVAL (cannot be framed) with a message;
+/* A stateless scan's protobuf body (core/restpb_cells.h: CellSet chunks behind 16-bit lengths):
+ * every input ends in rows and 0, or in HB_ESERVER / HB_EINVAL (cannot be framed) with a message;
  * hb_scanpb_check agrees with a full read, and every view lies inside the input. The same input
  * read as it arrives (hb_scanpb_stream), in pieces of a size its first byte sets, hands on the
  * same rows and cells and ends with the same code and message. */
-#include "../../core/restpb.h"
+#include "../../core/restpb_cells.h"
 #include "fuzz.h"
 
 #include <string.h>

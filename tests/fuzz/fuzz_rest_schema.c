@@ -1,7 +1,7 @@
 /* /T/schema bodies: hb_rest_decode_schema; a decoded schema encodes (hb_rest_encode_schema)
  * to JSON that decodes to a schema encoding to the same JSON. */
 #include "../../core/schema.h"
-#include "../../rest/hbase.h"
+#include "../../rest/schema.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

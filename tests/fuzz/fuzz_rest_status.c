@@ -1,5 +1,5 @@
 /* /status/cluster bodies: hb_rest_decode_status. */
-#include "../../rest/hbase.h"
+#include "../../rest/status.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,9 +1,9 @@
-/* /status/cluster's protobuf body (core/restpb.h: StorageClusterStatus): every input ends in
+/* /status/cluster's protobuf body (core/restpb_status.h: StorageClusterStatus): every input ends in
  * nodes, dead names and 0, or in HB_ESERVER with a message; every view lies inside the input,
  * names hold no NUL, and a whole read ends at the input's end. The same input read as it
  * arrives (hb_statuspb_stream), in pieces of a size its first byte sets, fails when the whole
  * read fails and otherwise hands on the same nodes, regions, dead names and summary. */
-#include "../../core/restpb.h"
+#include "../../core/restpb_status.h"
 #include "fuzz.h"
 
 #include <string.h>

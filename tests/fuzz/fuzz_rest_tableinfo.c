@@ -1,9 +1,9 @@
-/* GET /T/regions as protobuf (core/restpb.h, a TableInfo message): every input ends in regions
- * and 0, or in HB_ESERVER with a message; each region's views are bounded and written again by
- * a minimal encoder here, decode to the same fields. The same input read as it arrives, in
+/* GET /T/regions as protobuf (core/restpb_regions.h, a TableInfo message): every input ends in
+ * regions and 0, or in HB_ESERVER with a message; each region's views are bounded and written again
+ * by a minimal encoder here, decode to the same fields. The same input read as it arrives, in
  * pieces of a size its first byte sets, hands on as many regions and ends the same way. */
 #include "../../core/buf.h"
-#include "../../core/restpb.h"
+#include "../../core/restpb_regions.h"
 #include "fuzz.h"
 
 static void varint(struct hb_buf *b, uint64_t v)

@@ -1,5 +1,5 @@
 /* GET / (table list) bodies: hb_rest_decode_tables. */
-#include "../../rest/hbase.h"
+#include "../../rest/schema.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 /* /version/rest and /version/cluster bodies: hb_rest_decode_version and
  * hb_rest_decode_cluster_version. */
-#include "../../rest/hbase.h"
+#include "../../rest/status.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,5 +1,9 @@
 /* Tests for the REST JSON decoders: missing, extra and mistyped fields, bad base64. */
-#include "rest/hbase.h"
+#include "rest/cells.h"
+#include "rest/meta.h"
+#include "rest/regions.h"
+#include "rest/schema.h"
+#include "rest/status.h"
 #include "test.h"
 
 /* Region i of a list through one of a few views (each valid for the next seven calls). */
@@ -375,7 +379,7 @@ static void test_decode__cellset_binary_and_errors(void)
 }
 
 /* Rows as the scanner receives them: a readable trace "key[col=value@ts,...];" per fragment,
- * fragments with the key of the previous one merged into it as hbase.c does across bodies. */
+ * fragments with the key of the previous one merged into it as rest/scan.c does across bodies. */
 struct trace {
 	char text[1024];
 	int frags;

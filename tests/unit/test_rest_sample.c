@@ -1,5 +1,5 @@
 /* The sampler's scanner filter: ScannerModel's FilterModel JSON, as HBase's REST reads it. */
-#include "rest/hbase.h"
+#include "rest/sample.h"
 #include "test.h"
 
 #include <string.h>

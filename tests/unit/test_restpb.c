@@ -1,6 +1,8 @@
 /* Tests for the REST gateway's protobuf decoders: TableInfo, a stateless scan's CellSet
  * chunks (docs/hbase-wire.md §3.1) and StorageClusterStatus (§1.1). */
-#include "core/restpb.h"
+#include "core/restpb_cells.h"
+#include "core/restpb_regions.h"
+#include "core/restpb_status.h"
 #include "test.h"
 
 #include <stdarg.h>

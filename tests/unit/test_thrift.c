@@ -1,5 +1,6 @@
 /* TBinaryProtocol encoders and decoders against docs/hbase-wire.md §8.5's worked bytes. */
 #include "core/family.h"
+#include "core/tbinary.h"
 #include "core/thrift.h"
 #include "test.h"
 
