@@ -78,7 +78,7 @@ static int check_table_opts(void)
 	return CLI_EXIT_OK;
 }
 
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 static const struct cli_option opts[] = {
     CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
                "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
@@ -113,10 +113,10 @@ static int check(struct cli_ctx *x)
 {
 	if (cli_prom_check("audit", &po))
 		return CLI_EXIT_USAGE;
-	if (x->table && cli_splitspec_given(&ss))
+	if (x->table && hb_splitspec_given(&ss))
 		return cli_usage_exit("audit",
 		                      "give either TABLE or a split specification, not both");
-	if (!x->table && !cli_splitspec_given(&ss))
+	if (!x->table && !hb_splitspec_given(&ss))
 		return cli_usage_exit("audit", "missing TABLE or a split specification");
 	if (!x->table) {
 		if (!o.keyspace)

@@ -94,7 +94,7 @@ static int validate_schema(struct cli_create *c, const struct cli_strlist *fams,
 }
 
 /* The split keys (the caller's, or the spec's), verified and sorted as createTable would. */
-static int validate_splits(struct cli_create *c, const struct cli_splitspec *ss)
+static int validate_splits(struct cli_create *c, const struct hb_splitspec *ss)
 {
 	struct hb_create *f = &c->f;
 	struct hb_error err = {0};
@@ -110,10 +110,10 @@ static int validate_splits(struct cli_create *c, const struct cli_splitspec *ss)
 		}
 		if (c->pre_spec_text && hb_buf_adds(&f->spec_text, c->pre_spec_text))
 			return HB_ENOMEM;
-	} else if (ss && cli_splitspec_given(ss)) {
+	} else if (ss && hb_splitspec_given(ss)) {
 		rc = cli_splitspec_compute(&f->splits, ss, &err);
 		if (!rc)
-			rc = cli_splitspec_describe(&f->spec_text, ss, &err);
+			rc = hb_splitspec_write(&f->spec_text, ss, &err);
 		f->from_table_sample = ss->sampled && ss->sample_table;
 		if (rc) {
 			cli_fail(&err);
@@ -163,7 +163,7 @@ static int validate_meta(struct cli_create *c, const char *meta_row)
 	return 0;
 }
 
-int cli_create_validate(struct cli_create *c, const struct cli_splitspec *ss,
+int cli_create_validate(struct cli_create *c, const struct hb_splitspec *ss,
                         const struct cli_strlist *fams, const struct cli_strlist *attrs,
                         const char *via, const char *meta_row)
 {

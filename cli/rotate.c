@@ -22,7 +22,7 @@
 /* Split keys for a new table: the spec (N = auto read once per run), or a sample of the
  * newest managed table before the current period with --sample-previous. */
 struct design {
-	struct cli_splitspec *ss;
+	struct hb_splitspec *ss;
 	int prepared;
 	struct hb_keys sampled; /* from --sample-previous */
 	int have_sampled;
@@ -110,13 +110,13 @@ static int sample_previous(struct run *r, const struct hb_stamp *cur, struct hb_
 {
 	struct design *d = &r->d;
 	size_t i;
-	long m = CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
+	long m = HB_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
 	double t0 = hb_now();
 	int rc = 0;
 
 	if (d->sample_rows) {
-		rc = cli_parse_long(d->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE, "--sample-rows",
-		                    &m, err);
+		rc = cli_parse_long(d->sample_rows, 1, HB_SPLITSPEC_MAX_SAMPLE, "--sample-rows", &m,
+		                    err);
 		if (rc)
 			return rc;
 	}
@@ -183,7 +183,7 @@ static int existing_bounds(struct run *r, const char *table, struct hb_keys *key
 
 /* The spec a table is made with: the run's (or its sample's), or the N it was made with. */
 static void design_spec(const struct design *d, const struct hb_rotate_table *existing,
-                        struct cli_splitspec *s)
+                        struct hb_splitspec *s)
 {
 	*s = *d->ss;
 	if (d->have_sampled) {
@@ -209,7 +209,7 @@ static int design_for(struct run *r, const struct hb_rotate_table *existing, str
                       struct hb_buf *text, long *live, struct hb_error *err)
 {
 	struct design *d = &r->d;
-	struct cli_splitspec s;
+	struct hb_splitspec s;
 	int rc, own;
 
 	*live = 0;
@@ -234,7 +234,7 @@ static int design_for(struct run *r, const struct hb_rotate_table *existing, str
 	}
 	rc = cli_splitspec_compute(keys, &s, err);
 	if (!rc)
-		rc = cli_splitspec_describe(text, &s, err);
+		rc = hb_splitspec_write(text, &s, err);
 	if (!rc && hb_buf_adds(text, ""))
 		rc = HB_ENOMEM;
 	if (!rc && own) {

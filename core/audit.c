@@ -2,6 +2,7 @@
 #include "audit.h"
 #include "hotkeys.h"
 #include "regioninfo.h"
+#include "splitspec.h"
 #include "vec.h"
 
 #include <gmp.h>
@@ -944,19 +945,6 @@ static unsigned long long parse_count(const char *s)
 	return v;
 }
 
-/* The value of --salt-width W in a stored split spec (1 when absent). */
-static int salt_width(const char *splits)
-{
-	const char *p = strstr(splits, "--salt-width");
-
-	if (!p)
-		return 1;
-	p += strlen("--salt-width");
-	while (*p == ' ' || *p == '=')
-		p++;
-	return *p == '2' ? 2 : 1;
-}
-
 /* The first key of partition k: k as a width-byte big-endian number. */
 static void partition_key(unsigned char *out, unsigned long long k, int width)
 {
@@ -1190,6 +1178,7 @@ static int drift_partitions(struct hb_findings *out, const struct hb_audit_meta 
                             const struct hb_regions *rs, const struct hb_keyspace *ks,
                             unsigned long long n, size_t live)
 {
+	struct hb_splitspec_design d = {HB_SPLIT_NONE, 0, 1};
 	unsigned long long parts = 0;
 	int width = 0, rc = 0;
 
@@ -1199,12 +1188,12 @@ static int drift_partitions(struct hb_findings *out, const struct hb_audit_meta 
 			                     "the key space has %llu partitions (u%d<%llu) but the "
 			                     "stored N is %llu",
 			                     parts, 8 * width, parts, n);
-	} else if (md->splits && n && strstr(md->splits, "--partition-splits")) {
+	} else if (n && !hb_splitspec_design(md->splits, &d) && d.algo == HB_SPLIT_PARTITION) {
 		parts = n;
 		width = 8;
-	} else if (md->splits && n && strstr(md->splits, "--salt-splits")) {
+	} else if (n && d.algo == HB_SPLIT_SALT) {
 		parts = n;
-		width = salt_width(md->splits);
+		width = d.salt_width;
 	}
 	if (rc || !parts || !width)
 		return rc;
