@@ -126,7 +126,7 @@ static int not_online_error(const struct flow *f, const struct hb_regions *rs, i
 	struct hb_buf m = HB_BUF_INIT;
 	struct hb_regions meta;
 	int state = -1, rc;
-	const char *name = strncmp(c->table, "default:", 8) ? c->table : c->table + 8;
+	const char *name = hb_tname_bare(c->table);
 
 	hb_regions_init(&meta);
 	rc = hb_buf_addf(&m, "table '%s': regions not online after %.0f s", c->table, waited);

@@ -3,21 +3,16 @@
 #include "core/key.h"
 #include "core/region.h"
 #include "core/regioninfo.h"
+#include "core/tname.h"
 #include "core/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Meta rows name default-namespace tables without "default:". */
-static const char *meta_name(const char *table)
-{
-	return strncmp(table, "default:", 8) ? table : table + 8;
-}
-
 int hb_rest_table_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
                           int *state, struct hb_error *err)
 {
-	int rc = meta ? hb_rest_meta_regions(c, meta_name(table), rs, state, err)
+	int rc = meta ? hb_rest_meta_regions(c, hb_tname_bare(table), rs, state, err)
 	              : hb_rest_get_regions(c, table, rs, err);
 
 	if (!rc && meta && !rs->n && *state < 0)
@@ -156,7 +151,7 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
 		return HB_ENOMEM;
 	/* only the states, and of those only the ones that are not OPEN: the REST list has
 	 * every other fact (docs/hbase-wire.md §6.5) */
-	rc = hb_rest_meta_states_not_open(c, meta_name(table), last ? last->name : NULL,
+	rc = hb_rest_meta_states_not_open(c, hb_tname_bare(table), last ? last->name : NULL,
 	                                  last ? last->name_len : 0, note_state, &j, state, merr);
 	j.unread_open = !rc;
 	if (rc == 1 || rc == HB_ESERVER) {
@@ -165,7 +160,7 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
 		j.next = 0;
 		merr->code = 0;
 		merr->msg[0] = 0;
-		rc = hb_rest_meta_states(c, meta_name(table), last ? last->name : NULL,
+		rc = hb_rest_meta_states(c, hb_tname_bare(table), last ? last->name : NULL,
 		                         last ? last->name_len : 0, note_state, &j, state, merr);
 	}
 	if (!rc && apply_states(&j))
@@ -360,8 +355,8 @@ static int rest_view_from_meta(struct hb_rest *c, const char *table, struct hb_r
 	v.rs = rs;
 	v.n0 = rs->n;
 	v.odd = 0;
-	rc = hb_rest_meta_scan_restart(c, meta_name(table), push_rest_view, restart_rest_view, &v,
-	                               state, why);
+	rc = hb_rest_meta_scan_restart(c, hb_tname_bare(table), push_rest_view, restart_rest_view,
+	                               &v, state, why);
 	if (!rc && (v.odd || rs->n == v.n0))
 		rc = hb_error_set(why, HB_ENOLOCATION,
 		                  "a region has no server or an old-style name in hbase:meta, or "
