@@ -3,7 +3,7 @@
 #include "splitspec.h"
 
 #include "../core/ddlscript.h"
-#include "../core/keypar.h"
+#include "../core/keysample.h"
 #include "../core/split.h"
 #include "../core/splitsfile.h"
 #include "../rest/hbase.h"
