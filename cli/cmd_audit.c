@@ -200,7 +200,7 @@ static int audit_table(struct hb_audit_report *r, struct cli_ctx *x)
 	ao.window = window;
 	ao.hot = hot_params;
 	ao.placement_factor = placement_factor;
-	ao.thrift = cli_thrift2_ask;
+	ao.thrift = cli_thrift2_channel();
 	ao.tell = &cli_tell;
 	cli_prom_arm(&po, "audit", x->table); /* a signal or --deadline: a failed run */
 	rc = hb_rest_audit_table(r, x->rest, x->table, &ao, &err);

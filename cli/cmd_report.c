@@ -249,7 +249,7 @@ static void audit_opts(struct hb_audit_opts *ao)
 	ao->window = window_s;
 	ao->hot = (struct hb_hot_params)HB_HOT_PARAMS_DEFAULT;
 	ao->placement_factor = HB_PLACEMENT_FACTOR_DEFAULT;
-	ao->thrift = cli_thrift2_ask;
+	ao->thrift = cli_thrift2_channel();
 	ao->tell = &cli_tell;
 }
 

@@ -191,13 +191,6 @@ static void print_diff(const struct cli_create *c)
 	}
 }
 
-static int hook_ddl(void *ctx, const struct hb_create *f, int *race, struct hb_error *err)
-{
-	const struct cli_create *c = ctx;
-
-	return cli_ddl_create(c->via, c->rest, &f->schema, &f->splits, f->wait, race, err);
-}
-
 static void hook_progress(void *ctx, const char *what, size_t n, size_t total)
 {
 	(void)ctx;
@@ -212,13 +205,20 @@ static void hook_progress_done(void *ctx)
 
 int cli_create_run(struct cli_create *c)
 {
-	struct hb_create_hooks h = {hook_ddl,           cli_thrift2_ask, hook_progress,
-	                            hook_progress_done, cli_tell,        c};
+	struct hb_create_hooks h;
 	struct hb_create *f = &c->f;
 	struct hb_error err = {0};
 	int st = CLI_EXIT_OK, rc;
 
+	memset(&h, 0, sizeof(h));
+	cli_ddl_channel(&h.ddl, c->via);
+	h.thrift = cli_thrift2_channel();
+	h.progress = hook_progress;
+	h.progress_done = hook_progress_done;
+	h.tell = cli_tell;
 	rc = hb_create_run(f, c->rest, &h, &err);
+	if (rc && f->no_channel)
+		cli_ddl_no_channel(f->splits.n + 1, &err);
 	if (rc) {
 		c->exit_status = cli_status(rc, &err, 0);
 		if (f->mismatch)
