@@ -3,7 +3,6 @@
 #include "splitspec.h"
 
 #include "../core/ddlscript.h"
-#include "../core/keysample.h"
 #include "../core/split.h"
 #include "../core/splitsfile.h"
 #include "../rest/hbase.h"
@@ -155,97 +154,27 @@ static int read_keys(struct hb_keys *out, const char *path, int flags, struct hb
 	return rc;
 }
 
-/* The keys of a --sample-table sample, read from the table by the caller. */
-static int copy_table_sample(struct hb_keys *sample, const struct hb_splitspec *s,
-                             struct hb_error *err)
-{
-	size_t i, kl;
-
-	if (!s->table_keys)
-		return hb_error_set(err, HB_EINVAL,
-		                    "--sample-table needs the cluster (this command "
-		                    "does not read it)");
-	for (i = 0; i < s->table_keys->n; i++) {
-		const unsigned char *k = hb_keys_at(s->table_keys, i, &kl);
-
-		if (hb_keys_push(sample, k, kl))
-			return hb_error_set(err, HB_ENOMEM, "out of memory");
-	}
-	return 0;
-}
-
-/* --generator's sample of --sample-size keys (default HB_SPLITSPEC_DEFAULT_SAMPLE), thinned
- * where it is made to the keys the quantiles of spec->n regions take. */
-static int generate_sample(struct hb_keys *sample, const struct hb_splitspec *s,
-                           struct hb_split_spec *spec, struct hb_error *err)
-{
-	struct hb_keygen g;
-	int64_t seed = 0, t0 = 0;
-	long m = 0;
-	int rc = hb_splitspec_sample_size(s, &m, err);
-
-	if (!rc)
-		rc = hb_splitspec_generator_args(s, &seed, &t0, err);
-	if (!rc)
-		rc = hb_keygen_init(&g, s->generator, seed, t0, err);
-	spec->sample_draws = m;
-	spec->sample_step = (uint64_t)(m / spec->n ? m / spec->n : 1);
-	if (!rc) {
-		rc = hb_keygen_sample_quantiles(sample, &spec->sample_distinct, &g, (uint64_t)m,
-		                                spec->sample_step, s->threads, err);
-		hb_keygen_release(&g);
-	}
-	return rc;
-}
-
-/* The sample (or, for --splits-file, the keys) an algorithm computes from. */
-static int load_keys(struct hb_keys *sample, struct hb_split_spec *spec,
-                     const struct hb_splitspec *s, struct hb_error *err)
-{
-	int rc = 0;
-
-	if (spec->algo == HB_SPLIT_FILE) {
-		spec->sample = sample;
-		return read_keys(sample, s->splits_file,
-		                 HB_SPLITSFILE_SORTED | HB_SPLITSFILE_SPLITS, err);
-	}
-	if (spec->algo != HB_SPLIT_SAMPLED || spec->n < 1 || spec->n > HB_SPLIT_MAX_REGIONS)
-		return 0; /* the core reports a bad N */
-	if (s->sample_table) {
-		rc = copy_table_sample(sample, s, err);
-		spec->sample_draws = (long)sample->n;
-	} else if (s->sample_file) {
-		rc = read_keys(sample, s->sample_file, 0, err);
-		spec->sample_draws = (long)sample->n;
-	} else {
-		rc = generate_sample(sample, s, spec, err);
-	}
-	spec->sample = sample;
-	return rc;
-}
-
 int cli_splitspec_compute(struct hb_keys *out, const struct hb_splitspec *s, struct hb_error *err)
 {
-	struct hb_split_spec spec;
-	struct hb_buf a = HB_BUF_INIT, b = HB_BUF_INIT;
-	struct hb_keys sample;
-	int rc;
+	enum hb_split_algo algo = HB_SPLIT_NONE;
+	struct hb_keys file;
+	long n = 0;
+	int rc = hb_splitspec_check(s, &algo, err);
 
-	memset(&spec, 0, sizeof(spec));
-	hb_keys_init(&sample);
-	rc = hb_splitspec_check(s, &spec.algo, err);
 	if (!rc)
-		rc = hb_splitspec_n(s, &spec.n, err);
+		rc = hb_splitspec_n(s, &n, err);
 	if (rc)
 		return rc;
-	rc = hb_splitspec_bounds(&spec, s, &a, &b, err);
+	hb_keys_init(&file);
+	/* a sample file is not read for an N the core refuses */
+	if (algo == HB_SPLIT_FILE)
+		rc = read_keys(&file, s->splits_file, HB_SPLITSFILE_SORTED | HB_SPLITSFILE_SPLITS,
+		               err);
+	else if (algo == HB_SPLIT_SAMPLED && s->sample_file && n >= 1 && n <= HB_SPLIT_MAX_REGIONS)
+		rc = read_keys(&file, s->sample_file, 0, err);
 	if (!rc)
-		rc = load_keys(&sample, &spec, s, err);
-	if (!rc)
-		rc = hb_split_compute(out, &spec, err);
-	hb_buf_release(&a);
-	hb_buf_release(&b);
-	hb_keys_release(&sample);
+		rc = hb_splitspec_compute(out, s, &file, err);
+	hb_keys_release(&file);
 	return rc;
 }
 

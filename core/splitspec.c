@@ -2,6 +2,9 @@
  * metadata row's text written and read back; a recorded design read for the checks. */
 #include "splitspec.h"
 
+#include "keygen.h"
+#include "keysample.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -371,6 +374,103 @@ int hb_splitspec_bounds(struct hb_split_spec *spec, const struct hb_splitspec *s
 	default:
 		break;
 	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- the keys */
+
+/* The keys of a --sample-table sample, read from the table by the caller. */
+static int copy_table_sample(struct hb_keys *sample, const struct hb_splitspec *s,
+                             struct hb_error *err)
+{
+	size_t i, kl;
+
+	if (!s->table_keys)
+		return hb_error_set(err, HB_EINVAL,
+		                    "--sample-table needs the cluster (this command "
+		                    "does not read it)");
+	for (i = 0; i < s->table_keys->n; i++) {
+		const unsigned char *k = hb_keys_at(s->table_keys, i, &kl);
+
+		if (hb_keys_push(sample, k, kl))
+			return hb_error_set(err, HB_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* --generator's sample of --sample-size keys (default HB_SPLITSPEC_DEFAULT_SAMPLE), thinned
+ * where it is made to the keys the quantiles of spec->n regions take. */
+static int generate_sample(struct hb_keys *sample, const struct hb_splitspec *s,
+                           struct hb_split_spec *spec, struct hb_error *err)
+{
+	struct hb_keygen g;
+	int64_t seed = 0, t0 = 0;
+	long m = 0;
+	int rc = hb_splitspec_sample_size(s, &m, err);
+
+	if (!rc)
+		rc = hb_splitspec_generator_args(s, &seed, &t0, err);
+	if (!rc)
+		rc = hb_keygen_init(&g, s->generator, seed, t0, err);
+	spec->sample_draws = m;
+	spec->sample_step = (uint64_t)(m / spec->n ? m / spec->n : 1);
+	if (!rc) {
+		rc = hb_keygen_sample_quantiles(sample, &spec->sample_distinct, &g, (uint64_t)m,
+		                                spec->sample_step, s->threads, err);
+		hb_keygen_release(&g);
+	}
+	return rc;
+}
+
+/* The sample (or, for a splits file, the keys) an algorithm computes from. */
+static int load_keys(struct hb_keys *sample, struct hb_split_spec *spec,
+                     const struct hb_splitspec *s, const struct hb_keys *file, struct hb_error *err)
+{
+	int rc = 0;
+
+	if (spec->algo == HB_SPLIT_FILE) {
+		spec->sample = file;
+		return 0;
+	}
+	if (spec->algo != HB_SPLIT_SAMPLED || spec->n < 1 || spec->n > HB_SPLIT_MAX_REGIONS)
+		return 0; /* the core reports a bad N */
+	if (s->sample_table) {
+		rc = copy_table_sample(sample, s, err);
+		spec->sample_draws = (long)sample->n;
+	} else if (s->sample_file) {
+		spec->sample = file;
+		spec->sample_draws = (long)file->n;
+		return 0;
+	} else {
+		rc = generate_sample(sample, s, spec, err);
+	}
+	spec->sample = sample;
+	return rc;
+}
+
+int hb_splitspec_compute(struct hb_keys *out, const struct hb_splitspec *s,
+                         const struct hb_keys *file, struct hb_error *err)
+{
+	struct hb_split_spec spec;
+	struct hb_buf a = HB_BUF_INIT, b = HB_BUF_INIT;
+	struct hb_keys sample;
+	int rc;
+
+	memset(&spec, 0, sizeof(spec));
+	rc = hb_splitspec_check(s, &spec.algo, err);
+	if (!rc)
+		rc = hb_splitspec_n(s, &spec.n, err);
+	if (rc)
+		return rc;
+	hb_keys_init(&sample);
+	rc = hb_splitspec_bounds(&spec, s, &a, &b, err);
+	if (!rc)
+		rc = load_keys(&sample, &spec, s, file, err);
+	if (!rc)
+		rc = hb_split_compute(out, &spec, err);
+	hb_buf_release(&a);
+	hb_buf_release(&b);
+	hb_keys_release(&sample);
 	return rc;
 }
 

@@ -69,6 +69,16 @@ int hb_splitspec_bounds(struct hb_split_spec *spec, const struct hb_splitspec *s
                         struct hb_buf *b, struct hb_error *err);
 
 /*
+ * Computes the split keys of s into out (empty on entry), verified as createTable would. The
+ * keys of a splits file or a sample file come read by the caller in file (the caller does
+ * not read a sample file for an N out of range: the N is reported); sample_table's are in
+ * s->table_keys; a generator's sample is drawn here on s->threads threads. HB_EINVAL with a
+ * message naming the flag, HB_ENOMEM.
+ */
+int hb_splitspec_compute(struct hb_keys *out, const struct hb_splitspec *s,
+                         const struct hb_keys *file, struct hb_error *err);
+
+/*
  * Appends the spec as the metadata row records it: canonical hbtab flags ("--hex-splits 10
  * --first 0 --last ff"), N resolved, values single-quoted for a POSIX shell when needed,
  * generator defaults spelled out. HB_EINVAL for a bad combination, HB_ENOMEM.
