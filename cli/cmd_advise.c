@@ -26,7 +26,7 @@
  * reads every row on the servers. */
 #define SAMPLE_LIMIT_MB 10240ULL
 
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 static const char *servers, *size, *max_filesize, *keyspace;
 
 static const struct cli_option opts[] = {
@@ -48,7 +48,7 @@ static const struct cli_option opts[] = {
 
 /* Buckets of the key space's uW<N first field (0 = none), and whether the design's keys
  * hold N (partition or salt splits). */
-static void design(struct cli_advice *v, struct cli_splitspec *s, const char *ks_text)
+static void design(struct cli_advice *v, struct hb_splitspec *s, const char *ks_text)
 {
 	struct hb_keyspace *ks = NULL;
 	struct hb_error err = {0};
@@ -90,8 +90,8 @@ static int skew(struct cli_advice *v, const struct hb_keys *now, const struct hb
 
 /* The rule over the inputs in v, the recommended specification (when s can take N) with
  * its split keys in rec, and both sets of costs. */
-static int decide(struct cli_advice *v, struct cli_splitspec *s, uint64_t n_now,
-                  struct hb_keys *rec, struct hb_error *err)
+static int decide(struct cli_advice *v, struct hb_splitspec *s, uint64_t n_now, struct hb_keys *rec,
+                  struct hb_error *err)
 {
 	struct hb_advise_in in;
 	int rc;
@@ -103,19 +103,19 @@ static int decide(struct cli_advice *v, struct cli_splitspec *s, uint64_t n_now,
 	in.per_server = v->per_server;
 	in.buckets = v->buckets;
 	rc = hb_advise_compute(&v->a, &in, err);
-	if (!rc && s && cli_advise_n_field(s)) {
+	if (!rc && s && hb_splitspec_n_field(s)) {
 		struct hb_error kerr = {0};
 
 		/* the rule once more, with the most regions the specification can make */
 		in.n_max = cli_advise_expressible(s, v->a.n);
 		if (!cli_advise_keys_at(rec, s, in.n_max, &kerr)) {
-			struct cli_splitspec t = *s;
+			struct hb_splitspec t = *s;
 			char num[32];
 
 			rc = hb_advise_compute(&v->a, &in, err);
-			cli_advise_with_n(&t, v->a.n, num, sizeof(num));
+			hb_splitspec_with_n(&t, v->a.n, num, sizeof(num));
 			if (!rc)
-				rc = cli_splitspec_describe(&v->spec_rec, &t, err);
+				rc = hb_splitspec_write(&v->spec_rec, &t, err);
 		} else {
 			hb_keys_clear(rec);
 			v->spec_note = "The split specification does not compute: N only.";
@@ -142,11 +142,11 @@ static int per_server(struct cli_advice *v, const char *k, struct hb_error *err)
 static int advise_spec(struct cli_advice *v, struct hb_keys *now, struct hb_keys *rec,
                        struct hb_error *err)
 {
-	struct cli_splitspec s = ss;
+	struct hb_splitspec s = ss;
 	long n;
 	int rc;
 
-	const char **f = cli_advise_n_field(&s);
+	const char **f = hb_splitspec_n_field(&s);
 
 	if (f && strcmp(*f, "auto"))
 		s.regions_per_server = NULL; /* K of the rule only, N is given */
@@ -168,7 +168,7 @@ static int advise_spec(struct cli_advice *v, struct hb_keys *now, struct hb_keys
 		rc = cli_splitspec_set_servers(&s, servers, err);
 	if (!rc)
 		rc = cli_splitspec_compute(now, &s, err);
-	if (!rc && !(rc = cli_splitspec_describe(&v->spec_now, &s, err))) {
+	if (!rc && !(rc = hb_splitspec_write(&v->spec_now, &s, err))) {
 		v->keyspace = keyspace;
 		design(v, &s, keyspace);
 		rc = decide(v, &s, now->n + 1, rec, err);
@@ -179,11 +179,11 @@ static int advise_spec(struct cli_advice *v, struct hb_keys *now, struct hb_keys
 }
 
 /* The table's recorded specification, else (rows sampled) quantiles of its rows. */
-static struct cli_splitspec *table_spec(struct cli_advice *v, struct cli_splitspec *s,
-                                        struct hb_buf *words, struct hb_advise_table *t,
-                                        const char *table)
+static struct hb_splitspec *table_spec(struct cli_advice *v, struct hb_splitspec *s,
+                                       struct hb_buf *words, struct hb_advise_table *t,
+                                       const char *table)
 {
-	if (t->stored_splits && !cli_advise_parse_recorded(s, words, t->stored_splits)) {
+	if (t->stored_splits && !hb_splitspec_read(s, words, t->stored_splits)) {
 		if (s->sample_table)
 			s->table_keys = &t->sample; /* the rows just sampled, not a second read */
 		if (s->sample_file || s->splits_file)
@@ -208,9 +208,9 @@ static int advise_table(struct cli_advice *v, struct cli_ctx *x, struct hb_keys 
                         struct hb_error *err)
 {
 	struct hb_advise_table t;
-	struct cli_splitspec s, *sp;
+	struct hb_splitspec s, *sp;
 	struct hb_buf words = HB_BUF_INIT;
-	long rows = CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
+	long rows = HB_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
 	int rc = per_server(v, ss.regions_per_server, err);
 
 	hb_advise_table_init(&t);
@@ -265,10 +265,10 @@ done:
  * takes too. */
 static int spec_given(void)
 {
-	struct cli_splitspec t = ss;
+	struct hb_splitspec t = ss;
 
 	t.regions_per_server = t.sample_rows = NULL;
-	return cli_splitspec_given(&t);
+	return hb_splitspec_given(&t);
 }
 
 /* TABLE, or a split specification with --servers and --size; never both. */

@@ -78,7 +78,7 @@ static int check_table_opts(void)
 	return CLI_EXIT_OK;
 }
 
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 static const struct cli_option opts[] = {
     CLI_STRING(0, "keyspace", &o.keyspace, "SPEC",
                "row-key space, e.g. 'hex{16}', 'u64<20 byte{8}' (default: the metadata "
@@ -113,10 +113,10 @@ static int check(struct cli_ctx *x)
 {
 	if (cli_prom_check("audit", &po))
 		return CLI_EXIT_USAGE;
-	if (x->table && cli_splitspec_given(&ss))
+	if (x->table && hb_splitspec_given(&ss))
 		return cli_usage_exit("audit",
 		                      "give either TABLE or a split specification, not both");
-	if (!x->table && !cli_splitspec_given(&ss))
+	if (!x->table && !hb_splitspec_given(&ss))
 		return cli_usage_exit("audit", "missing TABLE or a split specification");
 	if (!x->table) {
 		if (!o.keyspace)
@@ -200,7 +200,7 @@ static int audit_table(struct hb_audit_report *r, struct cli_ctx *x)
 	ao.window = window;
 	ao.hot = hot_params;
 	ao.placement_factor = placement_factor;
-	ao.thrift = cli_thrift2_ask;
+	ao.thrift = cli_thrift2_channel();
 	ao.tell = &cli_tell;
 	cli_prom_arm(&po, "audit", x->table); /* a signal or --deadline: a failed run */
 	rc = hb_rest_audit_table(r, x->rest, x->table, &ao, &err);

@@ -195,7 +195,7 @@ static int print_summary(const struct cli_create *c, const char *error)
 	return 0;
 }
 
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 static struct cli_create_opts co;
 static const char *meta_family, *meta_row;
 static int no_metadata, strict, allow_unreachable, create_namespace;

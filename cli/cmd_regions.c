@@ -158,7 +158,7 @@ static int run(struct cli_ctx *x)
 	                             meta     ? HB_SOURCE_META
 	                             : source ? HB_SOURCE_REST
 	                                      : HB_SOURCE_AUTO,
-	                             cli_thrift2_ask, NULL, &rs, &av, &f, &err);
+	                             cli_thrift2_channel(), &rs, &av, &f, &err);
 	cli_progress_done();
 	if (!rc && !source && av.read_meta)
 		cli_verbose("regions of table '%s' read from hbase:meta", x->table);

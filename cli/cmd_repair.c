@@ -126,7 +126,7 @@ static int survey(struct hb_rest *c, const char *table, struct hb_repair_survey 
 	ao.window = window_s;
 	ao.hot = (struct hb_hot_params)HB_HOT_PARAMS_DEFAULT;
 	ao.placement_factor = HB_PLACEMENT_FACTOR_DEFAULT;
-	ao.thrift = cli_thrift2_ask;
+	ao.thrift = cli_thrift2_channel();
 	ao.tell = &cli_tell;
 	if (keyspace_opt && (hb_keyspace_parse(&sv->audit.ks, keyspace_opt, err) ||
 	                     hb_keyspace_format(&sv->audit.ks_canon, sv->audit.ks)))

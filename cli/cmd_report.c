@@ -27,7 +27,7 @@
 static const char *html, *keyspace, *window_opt, *plan_opt, *count_opt, *servers;
 static int hotspots, simulate;
 static double window_s = 10.0;
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 
 static const struct cli_option opts[] = {
     CLI_STRING(0, "html", &html, "FILE", "write the page to FILE ('-' = standard output)"),
@@ -86,7 +86,7 @@ static int check_reshape_design(struct cli_ctx *x)
 static int check_plan(struct cli_ctx *x)
 {
 	if (!plan_opt)
-		return cli_splitspec_given(&ss) && x->table
+		return hb_splitspec_given(&ss) && x->table
 		           ? cli_usage_exit("report", "give either TABLE or a split specification, "
 		                                      "not both")
 		           : CLI_EXIT_OK;
@@ -96,10 +96,10 @@ static int check_plan(struct cli_ctx *x)
 	if (!x->table)
 		return CLI_EXIT_OK; /* check_offline says --plan needs a TABLE */
 	if (!strcmp(plan_opt, "repair"))
-		return cli_splitspec_given(&ss) ? cli_usage_exit("report", "--plan repair takes no "
-		                                                           "split specification")
-		                                : CLI_EXIT_OK;
-	if (!cli_splitspec_given(&ss))
+		return hb_splitspec_given(&ss) ? cli_usage_exit("report", "--plan repair takes no "
+		                                                          "split specification")
+		                               : CLI_EXIT_OK;
+	if (!hb_splitspec_given(&ss))
 		return cli_usage_exit("report",
 		                      "--plan reshape needs a split specification (--hex-splits N, "
 		                      "--decimal-splits N, ...): the boundaries to move to");
@@ -108,7 +108,7 @@ static int check_plan(struct cli_ctx *x)
 
 static int check_offline(struct cli_ctx *x)
 {
-	if (!cli_splitspec_given(&ss))
+	if (!hb_splitspec_given(&ss))
 		return cli_usage_exit("report", "missing TABLE or a split specification");
 	if (!keyspace)
 		return cli_usage_exit("report", "a split set's report needs --keyspace");
@@ -249,7 +249,7 @@ static void audit_opts(struct hb_audit_opts *ao)
 	ao->window = window_s;
 	ao->hot = (struct hb_hot_params)HB_HOT_PARAMS_DEFAULT;
 	ao->placement_factor = HB_PLACEMENT_FACTOR_DEFAULT;
-	ao->thrift = cli_thrift2_ask;
+	ao->thrift = cli_thrift2_channel();
 	ao->tell = &cli_tell;
 }
 
@@ -486,7 +486,7 @@ static int simulate_writes(struct hb_simrun *sim, const struct hb_keys *keys, st
 	if (!rc && servers)
 		rc = cli_parse_long(servers, 1, 100000, "--servers", &nserv, err);
 	if (!rc)
-		rc = cli_splitspec_generator_args(&ss, &seed, &t0, err);
+		rc = hb_splitspec_generator_args(&ss, &seed, &t0, err);
 	for (i = 0; !rc && i < keys->n; i++) {
 		size_t kl;
 		const unsigned char *k = hb_keys_at(keys, i, &kl);
@@ -516,7 +516,7 @@ static int report_splits(struct cli_ctx *x, struct hb_error *err, size_t *findin
 	struct hb_report_sim rs = {0};
 	struct hb_simrun sim;
 	struct hb_buf subject = HB_BUF_INIT;
-	struct cli_splitspec spec = ss;
+	struct hb_splitspec spec = ss;
 	struct hb_keys keys;
 	int rc;
 
@@ -535,7 +535,7 @@ static int report_splits(struct cli_ctx *x, struct hb_error *err, size_t *findin
 	if (!rc)
 		rc = cli_splitspec_compute(&keys, &spec, err);
 	if (!rc)
-		rc = cli_splitspec_describe(&subject, &spec, err);
+		rc = hb_splitspec_write(&subject, &spec, err);
 	if (!rc && hb_audit_regions_from_splits(&a.rs, &keys))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!rc && (rc = hb_audit_reach(&a.a, a.ks, &a.rs, err)) == HB_EINVAL && err->msg[0])

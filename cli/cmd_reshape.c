@@ -24,7 +24,7 @@
 #define DEFAULT_MAX_STEPS 1000
 #define DEFAULT_WAIT      120.0
 
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 static const char *keyspace_opt, *max_steps_opt, *via_opt, *wait_opt;
 static int apply, print_only;
 static size_t max_steps = DEFAULT_MAX_STEPS;
@@ -52,7 +52,7 @@ static int check(struct cli_ctx *x)
 	struct hb_error err = {0};
 	long v;
 
-	if (!cli_splitspec_given(&ss))
+	if (!hb_splitspec_given(&ss))
 		return cli_usage_exit("reshape",
 		                      "a split specification is needed (--hex-splits N, "
 		                      "--decimal-splits N, ...): the boundaries to move to");
@@ -105,7 +105,7 @@ static void audit_opts(struct hb_audit_opts *ao)
 	ao->keyspace = keyspace_opt;
 	ao->hot = (struct hb_hot_params)HB_HOT_PARAMS_DEFAULT;
 	ao->placement_factor = HB_PLACEMENT_FACTOR_DEFAULT;
-	ao->thrift = cli_thrift2_ask;
+	ao->thrift = cli_thrift2_channel();
 	ao->tell = &cli_tell;
 }
 
@@ -228,7 +228,7 @@ static int run(struct cli_ctx *x)
 	rc = cli_splitspec_needs_cluster(&ss) ? cli_splitspec_prepare(&ss, x->rest, &err) : 0;
 	if (!rc)
 		rc = cli_splitspec_compute(&target, &ss, &err);
-	if (!rc && (rc = cli_splitspec_describe(&spec, &ss, &err)) == 0 && hb_buf_add(&spec, "", 0))
+	if (!rc && (rc = hb_splitspec_write(&spec, &ss, &err)) == 0 && hb_buf_add(&spec, "", 0))
 		rc = hb_error_set(&err, HB_ENOMEM, "out of memory");
 	if (rc) {
 		rc = cli_fail(&err);

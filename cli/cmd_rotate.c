@@ -28,7 +28,7 @@
 #define MAX_AHEAD  1000
 #define MAX_RETAIN 100000
 
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 static struct cli_create_opts co;
 static struct cli_prom_opts po;
 static const char *tmpl, *period, *ahead, *retain, *max_drops, *now_s, *tz, *lock;
@@ -162,7 +162,7 @@ static int check_spec(void)
 		return cli_usage_error("rotate",
 		                       "--via print is not a rotation channel (use 'hbtab "
 		                       "create --via print' for a script)");
-	if (!cli_splitspec_given(&ss))
+	if (!hb_splitspec_given(&ss))
 		return cli_usage_error("rotate", "missing SPLITSPEC (such as --hex-splits 16 or "
 		                                 "--hex-splits auto --regions-per-server 2)");
 	if (opt_sample_previous && !ss.sampled)

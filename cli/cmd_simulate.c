@@ -42,9 +42,9 @@ struct settings {
 	const char *source; /* what the keys are, for the report */
 };
 
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 static struct sim_opts o;
-static struct cli_splitspec spec; /* the spec as the simulation reads it */
+static struct hb_splitspec spec; /* the spec as the simulation reads it */
 static int gen_for_sample, have_gen;
 
 /* ---------------------------------------------------------------- running */
@@ -73,7 +73,7 @@ static int parse(struct settings *st, struct hb_error *err)
 	if (!rc && o.servers)
 		rc = cli_parse_long(o.servers, 1, MAX_SERVERS, "--servers", &st->servers, err);
 	if (!rc)
-		rc = cli_splitspec_generator_args(&ss, &st->seed, &st->t0, err);
+		rc = hb_splitspec_generator_args(&ss, &st->seed, &st->t0, err);
 	if (!rc)
 		rc = hb_sim_config_parse(&st->cfg, o.policy, o.row_size, o.flush_size,
 		                         o.max_filesize, err);
@@ -229,7 +229,7 @@ static int check(struct cli_ctx *x)
 	gen_for_sample = ss.sampled && !ss.sample_file;
 	if (!gen_for_sample)
 		spec.generator = spec.seed = spec.start_time = NULL;
-	if (!o.table == !cli_splitspec_given(&spec))
+	if (!o.table == !hb_splitspec_given(&spec))
 		return cli_usage_exit(
 		    "simulate", o.table ? "give either --table or a split specification, not both"
 		                        : "missing a split specification or --table");

@@ -78,7 +78,7 @@ static int print_keys(const struct hb_keys *keys, enum splits_format fmt)
 	return rc;
 }
 
-static struct cli_splitspec ss;
+static struct hb_splitspec ss;
 static const char *format;
 static int describe;
 static const char *servers;
@@ -108,7 +108,7 @@ static int check(struct cli_ctx *x)
 static int print_describe(struct hb_error *err)
 {
 	struct hb_buf d = HB_BUF_INIT;
-	int rc = cli_splitspec_describe(&d, &ss, err);
+	int rc = hb_splitspec_write(&d, &ss, err);
 
 	if (!rc && !hb_buf_addc(&d, '\n'))
 		rc = cli_write_stdout(d.data, d.len);

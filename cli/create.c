@@ -94,7 +94,7 @@ static int validate_schema(struct cli_create *c, const struct cli_strlist *fams,
 }
 
 /* The split keys (the caller's, or the spec's), verified and sorted as createTable would. */
-static int validate_splits(struct cli_create *c, const struct cli_splitspec *ss)
+static int validate_splits(struct cli_create *c, const struct hb_splitspec *ss)
 {
 	struct hb_create *f = &c->f;
 	struct hb_error err = {0};
@@ -110,10 +110,10 @@ static int validate_splits(struct cli_create *c, const struct cli_splitspec *ss)
 		}
 		if (c->pre_spec_text && hb_buf_adds(&f->spec_text, c->pre_spec_text))
 			return HB_ENOMEM;
-	} else if (ss && cli_splitspec_given(ss)) {
+	} else if (ss && hb_splitspec_given(ss)) {
 		rc = cli_splitspec_compute(&f->splits, ss, &err);
 		if (!rc)
-			rc = cli_splitspec_describe(&f->spec_text, ss, &err);
+			rc = hb_splitspec_write(&f->spec_text, ss, &err);
 		f->from_table_sample = ss->sampled && ss->sample_table;
 		if (rc) {
 			cli_fail(&err);
@@ -163,7 +163,7 @@ static int validate_meta(struct cli_create *c, const char *meta_row)
 	return 0;
 }
 
-int cli_create_validate(struct cli_create *c, const struct cli_splitspec *ss,
+int cli_create_validate(struct cli_create *c, const struct hb_splitspec *ss,
                         const struct cli_strlist *fams, const struct cli_strlist *attrs,
                         const char *via, const char *meta_row)
 {
@@ -191,13 +191,6 @@ static void print_diff(const struct cli_create *c)
 	}
 }
 
-static int hook_ddl(void *ctx, const struct hb_create *f, int *race, struct hb_error *err)
-{
-	const struct cli_create *c = ctx;
-
-	return cli_ddl_create(c->via, c->rest, &f->schema, &f->splits, f->wait, race, err);
-}
-
 static void hook_progress(void *ctx, const char *what, size_t n, size_t total)
 {
 	(void)ctx;
@@ -212,13 +205,20 @@ static void hook_progress_done(void *ctx)
 
 int cli_create_run(struct cli_create *c)
 {
-	struct hb_create_hooks h = {hook_ddl,           cli_thrift2_ask, hook_progress,
-	                            hook_progress_done, cli_tell,        c};
+	struct hb_create_hooks h;
 	struct hb_create *f = &c->f;
 	struct hb_error err = {0};
 	int st = CLI_EXIT_OK, rc;
 
+	memset(&h, 0, sizeof(h));
+	cli_ddl_channel(&h.ddl, c->via);
+	h.thrift = cli_thrift2_channel();
+	h.progress = hook_progress;
+	h.progress_done = hook_progress_done;
+	h.tell = cli_tell;
 	rc = hb_create_run(f, c->rest, &h, &err);
+	if (rc && f->no_channel)
+		cli_ddl_no_channel(f->splits.n + 1, &err);
 	if (rc) {
 		c->exit_status = cli_status(rc, &err, 0);
 		if (f->mismatch)

@@ -97,7 +97,7 @@ void cli_create_release(struct cli_create *c);
  * keys (c->pre_splits, else ss's), the channel (--via), --keyspace, --metadata-family and
  * --metadata-row (NULL: the default row). Messages are printed. HB_EINVAL, HB_ENOMEM.
  */
-int cli_create_validate(struct cli_create *c, const struct cli_splitspec *ss,
+int cli_create_validate(struct cli_create *c, const struct hb_splitspec *ss,
                         const struct cli_strlist *fams, const struct cli_strlist *attrs,
                         const char *via, const char *meta_row);
 

@@ -1,14 +1,11 @@
 /* The DDL channels of `create` on the command line: choosing one from --via and the settings,
- * the channel's options (Thrift2 client, shell command, timeout), and '--via print'. What is
- * sent is core/ddlscript.c's; the calls and their outcomes are rest/ddl.c's. */
+ * the channel as a value (Thrift2 server, shell command, timeout), and '--via print'. What is
+ * sent is core/ddlscript.c's; the calls and their outcomes are rest/channel.c's and
+ * rest/ddl.c's. */
 #include "ddl.h"
 
-#include "../core/activity.h"
 #include "../core/ddlscript.h"
-#include "../rest/ddl.h"
 #include "../rest/shellrun.h"
-#include "../rest/tempfile.h"
-#include "../rest/thrift2.h"
 #include "cli.h"
 #include "output.h"
 #include "rest_cli.h"
@@ -122,76 +119,29 @@ int cli_ddl_print(const struct hb_schema *s, const struct hb_keys *splits, int d
 	return cli_status(rc, &err, 0);
 }
 
-static int ddl_thrift2(const struct hb_schema *s, const struct hb_keys *splits, double wait,
-                       int *race, struct hb_error *err)
+void cli_ddl_channel(struct hb_ddl_channel *out, enum cli_via via)
 {
-	struct hb_thrift2 *t = NULL;
-	int rc;
+	static const enum hb_ddl_via to[] = {HB_DDL_VIA_THRIFT2, HB_DDL_VIA_SHELL, HB_DDL_VIA_REST,
+	                                     HB_DDL_VIA_NONE, HB_DDL_VIA_NONE};
 
-	/* createTable is synchronous: the server returns once every region is assigned */
-	rc = cli_thrift2_open(&t, cli_g.timeout + wait, err);
-	if (rc)
-		return rc;
-	rc = hb_ddl_thrift2(t, s, splits, race, err);
-	hb_thrift2_free(t);
-	return rc;
+	memset(out, 0, sizeof(*out));
+	out->via = to[via];
+	out->thrift = cli_thrift2_channel();
+	out->shell = cli_ddl_shell_command();
+	out->timeout = cli_g.timeout;
 }
 
-static int ddl_shell(const struct hb_schema *s, const struct hb_keys *splits, double wait,
-                     int *race, struct hb_error *err)
+void cli_ddl_no_channel(size_t nregions, struct hb_error *err)
 {
-	struct hb_ddl_shell sh;
-	struct hb_shell_result res;
-	char label[200];
-	int rc;
-
-	hb_shell_result_init(&res);
-	rc = hb_ddl_shell_prepare(&sh, cli_ddl_shell_command(), hb_temp_dir(), s, splits, err);
-	if (rc)
-		goto done;
-	cli_verbose("running %s %s", cli_g.hbase_shell, sh.script_path.data);
-	snprintf(label, sizeof(label), "creating table '%s' with the hbase shell", s->table);
-	hb_activity_begin(label);
-	rc = hb_shell_run(&sh.argv, cli_g.timeout + wait, &res, err);
-	hb_activity_end();
-	if (rc)
-		goto done;
-	cli_verbose("shell ended after %.2f s (exit %d, signal %d)", res.seconds, res.status,
-	            res.signal);
-	rc = hb_ddl_shell_outcome(s->table, &res, cli_g.timeout + wait, race, err);
-done:
-	hb_ddl_shell_release(&sh);
-	hb_shell_result_release(&res);
-	return rc;
-}
-
-int cli_ddl_create(enum cli_via via, struct hb_rest *rest, const struct hb_schema *s,
-                   const struct hb_keys *splits, double wait, int *race, struct hb_error *err)
-{
-	switch (via) {
-	case CLI_VIA_THRIFT2:
-		return ddl_thrift2(s, splits, wait, race, err);
-	case CLI_VIA_SHELL:
-		return ddl_shell(s, splits, wait, race, err);
-	case CLI_VIA_REST:
-		/* Only reached after hb_rest_table_exists said "absent" (never PUT over a table).
-		 */
-		return hb_ddl_rest(rest, s, race, err);
-	case CLI_VIA_NONE:
-		cli_error("cannot create a pre-split table: no Thrift2 server is configured "
-		          "(--thrift URL) and the hbase shell command '%s' is not on PATH",
-		          cli_ddl_shell_command());
-		cli_error("the REST gateway always creates a single region (it has no split "
-		          "keys), so it cannot make %zu regions",
-		          splits->n + 1);
-		return hb_error_set(err, HB_EINVAL,
-		                    "use '--via print' to get a script for 'hbase shell', or set "
-		                    "--thrift / --hbase-shell");
-	case CLI_VIA_PRINT:
-		break;
-	}
-	HB_BUG("print reached the DDL step");
-	return HB_EINVAL;
+	cli_error("cannot create a pre-split table: no Thrift2 server is configured "
+	          "(--thrift URL) and the hbase shell command '%s' is not on PATH",
+	          cli_ddl_shell_command());
+	cli_error("the REST gateway always creates a single region (it has no split "
+	          "keys), so it cannot make %zu regions",
+	          nregions);
+	hb_error_set(err, HB_EINVAL,
+	             "use '--via print' to get a script for 'hbase shell', or set "
+	             "--thrift / --hbase-shell");
 }
 
 int cli_ddl_shell_usable(struct hb_error *err)

@@ -6,6 +6,7 @@
 #include "../core/hb.h"
 #include "../core/key.h"
 #include "../core/schema.h"
+#include "../rest/channel.h"
 #include "../rest/rest.h"
 
 #include <stddef.h>
@@ -38,15 +39,12 @@ int cli_ddl_via_steps(const char *cmd, const char *via, int apply, int *print_on
  * command line that cannot be split. */
 int cli_ddl_shell_available(void);
 
-/*
- * Makes table s with splits through channel via (not CLI_VIA_PRINT) with the command line's
- * settings (rest/ddl.h does the work); rest is used by the REST channel, which is only called
- * on a table known to be absent. wait adds to the channel's timeout. On failure err says why
- * and *race (HB_DDL_RACE_*) what a table existing afterwards means. CLI_VIA_NONE prints why
- * no channel can make it and returns HB_EINVAL.
- */
-int cli_ddl_create(enum cli_via via, struct hb_rest *rest, const struct hb_schema *s,
-                   const struct hb_keys *splits, double wait, int *race, struct hb_error *err);
+/* The channel via (not CLI_VIA_PRINT) as the value the create flow takes, with the command
+ * line's settings. */
+void cli_ddl_channel(struct hb_ddl_channel *out, enum cli_via via);
+/* A table of nregions regions found absent with no channel to make it (CLI_VIA_NONE): prints
+ * why and fills err with what to do. */
+void cli_ddl_no_channel(size_t nregions, struct hb_error *err);
 
 /* '--via print': writes the hbase shell script, or the JSON plan under -o json, to stdout;
  * default_family says the family was not given (a comment / "default_family" names it).

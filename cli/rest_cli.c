@@ -246,13 +246,27 @@ int cli_regions_status(const char *table, int rc, struct hb_error *err, size_t f
 	return cli_status(rc, err, findings);
 }
 
-int cli_thrift2_ask(void *ctx, struct hb_thrift2 **out, struct hb_error *err)
+const struct hb_thrift2_channel *cli_thrift2_channel(void)
 {
-	(void)ctx;
-	cli_progress_done();
-	if (!cli_g.thrift_url)
-		return hb_error_set(err, HB_EINVAL, "no --thrift server to ask instead");
-	return cli_thrift2_open(out, cli_g.timeout, err);
+	static struct cred cr = {NULL, NULL, NULL, HB_BUF_INIT, HB_BUF_INIT};
+	static struct hb_thrift2_opts o;
+	static struct hb_thrift2_channel ch;
+	static int made;
+
+	if (made)
+		return &ch;
+	made = 1;
+	ch.tell = &cli_tell;
+	if (!cli_g.thrift_url) {
+		hb_error_set(&ch.why, HB_EINVAL, "no --thrift server to ask instead");
+		return &ch;
+	}
+	if (conn_credentials(cli_g.thrift_url, &cr, &ch.why))
+		return &ch;
+	o.url = cli_g.thrift_url;
+	CONN_APPLY(&o, cli_g.timeout, &cr);
+	ch.opts = &o;
+	return &ch;
 }
 
 static void tell_warn(void *ctx, const char *msg)
@@ -273,7 +287,7 @@ int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
                     int *available, struct hb_error *err)
 {
 	struct hb_table_avail av;
-	int rc = hb_rest_region_states(c, table, rs, cli_thrift2_ask, NULL, &av, err);
+	int rc = hb_rest_region_states(c, table, rs, cli_thrift2_channel(), &av, err);
 
 	cli_progress_done();
 	*table_state = av.table_state;

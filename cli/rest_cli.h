@@ -35,13 +35,14 @@ int cli_rest_regions(struct hb_rest *c, const char *table, int meta, struct hb_r
  * names the way to see why. Returns the exit status. */
 int cli_regions_status(const char *table, int rc, struct hb_error *err, size_t findings);
 
-/* hb_rest_region_states with the Thrift2 client of --thrift (cli_thrift2_ask), the progress line
- * cleared, and a warning printed when nothing could tell the table's state. HB_ENOMEM. */
+/* hb_rest_region_states with the Thrift2 server of --thrift (cli_thrift2_channel), the progress
+ * line cleared, and a warning printed when nothing could tell the table's state. HB_ENOMEM. */
 int cli_rest_states(struct hb_rest *c, const char *table, struct hb_regions *rs, int *table_state,
                     int *available, struct hb_error *err);
-/* An hb_thrift2_open_fn (rest/states.h): the --thrift client, or "no --thrift server to ask
- * instead" in err when none is configured. */
-int cli_thrift2_ask(void *ctx, struct hb_thrift2 **out, struct hb_error *err);
+/* The --thrift server as a value for the flows below (rest/channel.h): its client settings,
+ * its credentials found once; or why there is none ("no --thrift server to ask instead", or
+ * why its login cannot be made), said where a flow would have asked it. */
+const struct hb_thrift2_channel *cli_thrift2_channel(void);
 /* Where rest/ flows send what the operator should read: cli_warn, and cli_verbose for -v. */
 extern const struct hb_tell cli_tell;
 

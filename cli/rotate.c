@@ -3,9 +3,8 @@
 #include "rotate.h"
 #include "../core/clock.h"
 #include "../core/vec.h"
-#include "../rest/drop.h"
-#include "../rest/hbase.h"
 #include "../rest/metarow.h"
+#include "../rest/rotate.h"
 #include "../rest/tempfile.h"
 #include "create.h"
 #include "exit.h"
@@ -22,7 +21,7 @@
 /* Split keys for a new table: the spec (N = auto read once per run), or a sample of the
  * newest managed table before the current period with --sample-previous. */
 struct design {
-	struct cli_splitspec *ss;
+	struct hb_splitspec *ss;
 	int prepared;
 	struct hb_keys sampled; /* from --sample-previous */
 	int have_sampled;
@@ -81,14 +80,7 @@ static int line(struct run *r, const char *name, const char *action, long region
 /* Reads t's rotate mark (the table's metadata row) into t; *gone when it no longer exists. */
 static int read_mark(struct run *r, struct hb_rotate_table *t, int *gone, struct hb_error *err)
 {
-	struct hb_metarow_mark mk;
-	int rc = hb_metarow_read_mark(r->rest, t->name, r->c->tmpl, 1, &mk, err);
-
-	t->managed = mk.managed;
-	t->n = mk.n;
-	t->disabled = mk.disabled;
-	*gone = mk.gone;
-	return rc;
+	return hb_rest_rotate_read_mark(r->rest, r->c->tmpl, t, gone, err);
 }
 
 /* ---------------------------------------------------------------- designs */
@@ -109,48 +101,22 @@ static int copy_keys(struct hb_keys *dst, const struct hb_keys *src)
 static int sample_previous(struct run *r, const struct hb_stamp *cur, struct hb_error *err)
 {
 	struct design *d = &r->d;
-	size_t i;
-	long m = CLI_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
+	long m = HB_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
 	double t0 = hb_now();
 	int rc = 0;
 
 	if (d->sample_rows) {
-		rc = cli_parse_long(d->sample_rows, 1, CLI_SPLITSPEC_MAX_SAMPLE, "--sample-rows",
-		                    &m, err);
+		rc = cli_parse_long(d->sample_rows, 1, HB_SPLITSPEC_MAX_SAMPLE, "--sample-rows", &m,
+		                    err);
 		if (rc)
 			return rc;
 	}
-	for (i = r->plan.ntables; i-- > 0;) {
-		struct hb_rotate_table *f = &r->plan.tables[i];
-		struct hb_keys keys;
-		int gone = 0;
-
-		if (hb_stamp_cmp(&f->stamp, cur) >= 0)
-			continue;
-		if (f->managed < 0 && (rc = read_mark(r, f, &gone, err)))
-			return rc;
-		if (!f->managed)
-			continue;
-		hb_keys_init(&keys);
-		rc = hb_rest_sample_keys(r->rest, f->name, (size_t)m, 0x5EEDu, &keys, err);
-		if (rc == HB_ENOTFOUND) {
-			hb_keys_release(&keys);
-			rc = 0;
-			continue;
-		}
-		if (rc) {
-			hb_keys_release(&keys);
-			return rc;
-		}
-		if (keys.n) {
-			d->sampled = keys;
-			d->have_sampled = 1;
-			snprintf(d->sample_from, sizeof(d->sample_from), "%s", f->name);
-			break;
-		}
-		hb_keys_release(&keys);
-		break; /* the newest managed table is empty: fall back to the spec */
-	}
+	rc = hb_rest_rotate_sample_previous(r->rest, &r->plan, r->c->tmpl, cur, (size_t)m,
+	                                    &d->sampled, d->sample_from, sizeof(d->sample_from),
+	                                    err);
+	if (rc < 0)
+		return rc;
+	d->have_sampled = rc;
 	r->res->t_sample += hb_now() - t0;
 	return 0;
 }
@@ -159,23 +125,8 @@ static int sample_previous(struct run *r, const struct hb_stamp *cur, struct hb_
 static int existing_bounds(struct run *r, const char *table, struct hb_keys *keys,
                            struct hb_buf *text, struct hb_error *err)
 {
-	struct hb_regions rs;
-	size_t i;
-	int rc;
+	int rc = hb_rest_rotate_existing_bounds(r->rest, table, keys, err);
 
-	hb_regions_init(&rs);
-	rc = hb_rest_get_regions(r->rest, table, &rs, err);
-	if (!rc) {
-		hb_regions_sort(&rs);
-		for (i = 0; i + 1 < rs.n && !rc; i++) {
-			const unsigned char *rs_start, *e;
-			size_t sl, el;
-
-			hb_regions_bounds(&rs, i, &rs_start, &sl, &e, &el);
-			rc = hb_keys_push(keys, e, el);
-		}
-	}
-	hb_regions_release(&rs);
 	if (!rc && hb_buf_adds(text, "(boundaries of the existing table)"))
 		rc = HB_ENOMEM;
 	return rc;
@@ -183,7 +134,7 @@ static int existing_bounds(struct run *r, const char *table, struct hb_keys *key
 
 /* The spec a table is made with: the run's (or its sample's), or the N it was made with. */
 static void design_spec(const struct design *d, const struct hb_rotate_table *existing,
-                        struct cli_splitspec *s)
+                        struct hb_splitspec *s)
 {
 	*s = *d->ss;
 	if (d->have_sampled) {
@@ -209,7 +160,7 @@ static int design_for(struct run *r, const struct hb_rotate_table *existing, str
                       struct hb_buf *text, long *live, struct hb_error *err)
 {
 	struct design *d = &r->d;
-	struct cli_splitspec s;
+	struct hb_splitspec s;
 	int rc, own;
 
 	*live = 0;
@@ -234,7 +185,7 @@ static int design_for(struct run *r, const struct hb_rotate_table *existing, str
 	}
 	rc = cli_splitspec_compute(keys, &s, err);
 	if (!rc)
-		rc = cli_splitspec_describe(text, &s, err);
+		rc = hb_splitspec_write(text, &s, err);
 	if (!rc && hb_buf_adds(text, ""))
 		rc = HB_ENOMEM;
 	if (!rc && own) {
@@ -400,20 +351,13 @@ static int ensure_tables(struct run *r)
  * once a snapshot of it is listed). *stop on an error. */
 static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop)
 {
-	struct hb_drop_req req = {t->name, r->c->tmpl, NULL, NULL, 0};
-	struct hb_snapshot_before snap = {r->o->sh, ""};
+	char snapshot[HB_SNAPSHOT_NAME_MAX];
 	struct hb_drop_out out;
 	struct hb_error err = {0};
-	int rc = 0;
+	int rc = hb_rest_rotate_drop(r->rest, r->c->tmpl, t->name,
+	                             r->o->snapshot_before_drop ? r->o->sh : NULL,
+	                             "drop with --snapshot-before-drop", &out, snapshot, &err);
 
-	if (r->o->snapshot_before_drop) {
-		rc = hb_snapshot_channel_check(r->o->sh, "drop with --snapshot-before-drop", &err);
-		req.before = hb_snapshot_before_drop;
-		req.before_ctx = &snap;
-	}
-	/* the mark is read again right before the drop: the table may have been replaced */
-	if (!rc)
-		rc = hb_rest_drop_checked(r->rest, &req, &out, &err);
 	if (rc) {
 		/* the table is in the report too (-o json), with why it was not dropped */
 		add_line(r, t->name, "failed", -1, t->n, NULL, NULL, err.msg);
@@ -427,8 +371,7 @@ static int drop_one(struct run *r, struct hb_rotate_table *t, int *st, int *stop
 	r->plan.dropped++;
 	if (out.outcome != HB_DROP_DROPPED)
 		return line(r, t->name, "dropped", -1, t->n, "already gone");
-	return add_line(r, t->name, "dropped", -1, t->n, NULL, snap.name[0] ? snap.name : NULL,
-	                NULL);
+	return add_line(r, t->name, "dropped", -1, t->n, NULL, snapshot[0] ? snapshot : NULL, NULL);
 }
 
 /* Whether name is one of the tables --known-unmarked names, or the profile's known-unmarked
@@ -608,15 +551,9 @@ static int take_lock(const char *path, const char *tmpl, int *fd_out)
 /* Lists the tables and plans the run. */
 static int plan(struct run *r, struct hb_error *err)
 {
-	struct hb_names names;
 	double t0 = hb_now();
-	int rc;
+	int rc = hb_rest_rotate_list(r->rest, r->c, &r->plan, err);
 
-	hb_names_init(&names);
-	rc = hb_rest_list_tables(r->rest, &names, err);
-	if (!rc)
-		rc = hb_rotate_plan_init(&r->plan, r->c, names.v, names.n, err);
-	hb_names_release(&names);
 	r->res->t_list = hb_now() - t0;
 	return rc;
 }

@@ -24,7 +24,7 @@ struct cli_rotate_line {
 
 struct cli_rotate_opts {
 	struct hb_rotate_cfg cfg;
-	struct cli_splitspec *ss;
+	struct hb_splitspec *ss;
 	const struct cli_strlist *families, *attrs;
 	const char *via, *keyspace;
 	const char *sample_rows; /* sizes the --sample-previous sample, or NULL */

@@ -1,6 +1,8 @@
 /* Hot keys: a hot region's range decoded through the key space into the prefixes it holds. */
 #include "hotkeys.h"
+
 #include "key.h"
+#include "splitspec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,41 +56,20 @@ static int count_range(struct hb_keyspace *ks, mpz_t out, mpz_t tmp, const void 
 	return rc;
 }
 
-/* The whole number after flag in s (followed by a space or the end), or 0. */
-static unsigned long long flag_number(const char *s, const char *flag)
-{
-	const char *p = strstr(s, flag);
-	unsigned long long n = 0;
-
-	if (!p)
-		return 0;
-	p += strlen(flag);
-	if (*p++ != ' ')
-		return 0;
-	for (; *p >= '0' && *p <= '9' && n < 1000000000000ULL; p++)
-		n = n * 10 + (unsigned long long)(*p - '0');
-	return *p && *p != ' ' ? 0 : n;
-}
-
 int hb_hot_keys_design_keyspace(const char *splits, char *out, size_t cap)
 {
-	unsigned long long n;
+	struct hb_splitspec_design d;
 
-	if (!splits)
+	if (hb_splitspec_design(splits, &d) || d.n <= 1)
 		return 0;
-	if ((n = flag_number(splits, "--partition-splits")) > 1) {
-		snprintf(out, cap, "u64<%llu *", n);
+	if (d.algo == HB_SPLIT_PARTITION) {
+		snprintf(out, cap, "u64<%llu *", d.n);
 		return 1;
 	}
-	if ((n = flag_number(splits, "--salt-splits")) > 1) {
-		int wide = flag_number(splits, "--salt-width") == 2;
-
-		if (n > (wide ? 65536ULL : 256ULL))
-			return 0;
-		snprintf(out, cap, "u%d<%llu *", wide ? 16 : 8, n);
-		return 1;
-	}
-	return 0;
+	if (d.algo != HB_SPLIT_SALT || d.n > (d.salt_width == 2 ? 65536ULL : 256ULL))
+		return 0;
+	snprintf(out, cap, "u%d<%llu *", d.salt_width == 2 ? 16 : 8, d.n);
+	return 1;
 }
 
 int hb_hot_keys_prefix_len(struct hb_keyspace *ks, size_t regions, size_t *len, int *buckets,

@@ -42,10 +42,10 @@ void hb_hot_keys_init(struct hb_hot_keys *k);
 void hb_hot_keys_release(struct hb_hot_keys *k);
 
 /*
- * The key space a recorded split specification implies when it names the design's buckets:
- * "--partition-splits N" gives "u64<N *" (8-byte partition ids), "--salt-splits N" gives
- * "u8<N *" ("u16<N *" with "--salt-width 2"). Writes it into out (cap >= 48) and returns 1;
- * 0 for any other specification or NULL.
+ * The key space a recorded split specification (read by hb_splitspec_design) implies when it
+ * names the design's buckets: N partitions give "u64<N *" (8-byte partition ids), N salt
+ * buckets "u8<N *" ("u16<N *" for a 2-byte salt). Writes it into out (cap >= 48) and
+ * returns 1; 0 for any other specification or NULL.
  */
 int hb_hot_keys_design_keyspace(const char *splits, char *out, size_t cap);
 

@@ -1,5 +1,6 @@
 /* Generated keys made by several threads: the plan that places each span of a generator's
- * keys, and a sample made and sorted in parallel. */
+ * keys, and the runs of keys threads make (a sample made and sorted in parallel is
+ * core/keysample.h's). */
 #ifndef HB_KEYPAR_H
 #define HB_KEYPAR_H
 
@@ -46,20 +47,5 @@ uint64_t hb_keyplan_seek(struct hb_keyplan_cursor *c, const struct hb_keyplan *p
 int hb_keygen_run(const struct hb_keygen *g, uint64_t count, size_t threads,
                   void (*task)(void *ctx, size_t w, struct hb_keygen *gen, uint64_t n), void *ctx,
                   void (*tick)(void *tick_ctx), void *tick_ctx, struct hb_error *err);
-
-/* Appends the count keys g makes next (g itself unchanged) to out in HBase order, equal keys
- * side by side: made and sorted by up to `threads` threads (a radix sort on a leading 16-bit
- * digit, then each digit's keys on their own). HB_ENOMEM, HB_EINVAL for 2^32 keys or more. */
-int hb_keygen_sample_sorted(struct hb_keys *out, const struct hb_keygen *g, uint64_t count,
-                            size_t threads, struct hb_error *err);
-
-/* The keys of ranks 0, step, 2 step, .. among the distinct keys of the count keys g makes next
- * (g itself unchanged), in HBase order, appended to out (and out->ordered set when out was
- * empty); *distinct gets the number of distinct keys. The md5 generator's keys are counted
- * twice over, never held all at once, when they are few ranks; other generators' and many
- * ranks' are made and sorted whole (hb_keygen_sample_sorted). HB_ENOMEM, HB_EINVAL for 2^32
- * keys or more. */
-int hb_keygen_sample_quantiles(struct hb_keys *out, uint64_t *distinct, const struct hb_keygen *g,
-                               uint64_t count, uint64_t step, size_t threads, struct hb_error *err);
 
 #endif

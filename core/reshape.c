@@ -2,6 +2,7 @@
  * target boundaries, and the bucket guard that every merge plan obeys. */
 #include "reshape.h"
 
+#include "splitspec.h"
 #include "vec.h"
 
 #include <stdio.h>
@@ -10,35 +11,23 @@
 
 /* ---------------------------------------------------------------- buckets */
 
-/* The value of --salt-width W in a stored split spec (1 when absent). */
-static int salt_width(const char *splits)
-{
-	const char *p = strstr(splits, "--salt-width");
-
-	if (!p)
-		return 1;
-	p += strlen("--salt-width");
-	while (*p == ' ' || *p == '=')
-		p++;
-	return *p == '2' ? 2 : 1;
-}
-
 void hb_buckets_of_design(struct hb_buckets *out, const char *splits, unsigned long long n,
                           const struct hb_keyspace *ks)
 {
+	struct hb_splitspec_design d = {HB_SPLIT_NONE, 0, 1};
 	unsigned long long parts = 0;
 	int width = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (ks && hb_keyspace_partitions(ks, &parts, &width)) {
 		out->kind = "partition";
-	} else if (splits && n && strstr(splits, "--partition-splits")) {
+	} else if (n && !hb_splitspec_design(splits, &d) && d.algo == HB_SPLIT_PARTITION) {
 		parts = n;
 		width = 8;
 		out->kind = "partition";
-	} else if (splits && n && strstr(splits, "--salt-splits")) {
+	} else if (n && d.algo == HB_SPLIT_SALT) {
 		parts = n;
-		width = salt_width(splits);
+		width = d.salt_width;
 		out->kind = "salt";
 	}
 	if (parts < 2 || width < 1 || width > 8) {

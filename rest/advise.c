@@ -3,6 +3,7 @@
 #include "core/metarow.h"
 #include "core/region.h"
 #include "core/schema.h"
+#include "core/tname.h"
 #include "rest/metarow.h"
 
 #include <stdlib.h>
@@ -68,7 +69,7 @@ static int read_status(struct hb_advise_table *t, struct hb_rest *c, const char 
 
 	memset(&st, 0, sizeof(st));
 	s.t = t;
-	s.name = strncmp(table, "default:", 8) ? table : table + 8;
+	s.name = hb_tname_bare(table);
 	s.len = strlen(s.name);
 	rc = hb_rest_get_status_each(c, &st, add_load, &s, err);
 	if (!rc)

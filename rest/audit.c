@@ -302,7 +302,7 @@ int hb_rest_audit_table(struct hb_audit_report *r, struct hb_rest *c, const char
 	                           o->meta          ? HB_SOURCE_META
 	                           : o->auto_source ? HB_SOURCE_AUTO
 	                                            : HB_SOURCE_REST,
-	                           o->thrift, o->thrift_ctx, &r->rs, &av, err);
+	                           o->thrift, &r->rs, &av, err);
 	r->read_meta = av.read_meta;
 	if (!rc && o->auto_source && !o->meta && av.read_meta)
 		hb_tell_verbose(o->tell, "regions of table '%s' read from hbase:meta", table);

@@ -8,17 +8,17 @@
 #include "rest/tell.h"
 
 struct hb_audit_opts {
-	int meta;                  /* regions from a scan of hbase:meta, compared with REST's */
-	const char *keyspace;      /* the key space given (compared with the stored one), or NULL */
-	const char *meta_family;   /* the metadata row's family, NULL = the table's first */
-	const char *meta_row;      /* its row key (toStringBinary), NULL = the default */
-	int require_metadata;      /* a table without a metadata row is a finding */
-	int hotspots;              /* measure write hot-spots from /status/cluster */
-	double window;             /* seconds between the two counter readings (0: one reading) */
-	struct hb_hot_params hot;  /* thresholds of the hot-spot findings */
-	double placement_factor;   /* hb_audit_placement's factor */
-	hb_thrift2_open_fn thrift; /* the Thrift2 client to ask when hbase:meta cannot be read */
-	void *thrift_ctx;
+	int meta;                 /* regions from a scan of hbase:meta, compared with REST's */
+	const char *keyspace;     /* the key space given (compared with the stored one), or NULL */
+	const char *meta_family;  /* the metadata row's family, NULL = the table's first */
+	const char *meta_row;     /* its row key (toStringBinary), NULL = the default */
+	int require_metadata;     /* a table without a metadata row is a finding */
+	int hotspots;             /* measure write hot-spots from /status/cluster */
+	double window;            /* seconds between the two counter readings (0: one reading) */
+	struct hb_hot_params hot; /* thresholds of the hot-spot findings */
+	double placement_factor;  /* hb_audit_placement's factor */
+	/* the Thrift2 server to ask when hbase:meta cannot be read (may be NULL) */
+	const struct hb_thrift2_channel *thrift;
 	const struct hb_tell *tell; /* warns of a comparison or placement check not made */
 	/* without meta: the REST listing made from hbase:meta where it can be read
 	 * (HB_SOURCE_AUTO of rest/states.h), else read from REST */

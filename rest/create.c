@@ -126,7 +126,7 @@ static int not_online_error(const struct flow *f, const struct hb_regions *rs, i
 	struct hb_buf m = HB_BUF_INIT;
 	struct hb_regions meta;
 	int state = -1, rc;
-	const char *name = strncmp(c->table, "default:", 8) ? c->table : c->table + 8;
+	const char *name = hb_tname_bare(c->table);
 
 	hb_regions_init(&meta);
 	rc = hb_buf_addf(&m, "table '%s': regions not online after %.0f s", c->table, waited);
@@ -171,7 +171,7 @@ static int check_states(const struct flow *f, struct hb_regions *rs, int *pendin
 	struct hb_table_avail av;
 	int rc;
 
-	rc = hb_rest_region_states(f->rest, c->table, rs, f->h->thrift2_open, f->h->ctx, &av, err);
+	rc = hb_rest_region_states(f->rest, c->table, rs, f->h->thrift, &av, err);
 	progress_done(f);
 	if (rc)
 		return rc;
@@ -474,7 +474,12 @@ static int make_table(const struct flow *f, struct hb_error *err)
 	struct hb_error e2 = {0};
 	int race = 0, now_exists = 0, rc;
 
-	rc = f->h->ddl(f->h->ctx, c, &race, err);
+	if (f->h->ddl.via == HB_DDL_VIA_NONE) {
+		c->no_channel = 1;
+		hb_create_phase_end(c, HB_CREATE_DDL);
+		return hb_error_set(err, HB_EINVAL, "no channel can make table '%s'", c->table);
+	}
+	rc = hb_ddl_create(&f->h->ddl, f->rest, &c->schema, &c->splits, c->wait, t, &race, err);
 	hb_create_phase_end(c, HB_CREATE_DDL);
 	if (rc && rc != HB_EINVAL && rc != HB_ENOMEM &&
 	    !hb_rest_table_exists(f->rest, c->table, &now_exists, &e2) && now_exists) {

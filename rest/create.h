@@ -10,6 +10,7 @@
 #include "core/keyspace.h"
 #include "core/region.h"
 #include "core/schema.h"
+#include "rest/channel.h"
 #include "rest/rest.h"
 #include "rest/states.h"
 #include "rest/tell.h"
@@ -33,14 +34,14 @@ const char *hb_create_phase_name(enum hb_create_phase p);
 
 struct hb_create;
 
-/* What the flow needs from its caller; ctx is passed back. */
+/* What the flow needs from its caller: the channels as values, and where it says what it
+ * does (ctx is passed back to progress). */
 struct hb_create_hooks {
-	/* Makes c's table through the chosen channel (only for a table found absent): 0 or an
-	 * HB_E* code with err filled and *race an HB_DDL_RACE_* value. */
-	int (*ddl)(void *ctx, const struct hb_create *c, int *race, struct hb_error *err);
-	/* Opens the Thrift2 client asked for the table's state when hbase:meta cannot be read
-	 * (rest/states.h); may be NULL. */
-	hb_thrift2_open_fn thrift2_open;
+	/* makes the table (only one found absent); HB_DDL_VIA_NONE: the flow fails with
+	 * c->no_channel set */
+	struct hb_ddl_channel ddl;
+	/* asked for the table's state when hbase:meta cannot be read; may be NULL */
+	const struct hb_thrift2_channel *thrift;
 	/* Progress while waiting (may be NULL): regions online of total; done clears it. */
 	void (*progress)(void *ctx, const char *what, size_t n, size_t total);
 	void (*progress_done)(void *ctx);
@@ -69,6 +70,7 @@ struct hb_create {
 	/* results */
 	int created, existed, verified, families_ok;
 	int ns_created; /* the namespace was missing and created */
+	int no_channel; /* the table was absent and no channel can make it */
 	int mismatch;   /* the failure is a difference from the plan: diff shows it */
 	size_t regions;
 	const char *metadata; /* "none", "skipped", "written", "present", "adopted", "would ..." */

@@ -2,6 +2,7 @@
 #include "rest/snapshot.h"
 #include "core/buf.h"
 #include "core/ddlscript.h"
+#include "core/tname.h"
 #include "core/vec.h"
 #include "rest/shellrun.h"
 
@@ -62,7 +63,7 @@ int hb_snapshot_check_name(const char *name, struct hb_error *err)
 
 int hb_snapshot_default_name(char *out, size_t size, const char *table, time_t t)
 {
-	const char *q = !strncmp(table, "default:", 8) ? table + 8 : table;
+	const char *q = hb_tname_bare(table);
 	struct tm tmv;
 	char when[32];
 	size_t i;
@@ -170,11 +171,7 @@ int hb_snapshot_parse_answer(struct hb_snapshots *out, const char *text, size_t 
 /* The table names a listing line gives and table name the same table ("default:" aside). */
 static int same_table(const char *a, const char *b)
 {
-	if (!strncmp(a, "default:", 8))
-		a += 8;
-	if (!strncmp(b, "default:", 8))
-		b += 8;
-	return !strcmp(a, b);
+	return !strcmp(hb_tname_bare(a), hb_tname_bare(b));
 }
 
 /* Whether the run's answer lists name for table. */

@@ -3,21 +3,16 @@
 #include "core/key.h"
 #include "core/region.h"
 #include "core/regioninfo.h"
+#include "core/tname.h"
 #include "core/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Meta rows name default-namespace tables without "default:". */
-static const char *meta_name(const char *table)
-{
-	return strncmp(table, "default:", 8) ? table : table + 8;
-}
-
 int hb_rest_table_regions(struct hb_rest *c, const char *table, int meta, struct hb_regions *rs,
                           int *state, struct hb_error *err)
 {
-	int rc = meta ? hb_rest_meta_regions(c, meta_name(table), rs, state, err)
+	int rc = meta ? hb_rest_meta_regions(c, hb_tname_bare(table), rs, state, err)
 	              : hb_rest_get_regions(c, table, rs, err);
 
 	if (!rc && meta && !rs->n && *state < 0)
@@ -156,7 +151,7 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
 		return HB_ENOMEM;
 	/* only the states, and of those only the ones that are not OPEN: the REST list has
 	 * every other fact (docs/hbase-wire.md §6.5) */
-	rc = hb_rest_meta_states_not_open(c, meta_name(table), last ? last->name : NULL,
+	rc = hb_rest_meta_states_not_open(c, hb_tname_bare(table), last ? last->name : NULL,
 	                                  last ? last->name_len : 0, note_state, &j, state, merr);
 	j.unread_open = !rc;
 	if (rc == 1 || rc == HB_ESERVER) {
@@ -165,7 +160,7 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
 		j.next = 0;
 		merr->code = 0;
 		merr->msg[0] = 0;
-		rc = hb_rest_meta_states(c, meta_name(table), last ? last->name : NULL,
+		rc = hb_rest_meta_states(c, hb_tname_bare(table), last ? last->name : NULL,
 		                         last ? last->name_len : 0, note_state, &j, state, merr);
 	}
 	if (!rc && apply_states(&j))
@@ -177,13 +172,13 @@ static int join_meta(struct hb_rest *c, const char *table, struct hb_regions *rs
 
 /* Thrift2's answers when meta cannot be read: isTableEnabled is false for ENABLING and
  * DISABLING too, so isTableDisabled tells DISABLED from those. terr gets why it failed. */
-static void ask_thrift2(const char *table, hb_thrift2_open_fn open, void *open_ctx,
+static void ask_thrift2(const char *table, const struct hb_thrift2_channel *thrift,
                         struct hb_table_avail *av, struct hb_error *terr)
 {
 	struct hb_thrift2 *t = NULL;
 	int yes = 0, off = 0;
 
-	if (!open || open(open_ctx, &t, terr) || !t)
+	if (!thrift || hb_thrift2_channel_open(thrift, 0, &t, terr) || !t)
 		return;
 	if (!hb_thrift2_is_table_enabled(t, table, &yes, terr) &&
 	    (yes || !hb_thrift2_is_table_disabled(t, table, &off, terr))) {
@@ -198,7 +193,7 @@ static void ask_thrift2(const char *table, hb_thrift2_open_fn open, void *open_c
 
 /* hb_rest_region_states with the regions' ids (or NULL). */
 static int region_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
-                         const uint64_t *ids, hb_thrift2_open_fn open, void *open_ctx,
+                         const uint64_t *ids, const struct hb_thrift2_channel *thrift,
                          struct hb_table_avail *av, struct hb_error *err)
 {
 	struct hb_error merr = {0}, terr = {0};
@@ -213,7 +208,7 @@ static int region_states(struct hb_rest *c, const char *table, struct hb_regions
 		return 0;
 	if (rc == HB_ENOMEM)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
-	ask_thrift2(table, open, open_ctx, av, &terr);
+	ask_thrift2(table, thrift, av, &terr);
 	if (av->table_state < 0)
 		hb_error_set(
 		    &av->why, HB_EFINDING,
@@ -223,10 +218,10 @@ static int region_states(struct hb_rest *c, const char *table, struct hb_regions
 }
 
 int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
-                          hb_thrift2_open_fn open, void *open_ctx, struct hb_table_avail *av,
+                          const struct hb_thrift2_channel *thrift, struct hb_table_avail *av,
                           struct hb_error *err)
 {
-	return region_states(c, table, rs, NULL, open, open_ctx, av, err);
+	return region_states(c, table, rs, NULL, thrift, av, err);
 }
 
 /*
@@ -360,8 +355,8 @@ static int rest_view_from_meta(struct hb_rest *c, const char *table, struct hb_r
 	v.rs = rs;
 	v.n0 = rs->n;
 	v.odd = 0;
-	rc = hb_rest_meta_scan_restart(c, meta_name(table), push_rest_view, restart_rest_view, &v,
-	                               state, why);
+	rc = hb_rest_meta_scan_restart(c, hb_tname_bare(table), push_rest_view, restart_rest_view,
+	                               &v, state, why);
 	if (!rc && (v.odd || rs->n == v.n0))
 		rc = hb_error_set(why, HB_ENOLOCATION,
 		                  "a region has no server or an old-style name in hbase:meta, or "
@@ -373,9 +368,9 @@ static int rest_view_from_meta(struct hb_rest *c, const char *table, struct hb_r
 	return rc;
 }
 
-int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
-                          void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
-                          struct hb_error *err)
+int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta,
+                          const struct hb_thrift2_channel *thrift, struct hb_regions *rs,
+                          struct hb_table_avail *av, struct hb_error *err)
 {
 	uint64_t *ids = NULL;
 	int rc;
@@ -402,16 +397,16 @@ int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta, hb_thr
 	rc = rest_regions(c, table, rs, &ids, err);
 	/* REST shows a closed region's last server: learn what is really online. */
 	if (!rc)
-		rc = region_states(c, table, rs, ids, open, open_ctx, av, err);
+		rc = region_states(c, table, rs, ids, thrift, av, err);
 	free(ids);
 	return rc;
 }
 
-int hb_rest_regions_checked(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
-                            void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
-                            struct hb_findings *f, struct hb_error *err)
+int hb_rest_regions_checked(struct hb_rest *c, const char *table, int meta,
+                            const struct hb_thrift2_channel *thrift, struct hb_regions *rs,
+                            struct hb_table_avail *av, struct hb_findings *f, struct hb_error *err)
 {
-	int rc = hb_rest_regions_avail(c, table, meta, open, open_ctx, rs, av, err);
+	int rc = hb_rest_regions_avail(c, table, meta, thrift, rs, av, err);
 
 	/* unknown state is never health: REST lists a disabled table's regions as if online */
 	if (!rc && hb_audit_availability(f, table, av, rs, ""))

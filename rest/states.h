@@ -5,12 +5,9 @@
 #include "core/audit.h"
 #include "core/hb.h"
 #include "core/region.h"
+#include "rest/channel.h"
 #include "rest/hbase.h"
 #include "rest/thrift2.h"
-
-/* Opens the Thrift2 client to ask when hbase:meta cannot be read (called at most once per
- * query, and only then). Leaves *out NULL and fills err with why when there is none. */
-typedef int (*hb_thrift2_open_fn)(void *ctx, struct hb_thrift2 **out, struct hb_error *err);
 
 /* Where a listing comes from: REST /T/regions (its regions, joined with hbase:meta's states),
  * hbase:meta itself (every region row, with the flags only meta has), or (AUTO) the
@@ -34,25 +31,25 @@ int hb_rest_table_regions(struct hb_rest *c, const char *table, int meta, struct
  * which shows the last server of a closed region as if it were online): hbase:meta's
  * table:state and info:state joined onto rs (sorted by start) by region name while meta is
  * scanned; when meta cannot be read, Thrift2 isTableEnabled / isTableDisabled /
- * isTableAvailable through a client from open (may be NULL). av->table_state is HB_TABLE_* or
- * -1 with av->why saying what was tried and how it failed. HB_ENOMEM only.
+ * isTableAvailable through a client made from thrift (may be NULL; only then). av->table_state is
+ * HB_TABLE_* or -1 with av->why saying what was tried and how it failed. HB_ENOMEM only.
  */
 int hb_rest_region_states(struct hb_rest *c, const char *table, struct hb_regions *rs,
-                          hb_thrift2_open_fn open, void *open_ctx, struct hb_table_avail *av,
+                          const struct hb_thrift2_channel *thrift, struct hb_table_avail *av,
                           struct hb_error *err);
 
 /* hb_rest_table_regions, then for a REST list hb_rest_region_states (a meta list carries its
  * states and TableState already); meta is an HB_SOURCE_*, and av->read_meta says which was
  * read. Errors as those two. */
-int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
-                          void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
-                          struct hb_error *err);
+int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta,
+                          const struct hb_thrift2_channel *thrift, struct hb_regions *rs,
+                          struct hb_table_avail *av, struct hb_error *err);
 
 /* hb_rest_regions_avail with its findings (hb_audit_availability) appended to the initialised
  * f: the regions command's listing. */
-int hb_rest_regions_checked(struct hb_rest *c, const char *table, int meta, hb_thrift2_open_fn open,
-                            void *open_ctx, struct hb_regions *rs, struct hb_table_avail *av,
-                            struct hb_findings *f, struct hb_error *err);
+int hb_rest_regions_checked(struct hb_rest *c, const char *table, int meta,
+                            const struct hb_thrift2_channel *thrift, struct hb_regions *rs,
+                            struct hb_table_avail *av, struct hb_findings *f, struct hb_error *err);
 
 /* After a read of TABLE failed with HB_ESERVER (a disabled table answers 503 to scans) or found
  * nothing (HB_EFINDING: its row GETs answer 404): when hbase:meta says TABLE is disabled, err

@@ -1,6 +1,7 @@
 /* Generated keys made by spans in any order, and the sample made sorted by threads, against the
  * keys one generator makes in sequence. */
 #include "core/keypar.h"
+#include "core/keysample.h"
 #include "test.h"
 
 static const char *const designs[] = {"md5",      "transaction",  "hex8",       "partition:7",
