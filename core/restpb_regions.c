@@ -4,6 +4,7 @@
 #include "key.h"
 #include "pb.h"
 #include "regioninfo.h"
+#include "tname.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -41,22 +42,13 @@ void hb_tableinfo_reader_release(struct hb_tableinfo_reader *r)
 	hb_buf_release(&r->name);
 }
 
-/* "ns:t" as HBase names it: the default namespace is left out. */
-static const void *unqualified(const void *t, size_t *n)
-{
-	if (*n > 8 && !memcmp(t, "default:", 8)) {
-		*n -= 8;
-		return (const char *)t + 8;
-	}
-	return t;
-}
-
 /* The message's name field must be the table asked for. */
 static int check_table(struct hb_tableinfo_reader *r, const unsigned char *v, size_t vl,
                        struct hb_error *err)
 {
 	size_t gn = vl, tn = strlen(r->table);
-	const void *g = unqualified(v, &gn), *t = unqualified(r->table, &tn);
+	const void *g = hb_tname_bare_n((const char *)v, &gn);
+	const void *t = hb_tname_bare_n(r->table, &tn);
 	struct hb_buf got = HB_BUF_INIT, want = HB_BUF_INIT;
 	int rc;
 

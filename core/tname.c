@@ -253,3 +253,12 @@ const char *hb_tname_bare(const char *name)
 {
 	return strncmp(name, "default:", 8) ? name : name + 8;
 }
+
+const char *hb_tname_bare_n(const char *name, size_t *n)
+{
+	if (*n > 8 && !memcmp(name, "default:", 8)) {
+		*n -= 8;
+		return name + 8;
+	}
+	return name;
+}

@@ -32,6 +32,8 @@ int hb_tname_parse(struct hb_tname *out, const char *name, struct hb_error *err)
  * the default namespace out); any other name unchanged. Points into name.
  */
 const char *hb_tname_bare(const char *name);
+/* The same for a name of n bytes, not terminated: n is made the bare name's length. */
+const char *hb_tname_bare_n(const char *name, size_t *n);
 
 /* hb_tname_parse plus what `create` refuses: system tables (namespace `hbase`). HB_EINVAL. */
 int hb_tname_check_create(struct hb_tname *out, const char *name, struct hb_error *err);

@@ -3,6 +3,7 @@
 #include "rest/meta.h"
 #include "core/key.h"
 #include "core/regioninfo.h"
+#include "core/tname.h"
 #include "rest/cells.h"
 #include "rest/regions.h"
 #include "rest/resource.h"
@@ -265,8 +266,7 @@ int hb_rest_table_state(struct hb_rest *c, const char *table, int *state, struct
 	int found = 0, rc;
 
 	*state = -1;
-	if (!strncmp(table, "default:", 8))
-		table += 8; /* the state row is keyed by TableName.getNameAsString() */
+	table = hb_tname_bare(table); /* the state row is keyed by TableName.getNameAsString() */
 	hb_row_init(&row);
 	rc = hb_rest_get_row(c, "hbase:meta", table, strlen(table), cols, &row, &found, err);
 	if (!rc && found && (cell = hb_row_cell(&row, "table:state")) &&

@@ -4,6 +4,7 @@
 #include "core/key.h"
 #include "core/regioninfo.h"
 #include "core/restpb_regions.h"
+#include "core/tname.h"
 #include "rest/jsonhelp.h"
 #include "rest/jsonpull.h"
 #include "rest/resource.h"
@@ -244,7 +245,7 @@ int hb_rest_regions_stream(struct hb_rest *c, const char *table, hb_region_fn fn
 	s.ctx = ctx;
 	/* TableName.getName() omits the default namespace (docs/hbase-wire.md §3). */
 	if (strncmp(table, "hbase:", 6))
-		s.table = strncmp(table, "default:", 8) ? table : table + 8;
+		s.table = hb_tname_bare(table);
 	rc = hb_rest_table_path(&path, table, "/regions", err);
 	/* about 120 bytes a region in protobuf, 180 in JSON */
 	if (!rc)
@@ -468,22 +469,13 @@ static int decode_region_array(struct region_walk *w, hb_region_fn fn, void *ctx
 	return m < 0 ? rw_invalid(w, -1, err) : 0;
 }
 
-/* "ns:t" as HBase names it: the default namespace is left out. */
-static const char *unqualified(const char *t, size_t *n)
-{
-	if (*n > 8 && !memcmp(t, "default:", 8)) {
-		*n -= 8;
-		return t + 8;
-	}
-	return t;
-}
-
 /* The top-level name of a /T/regions body must be the table asked for. */
 static int check_table_name(const struct hb_buf *got, const char *table, const char *what,
                             struct hb_error *err)
 {
 	size_t gn = got->len, tn = strlen(table);
-	const char *g = unqualified(got->data, &gn), *t = unqualified(table, &tn);
+	const char *g = hb_tname_bare_n(got->data, &gn);
+	const char *t = hb_tname_bare_n(table, &tn);
 	char shown_got[200], shown_want[200];
 
 	if (gn == tn && !memcmp(g, t, gn))

@@ -5,6 +5,7 @@
 #include "core/activity.h"
 #include "core/clock.h"
 #include "core/key.h"
+#include "core/tname.h"
 #include "rest/hbase.h"
 #include "rest/shellrun.h"
 
@@ -135,7 +136,7 @@ static int step_visible(const struct hb_regions *now, const struct hb_regions *r
 static int meta_settled(struct hb_rest *c, const char *table)
 {
 	/* meta's rows name a table of the default namespace without its prefix */
-	const char *name = strncmp(table, "default:", 8) ? table : table + 8;
+	const char *name = hb_tname_bare(table);
 	struct hb_regions m;
 	struct hb_error e = {0};
 	size_t i;

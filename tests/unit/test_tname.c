@@ -75,6 +75,24 @@ static void test_tname__bare_name_leaves_out_only_the_default_namespace(void)
 	CHECK_EQ_STR(hb_tname_bare("default"), "default");
 }
 
+static void test_tname__bare_name_of_bytes_not_terminated(void)
+{
+	/* a name inside a larger buffer: its length is the only end it has */
+	const char *buf = "default:events_user_clicks_20261128,5,1795910792930";
+	size_t n = 35;
+	const char *b = hb_tname_bare_n(buf, &n);
+
+	CHECK(b == buf + 8);
+	CHECK_EQ_INT(n, 27);
+	CHECK(!memcmp(b, "events_user_clicks_20261128", n));
+	n = 14;
+	b = hb_tname_bare_n("analytics:ev,x", &n);
+	CHECK_EQ_INT(n, 14);
+	/* "default:" alone names no table: left as it is */
+	n = 8;
+	CHECK(hb_tname_bare_n("default:", &n) != NULL && n == 8);
+}
+
 static void test_tname__long_names_flagged_not_refused(void)
 {
 	char name[400];
@@ -124,6 +142,7 @@ int main(void)
 	RUN(test_tname__unicode_letters_accepted_symbols_refused);
 	RUN(test_tname__parts_and_default_namespace);
 	RUN(test_tname__bare_name_leaves_out_only_the_default_namespace);
+	RUN(test_tname__bare_name_of_bytes_not_terminated);
 	RUN(test_tname__long_names_flagged_not_refused);
 	RUN(test_tname__create_refuses_hbase_namespace);
 	RUN(test_tname__family_rules);
