@@ -1,5 +1,6 @@
 /* Diagnostics on stderr, exit statuses, checked writes to stdout, and the global settings. */
 #include "../core/key.h"
+#include "../core/num.h"
 #include "cli.h"
 #include "exit.h"
 #include "progress.h"
@@ -174,20 +175,7 @@ int cli_status(int rc, struct hb_error *err, size_t findings)
 int cli_parse_long(const char *s, long min, long max, const char *what, long *out,
                    struct hb_error *err)
 {
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return hb_error_set(err, HB_EINVAL, "%s must be a number, got ''", what);
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || end == s || ((*s < '0' || *s > '9') && *s != '-'))
-		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, s);
-	if (errno == ERANGE || v < min || v > max)
-		return hb_error_set(err, HB_EINVAL, "%s must be between %ld and %ld, got '%s'",
-		                    what, min, max, s);
-	*out = v;
-	return 0;
+	return hb_parse_long(s, min, max, what, out, err);
 }
 
 int cli_parse_i64(const char *s, const char *what, int64_t *out, struct hb_error *err)

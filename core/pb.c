@@ -5,10 +5,7 @@
 #include <stdint.h>
 
 /* Protobuf wire types. */
-#define WT_VARINT 0
-#define WT_I64    1
-#define WT_LEN    2
-#define WT_I32    5
+#define WT_I32 5
 
 int hb_pb_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *out)
 {
@@ -37,9 +34,9 @@ int hb_pb_skip(const unsigned char *p, size_t n, size_t *pos, unsigned wt)
 	uint64_t v;
 
 	switch (wt) {
-	case WT_VARINT:
+	case HB_PB_VARINT:
 		return hb_pb_varint(p, n, pos, &v);
-	case WT_I64:
+	case HB_PB_I64:
 		if (n - *pos < 8)
 			return HB_EINVAL;
 		*pos += 8;
@@ -49,7 +46,7 @@ int hb_pb_skip(const unsigned char *p, size_t n, size_t *pos, unsigned wt)
 			return HB_EINVAL;
 		*pos += 4;
 		return 0;
-	case WT_LEN:
+	case HB_PB_LEN:
 		if (hb_pb_varint(p, n, pos, &v) || v > n - *pos)
 			return HB_EINVAL;
 		*pos += (size_t)v;

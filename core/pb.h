@@ -5,6 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The wire types of a field's tag (its low three bits) that hbtab's decoders read. */
+#define HB_PB_VARINT 0
+#define HB_PB_I64    1
+#define HB_PB_LEN    2
+
 /* Reads a protobuf varint at *pos (advancing it); HB_EINVAL when truncated or > 10 bytes. */
 int hb_pb_varint(const unsigned char *p, size_t n, size_t *pos, uint64_t *out);
 

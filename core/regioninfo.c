@@ -9,10 +9,7 @@
 #include <string.h>
 
 /* Protobuf wire types. */
-#define WT_VARINT 0
-#define WT_I64    1
-#define WT_LEN    2
-#define WT_I32    5
+#define WT_I32 5
 
 void hb_regioninfo_init(struct hb_regioninfo *ri)
 {
@@ -58,7 +55,7 @@ static int decode_table_name(struct hb_regioninfo *ri, const unsigned char *p, s
 		if (hb_pb_varint(p, n, &pos, &tag))
 			return hb_error_set(err, HB_EINVAL, "bad field tag in TableName");
 		if ((tag >> 3) == 1 || (tag >> 3) == 2) {
-			if ((tag & 7) != WT_LEN || hb_pb_len(p, n, &pos, &v, &vl))
+			if ((tag & 7) != HB_PB_LEN || hb_pb_len(p, n, &pos, &v, &vl))
 				return hb_error_set(err, HB_EINVAL, "bad TableName field %u",
 				                    (unsigned)(tag >> 3));
 			if ((tag >> 3) == 1) {
@@ -107,7 +104,7 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 			goto fail;
 		}
 		if (field == 1 || (field >= 5 && field <= 7)) {
-			if (wt != WT_VARINT || hb_pb_varint(p, n, &pos, &v)) {
+			if (wt != HB_PB_VARINT || hb_pb_varint(p, n, &pos, &v)) {
 				rc = hb_error_set(err, HB_EINVAL,
 				                  "bad varint field %u in RegionInfo", field);
 				goto fail;
@@ -123,7 +120,7 @@ int hb_regioninfo_decode(struct hb_regioninfo *out, const void *data, size_t n,
 				out->replica_id = (int)(int32_t)v;
 			}
 		} else if (field >= 2 && field <= 4) {
-			if (wt != WT_LEN || hb_pb_len(p, n, &pos, &view, &vl)) {
+			if (wt != HB_PB_LEN || hb_pb_len(p, n, &pos, &view, &vl)) {
 				rc = hb_error_set(err, HB_EINVAL,
 				                  "bad length-delimited field %u in RegionInfo",
 				                  field);

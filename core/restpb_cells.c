@@ -8,10 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define WT_VARINT 0
-#define WT_I64    1
-#define WT_LEN    2
-
 static int oom(struct hb_error *err)
 {
 	return hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -130,7 +126,7 @@ int hb_scanpb_next_row(struct hb_scanpb_reader *r, const unsigned char **key, si
 
 		if (hb_pb_varint(row, row_len, &pos, &tag))
 			return BAD("Row[%zu] is truncated", r->rows);
-		if (tag == (1 << 3 | WT_LEN)) {
+		if (tag == (1 << 3 | HB_PB_LEN)) {
 			if (hb_pb_len(row, row_len, &pos, &v, &vl))
 				return BAD("Row[%zu] is truncated", r->rows);
 			*key = v;
@@ -163,7 +159,7 @@ int hb_scanpb_next_cell(struct hb_scanpb_reader *r, struct hb_pb_cell *out, stru
 
 		/* the Row was checked by hb_scanpb_next_row: its fields are whole */
 		hb_pb_varint(r->row, r->row_len, &r->row_pos, &tag);
-		if (tag != (2 << 3 | WT_LEN)) {
+		if (tag != (2 << 3 | HB_PB_LEN)) {
 			hb_pb_skip(r->row, r->row_len, &r->row_pos, (unsigned)(tag & 7));
 			continue;
 		}
@@ -177,7 +173,7 @@ int hb_scanpb_next_cell(struct hb_scanpb_reader *r, struct hb_pb_cell *out, stru
 
 			if (hb_pb_varint(c, cl, &pos, &tag))
 				return BAD("Row[%zu] has a truncated Cell", i);
-			if (tag == (2 << 3 | WT_LEN) || tag == (4 << 3 | WT_LEN)) {
+			if (tag == (2 << 3 | HB_PB_LEN) || tag == (4 << 3 | HB_PB_LEN)) {
 				if (hb_pb_len(c, cl, &pos, &v, &vl))
 					return BAD("Row[%zu] has a truncated Cell", i);
 				if (tag >> 3 == 2) {
@@ -188,7 +184,7 @@ int hb_scanpb_next_cell(struct hb_scanpb_reader *r, struct hb_pb_cell *out, stru
 					out->value = v;
 					out->value_len = vl;
 				}
-			} else if (tag == (3 << 3 | WT_VARINT)) {
+			} else if (tag == (3 << 3 | HB_PB_VARINT)) {
 				if (hb_pb_varint(c, cl, &pos, &t))
 					return BAD("Row[%zu] has a truncated Cell", i);
 				out->timestamp = (int64_t)t;

@@ -9,10 +9,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define WT_VARINT 0
-#define WT_I64    1
-#define WT_LEN    2
-
 static int oom(struct hb_error *err)
 {
 	return hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -100,7 +96,7 @@ static int decode_region(struct hb_tableinfo_reader *r, const unsigned char *p, 
 			                     : field == 3 ? &r->end
 			                                  : &r->loc;
 
-			if (wt != WT_LEN)
+			if (wt != HB_PB_LEN)
 				return BAD("Region[%zu].%s is not length-delimited", i,
 				           names[field]);
 			if (hb_pb_len(p, n, &pos, &v, &vl))
@@ -109,7 +105,7 @@ static int decode_region(struct hb_tableinfo_reader *r, const unsigned char *p, 
 				return oom(err);
 			*has = 1;
 		} else if (field == 4) {
-			if (wt != WT_VARINT)
+			if (wt != HB_PB_VARINT)
 				return BAD("Region[%zu].id is not a varint", i);
 			if (hb_pb_varint(p, n, &pos, &id))
 				return BAD("Region[%zu] is truncated", i);
@@ -156,7 +152,7 @@ int hb_tableinfo_next(struct hb_tableinfo_reader *r, struct hb_region *out, stru
 		field = (unsigned)(tag >> 3);
 		wt = (unsigned)(tag & 7);
 		if (field == 1 || field == 2) {
-			if (wt != WT_LEN)
+			if (wt != HB_PB_LEN)
 				return BAD("%s is not length-delimited (byte %zu)",
 				           field == 1 ? "name" : "Region", r->base + at);
 			if (hb_pb_len(r->p, r->n, &r->pos, &v, &vl))

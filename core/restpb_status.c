@@ -8,10 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define WT_VARINT 0
-#define WT_I64    1
-#define WT_LEN    2
-
 static int oom(struct hb_error *err)
 {
 	return hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -42,7 +38,7 @@ static int pb_int(const unsigned char *p, size_t n, size_t *pos, unsigned wt, in
 {
 	uint64_t v;
 
-	if (wt != WT_VARINT || hb_pb_varint(p, n, pos, &v))
+	if (wt != HB_PB_VARINT || hb_pb_varint(p, n, pos, &v))
 		return -1;
 	*out = (int64_t)v;
 	return 0;
@@ -68,7 +64,7 @@ static int status_node(struct hb_statuspb_reader *r, const unsigned char *p, siz
 		field = (unsigned)(tag >> 3);
 		wt = (unsigned)(tag & 7);
 		if (field == 1) {
-			if (wt != WT_LEN || hb_pb_len(p, n, &pos, &out->name, &out->name_len))
+			if (wt != HB_PB_LEN || hb_pb_len(p, n, &pos, &out->name, &out->name_len))
 				return BAD("LiveNodes[%zu].name is not a string", i);
 			if (memchr(out->name, 0, out->name_len))
 				return BAD("LiveNodes[%zu].name contains a NUL character", i);
@@ -81,7 +77,7 @@ static int status_node(struct hb_statuspb_reader *r, const unsigned char *p, siz
 		      : field == 5 ? &out->max_heap_mb
 		                   : NULL;
 		if (dst ? pb_int(p, n, &pos, wt, dst)
-		        : !field || (field == 6 && wt != WT_LEN) || hb_pb_skip(p, n, &pos, wt))
+		        : !field || (field == 6 && wt != HB_PB_LEN) || hb_pb_skip(p, n, &pos, wt))
 			return BAD("LiveNodes[%zu] holds an invalid field", i);
 	}
 	if (!has_name)
@@ -100,7 +96,7 @@ static int summary_field(const unsigned char *p, size_t n, size_t *pos, unsigned
 		uint64_t bits = 0;
 		int k;
 
-		if (wt != WT_I64 || n - *pos < 8)
+		if (wt != HB_PB_I64 || n - *pos < 8)
 			return -1;
 		for (k = 7; k >= 0; k--)
 			bits = bits << 8 | p[*pos + (size_t)k];
@@ -137,7 +133,7 @@ int hb_statuspb_next(struct hb_statuspb_reader *r, struct hb_statuspb_node *node
 				return BAD("truncated or invalid protobuf at byte %zu", at);
 			continue;
 		}
-		if (wt != WT_LEN)
+		if (wt != HB_PB_LEN)
 			return BAD("%s is not length-delimited (byte %zu)",
 			           field == 1 ? "LiveNodes" : "DeadNodes", at);
 		if (hb_pb_len(r->p, r->n, &r->pos, &v, &vl))
@@ -182,7 +178,7 @@ static int region_fields(const char *what, size_t i, size_t k, const unsigned ch
 		field = (unsigned)(tag >> 3);
 		wt = (unsigned)(tag & 7);
 		if (field == 1) {
-			if (wt != WT_LEN || hb_pb_len(p, n, &pos, &out->name, &out->name_len))
+			if (wt != HB_PB_LEN || hb_pb_len(p, n, &pos, &out->name, &out->name_len))
 				return hb_error_malformed(
 				    err, what, "LiveNodes[%zu].Region[%zu].name is not bytes", i,
 				    k);
@@ -223,7 +219,7 @@ int hb_statuspb_next_region(struct hb_statuspb_reader *r, struct hb_statuspb_reg
 
 		/* the Node was walked by status_node: its fields are whole */
 		hb_pb_varint(r->node, r->node_len, &r->node_pos, &tag);
-		if (tag != (6 << 3 | WT_LEN)) {
+		if (tag != (6 << 3 | HB_PB_LEN)) {
 			hb_pb_skip(r->node, r->node_len, &r->node_pos, (unsigned)(tag & 7));
 			continue;
 		}
@@ -345,7 +341,7 @@ static int node_field(struct hb_statuspb_stream *s, const unsigned char *p, size
 	field = (unsigned)(tag >> 3);
 	wt = (unsigned)(tag & 7);
 	if (field == 1 || field == 6) {
-		if (wt != WT_LEN)
+		if (wt != HB_PB_LEN)
 			return field == 1 ? BAD("LiveNodes[%zu].name is not a string", i)
 			                  : BAD("LiveNodes[%zu] holds an invalid field", i);
 		if (hb_pb_len(p, m, &q, &v, &vl)) {
@@ -373,8 +369,8 @@ static int node_field(struct hb_statuspb_stream *s, const unsigned char *p, size
 			uint64_t x;
 
 			if (!hard && field &&
-			    (wt == WT_LEN || wt == WT_I64 || wt == 5 ||
-			     (wt == WT_VARINT && hb_pb_varint_more(p, m, &t, &x) > 0)))
+			    (wt == HB_PB_LEN || wt == HB_PB_I64 || wt == 5 ||
+			     (wt == HB_PB_VARINT && hb_pb_varint_more(p, m, &t, &x) > 0)))
 				return 1;
 			return BAD("LiveNodes[%zu] holds an invalid field", i);
 		}
@@ -423,7 +419,7 @@ static int top_field(struct hb_statuspb_stream *s, const unsigned char *p, size_
 				return 1;
 			return BAD("truncated or invalid protobuf at byte %zu", at);
 		}
-	} else if (wt != WT_LEN) {
+	} else if (wt != HB_PB_LEN) {
 		return BAD("%s is not length-delimited (byte %zu)",
 		           field == 1 ? "LiveNodes" : "DeadNodes", at);
 	} else if (field == 1) {

@@ -4,6 +4,7 @@
 
 #include "keygen.h"
 #include "keysample.h"
+#include "num.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -73,26 +74,6 @@ static const char *field(const struct hb_splitspec *s, size_t off)
 static const char **field_at(struct hb_splitspec *s, size_t off)
 {
 	return (const char **)((char *)s + off);
-}
-
-/* A whole number from min to max, with the command line's messages ("what" names the flag). */
-static int parse_long(const char *s, long min, long max, const char *what, long *out,
-                      struct hb_error *err)
-{
-	char *end;
-	long v;
-
-	if (!s || !*s)
-		return hb_error_set(err, HB_EINVAL, "%s must be a number, got ''", what);
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*end || end == s || ((*s < '0' || *s > '9') && *s != '-'))
-		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, s);
-	if (errno == ERANGE || v < min || v > max)
-		return hb_error_set(err, HB_EINVAL, "%s must be between %ld and %ld, got '%s'",
-		                    what, min, max, s);
-	*out = v;
-	return 0;
 }
 
 /* A Java long, with the command line's messages. */
@@ -234,24 +215,24 @@ int hb_splitspec_is_auto(const struct hb_splitspec *s)
 
 int hb_splitspec_per_server(const struct hb_splitspec *s, long *k, struct hb_error *err)
 {
-	return parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS, "--regions-per-server", k,
-	                  err);
+	return hb_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS, "--regions-per-server",
+	                     k, err);
 }
 
 int hb_splitspec_sample_rows(const struct hb_splitspec *s, long *m, struct hb_error *err)
 {
 	*m = HB_SPLITSPEC_DEFAULT_SAMPLE_ROWS;
-	return s->sample_rows
-	           ? parse_long(s->sample_rows, 1, HB_SPLITSPEC_MAX_SAMPLE, "--sample-rows", m, err)
-	           : 0;
+	return s->sample_rows ? hb_parse_long(s->sample_rows, 1, HB_SPLITSPEC_MAX_SAMPLE,
+	                                      "--sample-rows", m, err)
+	                      : 0;
 }
 
 int hb_splitspec_sample_size(const struct hb_splitspec *s, long *m, struct hb_error *err)
 {
 	*m = HB_SPLITSPEC_DEFAULT_SAMPLE;
-	return s->sample_size
-	           ? parse_long(s->sample_size, 1, HB_SPLITSPEC_MAX_SAMPLE, "--sample-size", m, err)
-	           : 0;
+	return s->sample_size ? hb_parse_long(s->sample_size, 1, HB_SPLITSPEC_MAX_SAMPLE,
+	                                      "--sample-size", m, err)
+	                      : 0;
 }
 
 /* N as typed, or K x live servers for "auto"; the core checks the range of each algorithm. */
