@@ -14,6 +14,7 @@
 struct hb_curlx_conf {
 	char *user, *password, *cacert, *cert, *key;
 	double timeout; /* seconds per request (total); the connect timeout is derived */
+	int idle_timeout; /* timeout bounds a silence (no byte for that long), not the whole */
 	int insecure, negotiate;
 	int compressed; /* REST: ask for compressed answers; libcurl decodes them */
 };
