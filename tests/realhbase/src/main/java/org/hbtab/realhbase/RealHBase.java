@@ -747,6 +747,9 @@ public final class RealHBase {
         p.addColumn(info, org.apache.hadoop.hbase.HConstants.SERVERNAME_QUALIFIER,
             Bytes.toBytes(sn.toString()));
         p.addColumn(info, org.apache.hadoop.hbase.HConstants.STATE_QUALIFIER, open);
+        // no WAL: the flush at the end makes them durable, and a million rows' WAL writes
+        // were most of the time they took
+        p.setDurability(org.apache.hadoop.hbase.client.Durability.SKIP_WAL);
         puts.add(p);
         w.made.add(ri.getRegionName());
         if (puts.size() == 5000) {
