@@ -756,9 +756,6 @@ public final class RealHBase {
           putPatiently(meta, puts);
           rows += puts.size();
           puts.clear();
-          if (rows % 100_000 == 0) { // the memstore kept small: a busy meta region refuses puts
-            admin().flush(TableName.META_TABLE_NAME);
-          }
         }
         start = keys[i];
       }
@@ -766,8 +763,10 @@ public final class RealHBase {
       rows += puts.size();
     }
     // into HFiles, where a cluster that has had its regions for a while keeps its meta rows:
-    // scans of a memstore this size cost the region server more
-    admin().flush(TableName.META_TABLE_NAME);
+    // scans of a memstore this size cost the region server more. The region itself is
+    // flushed (HRegion.flush, which waits for a flush under way): Admin.flush's procedure
+    // failed with "Unable to complete flush" while the memstore's own flush ran
+    util.flush(TableName.META_TABLE_NAME);
     written.put(name, w);
     out.addProperty("rows", rows);
     out.addProperty("deleted", deleted);
