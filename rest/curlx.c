@@ -154,7 +154,14 @@ CURLcode hb_curlx_setup(CURL *h, const struct hb_curlx_conf *conf, const char *u
 	 * SIGPIPE handler for SIG_IGN during each transfer. A SIGPIPE a socket still raises is
 	 * told apart from a closed stdout by cli/signals.c (hb_interrupt_transfer). */
 	SET(CURLOPT_NOSIGNAL, 1L);
-	SET(CURLOPT_TIMEOUT_MS, tmo_ms > 0 ? tmo_ms : 1L);
+	if (conf->idle_timeout) {
+		/* a streamed answer of any length, as long as it keeps coming */
+		SET(CURLOPT_TIMEOUT_MS, 0L);
+		SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
+		SET(CURLOPT_LOW_SPEED_TIME, tmo_ms > 1000 ? (tmo_ms + 999) / 1000 : 1L);
+	} else {
+		SET(CURLOPT_TIMEOUT_MS, tmo_ms > 0 ? tmo_ms : 1L);
+	}
 	SET(CURLOPT_CONNECTTIMEOUT_MS, conn_ms > 0 ? conn_ms : 1L);
 	SET(CURLOPT_USERAGENT, "hbtab/" HB_VERSION);
 	SET(CURLOPT_HTTPHEADER, hdrs);

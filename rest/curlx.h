@@ -13,7 +13,8 @@
 /* Connection settings both channels copy from their options (strings owned, may be NULL). */
 struct hb_curlx_conf {
 	char *user, *password, *cacert, *cert, *key;
-	double timeout; /* seconds per request (total); the connect timeout is derived */
+	double timeout;   /* seconds per request (total); the connect timeout is derived */
+	int idle_timeout; /* timeout bounds a silence (no byte for that long), not the whole */
 	int insecure, negotiate;
 	int compressed; /* REST: ask for compressed answers; libcurl decodes them */
 };

@@ -141,6 +141,7 @@ int hb_rest_sibling(struct hb_rest **out, const struct hb_rest *c, struct hb_err
 	}
 	s->base_path = base_path_of(s->base);
 	s->conf.timeout = c->conf.timeout;
+	s->conf.idle_timeout = c->conf.idle_timeout;
 	s->conf.insecure = c->conf.insecure;
 	s->conf.negotiate = c->conf.negotiate;
 	s->conf.compressed = c->conf.compressed;
@@ -207,6 +208,14 @@ void hb_rest_tracef(struct hb_rest *c, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	hb_curlx_tracef(&c->x, "%s", line);
+}
+
+int hb_rest_idle_timeout(struct hb_rest *c, int on)
+{
+	int was = c->conf.idle_timeout;
+
+	c->conf.idle_timeout = on;
+	return was;
 }
 
 long hb_rest_retry_budget(const struct hb_rest *c)

@@ -454,7 +454,7 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 	              cover = HB_BUF_INIT;
 	struct hb_scan_spec spec;
 	struct hb_meta_state ms;
-	int rc, state = -1;
+	int rc, state = -1, idle = -1, check;
 
 	/* [table, table" ,,") takes the state row and every region row */
 	rc = hb_rest_meta_table_spec(&spec, &start, &end, table, cols, err);
@@ -476,9 +476,13 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 	if (how->filter || how->states_only || !restart) {
 		rc = hb_rest_scan(c, "hbase:meta", &spec, hb_meta_row, &ms, err);
 	} else {
+		/* a listing's scans stream a row per region: at a million regions one takes
+		 * minutes, so --timeout bounds the gateway's silence there, not the whole scan */
+		idle = hb_rest_idle_timeout(c, 1);
 		ms.cover = &cover;
 		rc = meta_scan_ranged(c, &ms, &spec, &end, err);
 		ms.cover = NULL;
+		check = rc != 0;
 		if (rc == HB_META_SEAM || rc == HB_META_AGAIN) {
 			/* the ranges did not read one hbase:meta: one scan, one read point */
 			if (rc == HB_META_SEAM)
@@ -500,9 +504,11 @@ static int meta_scan(struct hb_rest *c, const char *table, const char *const *co
 			rc = hb_rest_scan(c, "hbase:meta", &spec, hb_meta_row, &ms, err);
 		} else if (rc == 1) {
 			rc = 0; /* one scan: its end is checked below */
-		} else if (!rc) {
-			goto state_row; /* every boundary and the end were checked */
 		}
+		hb_rest_idle_timeout(c, idle);
+		idle = -1;
+		if (!rc && !check)
+			goto state_row; /* every boundary and the end were checked */
 	}
 	if (!rc && how->filter && !(ms.regions && ms.last_end_empty))
 		rc = 1;
@@ -522,6 +528,8 @@ state_row:
 		hb_row_release(&srow);
 	}
 done:
+	if (idle >= 0)
+		hb_rest_idle_timeout(c, idle);
 	if (state_out)
 		*state_out = state;
 	hb_buf_release(&start);

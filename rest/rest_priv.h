@@ -25,5 +25,8 @@ int hb_rest_streaming(const struct hb_rest *c);
 void hb_rest_tracef(struct hb_rest *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* How many times a broken scan may be reopened (the --retries budget). */
 long hb_rest_retry_budget(const struct hb_rest *c);
+/* on: the connection's --timeout bounds how long an answer may stay silent (no byte), not
+ * its whole transfer (a streamed listing of any length); returns the setting before. */
+int hb_rest_idle_timeout(struct hb_rest *c, int on);
 
 #endif

@@ -390,6 +390,15 @@ int hb_rest_regions_avail(struct hb_rest *c, const char *table, int meta,
 			return hb_error_set(err, HB_ENOMEM, "out of memory");
 		if (!rc)
 			return 0;
+		/* No answer in time (or no connection): /T/regions is built from the same
+		 * hbase:meta by the same gateway, and would cost the timeout and its retries
+		 * again; the run ends with what the meta read met. */
+		if (rc == HB_ENET) {
+			if (err)
+				*err = av->meta_why;
+			return hb_error_prefix(err, HB_ENET, "reading table '%s' in hbase:meta",
+			                       table);
+		}
 		/* REST gives what meta did not: its own answer, error and all */
 		av->read_meta = 0;
 		av->table_state = -1;

@@ -313,6 +313,21 @@ class ReaderTest(SecureTest):
                          ["", "40000000", "80000000", "c0000000"])
         self.assertEqual(self.rows(self.table, who="reader"), self.keys)
 
+    def test_reader_default_source_reads_meta_and_prints_the_rest_listing(self):
+        # HBase's AccessController lets every user READ hbase:meta (docs/secure-hbase.md), so
+        # the default reads it here, and prints what /T/regions gives
+        for cmd in (("regions",), ("audit", "--keyspace", "hex{16}")):
+            got = self.as_user("reader", "-o", "json", cmd[0], self.table, *cmd[1:])
+            want = self.as_user("reader", "-o", "json", cmd[0], self.table, *cmd[1:],
+                                "--source", "rest")
+            self.assertEqual((got.rc, got.err), (want.rc, want.err))
+            self.assertIn(got.rc, (0, 1), got)
+            g, w = json.loads(got.out), json.loads(want.out)
+            self.assertEqual((g.pop("read_from"), w.pop("read_from")), ("meta", "rest"))
+            self.assertEqual(g, w)
+            v = self.as_user("reader", "-v", cmd[0], self.table, *cmd[1:])
+            self.assertIn("regions of table '%s' read from hbase:meta" % self.table, v.err)
+
     def test_reader_audits_and_reads_the_metadata_row_without_the_schema(self):
         # HBase gives a table's schema to CREATE or ADMIN only (docs/secure-hbase.md); the
         # metadata row is a row, which READ reads: its N names its family

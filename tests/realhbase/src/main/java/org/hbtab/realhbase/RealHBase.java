@@ -66,7 +66,11 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
  *   <li>{@code POST /control/unassign {"table", "index": i}}: close region i (in key order).
  *   <li>{@code POST /control/assign {"table", "index": i}}.
  *   <li>{@code POST /control/create {"table", "families": ["f", ...], "splits": ["b64", ...]}}:
- *       Admin.createTable, the way a table hbtab did not create comes to be.
+ *       Admin.createTable, the way a table hbtab did not create comes to be ({@code
+ *       "replicas": n}: REGION_REPLICATION n).
+ *   <li>{@code POST /control/split {"table", "key": b64}}: split the region holding key at key
+ *       (Admin.splitRegionAsync) and wait until its daughters are open; the parent stays in
+ *       hbase:meta, offline and split, until the CatalogJanitor's next run (5 minutes).
  *   <li>{@code POST /control/put {"table", "rows": [{"key": b64, "cells": [{"column": b64
  *       "f:q", "value": b64}]}]}}: bulk write through the Java client.
  *   <li>{@code POST /control/readonly {"on": bool}}: restart the REST gateway (same port) with
@@ -346,6 +350,9 @@ public final class RealHBase {
       case "put":
         put(in);
         break;
+      case "split":
+        split(in);
+        break;
       case "metarows":
         synchronized (this) {
           if (in.has("restore") && in.get("restore").getAsBoolean()) {
@@ -606,6 +613,9 @@ public final class RealHBase {
     for (JsonElement f : in.getAsJsonArray("families")) {
       b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f.getAsString()));
     }
+    if (in.has("replicas")) {
+      b.setRegionReplication(in.get("replicas").getAsInt());
+    }
     byte[][] splits = null;
     if (in.has("splits")) {
       JsonArray a = in.getAsJsonArray("splits");
@@ -619,6 +629,23 @@ public final class RealHBase {
     } else {
       admin().createTable(b.build(), splits);
     }
+  }
+
+  private void split(JsonObject in) throws Exception {
+    TableName name = table(in);
+    byte[] key = Base64.getDecoder().decode(in.get("key").getAsString());
+    RegionInfo at = null;
+    for (RegionInfo r : admin().getRegions(name)) {
+      if (r.getReplicaId() == 0 && r.containsRow(key)) {
+        at = r;
+      }
+    }
+    if (at == null || Bytes.equals(at.getStartKey(), key)) {
+      throw new IllegalArgumentException("no region to split at " + Bytes.toStringBinary(key));
+    }
+    admin().splitRegionAsync(at.getRegionName(), key)
+        .get(WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    util.waitUntilNoRegionsInTransition(WAIT_MS);
   }
 
   private void put(JsonObject in) throws IOException {
@@ -737,25 +764,50 @@ public final class RealHBase {
         p.addColumn(info, org.apache.hadoop.hbase.HConstants.SERVERNAME_QUALIFIER,
             Bytes.toBytes(sn.toString()));
         p.addColumn(info, org.apache.hadoop.hbase.HConstants.STATE_QUALIFIER, open);
+        // no WAL: the flush at the end makes them durable, and a million rows' WAL writes
+        // were most of the time they took
+        p.setDurability(org.apache.hadoop.hbase.client.Durability.SKIP_WAL);
         puts.add(p);
         w.made.add(ri.getRegionName());
         if (puts.size() == 5000) {
-          meta.put(puts);
+          putPatiently(meta, puts);
           rows += puts.size();
           puts.clear();
         }
         start = keys[i];
       }
-      meta.put(puts);
+      putPatiently(meta, puts);
       rows += puts.size();
     }
     // into HFiles, where a cluster that has had its regions for a while keeps its meta rows:
-    // scans of a memstore this size cost the region server more
-    admin().flush(TableName.META_TABLE_NAME);
+    // scans of a memstore this size cost the region server more. The region itself is
+    // flushed (HRegion.flush, which waits for a flush under way): Admin.flush's procedure
+    // failed with "Unable to complete flush" while the memstore's own flush ran
+    util.flush(TableName.META_TABLE_NAME);
     written.put(name, w);
     out.addProperty("rows", rows);
     out.addProperty("deleted", deleted);
     out.addProperty("region_id", id);
+  }
+
+  /** Puts into hbase:meta, again after a pause while the region is too busy to take them (a
+   * million rows on a loaded machine outran the client's few quick retries). */
+  private static void putPatiently(Table meta, List<Put> puts) throws IOException {
+    for (int i = 0; ; i++) {
+      try {
+        meta.put(puts);
+        return;
+      } catch (IOException e) {
+        if (i == 30) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(2000);
+      } catch (InterruptedException e) {
+        throw new java.io.InterruptedIOException("interrupted");
+      }
+    }
   }
 
   /**
