@@ -1,29 +1,30 @@
-/* Split specifications: cli_splitspec_compute and cli_splitspec_describe on any combination of
- * flag values. Input: records of one byte (which flag) and a NUL-terminated value. A computed
- * set has N-1 strictly increasing, non-empty keys; a refused one has a message. */
+/* Split specifications: cli_splitspec_compute and the metadata row's text (hb_splitspec_write,
+ * hb_splitspec_read) on any combination of flag values. Input: records of one byte (which
+ * flag) and a NUL-terminated value. A computed set has N-1 strictly increasing, non-empty keys;
+ * a refused one has a message; a computable spec's recorded text reads back to the same text. */
 #include "../../cli/splitspec.h"
 #include "fuzz.h"
 
 /* The flag values are the struct's first members; what cli_splitspec_prepare and a command
  * fill in after them (the live servers, a table's sample, a sampler) stay zero here. */
-#define NFLAGS       (offsetof(struct cli_splitspec, live_servers) / sizeof(const char *))
+#define NFLAGS       (offsetof(struct hb_splitspec, live_servers) / sizeof(const char *))
 #define MAX_N_DIGITS 4 /* N and --sample-size up to 9999 keep each run fast */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cli_splitspec ss;
+	struct hb_splitspec ss;
 	const char **flag = (const char **)(void *)&ss;
 	const char *n_value = NULL;
 	struct hb_keys keys;
-	struct hb_buf desc = HB_BUF_INIT;
+	struct hb_buf desc = HB_BUF_INIT, words = HB_BUF_INIT, again = HB_BUF_INIT;
 	struct hb_error err = {0};
 	char *copy;
 	size_t i = 0;
 	int rc;
 
-	_Static_assert(offsetof(struct cli_splitspec, live_servers) ==
+	_Static_assert(offsetof(struct hb_splitspec, live_servers) ==
 	                   NFLAGS * sizeof(const char *),
-	               "cli_splitspec opens with its flag values");
+	               "hb_splitspec opens with its flag values");
 	memset(&ss, 0, sizeof(ss));
 	copy = malloc(size + 1);
 	if (!copy)
@@ -77,12 +78,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK(hb_key_cmp(p, pl, k, kl) < 0);
 			}
 		}
-		/* A computable specification can be described as flags. */
-		rc = cli_splitspec_describe(&desc, &ss, &err);
+		/* A computable specification is recorded as flags, and the record reads back to
+		 * a spec recorded the same way. */
+		rc = hb_splitspec_write(&desc, &ss, &err);
 		FUZZ_CHECK(!rc && desc.len);
+		{
+			struct hb_splitspec back;
+			char *text = strndup((const char *)desc.data, desc.len);
+
+			FUZZ_CHECK(text);
+			memset(&back, 0, sizeof(back));
+			FUZZ_CHECK(hb_splitspec_read(&back, &words, text) == 0);
+			FUZZ_CHECK(hb_splitspec_write(&again, &back, &err) == 0);
+			FUZZ_CHECK(again.len == desc.len && !memcmp(again.data, desc.data, desc.len));
+			free(text);
+		}
 	}
 	hb_keys_release(&keys);
 	hb_buf_release(&desc);
+	hb_buf_release(&words);
+	hb_buf_release(&again);
 out:
 	free(copy);
 	return 0;
