@@ -22,8 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i = 0;
 	int rc;
 
-	_Static_assert(offsetof(struct hb_splitspec, live_servers) ==
-	                   NFLAGS * sizeof(const char *),
+	_Static_assert(offsetof(struct hb_splitspec, live_servers) == NFLAGS * sizeof(const char *),
 	               "hb_splitspec opens with its flag values");
 	memset(&ss, 0, sizeof(ss));
 	copy = malloc(size + 1);
@@ -90,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memset(&back, 0, sizeof(back));
 			FUZZ_CHECK(hb_splitspec_read(&back, &words, text) == 0);
 			FUZZ_CHECK(hb_splitspec_write(&again, &back, &err) == 0);
-			FUZZ_CHECK(again.len == desc.len && !memcmp(again.data, desc.data, desc.len));
+			FUZZ_CHECK(again.len == desc.len &&
+			           !memcmp(again.data, desc.data, desc.len));
 			free(text);
 		}
 	}
