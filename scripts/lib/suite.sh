@@ -119,6 +119,9 @@ real_tests='^(real|secure)\.'
 # run once, in the sanitizer tree, where every cell also checks memory: the same cells in
 # the normal tree were a fifth of its pass, with the same checks and none of the memory ones.
 sanitizer_only='^e2e\.test_fault_matrix'
+# Checks of the sources and of the packaging, which build their own trees and never run the
+# sanitized binary: the normal pass runs them once.
+normal_only='^e2e\.test_(format|include_layers|package_[a-z_]+)$'
 
 # The suite, the behaviour tests against real HBase (one pass for the clusters: the tests of
 # each take turns on it, three at a time across clusters), and the suite under ASan+UBSan with
@@ -161,7 +164,8 @@ run_tests() {
     start_pass "test suite under ASan+UBSan, fuzz corpora" "$asan_build/ctest-pass.log" \
         env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        nice -n 5 ctest --test-dir "$asan_build" --output-on-failure -j "$suite_jobs" -E "$real_tests"
+        nice -n 5 ctest --test-dir "$asan_build" --output-on-failure -j "$suite_jobs" \
+            -E "$real_tests|$normal_only"
     finish_passes
     say "test: $((SECONDS - started)) s in all"
 }
