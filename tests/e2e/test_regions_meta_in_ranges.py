@@ -239,11 +239,18 @@ class MetaListingInRanges(EmulatorTest):
         self.emu.fault(kind="hold", method="GET", path="endrow=%s%%2C%s%%2C&" % (TABLE, k),
                        count=1)
         result = {}
+        from_k = "startrow=%s%%2C%s%%2C&" % (TABLE, k)
+        self.emu.clear_requests()
         th = threading.Thread(target=lambda: result.update(r=self.hb("-v", *args)))
         th.start()
         try:
             hbtest.wait_for(lambda: self.emu.control("GET", "/control/held")[1]["held"] >= 1,
                             "the range below the last boundary held")
+            # the range from k answered (its rows taken) before the merge: on a loaded
+            # machine it may still be on its way when the other is held
+            hbtest.wait_for(lambda: any(from_k in q["path"] and q["status"] == 200
+                                        for q in self.emu.requests()),
+                            "the range from the last boundary answered")
             st, body = self.emu.control("POST", "/control/merge",
                                         {"table": TABLE, "index": index})
             self.assertEqual(st, 200, body)
