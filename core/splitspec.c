@@ -76,23 +76,6 @@ static const char **field_at(struct hb_splitspec *s, size_t off)
 	return (const char **)((char *)s + off);
 }
 
-/* A Java long, with the command line's messages. */
-static int parse_i64(const char *s, const char *what, int64_t *out, struct hb_error *err)
-{
-	char *end;
-	long long x;
-
-	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (!*s || *end || ((*s < '0' || *s > '9') && *s != '-'))
-		return hb_error_set(err, HB_EINVAL, "%s must be a whole number, got '%s'", what, s);
-	if (errno == ERANGE)
-		return hb_error_set(err, HB_EINVAL, "%s does not fit in a Java long, got '%s'",
-		                    what, s);
-	*out = (int64_t)x;
-	return 0;
-}
-
 int hb_splitspec_given(const struct hb_splitspec *s)
 {
 	size_t i;
@@ -289,9 +272,9 @@ int hb_splitspec_generator_args(const struct hb_splitspec *s, int64_t *seed, int
 
 	*seed = *start_time = 0;
 	if (s->seed)
-		rc = parse_i64(s->seed, "--seed", seed, err);
+		rc = hb_parse_i64(s->seed, "--seed", seed, err);
 	if (!rc && s->start_time)
-		rc = parse_i64(s->start_time, "--start-time", start_time, err);
+		rc = hb_parse_i64(s->start_time, "--start-time", start_time, err);
 	return rc;
 }
 
