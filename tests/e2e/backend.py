@@ -10,10 +10,14 @@ disable/enable(table), unassign(table, i), readonly(on), create(table, families,
 put(table, rows), listed(table, splits) and unlisted(table) (a table whose hbase:meta lists more
 regions than a real cluster could open), boundaries(table) (read from the gateway's own
 /T/regions, not by hbtab),
-metadata_row(table), and `shell`, an --hbase-shell command line (the real JRuby shell, or the
+metadata_row(table), and `shell`, an --hbase-shell command line (the real JRuby shell: a JVM a call,
+or a call of the one the fixture keeps warm, HBTAB_REAL_SHELL; or the
 emulator's stand-in).
 """
+import json
 import os
+import signal
+import subprocess
 import sys
 import urllib.parse
 
@@ -24,6 +28,12 @@ from lib import launch
 KIND = os.environ.get("HBTAB_BACKEND", "emulator")
 REAL_READY = os.environ.get("HBTAB_REAL_READY", "")
 REAL_RUN = os.path.join(hbtest.SRC, "tests", "realhbase", "run")
+SHELL_CLIENT = os.path.join(hbtest.SRC, "tests", "realhbase", "shell-client")
+# HBTAB_REAL_SHELL=process: every shell call a JVM of its own (run --shell), as hbtab meets
+# the shell in production; otherwise a call of the shell the fixture keeps warm beside the
+# cluster (run --shell-server: the same release's shell, one JRuby runtime a call, a fifth of
+# the processor time), when it runs.
+SHELL_KIND = os.environ.get("HBTAB_REAL_SHELL", "warm")
 
 
 class _Common:
@@ -51,6 +61,10 @@ class RealBackend(_Common):
         self.zk = p["zk"]
         self.version = p.get("version", "")
         self.shell = "%s --shell %d -n" % (REAL_RUN, self.zk)
+        line = hbtest.first_line(REAL_READY + ".shell")
+        if SHELL_KIND != "process" and line.startswith(SHELL_READY):
+            port = json.loads(line[len(SHELL_READY):])["shell_port"]
+            self.shell = "%s %d -n" % (SHELL_CLIENT, port)
 
     def control(self, verb, body=None):
         # a region server's stop or start waits for its regions to move: a long guard
@@ -209,7 +223,51 @@ def _start(ready_file):
     p = launch.ready_ports(line)
     print("real HBase %s ready in %.1f s (JVM pid %d)" % (
         p.get("version"), p.get("start_seconds", 0), p["pid"]))
+    failed = _start_shell(p["zk"], ready_file)
+    if failed is not None:
+        launch.stop_cluster(ready_file, "the real cluster")
+        return 1
     return 0
+
+
+SHELL_READY = "HBEMU-SHELL "
+
+
+def _start_shell(zk, ready_file):
+    """The shell kept warm beside the cluster (run --shell-server), ending with ctest like the
+    cluster; its ready line goes to ready_file.shell. Returns its exit status if it did not
+    start, else None."""
+    shell_file = ready_file + ".shell"
+    for f in (shell_file, shell_file + ".out"):
+        if os.path.exists(f):
+            os.unlink(f)
+    with open(shell_file + ".out", "wb") as o, open(shell_file + ".log", "wb") as e:
+        proc = subprocess.Popen([REAL_RUN, "--shell-server", str(zk), "--watch-pid",
+                                 str(os.getppid())], stdout=o, stderr=e,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    hbtest.wait_for(lambda: proc.poll() is not None or
+                    hbtest.first_line(shell_file + ".out").endswith("\n"),
+                    "the warm shell's ready line", guard=300)
+    line = hbtest.first_line(shell_file + ".out")
+    if not line.startswith(SHELL_READY):
+        with open(shell_file + ".log", "rb") as f:
+            sys.stderr.write(f.read()[-6000:].decode("utf-8", "replace"))
+        print("the warm shell did not start (exit %s)" % proc.poll(), file=sys.stderr)
+        return proc.poll() or 1
+    with open(shell_file, "w") as f:
+        f.write(line)
+    print("the warm shell ready (JVM pid %d)" % json.loads(line[len(SHELL_READY):])["pid"])
+    return None
+
+
+def _stop_shell(ready_file):
+    line = hbtest.first_line(ready_file + ".shell")
+    if line.startswith(SHELL_READY):
+        try:
+            os.kill(json.loads(line[len(SHELL_READY):])["pid"], signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.unlink(ready_file + ".shell")
 
 
 def _peak_memory(p):
@@ -222,6 +280,7 @@ def _peak_memory(p):
 
 
 def _stop(ready_file):
+    _stop_shell(ready_file)
     launch.stop_cluster(ready_file, "the real cluster", before=_peak_memory)
     return 0
 
