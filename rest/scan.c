@@ -125,6 +125,8 @@ static int scanner_body(const struct hb_scan_spec *spec, const void *start, size
 	     cJSON_AddNumberToObject(o, "batch", (double)(spec->batch > 0 ? spec->batch : 1000));
 	ok = ok && cJSON_AddNumberToObject(
 	               o, "maxVersions", (double)(spec->max_versions > 0 ? spec->max_versions : 1));
+	if (ok && spec->caching > 0)
+		ok = cJSON_AddNumberToObject(o, "caching", (double)spec->caching) != NULL;
 	/* ScannerModel.filter is a String holding the FilterModel's JSON, not a nested object */
 	if (ok && spec->filter)
 		ok = cJSON_AddStringToObject(o, "filter", spec->filter) != NULL;
@@ -320,6 +322,8 @@ static int scan_once(struct hb_rest *c, const char *table, const struct hb_scan_
 	}
 	hb_interrupt_hold();
 	rc = scanner_open(c, path.data, spec, body, &r, &spath, err);
+	if (rc && r.status >= 400 && spec->open_refused)
+		*spec->open_refused = 1;
 	if (!rc) {
 		open = 1;
 		rc = scanner_read(c, table, spath.data, st, &r, &open, resumable, err);
@@ -532,7 +536,7 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 	long tries = 0;
 
 	hb_scan_state_init(&st, c, fn, ctx);
-	if (hb_scan_stateless_ok(spec)) {
+	if (!spec->stateful && hb_scan_stateless_ok(spec)) {
 		rc = stateless_scan(c, table, spec, &st, err);
 		hb_scan_state_release(&st);
 		return rc;

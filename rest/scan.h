@@ -28,6 +28,13 @@ struct hb_scan_spec {
 	/* a stateless scan asked for as JSON, not protobuf: the gateway closes its scanner at
 	 * limit= only on its JSON path (docs/hbase-wire.md §6.6) */
 	int json;
+	/* a stateful scanner even where a stateless scan would do; its region-server fetch
+	 * (ScannerModel's caching: rows a call; 0 = the gateway's default) */
+	int stateful;
+	long caching;
+	/* set to 1 when the gateway answered the scanner's POST with an HTTP error (no scanner
+	 * was opened, no row read), or NULL */
+	int *open_refused;
 };
 
 /* Called once per complete row, in key order; a non-zero return stops the scan with it. */

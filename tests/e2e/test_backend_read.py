@@ -64,6 +64,57 @@ class ReadAgainstCluster(backend.BackendTest):
         key = lambda x: (x["start"], x["end"], x["name"])
         self.assertEqual([key(x) for x in rest.json()["regions"]], [key(x) for x in meta])
 
+    def listed_many(self, t, n):
+        r = self.hb("-o", "json", "splits", "--hex-splits", str(n))
+        self.assertOk(r)
+        splits = [unb64(k["base64"]) for k in r.json()["splits"]]
+        self.be.listed(t, splits)
+        self.addCleanup(self.be.unlisted, t)
+        return splits
+
+    def assert_meta_listing(self, t, splits, r):
+        self.assertOk(r)
+        meta = r.json()["regions"]
+        self.assertEqual([x["start"] for x in meta], [""] + [tsb(k) for k in splits])
+        self.assertEqual([x["end"] for x in meta], [tsb(k) for k in splits] + [""])
+        self.assertEqual(len({x["name"] for x in meta}), len(meta))
+        return meta
+
+    def test_a_meta_listing_of_tens_of_thousands_of_regions_is_read_through_one_scanner(self):
+        # 30,000 regions: past the first 4096 meta rows the sample holds about 100 rows, more
+        # than the 64 from which the rest is read through one stateful scanner (the
+        # region-server fetch 1,000 rows a call, docs/hbase-wire.md §6.6): opened once, read
+        # to its end, deleted; no range; the same regions as the gateway's own listing
+        t = self.name()
+        splits = self.listed_many(t, 30000)
+        r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
+        meta = self.assert_meta_listing(t, splits, r)
+        lines = r.err.splitlines()
+        opened = [ln for ln in lines if re.match(r"^hbtab: POST /hbase%3Ameta/scanner: HTTP 201", ln)]
+        self.assertEqual(len(opened), 1, r.err[-3000:])
+        deleted = [ln for ln in lines
+                   if re.match(r"^hbtab: DELETE /hbase%3Ameta/scanner/\S+: HTTP 200", ln)]
+        self.assertEqual(len(deleted), 1, r.err[-3000:])
+        scans = [m.group(1) for m in map(META_SCAN_DONE.match, lines) if m]
+        self.assertEqual([p for p in scans
+                          if re.search(r"[?&]startrow=%s%%2C[0-9a-f]{8}%%2C&" % t, p)], [], scans)
+        rest = self.hb("-o", "json", "regions", t)
+        self.assertOk(rest)
+        key = lambda x: (x["start"], x["end"], x["name"])
+        self.assertEqual([key(x) for x in rest.json()["regions"]], [key(x) for x in meta])
+        # a read-only gateway opens no scanner (403): the rest is read in ranges, same listing
+        self.be.readonly(True)
+        try:
+            r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
+            again = self.assert_meta_listing(t, splits, r)
+            self.assertIn("opened no scanner on hbase:meta", r.err)
+            scans = [m.group(1) for m in map(META_SCAN_DONE.match, r.err.splitlines()) if m]
+            self.assertGreaterEqual(len([p for p in scans if re.search(
+                r"[?&]startrow=%s%%2C[0-9a-f]{8}%%2C&" % t, p)]), 1, scans)
+            self.assertEqual([key(x) for x in again], [key(x) for x in meta])
+        finally:
+            self.be.readonly(False)
+
     def test_audit_of_a_healthy_table_from_both_sources(self):
         t = self.name()
         self.made(t, ("--hex-splits", "6"), "--keyspace", "hex{8} byte{8}")
