@@ -19,7 +19,7 @@
 
 int cli_splitspec_needs_cluster(const struct hb_splitspec *s)
 {
-	return (hb_splitspec_is_auto(s) && s->live_servers <= 0) || s->sample_table;
+	return hb_splitspec_needs_cluster(s);
 }
 
 int cli_splitspec_check_servers(const char *cmd, struct hb_splitspec *s, const char *servers)

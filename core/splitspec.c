@@ -196,6 +196,11 @@ int hb_splitspec_is_auto(const struct hb_splitspec *s)
 	return 0;
 }
 
+int hb_splitspec_needs_cluster(const struct hb_splitspec *s)
+{
+	return (hb_splitspec_is_auto(s) && s->live_servers <= 0) || s->sample_table;
+}
+
 int hb_splitspec_per_server(const struct hb_splitspec *s, long *k, struct hb_error *err)
 {
 	return hb_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS, "--regions-per-server",

@@ -46,6 +46,10 @@ int hb_splitspec_check(const struct hb_splitspec *s, enum hb_split_algo *algo,
 /* 1 when the algorithm's N is "auto" (N = K x live region servers). */
 int hb_splitspec_is_auto(const struct hb_splitspec *s);
 
+/* 1 when the spec needs the cluster: a live table's sample, or N = auto without a
+ * region-server count already set. */
+int hb_splitspec_needs_cluster(const struct hb_splitspec *s);
+
 /* K of N = auto (regions_per_server), checked: HB_EINVAL naming the flag. */
 int hb_splitspec_per_server(const struct hb_splitspec *s, long *k, struct hb_error *err);
 
