@@ -426,6 +426,7 @@ int hb_splitspec_compute(struct hb_keys *out, const struct hb_splitspec *s,
 	int rc;
 
 	memset(&spec, 0, sizeof(spec));
+	spec.names = s->names;
 	rc = hb_splitspec_check(s, &spec.algo, err);
 	if (!rc)
 		rc = hb_splitspec_n(s, &spec.n, err);

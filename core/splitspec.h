@@ -27,6 +27,8 @@ struct hb_splitspec {
 	long live_servers;          /* live region servers, for N = auto (0: not known) */
 	struct hb_keys *table_keys; /* keys sampled from sample_table, read by the caller */
 	size_t threads;             /* threads that make a generated sample (0: one) */
+	/* how the split algorithms' messages name their parameters (core/split.h), or NULL */
+	const struct hb_split_names *names;
 };
 
 /* Default rows sampled from a live table (sample_table). */
