@@ -1,6 +1,7 @@
 /* hbtab report's page, its later parts: the servers, a plan's boundaries before and after, and
  * simulated writes. */
-#include "reportw.h"
+#include "report_plan.h"
+#include "report_sections.h"
 
 #include "key.h"
 
