@@ -84,6 +84,9 @@ struct hb_report_input {
 	const struct hb_report_plan *plan;   /* or NULL */
 	const struct hb_report_sim *sim;     /* or NULL */
 	size_t max_bands;                    /* 0: HB_REPORT_MAX_BANDS */
+	/* how the reader has request load measured (the command line's option), for the note
+	 * when it was not; or NULL */
+	const char *measure_load;
 };
 
 /* Consecutive regions drawn as one band. */
