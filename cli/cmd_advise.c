@@ -75,10 +75,11 @@ static int skew(struct cli_advice *v, const struct hb_keys *now, const struct hb
 		v->skew_source = "rows";
 		v->skew_keys = sample->n;
 	} else if (v->keyspace) {
-		rc = hb_advise_skew_keyspace(&v->skew_now, now, v->keyspace, SKEW_DRAWS, 0, err);
+		rc = hb_advise_skew_keyspace(&v->skew_now, now, v->keyspace, "--keyspace",
+		                             SKEW_DRAWS, 0, err);
 		if (!rc)
-			rc = hb_advise_skew_keyspace(&v->skew_rec, rec, v->keyspace, SKEW_DRAWS, 0,
-			                             err);
+			rc = hb_advise_skew_keyspace(&v->skew_rec, rec, v->keyspace, "--keyspace",
+			                             SKEW_DRAWS, 0, err);
 		v->skew_source = "keyspace";
 		v->skew_keys = SKEW_DRAWS;
 	} else {

@@ -237,6 +237,7 @@ static void input_init(struct hb_report_input *in, const char *subject, int offl
 	in->creator = creator;
 	in->when = when;
 	in->audit = a;
+	in->measure_load = "--hotspots";
 }
 
 /* ---------------------------------------------------------------- a table */
@@ -504,7 +505,7 @@ static int simulate_writes(struct hb_simrun *sim, const struct hb_keys *keys, st
 		if (!rc)
 			hb_keygen_release(&g);
 	} else if (!rc) {
-		rc = hb_simrun_keyspace(sim, keyspace, (uint64_t)count, seed, err);
+		rc = hb_simrun_keyspace(sim, keyspace, "--keyspace", (uint64_t)count, seed, err);
 	}
 	return rc ? rc : hb_simrun_finish(sim, err);
 }

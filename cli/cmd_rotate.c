@@ -70,7 +70,7 @@ static const struct cli_option opts[] = {
 
 static struct cli_rotate_opts ro;
 static struct hb_shell_channel sh;
-static struct cli_rotate_result res;
+static struct hb_rotate_result res;
 static char now_text[40];
 
 /* ---------------------------------------------------------------- parse */
@@ -121,7 +121,7 @@ static int parse_count(const char *s, const char *flag, long min, long max, long
 	return 0;
 }
 
-/* --template and --period into ro.cfg. */
+/* --template and --period into ro.flow.cfg. */
 static int check_template(void)
 {
 	struct hb_error err = {0};
@@ -137,8 +137,8 @@ static int check_template(void)
 		          tmpl);
 		return HB_ESAFETY;
 	}
-	ro.cfg.tmpl = tmpl;
-	ro.cfg.period = implied;
+	ro.flow.cfg.tmpl = tmpl;
+	ro.flow.cfg.period = implied;
 	if (!period)
 		return 0;
 	if (!strcmp(period, "hour") && implied == HB_PERIOD_DAY)
@@ -185,23 +185,23 @@ static int check_time(void)
 
 	if (set_zone(tz))
 		return HB_EINVAL;
-	ro.cfg.now = time(NULL);
-	if (now_s && hb_rotate_parse_time(now_s, &ro.cfg.now))
+	ro.flow.cfg.now = time(NULL);
+	if (now_s && hb_rotate_parse_time(now_s, &ro.flow.cfg.now))
 		return cli_usage_error("rotate",
 		                       "invalid --now '%s' (ISO-8601 such as 2026-03-29, "
 		                       "2026-03-29T02:30 or 2026-03-29T02:30:00+01:00)",
 		                       now_s);
 	/* the last period created must have a four-digit year: %Y of year 10000 makes a name
 	 * the template's four-digit pattern never matches again */
-	year = hb_rotate_last_year(&ro.cfg);
+	year = hb_rotate_last_year(&ro.flow.cfg);
 	if (year > 9999)
 		return cli_usage_error("rotate",
 		                       "--now '%s' with --ahead %ld reaches the year %d: %%Y names "
 		                       "years up to 9999",
-		                       now_s ? now_s : "(now)", ro.cfg.ahead, year);
-	hb_rotate_now_text(ro.cfg.now, now_text, sizeof(now_text));
+		                       now_s ? now_s : "(now)", ro.flow.cfg.ahead, year);
+	hb_rotate_now_text(ro.flow.cfg.now, now_text, sizeof(now_text));
 	/* every name the template makes has the same shape: one check covers them all */
-	hb_rotate_stamp_at(ro.cfg.now, ro.cfg.period, &first.stamp);
+	hb_rotate_stamp_at(ro.flow.cfg.now, ro.flow.cfg.period, &first.stamp);
 	if (hb_rotate_format(first.name, sizeof(first.name), tmpl, &first.stamp) ||
 	    hb_tname_check_create(&tn, first.name, &err))
 		return cli_usage_error("rotate",
@@ -238,28 +238,28 @@ static int check(struct cli_ctx *x)
 	rc = check_template();
 	if (rc)
 		return rc == HB_ESAFETY ? CLI_EXIT_REFUSED : CLI_EXIT_USAGE;
-	if (parse_count(ahead, "--ahead", 0, MAX_AHEAD, 1, &ro.cfg.ahead) ||
-	    parse_count(retain, "--retain", 1, MAX_RETAIN, 7, &ro.cfg.retain) ||
-	    parse_count(max_drops, "--max-drops", 0, MAX_RETAIN, 1, &ro.cfg.max_drops) ||
+	if (parse_count(ahead, "--ahead", 0, MAX_AHEAD, 1, &ro.flow.cfg.ahead) ||
+	    parse_count(retain, "--retain", 1, MAX_RETAIN, 7, &ro.flow.cfg.retain) ||
+	    parse_count(max_drops, "--max-drops", 0, MAX_RETAIN, 1, &ro.flow.cfg.max_drops) ||
 	    cli_create_parse_wait("rotate", co.wait, &ro.wait) || check_spec() || check_time() ||
 	    check_offline_spec())
 		return CLI_EXIT_USAGE;
-	ro.cfg.yes = yes;
-	ro.cfg.dry_run = dry_run;
-	ro.sample_previous = opt_sample_previous;
+	ro.flow.cfg.yes = yes;
+	ro.flow.cfg.dry_run = dry_run;
+	ro.flow.sample_previous = opt_sample_previous;
 	ro.adopt = adopt;
 	ro.create_namespace = create_namespace;
-	ro.snapshot_before_drop = snapshot_before_drop;
+	ro.flow.snapshot_before_drop = snapshot_before_drop;
 	ro.known_unmarked = &known_unmarked;
 	cli_snapshot_channel(&sh);
 	ro.sh = &sh;
 	ro.lock = lock;
-	ro.ss = &ss;
+	ro.flow.ss = &ss;
 	ro.families = &co.families;
 	ro.attrs = &co.attrs;
 	ro.via = co.via;
 	ro.keyspace = co.keyspace;
-	ro.sample_rows = ss.sample_table ? NULL : ss.sample_rows;
+	ro.flow.sample_rows = ss.sample_table ? NULL : ss.sample_rows;
 	if (opt_sample_previous && ss.sample_rows && !ss.sample_table)
 		ss.sample_rows = NULL; /* it sizes the --sample-previous sample */
 	return CLI_EXIT_OK;
@@ -267,7 +267,7 @@ static int check(struct cli_ctx *x)
 
 /* ---------------------------------------------------------------- print */
 
-static void print_line(const struct cli_rotate_line *l)
+static void print_line(const struct hb_rotate_line *l)
 {
 	/* a line with an error: the error on stderr says it (the JSON report keeps both) */
 	if (cli_g.output != CLI_OUT_TEXT || cli_g.quiet || l->error)
@@ -358,7 +358,7 @@ static int run(struct cli_ctx *x)
 
 static void release(void)
 {
-	cli_rotate_result_release(&res);
+	hb_rotate_result_release(&res);
 	cli_strlist_release(&known_unmarked);
 	cli_splitspec_release(&ss);
 	cli_create_opts_release(&co);

@@ -59,6 +59,9 @@ static void progress(void *arg, uint64_t done, uint64_t total)
 		cli_progress("simulating", (size_t)done, (size_t)total);
 }
 
+/* The sizes as the options that set them, for core's messages. */
+static const struct hb_sim_names size_names = {"--row-size", "--flush-size", "--max-filesize"};
+
 static int parse(struct settings *st, struct hb_error *err)
 {
 	int rc = 0;
@@ -76,7 +79,7 @@ static int parse(struct settings *st, struct hb_error *err)
 		rc = hb_splitspec_generator_args(&ss, &st->seed, &st->t0, err);
 	if (!rc)
 		rc = hb_sim_config_parse(&st->cfg, o.policy, o.row_size, o.flush_size,
-		                         o.max_filesize, err);
+		                         o.max_filesize, &size_names, err);
 	if (!rc && have_gen)
 		rc = hb_keygen_init(&st->g, ss.generator, st->seed, st->t0, err);
 	if (!rc && o.policy && o.keyspace)
@@ -190,7 +193,8 @@ static int simulate(struct hb_simrun *run, struct settings *st, struct cli_ctx *
 	else if (!rc && o.keys_file)
 		rc = run_keys_file(run, o.keys_file, (uint64_t)st->count, err);
 	else if (!rc)
-		rc = hb_simrun_keyspace(run, o.keyspace, (uint64_t)st->count, st->seed, err);
+		rc = hb_simrun_keyspace(run, o.keyspace, "--keyspace", (uint64_t)st->count,
+		                        st->seed, err);
 	cli_progress_done();
 	return rc;
 }

@@ -76,17 +76,18 @@ static int validate_schema(struct cli_create *c, const struct cli_strlist *fams,
 	if (hb_schema_set_table(&f->schema, f->table))
 		return HB_ENOMEM;
 	for (i = 0; i < fams->n; i++)
-		if (hb_ddlscript_add_family(&f->schema, fams->items[i], &err)) {
+		if (hb_ddlscript_add_family(&f->schema, fams->items[i], "--family", &err)) {
 			cli_fail(&err);
 			return err.code == HB_ENOMEM ? HB_ENOMEM : HB_EINVAL;
 		}
 	if (!f->schema.nfamilies) {
-		if (hb_ddlscript_add_family(&f->schema, HB_DDLSCRIPT_DEFAULT_FAMILY, &err))
+		if (hb_ddlscript_add_family(&f->schema, HB_DDLSCRIPT_DEFAULT_FAMILY, "--family",
+		                            &err))
 			return HB_ENOMEM;
 		c->default_family = 1;
 	}
 	for (i = 0; i < attrs->n; i++)
-		if (hb_ddlscript_add_attr(&f->schema, attrs->items[i], &err)) {
+		if (hb_ddlscript_add_attr(&f->schema, attrs->items[i], "--attr", &err)) {
 			cli_fail(&err);
 			return HB_EINVAL;
 		}

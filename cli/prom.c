@@ -232,7 +232,7 @@ int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struc
 }
 
 /* How many of res's lines have action. */
-static size_t count_action(const struct cli_rotate_result *res, const char *action)
+static size_t count_action(const struct hb_rotate_result *res, const char *action)
 {
 	size_t i, n = 0;
 
@@ -242,7 +242,7 @@ static size_t count_action(const struct cli_rotate_result *res, const char *acti
 }
 
 int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl,
-                    const struct cli_rotate_result *res, int status)
+                    const struct hb_rotate_result *res, int status)
 {
 	const struct hb_prom_gauge g[] = {
 	    {"hbtab_rotate_tables_created", "Tables hbtab's last rotate run created.",

@@ -89,7 +89,7 @@ int cli_prom_audit(const struct cli_prom_opts *o, const char *table, const struc
  * (they count what the run did before it stopped). Returns the status to exit with.
  */
 int cli_prom_rotate(const struct cli_prom_opts *o, const char *tmpl,
-                    const struct cli_rotate_result *res, int status);
+                    const struct hb_rotate_result *res, int status);
 
 /* What a repair run planned and did, for cli_prom_repair. */
 struct cli_prom_repair {

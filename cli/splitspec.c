@@ -17,9 +17,21 @@
 /* Files larger than this are refused (split and sample files are text, one key a line). */
 #define SPLITSPEC_MAX_FILE ((size_t)1 << 30)
 
+/* The split algorithms' parameters as the options that set them, for core's messages. */
+static const struct hb_split_names option_names = {
+    "--first",
+    "--last",
+    "--start",
+    "--end",
+    "--salt-width",
+    {"--none", "--hex-splits", "--decimal-splits", "--uniform-splits", "--range-splits",
+     "--book-hex-splits", "--partition-splits", "--salt-splits", "--sampled-splits",
+     "--splits-file"},
+};
+
 int cli_splitspec_needs_cluster(const struct hb_splitspec *s)
 {
-	return (hb_splitspec_is_auto(s) && s->live_servers <= 0) || s->sample_table;
+	return hb_splitspec_needs_cluster(s);
 }
 
 int cli_splitspec_check_servers(const char *cmd, struct hb_splitspec *s, const char *servers)
@@ -154,12 +166,18 @@ static int read_keys(struct hb_keys *out, const char *path, int flags, struct hb
 	return rc;
 }
 
-int cli_splitspec_compute(struct hb_keys *out, const struct hb_splitspec *s, struct hb_error *err)
+int cli_splitspec_compute(struct hb_keys *out, const struct hb_splitspec *spec,
+                          struct hb_error *err)
 {
 	enum hb_split_algo algo = HB_SPLIT_NONE;
+	struct hb_splitspec named = *spec;
+	const struct hb_splitspec *s = &named;
 	struct hb_keys file;
 	long n = 0;
-	int rc = hb_splitspec_check(s, &algo, err);
+	int rc;
+
+	named.names = &option_names;
+	rc = hb_splitspec_check(s, &algo, err);
 
 	if (!rc)
 		rc = hb_splitspec_n(s, &n, err);

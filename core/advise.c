@@ -94,7 +94,7 @@ int hb_advise_skew(double *skew, const struct hb_keys *splits, const struct hb_k
 }
 
 int hb_advise_skew_keyspace(double *skew, const struct hb_keys *splits, const char *spec,
-                            uint64_t count, int64_t seed, struct hb_error *err)
+                            const char *what, uint64_t count, int64_t seed, struct hb_error *err)
 {
 	struct hb_simrun run;
 	size_t i;
@@ -114,7 +114,7 @@ int hb_advise_skew_keyspace(double *skew, const struct hb_keys *splits, const ch
 	if (!rc)
 		rc = hb_simrun_start(&run, NULL, err);
 	if (!rc)
-		rc = hb_simrun_keyspace(&run, spec, count, seed, err);
+		rc = hb_simrun_keyspace(&run, spec, what, count, seed, err);
 	if (!rc)
 		rc = hb_simrun_finish(&run, err);
 	if (!rc)

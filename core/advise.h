@@ -75,8 +75,8 @@ int hb_advise_skew(double *skew, const struct hb_keys *splits, const struct hb_k
                    struct hb_error *err);
 
 /* The same for count keys drawn uniformly from key space spec (java.util.Random(seed)).
- * HB_EINVAL for a bad spec (message "--keyspace 'SPEC': ..."), HB_ENOMEM. */
+ * HB_EINVAL for a bad spec (message "WHAT 'SPEC': ...", hb_simrun_keyspace), HB_ENOMEM. */
 int hb_advise_skew_keyspace(double *skew, const struct hb_keys *splits, const char *spec,
-                            uint64_t count, int64_t seed, struct hb_error *err);
+                            const char *what, uint64_t count, int64_t seed, struct hb_error *err);
 
 #endif

@@ -56,21 +56,22 @@ static void upcase(char *s)
 			*s = (char)(*s - 32);
 }
 
-/* One "ATTR=VALUE" item p (modified) of the --family value spec, added to f. */
-static int family_attr(struct hb_family *f, const char *spec, char *p, struct hb_error *err)
+/* One "ATTR=VALUE" item p (modified) of the family spec, added to f; what names the spec. */
+static int family_attr(struct hb_family *f, const char *what, const char *spec, char *p,
+                       struct hb_error *err)
 {
 	char *eq = strchr(p, '=');
 	char key[128], up[128];
 	int rc;
 
 	if (!eq || eq == p)
-		return hb_error_set(
-		    err, HB_EINVAL,
-		    "invalid --family '%s': expected NAME:ATTR=VALUE,... but got '%s'", spec, p);
+		return hb_error_set(err, HB_EINVAL,
+		                    "invalid %s '%s': expected NAME:ATTR=VALUE,... but got '%s'",
+		                    what, spec, p);
 	*eq = 0;
 	if (strlen(p) >= sizeof(key))
-		return hb_error_set(err, HB_EINVAL,
-		                    "invalid --family '%s': attribute name too long", spec);
+		return hb_error_set(err, HB_EINVAL, "invalid %s '%s': attribute name too long",
+		                    what, spec);
 	memcpy(key, p, strlen(p) + 1);
 	memcpy(up, key, strlen(key) + 1);
 	upcase(up);
@@ -78,13 +79,13 @@ static int family_attr(struct hb_family *f, const char *spec, char *p, struct hb
 		memcpy(key, up, strlen(up) + 1);
 	if (!strcmp(key, "NAME") || !strcmp(key, "METADATA") || !strcmp(key, "CONFIGURATION"))
 		return hb_error_set(err, HB_EINVAL,
-		                    "invalid --family '%s': attribute '%s' cannot be set here",
+		                    "invalid %s '%s': attribute '%s' cannot be set here", what,
 		                    spec, key);
 	rc = check_text("family attribute name", key, err);
 	if (!rc)
 		rc = check_text("family attribute value", eq + 1, err);
 	if (!rc && hb_attrs_get(&f->attrs, key))
-		rc = hb_error_set(err, HB_EINVAL, "invalid --family '%s': '%s' given twice", spec,
+		rc = hb_error_set(err, HB_EINVAL, "invalid %s '%s': '%s' given twice", what, spec,
 		                  key);
 	if (!rc && hb_attrs_set(&f->attrs, key, eq + 1))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
@@ -92,21 +93,22 @@ static int family_attr(struct hb_family *f, const char *spec, char *p, struct hb
 }
 
 /* HBase would take "info,VERSIONS=3" as a family name: it is a missing ':'. */
-static int missing_colon(const char *spec, const char *name, struct hb_error *err)
+static int missing_colon(const char *what, const char *spec, const char *name, struct hb_error *err)
 {
 	size_t k = strcspn(name, ",");
 
 	if (name[k])
 		return hb_error_set(err, HB_EINVAL,
-		                    "invalid --family '%s': attributes follow a ':' (did you mean "
+		                    "invalid %s '%s': attributes follow a ':' (did you mean "
 		                    "'%.*s:%s'?)",
-		                    spec, (int)k, name, name + k + 1);
+		                    what, spec, (int)k, name, name + k + 1);
 	return hb_error_set(err, HB_EINVAL,
-	                    "invalid --family '%s': attributes follow a ':' (NAME:ATTR=VALUE,...)",
+	                    "invalid %s '%s': attributes follow a ':' (NAME:ATTR=VALUE,...)", what,
 	                    spec);
 }
 
-int hb_ddlscript_add_family(struct hb_schema *s, const char *spec, struct hb_error *err)
+int hb_ddlscript_add_family(struct hb_schema *s, const char *spec, const char *what,
+                            struct hb_error *err)
 {
 	const char *colon = strchr(spec, ':');
 	size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -117,7 +119,7 @@ int hb_ddlscript_add_family(struct hb_schema *s, const char *spec, struct hb_err
 	if (!name)
 		return hb_error_set(err, HB_ENOMEM, "out of memory");
 	if (!colon && strchr(name, '=')) {
-		rc = missing_colon(spec, name, err);
+		rc = missing_colon(what ? what : "family", spec, name, err);
 		goto done;
 	}
 	rc = hb_family_check(name, err);
@@ -139,7 +141,7 @@ int hb_ddlscript_add_family(struct hb_schema *s, const char *spec, struct hb_err
 
 		if (comma)
 			*comma = 0;
-		rc = family_attr(f, spec, p, err);
+		rc = family_attr(f, what ? what : "family", spec, p, err);
 		p = comma ? comma + 1 : NULL;
 	}
 	if (!rc)
@@ -201,7 +203,8 @@ static int is_class_name(const char *v)
 }
 
 /* Checks the value of a table attribute HBase parses (Long/Integer/Boolean/enum/class). */
-static int check_known_attr(const char *spec, const char *key, const char *v, struct hb_error *err)
+static int check_known_attr(const char *what, const char *spec, const char *key, const char *v,
+                            struct hb_error *err)
 {
 	static const char *const durability[] = {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL",
 	                                         "FSYNC_WAL"};
@@ -224,38 +227,39 @@ static int check_known_attr(const char *spec, const char *key, const char *v, st
 			if (n < 1 || errno || *end || n > max)
 				return hb_error_set(
 				    err, HB_EINVAL,
-				    "invalid --attr '%s': %s must be a whole number from 1 "
+				    "invalid %s '%s': %s must be a whole number from 1 "
 				    "to %lld",
-				    spec, key, max);
+				    what, spec, key, max);
 			return 0;
 		}
 		case ATTR_BOOL:
 			/* Java's Boolean.parseBoolean reads anything but "true" as false. */
 			if (strcasecmp(v, "true") && strcasecmp(v, "false"))
 				return hb_error_set(err, HB_EINVAL,
-				                    "invalid --attr '%s': %s must be true or false",
-				                    spec, key);
+				                    "invalid %s '%s': %s must be true or false",
+				                    what, spec, key);
 			return 0;
 		case ATTR_DURABILITY:
 			for (j = 0; j < HB_ARRAY_LEN(durability); j++)
 				if (!strcmp(v, durability[j]))
 					return 0;
 			return hb_error_set(err, HB_EINVAL,
-			                    "invalid --attr '%s': DURABILITY must be USE_DEFAULT, "
+			                    "invalid %s '%s': DURABILITY must be USE_DEFAULT, "
 			                    "SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL",
-			                    spec);
+			                    what, spec);
 		case ATTR_CLASS:
 			if (!is_class_name(v))
-				return hb_error_set(
-				    err, HB_EINVAL,
-				    "invalid --attr '%s': %s must be a Java class name", spec, key);
+				return hb_error_set(err, HB_EINVAL,
+				                    "invalid %s '%s': %s must be a Java class name",
+				                    what, spec, key);
 			return 0;
 		}
 	}
 	return 0;
 }
 
-int hb_ddlscript_add_attr(struct hb_schema *s, const char *spec, struct hb_error *err)
+int hb_ddlscript_add_attr(struct hb_schema *s, const char *spec, const char *what,
+                          struct hb_error *err)
 {
 	static const char *const reserved[] = {"SPLITS", "SPLITS_FILE", "NUMREGIONS",   "SPLITALGO",
 	                                       "NAME",   "METADATA",    "CONFIGURATION"};
@@ -264,8 +268,10 @@ int hb_ddlscript_add_attr(struct hb_schema *s, const char *spec, struct hb_error
 	size_t i;
 	int rc = 0;
 
+	if (!what)
+		what = "table attribute";
 	if (!eq || eq == spec)
-		return hb_error_set(err, HB_EINVAL, "invalid --attr '%s': expected KEY=VALUE",
+		return hb_error_set(err, HB_EINVAL, "invalid %s '%s': expected KEY=VALUE", what,
 		                    spec);
 	key = strndup(spec, (size_t)(eq - spec));
 	if (!key)
@@ -273,17 +279,17 @@ int hb_ddlscript_add_attr(struct hb_schema *s, const char *spec, struct hb_error
 	for (i = 0; i < HB_ARRAY_LEN(reserved); i++)
 		if (!strcmp(key, reserved[i]))
 			rc = hb_error_set(err, HB_EINVAL,
-			                  "invalid --attr '%s': '%s' is not a table attribute (use "
+			                  "invalid %s '%s': '%s' is not a table attribute (use "
 			                  "the split-specification flags)",
-			                  spec, key);
+			                  what, spec, key);
 	if (!rc)
 		rc = check_text("table attribute name", key, err);
 	if (!rc)
 		rc = check_text("table attribute value", eq + 1, err);
 	if (!rc)
-		rc = check_known_attr(spec, key, eq + 1, err);
+		rc = check_known_attr(what, spec, key, eq + 1, err);
 	if (!rc && hb_attrs_get(&s->attrs, key))
-		rc = hb_error_set(err, HB_EINVAL, "invalid --attr: '%s' given twice", key);
+		rc = hb_error_set(err, HB_EINVAL, "invalid %s: '%s' given twice", what, key);
 	if (!rc && hb_attrs_set(&s->attrs, key, eq + 1))
 		rc = hb_error_set(err, HB_ENOMEM, "out of memory");
 	free(key);

@@ -13,19 +13,23 @@
 /* Above this many split keys the shell channel writes a SPLITS_FILE instead of a list. */
 #define HB_DDLSCRIPT_INLINE_MAX 1000
 
-/* Default family when no --family is given. */
+/* Default family when the caller gives none. */
 #define HB_DDLSCRIPT_DEFAULT_FAMILY "cf"
 
 /*
- * Parses one --family value "NAME[:ATTR=VAL,...]" and adds the family to s: name checked
+ * Parses one family spec "NAME[:ATTR=VAL,...]" and adds the family to s: name checked
  * (hbase family rules), known attribute names upper-cased and values normalized; unknown
- * attributes kept. HB_EINVAL for a bad name, duplicate family, bad attribute; HB_ENOMEM.
+ * attributes kept. HB_EINVAL for a bad name, duplicate family, bad attribute ("invalid WHAT
+ * 'SPEC': ...", what naming the spec as the caller does; NULL: "family"); HB_ENOMEM.
  */
-int hb_ddlscript_add_family(struct hb_schema *s, const char *spec, struct hb_error *err);
+int hb_ddlscript_add_family(struct hb_schema *s, const char *spec, const char *what,
+                            struct hb_error *err);
 
-/* Parses one --attr KEY=VAL into s's table attributes. HB_EINVAL (format, reserved keys such
- * as SPLITS or SPLITS_FILE, values HBase would not parse, control bytes, non-UTF-8). */
-int hb_ddlscript_add_attr(struct hb_schema *s, const char *spec, struct hb_error *err);
+/* Parses one table attribute spec KEY=VAL into s's table attributes. HB_EINVAL (format,
+ * reserved keys such as SPLITS or SPLITS_FILE, values HBase would not parse, control bytes,
+ * non-UTF-8) naming the spec as what (NULL: "table attribute"). */
+int hb_ddlscript_add_attr(struct hb_schema *s, const char *spec, const char *what,
+                          struct hb_error *err);
 
 /* Appends s as a Ruby single-quoted string literal ('it\'s' style; backslashes doubled). */
 int hb_ddlscript_ruby_str(struct hb_buf *out, const char *s);

@@ -3,7 +3,7 @@
 #ifndef HB_HOTKEYS_H
 #define HB_HOTKEYS_H
 
-#include "audit.h"
+#include "hotspots.h"
 #include "keyspace.h"
 #include "region.h"
 

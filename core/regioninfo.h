@@ -4,7 +4,6 @@
 
 #include "hb.h"
 #include "pb.h"
-#include "region.h"
 
 #include <stddef.h>
 #include <stdint.h>

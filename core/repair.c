@@ -1,8 +1,8 @@
 /* hbtab repair's planner: merges of unreachable or empty regions, splits of hot ones. */
 #include "repair.h"
 
+#include "buckets.h"
 #include "key.h"
-#include "reshape.h"
 #include "vec.h"
 
 #include <stdarg.h>

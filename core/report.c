@@ -2,6 +2,7 @@
  * simulated writes, as inline SVG with every figure again as a table. */
 #include "report.h"
 #include "keyspace.h"
+#include "report_sections.h"
 #include "reportw.h"
 
 #include <gmp.h>
@@ -9,19 +10,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *const hb_report_colour[HB_RC_COUNT] = {
-    "#d7263d", /* unreachable: red */
-    "#7b4fc9", /* not open: violet */
-    "#3d3d3d", /* another chain defect: near black */
-    "#f28c28", /* hot: orange */
-    "#e8c547", /* drift: yellow */
-    "#3a9d5d", /* reachable: green */
-};
-
-const char *const hb_report_class_name[HB_RC_COUNT] = {
-    "unreachable", "not open", "chain defect", "hot", "drift", "reachable",
-};
 
 #define MAP_H     40 /* the bar's height */
 #define MAP_TOP   28 /* room above it for the flagged runs' labels */

@@ -1,6 +1,7 @@
 /* hbtab report's page, its later parts: the servers, a plan's boundaries before and after, and
  * simulated writes. */
-#include "reportw.h"
+#include "report_plan.h"
+#include "report_sections.h"
 
 #include "key.h"
 
@@ -151,9 +152,13 @@ void hb_report_servers_section(struct hb_rw *w, const struct hb_report_input *in
 	for (i = 0; i < n; i++)
 		live += s[i].regions;
 	hb_rw_put(w, "<h2>Servers</h2>\n");
-	if (!a->have_hot)
-		hb_rw_put(
-		    w, "<p class=\"note\">Request load not measured (run with --hotspots).</p>\n");
+	if (!a->have_hot && in->measure_load) {
+		hb_rw_put(w, "<p class=\"note\">Request load not measured (run with ");
+		hb_rw_esc(w, in->measure_load);
+		hb_rw_put(w, ").</p>\n");
+	} else if (!a->have_hot) {
+		hb_rw_put(w, "<p class=\"note\">Request load not measured.</p>\n");
+	}
 	servers_svg(w, s, n, total, live);
 	hb_rw_put(w,
 	          "<table id=\"server-table\"><caption>Regions and requests per server</caption>\n"

@@ -1,5 +1,6 @@
 /* The report page's writer: text, escaping, keys, shares and spans into the page. */
 #include "reportw.h"
+#include "report_model.h"
 
 #include "key.h"
 

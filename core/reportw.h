@@ -1,10 +1,8 @@
-/* The report page's writer and the parts of the page drawn in report_plan.c: private to
- * core/report*.c. */
+/* The report page's writer: private to core/report*.c. */
 #ifndef HB_REPORTW_H
 #define HB_REPORTW_H
 
 #include "buf.h"
-#include "report.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -32,20 +30,5 @@ void hb_rw_run_name(struct hb_rw *w, size_t first, size_t last);
 /* A span [p, p + wd) of the axis in pixels of the bar: at least HB_REPORT_MIN_W wide,
  * centred on its place, inside the bar. */
 void hb_rw_span_px(double p, double wd, double *x, double *wpx);
-
-/* Consecutive regions drawn as one band. */
-struct hb_report_band {
-	size_t first, n;
-	int cls; /* what covers most of it */
-	size_t count[HB_RC_COUNT];
-};
-
-/* The servers' part of the page (regions and writes per server). */
-void hb_report_servers_section(struct hb_rw *w, const struct hb_report_input *in);
-/* A plan's boundaries before and after, its steps. HB_ENOMEM. */
-int hb_report_plan_section(struct hb_rw *w, const struct hb_report_input *in, struct hb_error *err);
-/* Simulated writes over the bands b[0..nb-1]. */
-void hb_report_sim_section(struct hb_rw *w, const struct hb_report_input *in,
-                           const struct hb_report_band *b, size_t nb);
 
 #endif

@@ -331,8 +331,8 @@ static int region_chances(double *prob, const struct hb_simrun *run, struct hb_k
 	return rc;
 }
 
-int hb_simrun_keyspace(struct hb_simrun *run, const char *spec, uint64_t count, int64_t seed,
-                       struct hb_error *err)
+int hb_simrun_keyspace(struct hb_simrun *run, const char *spec, const char *what, uint64_t count,
+                       int64_t seed, struct hb_error *err)
 {
 	struct hb_keyspace *ks = NULL;
 	size_t nreg = run->splits.n + 1;
@@ -344,7 +344,7 @@ int hb_simrun_keyspace(struct hb_simrun *run, const char *spec, uint64_t count, 
 		return nomem(err);
 	rc = hb_keyspace_parse(&ks, spec, &e);
 	if (rc == HB_EINVAL)
-		hb_error_set(err, rc, "--keyspace '%s': %s", spec, e.msg);
+		hb_error_set(err, rc, "%s '%s': %s", what ? what : "key space", spec, e.msg);
 	else if (rc && err)
 		*err = e;
 	if (!rc)

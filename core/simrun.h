@@ -71,9 +71,10 @@ int hb_simrun_key(struct hb_simrun *run, const void *k, size_t len, struct hb_er
 int hb_simrun_key_line(struct hb_simrun *run, const char *line, size_t n, const char *name,
                        uint64_t lineno, struct hb_error *err);
 /* Draws count writes uniformly from the key space spec (java.util.Random(seed)): exact
- * region shares, no keys. HB_EINVAL with "--keyspace 'SPEC': ..." for a bad spec; HB_ENOMEM. */
-int hb_simrun_keyspace(struct hb_simrun *run, const char *spec, uint64_t count, int64_t seed,
-                       struct hb_error *err);
+ * region shares, no keys. HB_EINVAL with "WHAT 'SPEC': ..." for a bad spec (what names it as
+ * the caller does; NULL: "key space"); HB_ENOMEM. */
+int hb_simrun_keyspace(struct hb_simrun *run, const char *spec, const char *what, uint64_t count,
+                       int64_t seed, struct hb_error *err);
 /* Fills the view of the final regions and servers, and their statistics. HB_ENOMEM. */
 int hb_simrun_finish(struct hb_simrun *run, struct hb_error *err);
 

@@ -306,9 +306,15 @@ int hb_sim_parse_size(const char *s, const char *what, uint64_t min, uint64_t ma
 #define MAX_ROW_SIZE     (1ULL << 30)
 
 int hb_sim_config_parse(struct hb_sim_config *cfg, const char *policy, const char *row_size,
-                        const char *flush_size, const char *max_filesize, struct hb_error *err)
+                        const char *flush_size, const char *max_filesize,
+                        const struct hb_sim_names *names, struct hb_error *err)
 {
+	static const struct hb_sim_names words = {"the row size", "the memstore flush size",
+	                                          "the largest store file size"};
 	int rc = 0;
+
+	if (!names)
+		names = &words;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->row_size = HB_SIM_DEFAULT_ROW_SIZE;
@@ -318,14 +324,14 @@ int hb_sim_config_parse(struct hb_sim_config *cfg, const char *policy, const cha
 	if (policy)
 		rc = hb_sim_policy_parse(cfg, policy, err);
 	if (!rc && row_size)
-		rc =
-		    hb_sim_parse_size(row_size, "--row-size", 1, MAX_ROW_SIZE, &cfg->row_size, err);
+		rc = hb_sim_parse_size(row_size, names->row_size, 1, MAX_ROW_SIZE, &cfg->row_size,
+		                       err);
 	if (!rc && flush_size)
-		rc = hb_sim_parse_size(flush_size, "--flush-size", MIN_FLUSH_SIZE, MAX_SIZE,
+		rc = hb_sim_parse_size(flush_size, names->flush_size, MIN_FLUSH_SIZE, MAX_SIZE,
 		                       &cfg->flush_size, err);
 	if (!rc && max_filesize)
-		rc = hb_sim_parse_size(max_filesize, "--max-filesize", MIN_MAX_FILESIZE, MAX_SIZE,
-		                       &cfg->max_filesize, err);
+		rc = hb_sim_parse_size(max_filesize, names->max_filesize, MIN_MAX_FILESIZE,
+		                       MAX_SIZE, &cfg->max_filesize, err);
 	return rc;
 }
 

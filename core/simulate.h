@@ -75,14 +75,22 @@ struct hb_sim_config {
  * cfg->policy (and prefix_len / delim). HB_EINVAL with a message. */
 int hb_sim_policy_parse(struct hb_sim_config *cfg, const char *spec, struct hb_error *err);
 /* A size in bytes: a whole number with an optional binary suffix K, M, G or T (KiB = 1024,
- * "B", "iB" may follow) from min to max; HB_EINVAL naming the flag `what`. */
+ * "B", "iB" may follow) from min to max; HB_EINVAL naming the setting `what`. */
 int hb_sim_parse_size(const char *s, const char *what, uint64_t min, uint64_t max, uint64_t *out,
                       struct hb_error *err);
-/* The flags' settings, unset ones NULL: HBase's defaults, then the policy (a policy needs
- * policy set) and the sizes --row-size, --flush-size, --max-filesize within the limits HBase's
- * TableDescriptorChecker enforces. HB_EINVAL with a message naming the flag. */
+/* How messages name the sizes of hb_sim_config_parse: the caller's words for them (the
+ * command line gives its option names); NULL: plain words ("the row size"). */
+struct hb_sim_names {
+	const char *row_size, *flush_size, *max_filesize;
+};
+
+/* The settings, unset ones NULL: HBase's defaults, then the policy (a policy needs policy
+ * set) and the row size, the memstore flush size and the largest store file size within the
+ * limits HBase's TableDescriptorChecker enforces. HB_EINVAL with a message naming the setting
+ * as names says. */
 int hb_sim_config_parse(struct hb_sim_config *cfg, const char *policy, const char *row_size,
-                        const char *flush_size, const char *max_filesize, struct hb_error *err);
+                        const char *flush_size, const char *max_filesize,
+                        const struct hb_sim_names *names, struct hb_error *err);
 /* The policy's name as the command line spells it (without its parameter). */
 const char *hb_sim_policy_name(enum hb_sim_policy p);
 

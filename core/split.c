@@ -12,30 +12,31 @@
 /* Split keys are never allowed to take more memory than this in total. */
 #define SPLIT_MAX_TOTAL_BYTES ((size_t)1 << 30)
 
-const char *hb_split_algo_flag(enum hb_split_algo algo)
+/* The parameters in words, for a spec without the caller's names. */
+static const struct hb_split_names words = {
+    "the first row",
+    "the last row",
+    "the start key",
+    "the end key",
+    "the salt width",
+    {"no algorithm", "HexStringSplit", "DecimalStringSplit", "UniformSplit", "the range split",
+     "the book-hex split", "the partition split", "the salt split", "the sampled split",
+     "the splits file"},
+};
+
+static const struct hb_split_names *names_of(const struct hb_split_spec *spec)
 {
-	switch (algo) {
-	case HB_SPLIT_HEX:
-		return "hex-splits";
-	case HB_SPLIT_DECIMAL:
-		return "decimal-splits";
-	case HB_SPLIT_UNIFORM:
-		return "uniform-splits";
-	case HB_SPLIT_RANGE:
-		return "range-splits";
-	case HB_SPLIT_BOOK_HEX:
-		return "book-hex-splits";
-	case HB_SPLIT_PARTITION:
-		return "partition-splits";
-	case HB_SPLIT_SALT:
-		return "salt-splits";
-	case HB_SPLIT_SAMPLED:
-		return "sampled-splits";
-	case HB_SPLIT_FILE:
-		return "splits-file";
-	default:
-		return "none";
-	}
+	return spec->names ? spec->names : &words;
+}
+
+/* The algorithm's name in messages. */
+static const char *algo_name(const struct hb_split_spec *spec)
+{
+	const struct hb_split_names *nm = names_of(spec);
+
+	return spec->algo >= HB_SPLIT_NONE && spec->algo <= HB_SPLIT_FILE && nm->algo[spec->algo]
+	           ? nm->algo[spec->algo]
+	           : words.algo[HB_SPLIT_NONE];
 }
 
 static int nomem(struct hb_error *err)
@@ -275,13 +276,13 @@ static int split_number_string(struct hb_keys *out, const struct hb_split_spec *
 
 	if (width > HB_MAX_ROW_LENGTH || strlen(first) > HB_MAX_ROW_LENGTH)
 		return hb_error_set(err, HB_EINVAL,
-		                    "--first and --last must be at most %d characters (HBase's "
-		                    "maximum row length)",
-		                    HB_MAX_ROW_LENGTH);
+		                    "%s and %s must be at most %d characters (HBase's maximum "
+		                    "row length)",
+		                    names_of(spec)->first, names_of(spec)->last, HB_MAX_ROW_LENGTH);
 	mpz_inits(f, l, range, step, cur, NULL);
-	rc = parse_bigint(f, first, radix, "--first", err);
+	rc = parse_bigint(f, first, radix, names_of(spec)->first, err);
 	if (!rc)
-		rc = parse_bigint(l, last, radix, "--last", err);
+		rc = parse_bigint(l, last, radix, names_of(spec)->last, err);
 	if (rc)
 		goto done;
 	if (mpz_cmp(l, f) <= 0) {
@@ -377,15 +378,15 @@ static int split_book_hex(struct hb_keys *out, const struct hb_split_spec *spec,
 	int rc;
 
 	if (!start || !end)
-		return hb_error_set(err, HB_EINVAL, "--book-hex-splits needs --start and --end");
+		return hb_error_set(err, HB_EINVAL, "%s needs %s and %s", algo_name(spec),
+		                    names_of(spec)->start, names_of(spec)->end);
 	if (strlen(start) > HB_MAX_ROW_LENGTH || strlen(end) > HB_MAX_ROW_LENGTH)
-		return hb_error_set(err, HB_EINVAL,
-		                    "--start and --end must be at most %d characters",
-		                    HB_MAX_ROW_LENGTH);
+		return hb_error_set(err, HB_EINVAL, "%s and %s must be at most %d characters",
+		                    names_of(spec)->start, names_of(spec)->end, HB_MAX_ROW_LENGTH);
 	mpz_inits(lo, hi, inc, cur, NULL);
-	rc = parse_bigint(lo, start, 16, "--start", err);
+	rc = parse_bigint(lo, start, 16, names_of(spec)->start, err);
 	if (!rc)
-		rc = parse_bigint(hi, end, 16, "--end", err);
+		rc = parse_bigint(hi, end, 16, names_of(spec)->end, err);
 	if (rc)
 		goto done;
 	if (mpz_sgn(lo) < 0) {
@@ -534,18 +535,19 @@ static int check_n(const struct hb_split_spec *spec, struct hb_error *err)
 		return 0;
 	if (spec->n > HB_SPLIT_MAX_REGIONS)
 		return hb_error_set(err, HB_EINVAL,
-		                    "--%s: at most %ld regions are supported, got %ld",
-		                    hb_split_algo_flag(spec->algo), HB_SPLIT_MAX_REGIONS, spec->n);
+		                    "%s: at most %ld regions are supported, got %ld",
+		                    algo_name(spec), HB_SPLIT_MAX_REGIONS, spec->n);
 	if (spec->n >= min_n)
 		return 0;
 	if (spec->algo == HB_SPLIT_RANGE)
 		return hb_error_set(err, HB_EINVAL, "Must create at least three regions");
 	if (spec->algo == HB_SPLIT_UNIFORM)
 		return hb_error_set(err, HB_EINVAL,
-		                    "--uniform-splits needs at least 2 regions (UniformSplit: "
-		                    "num cannot be <= 0)");
-	return hb_error_set(err, HB_EINVAL, "--%s needs at least 1 region, got %ld",
-	                    hb_split_algo_flag(spec->algo), spec->n);
+		                    "%s needs at least 2 regions (UniformSplit: num cannot be "
+		                    "<= 0)",
+		                    algo_name(spec));
+	return hb_error_set(err, HB_EINVAL, "%s needs at least 1 region, got %ld", algo_name(spec),
+	                    spec->n);
 }
 
 /* Salt buckets 1..N-1 in salt_width big-endian bytes. */
@@ -554,8 +556,8 @@ static int split_salt(struct hb_keys *out, const struct hb_split_spec *spec, str
 	long most = spec->salt_width == 1 ? 256L : 65536L;
 
 	if (spec->salt_width != 1 && spec->salt_width != 2)
-		return hb_error_set(err, HB_EINVAL, "--salt-width must be 1 or 2, got %d",
-		                    spec->salt_width);
+		return hb_error_set(err, HB_EINVAL, "%s must be 1 or 2, got %d",
+		                    names_of(spec)->salt_width, spec->salt_width);
 	if (spec->n > most)
 		return hb_error_set(
 		    err, HB_EINVAL, "%ld salt buckets do not fit in %d byte%s (at most %ld)",
@@ -654,7 +656,7 @@ static int number_width(const struct hb_split_spec *spec, int radix, mpz_t last,
                         struct hb_error *err)
 {
 	const char *l = spec->last ? spec->last : (radix == 16 ? "FFFFFFFF" : "99999999");
-	int rc = parse_bigint(last, l, radix, "--last", err);
+	int rc = parse_bigint(last, l, radix, names_of(spec)->last, err);
 
 	return rc ? rc : (int)strlen(l);
 }
@@ -715,8 +717,7 @@ int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, cons
 		}
 		mpz_clears(s, e, last, NULL);
 	} else {
-		rc = hb_error_set(err, HB_EINVAL, "--%s has no midpoint split",
-		                  hb_split_algo_flag(spec->algo));
+		rc = hb_error_set(err, HB_EINVAL, "%s has no midpoint split", algo_name(spec));
 	}
 	if (!rc) {
 		const unsigned char *k =
@@ -757,8 +758,7 @@ int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, cons
 		return bytes_split(out, start, slen, end, elen, 1, num_splits - 1, inclusive, err);
 	}
 	if (spec->algo != HB_SPLIT_HEX && spec->algo != HB_SPLIT_DECIMAL)
-		return hb_error_set(err, HB_EINVAL, "--%s has no range split",
-		                    hb_split_algo_flag(spec->algo));
+		return hb_error_set(err, HB_EINVAL, "%s has no range split", algo_name(spec));
 	mpz_inits(s, e, last, range, step, cur, NULL);
 	width = number_width(spec, radix, last, err);
 	rc = width < 0 ? width : row_to_mpz(s, start, slen, radix, "start", err);

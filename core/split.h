@@ -19,6 +19,13 @@ enum hb_split_algo {
 	HB_SPLIT_FILE,      /* keys given one per line (already parsed into sample) */
 };
 
+/* How messages name a spec's parameters: the caller's words for them (the command line gives
+ * its option names); a spec without names gets plain words ("the last row"). */
+struct hb_split_names {
+	const char *first, *last, *start, *end, *salt_width;
+	const char *algo[HB_SPLIT_FILE + 1]; /* by enum hb_split_algo */
+};
+
 /* Largest N hbtab accepts for any algorithm (regions). */
 #define HB_SPLIT_MAX_REGIONS 10000000L
 
@@ -39,6 +46,7 @@ struct hb_split_spec {
 	 * the distinct keys of ranks 0, step, 2 step, .. (in order) of a sample of
 	 * sample_distinct distinct keys, and the step must be base. */
 	uint64_t sample_step, sample_distinct;
+	const struct hb_split_names *names; /* how messages name the parameters, or NULL */
 };
 
 /*
@@ -70,9 +78,6 @@ int hb_split_midpoint(struct hb_buf *out, const struct hb_split_spec *spec, cons
 int hb_split_between(struct hb_keys *out, const struct hb_split_spec *spec, const void *start,
                      size_t slen, const void *end, size_t elen, long num_splits, int inclusive,
                      struct hb_error *err);
-
-/* Name of an algorithm as its hbtab flag ("hex-splits", ...), for messages. */
-const char *hb_split_algo_flag(enum hb_split_algo algo);
 
 /* HBase's createTable split-key check (§5) on keys as given: no empty key, no duplicates
  * after sorting. HB_EINVAL with HBase's message. */

@@ -196,6 +196,11 @@ int hb_splitspec_is_auto(const struct hb_splitspec *s)
 	return 0;
 }
 
+int hb_splitspec_needs_cluster(const struct hb_splitspec *s)
+{
+	return (hb_splitspec_is_auto(s) && s->live_servers <= 0) || s->sample_table;
+}
+
 int hb_splitspec_per_server(const struct hb_splitspec *s, long *k, struct hb_error *err)
 {
 	return hb_parse_long(s->regions_per_server, 1, HB_SPLIT_MAX_REGIONS, "--regions-per-server",
@@ -421,6 +426,7 @@ int hb_splitspec_compute(struct hb_keys *out, const struct hb_splitspec *s,
 	int rc;
 
 	memset(&spec, 0, sizeof(spec));
+	spec.names = s->names;
 	rc = hb_splitspec_check(s, &spec.algo, err);
 	if (!rc)
 		rc = hb_splitspec_n(s, &spec.n, err);

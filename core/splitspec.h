@@ -27,6 +27,8 @@ struct hb_splitspec {
 	long live_servers;          /* live region servers, for N = auto (0: not known) */
 	struct hb_keys *table_keys; /* keys sampled from sample_table, read by the caller */
 	size_t threads;             /* threads that make a generated sample (0: one) */
+	/* how the split algorithms' messages name their parameters (core/split.h), or NULL */
+	const struct hb_split_names *names;
 };
 
 /* Default rows sampled from a live table (sample_table). */
@@ -45,6 +47,10 @@ int hb_splitspec_check(const struct hb_splitspec *s, enum hb_split_algo *algo,
 
 /* 1 when the algorithm's N is "auto" (N = K x live region servers). */
 int hb_splitspec_is_auto(const struct hb_splitspec *s);
+
+/* 1 when the spec needs the cluster: a live table's sample, or N = auto without a
+ * region-server count already set. */
+int hb_splitspec_needs_cluster(const struct hb_splitspec *s);
 
 /* K of N = auto (regions_per_server), checked: HB_EINVAL naming the flag. */
 int hb_splitspec_per_server(const struct hb_splitspec *s, long *k, struct hb_error *err);

@@ -125,14 +125,17 @@ static void test_advise__skew_of_a_sample_and_of_a_key_space(void)
 	CHECK_EQ_INT(hb_advise_skew(&skew, &splits, &sample, &err), 0);
 	CHECK(skew == 0);
 	/* hex{1} split at '8': half the key space each side, so near 1 */
-	CHECK_EQ_INT(hb_advise_skew_keyspace(&skew, &splits, "hex{1}", 100000, 0, &err), 0);
+	CHECK_EQ_INT(hb_advise_skew_keyspace(&skew, &splits, "hex{1}", NULL, 100000, 0, &err), 0);
 	CHECK(skew >= 1 && skew < 1.02);
 	/* split at 'e': 14 of 16 keys below */
 	hb_keys_clear(&splits);
 	push(&splits, "e");
-	CHECK_EQ_INT(hb_advise_skew_keyspace(&skew, &splits, "hex{1}", 100000, 0, &err), 0);
+	CHECK_EQ_INT(hb_advise_skew_keyspace(&skew, &splits, "hex{1}", NULL, 100000, 0, &err), 0);
 	CHECK(skew > 1.7 && skew < 1.8);
-	CHECK_EQ_INT(hb_advise_skew_keyspace(&skew, &splits, "hex{", 10, 0, &err), HB_EINVAL);
+	CHECK_EQ_INT(hb_advise_skew_keyspace(&skew, &splits, "hex{", NULL, 10, 0, &err), HB_EINVAL);
+	CHECK(!strncmp(err.msg, "key space 'hex{': ", 18)); /* named in words */
+	CHECK_EQ_INT(hb_advise_skew_keyspace(&skew, &splits, "hex{", "-k", 10, 0, &err), HB_EINVAL);
+	CHECK(!strncmp(err.msg, "-k 'hex{': ", 11)); /* named as the caller does */
 	hb_keys_release(&splits);
 	hb_keys_release(&sample);
 }

@@ -11,9 +11,9 @@ static int build(struct hb_schema *s, const char *table, const char *const *fams
 	int rc = hb_schema_set_table(s, table);
 
 	for (i = 0; !rc && i < nf; i++)
-		rc = hb_ddlscript_add_family(s, fams[i], err);
+		rc = hb_ddlscript_add_family(s, fams[i], "--family", err);
 	for (i = 0; !rc && i < na; i++)
-		rc = hb_ddlscript_add_attr(s, attrs[i], err);
+		rc = hb_ddlscript_add_attr(s, attrs[i], "--attr", err);
 	return rc;
 }
 
@@ -109,9 +109,11 @@ static void test_ddlscript__json_plan_escapes_as_the_json_output_does(void)
 	hb_schema_release(&s);
 }
 
-/* The message of add(spec) on a schema holding family "dup", or "" when it parsed. */
-static const char *parse_error(int (*add)(struct hb_schema *, const char *, struct hb_error *),
-                               const char *spec, struct hb_error *err)
+/* The message of add(spec) naming it as what, on a schema holding family "dup", or "" when it
+ * parsed. */
+static const char *parse_error(int (*add)(struct hb_schema *, const char *, const char *,
+                                          struct hb_error *),
+                               const char *spec, const char *what, struct hb_error *err)
 {
 	struct hb_schema s;
 	int rc;
@@ -120,21 +122,21 @@ static const char *parse_error(int (*add)(struct hb_schema *, const char *, stru
 	err->msg[0] = 0;
 	rc = hb_schema_set_table(&s, "t");
 	if (!rc)
-		rc = hb_ddlscript_add_family(&s, "dup", err);
+		rc = hb_ddlscript_add_family(&s, "dup", NULL, err);
 	if (!rc)
-		rc = add(&s, spec, err);
+		rc = add(&s, spec, what, err);
 	hb_schema_release(&s);
 	return rc ? err->msg : "";
 }
 
 static const char *family_error(const char *spec, struct hb_error *err)
 {
-	return parse_error(hb_ddlscript_add_family, spec, err);
+	return parse_error(hb_ddlscript_add_family, spec, "--family", err);
 }
 
 static const char *attr_error(const char *spec, struct hb_error *err)
 {
-	return parse_error(hb_ddlscript_add_attr, spec, err);
+	return parse_error(hb_ddlscript_add_attr, spec, "--attr", err);
 }
 
 static void test_ddlscript__family_values_refused_with_the_reason(void)
@@ -155,6 +157,10 @@ static void test_ddlscript__family_values_refused_with_the_reason(void)
 	CHECK_EQ_STR(family_error("f:x=\x01", &err),
 	             "invalid family attribute value: control character \\x01 at byte 0");
 	CHECK_EQ_STR(family_error("f:blocksize=4096,bloomfilter=row", &err), "");
+	/* named in words when the caller gives no name for the spec */
+	CHECK_EQ_STR(parse_error(hb_ddlscript_add_family, "f:VERSIONS", NULL, &err),
+	             "invalid family 'f:VERSIONS': expected NAME:ATTR=VALUE,... but got "
+	             "'VERSIONS'");
 }
 
 static void test_ddlscript__table_attributes_checked_as_hbase_parses_them(void)
@@ -175,6 +181,8 @@ static void test_ddlscript__table_attributes_checked_as_hbase_parses_them(void)
 	             "invalid table attribute value: not UTF-8 at byte 0");
 	CHECK_EQ_STR(attr_error("noequals", &err), "invalid --attr 'noequals': expected KEY=VALUE");
 	CHECK_EQ_STR(attr_error("DURABILITY=ASYNC_WAL", &err), "");
+	CHECK_EQ_STR(parse_error(hb_ddlscript_add_attr, "READONLY=yes", NULL, &err),
+	             "invalid table attribute 'READONLY=yes': READONLY must be true or false");
 }
 
 static void test_ddlscript__ruby_string_escapes_quote_and_backslash(void)

@@ -188,7 +188,7 @@ static void test_split__number_string_user_input_preconditions(void)
 static void test_split__number_string_rejects_bad_digits_and_negatives(void)
 {
 	CHECK(failed(numstr(HB_SPLIT_HEX, "0", "fg", 2)));
-	CHECK(strstr(last_err.msg, "--last 'fg' is not a hex number") != NULL);
+	CHECK(strstr(last_err.msg, "the last row 'fg' is not a hex number") != NULL);
 	CHECK(failed(numstr(HB_SPLIT_DECIMAL, "0", "a", 2)));
 	CHECK(failed(numstr(HB_SPLIT_HEX, "", "f", 2)));
 	CHECK(failed(numstr(HB_SPLIT_HEX, "+", "f", 2)));
@@ -197,6 +197,34 @@ static void test_split__number_string_rejects_bad_digits_and_negatives(void)
 	CHECK(strstr(last_err.msg, "negative") != NULL);
 	CHECK(failed(numstr(HB_SPLIT_HEX, NULL, NULL, 0)));
 	CHECK(failed(numstr(HB_SPLIT_HEX, NULL, NULL, HB_SPLIT_MAX_REGIONS + 1)));
+}
+
+static void test_split__messages_name_parameters_as_the_caller_does(void)
+{
+	static const struct hb_split_names opt = {
+	    "-f", "-l", "-s",
+	    "-e", "-w", {"-0", "-x", "-d", "-u", "-r", "-b", "-p", "-a", "-m", "-F"}};
+	struct hb_split_spec s = {0};
+
+	s.algo = HB_SPLIT_HEX;
+	s.n = 2;
+	s.last = "fg";
+	s.names = &opt;
+	CHECK(failed(run(&s)));
+	CHECK_EQ_STR(last_err.msg, "-l 'fg' is not a hex number (bad digit at position 2)");
+	s.n = 0;
+	CHECK(failed(run(&s)));
+	CHECK_EQ_STR(last_err.msg, "-x needs at least 1 region, got 0");
+	s.names = NULL; /* plain words */
+	CHECK(failed(run(&s)));
+	CHECK_EQ_STR(last_err.msg, "HexStringSplit needs at least 1 region, got 0");
+	s.algo = HB_SPLIT_BOOK_HEX;
+	s.n = 4;
+	CHECK(failed(run(&s)));
+	CHECK_EQ_STR(last_err.msg, "the book-hex split needs the start key and the end key");
+	s.names = &opt;
+	CHECK(failed(run(&s)));
+	CHECK_EQ_STR(last_err.msg, "-b needs -s and -e");
 }
 
 /* ---- UniformSplit (TestRegionSplitter.unitTestUniformSplit, testCreatePresplitTableUniform) ----
@@ -917,6 +945,7 @@ int main(void)
 	RUN(test_split__decimal_matches_regionsplitter);
 	RUN(test_split__number_string_user_input_preconditions);
 	RUN(test_split__number_string_rejects_bad_digits_and_negatives);
+	RUN(test_split__messages_name_parameters_as_the_caller_does);
 	RUN(test_split__uniform_matches_regionsplitter);
 	RUN(test_split__uniform_presplit_table_has_16_regions);
 	RUN(test_split__uniform_user_input_preconditions);

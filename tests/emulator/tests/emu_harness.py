@@ -2,6 +2,7 @@
 to its REST, Thrift and control servers."""
 import base64
 import http.client
+import importlib.util
 import json
 import os
 import socket
@@ -17,6 +18,18 @@ PY = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executabl
 SHELL = os.path.join(EMU_DIR, "shell", "hbase-shell")
 
 
+def _load_launch():
+    """tests/e2e/lib/launch.py, the one reader of the emulator's ready line."""
+    path = os.path.join(os.path.dirname(EMU_DIR), "e2e", "lib", "launch.py")
+    spec = importlib.util.spec_from_file_location("hbemu_launch", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+launch = _load_launch()
+
+
 def b64(b):
     return base64.b64encode(b).decode("ascii")
 
@@ -30,11 +43,11 @@ class Emu(object):
         self.proc = subprocess.Popen([PY, HBEMU] + list(args), stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE if os.environ.get("HBEMU_TEST_QUIET") else None)
         line = self.proc.stdout.readline().decode("utf-8")
-        if not line.startswith("HBEMU-READY "):
+        if not line.startswith(launch.READY):
             self.proc.kill()
             raise RuntimeError("emulator did not start: %r" % line)
         self.ready_line = line
-        self.ports = json.loads(line[len("HBEMU-READY "):])
+        self.ports = launch.ready_ports(line)
         self.rest_port = self.ports["rest"]
         self.thrift_port = self.ports["thrift"]
         self.control_port = self.ports["control"]
