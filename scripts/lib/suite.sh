@@ -128,12 +128,14 @@ normal_only='^e2e\.test_(format|include_layers|package_[a-z_]+)$'
 # the fuzz corpora replayed. On a 2-core machine the order is what makes the run short:
 # - One sanitizer tree (clang: ASan, UBSan and libFuzzer's coverage, -DHBTAB_FUZZ=ON) serves
 #   both the suite under the sanitizers and the fuzz harnesses: a second tree compiled every
-#   source again for the harnesses alone. It builds at full speed while the suite and the
-#   real pass run (niced: they mostly wait, on emulators, timeouts, subprocesses), and its
-#   pass starts once it is built.
-# - The suite starts as soon as the normal tree is built; the real pass, the longest (its
-#   clusters start in about a minute each and their tests wait on them), as soon as Maven has
-#   built tests/realhbase too, and its JVMs start while the sanitizer tree builds.
+#   source again for the harnesses alone. It builds at full speed from the end of the normal
+#   build on, while Maven may still download (a cold run) and while the suite and the real
+#   pass run (niced: they mostly wait, on emulators, timeouts, subprocesses), and its pass
+#   starts once it is built.
+# - The suite starts as soon as the normal tree is built; the real pass (its clusters start in
+#   about a minute each and their tests wait on them) as soon as Maven has built
+#   tests/realhbase too, and its JVMs start while the sanitizer tree builds. The sanitizer
+#   tree's build and pass are the run's longest path once the shell is kept warm.
 # - The suite and the sanitizer pass run niced below the real pass, whose JVMs compute.
 # Each phase says how long it took; a further pass that waits more than it computes belongs
 # with start_pass too.
@@ -151,6 +153,12 @@ run_tests() {
     start_pass "test suite" "$build/ctest-pass.log" \
         nice -n 5 ctest --test-dir "$build" --output-on-failure -j "$suite_jobs" \
             -E "$real_tests|$sanitizer_only"
+    # The sanitizer tree builds from here on, while Maven may still be downloading HBase's
+    # jars (a cold run: minutes that the processors would otherwise spend waiting).
+    local asan_pid asan_started=$SECONDS asan_log=$build/build-asan.log
+    say "build (ASan+UBSan, fuzz harnesses): started (log: $asan_log)"
+    build_sanitized >"$asan_log" 2>&1 &
+    asan_pid=$!
     local real
     real=$(ctest --test-dir "$build" -N -R "$real_tests")
     if grep -qE '(real|secure)\.start' <<<"$real"; then
@@ -160,7 +168,13 @@ run_tests() {
     else
         stop_maven
     fi
-    timed "build (ASan+UBSan, fuzz harnesses)" build_sanitized
+    if ! wait "$asan_pid"; then
+        tail -n 40 "$asan_log" >&2
+        say "build (ASan+UBSan, fuzz harnesses): FAILED (log: $asan_log)"
+        finish_passes || true
+        return 1
+    fi
+    say "build (ASan+UBSan, fuzz harnesses): $((SECONDS - asan_started)) s"
     start_pass "test suite under ASan+UBSan, fuzz corpora" "$asan_build/ctest-pass.log" \
         env ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
