@@ -68,7 +68,7 @@ int hb_rest_meta_regions(struct hb_rest *c, const char *table, struct hb_regions
  * stateless scan's 10, and the gateway's work per row falls to a third or less (on real 2.6.1,
  * 100,000 rows: 2.1 processor-seconds of the cluster against 5.8 for the ranges,
  * docs/hbase-wire.md §6.6); its rows come from one region scanner, one read point. A gateway
- * that opens no scanner (read-only: 403) gets the ranges, sampled again.
+ * that opens no scanner (read-only: 403) gets the ranges, from the same sample.
  */
 #define STATEFUL_SAMPLED 64
 #define STATEFUL_CACHING 1000
@@ -103,8 +103,8 @@ struct ranges {
 	struct hb_buf at;                /* the key of its last row */
 	size_t n;                        /* ranges after the first connection's */
 	struct range rg[RANGES_MAX - 1];
-	int stateful;    /* the sample found enough rows for one stateful scanner (n is 0) */
-	int no_stateful; /* the gateway opened none: ranges */
+	int stateful; /* the sample found enough rows for one stateful scanner: ranges set, waiting
+	               */
 };
 
 /* The start key of a region row of the table, or NULL (the state row, another table's). */
@@ -213,8 +213,34 @@ static int range_start(struct ranges *g, size_t i, struct hb_error *err)
 	return 0;
 }
 
-/* Asks for the sample (on the connection of the first range), then starts the ranges; after
- * the first scan's last row. Nothing started: no ranges, nothing said. */
+/* Starts the ranges' threads (their bounds and the first one's connection set). */
+static void ranges_go(struct ranges *g)
+{
+	struct hb_error err;
+	size_t i;
+
+	if (g->n)
+		hb_interrupt_hold(); /* released once every range's thread is joined */
+	for (i = 0; i < g->n; i++)
+		if (range_start(g, i, &err))
+			g->rg[i].rc = HB_ENOMEM;
+}
+
+/* The ranges set but not started (the stateful scanner read the rest) given back. */
+static void ranges_drop(struct ranges *g)
+{
+	size_t i;
+
+	hb_rest_free(g->rg[0].c);
+	g->rg[0].c = NULL;
+	for (i = 0; i < g->n; i++)
+		hb_buf_release(&g->rg[i].from);
+	g->n = 0;
+}
+
+/* Asks for the sample (on the connection of the first range) and sets the ranges' bounds
+ * after the first scan's last row; starts them unless the sample found enough rows for one
+ * stateful scanner. Nothing started: no ranges, nothing said. */
 static void ranges_start(struct ranges *g)
 {
 	static const char *const cols[] = {"info:regioninfo", NULL};
@@ -244,20 +270,17 @@ static void ranges_start(struct ranges *g)
 		goto done;
 	spec.start = start.data;
 	spec.start_len = start.len;
-	if (hb_rest_scan(c, "hbase:meta", &spec, sampled_row, &sm, &err))
+	if (hb_rest_scan(c, "hbase:meta", &spec, sampled_row, &sm, &err) ||
+	    ranges_bounds(g, &sm, &err))
 		g->n = 0;
-	else if (!g->no_stateful && sm.keys.n >= STATEFUL_SAMPLED)
-		g->stateful = 1;
-	else if (ranges_bounds(g, &sm, &err))
-		g->n = 0;
+	else if (sm.keys.n >= STATEFUL_SAMPLED)
+		g->stateful = 1; /* the ranges wait: they serve if no scanner opens */
 	if (g->n) {
 		g->rg[0].c = c;
 		c = NULL;
-		hb_interrupt_hold(); /* released once every range's thread is joined */
 	}
-	for (i = 0; i < g->n; i++)
-		if (range_start(g, i, &err))
-			g->rg[i].rc = HB_ENOMEM;
+	if (!g->stateful)
+		ranges_go(g);
 done:
 	for (i = g->n; i < RANGES_MAX - 1 && g->rg[i].from.data; i++)
 		hb_buf_release(&g->rg[i].from);
@@ -429,12 +452,12 @@ static int ranges_read(struct ranges *g, const struct hb_buf *end, struct hb_err
 	if (g->stateful) {
 		rc = stateful_read(g, &start, end, err);
 		if (rc != STATEFUL_REFUSED) {
+			ranges_drop(g);
 			hb_buf_release(&start);
 			return rc;
 		}
 		g->stateful = 0;
-		g->no_stateful = 1;
-		ranges_start(g);
+		ranges_go(g);
 	}
 	spec.start = start.data;
 	spec.start_len = start.len;
