@@ -7,8 +7,9 @@
 
 volatile sig_atomic_t hb_interrupted;
 
-static volatile sig_atomic_t holds, shields;
-/* transfers run in more than one thread at a time (rest/metalist.c's meta ranges) */
+/* held and shielded by the meta ranges' threads too (rest/metaranges.c) */
+static atomic_int holds, shields;
+/* transfers run in more than one thread at a time (rest/metaranges.c's meta ranges) */
 static atomic_int transfers;
 static void (*exit_fn)(int sig);
 
@@ -20,33 +21,38 @@ static _Thread_local sigset_t saved;
 
 void hb_interrupt_hold(void)
 {
-	holds++;
+	atomic_fetch_add(&holds, 1);
 }
 
 void hb_interrupt_release(void)
 {
-	if (holds > 0)
-		holds--;
-	if (!holds && hb_interrupted && exit_fn)
+	int h = atomic_load(&holds);
+
+	while (h > 0 && !atomic_compare_exchange_weak(&holds, &h, h - 1))
+		;
+	if (!atomic_load(&holds) && hb_interrupted && exit_fn)
 		exit_fn(hb_interrupted);
 }
 
 int hb_interrupt_holds(void)
 {
-	return holds;
+	return atomic_load(&holds);
 }
 
 void hb_interrupt_shield(int on)
 {
+	int s = atomic_load(&shields);
+
 	if (on)
-		shields++;
-	else if (shields > 0)
-		shields--;
+		atomic_fetch_add(&shields, 1);
+	else
+		while (s > 0 && !atomic_compare_exchange_weak(&shields, &s, s - 1))
+			;
 }
 
 int hb_interrupt_stop(void)
 {
-	return hb_interrupted && !shields;
+	return hb_interrupted && !atomic_load(&shields);
 }
 
 void hb_interrupt_transfer(int on)

@@ -65,7 +65,7 @@ struct hb_meta_state {
 #define HB_META_SEAM  3
 #define HB_META_AGAIN 4
 
-/* The decoding and checks of a listing's rows, for rest/metalist.c. */
+/* The decoding and checks of a listing's rows, for rest/metalist.c and rest/metaranges.c. */
 int hb_meta_cover(struct hb_meta_state *ms, const struct hb_regioninfo *ri);
 int hb_meta_table_region(const struct hb_meta_state *ms, const struct hb_row *row,
                          struct hb_region_name *rn);

@@ -9,11 +9,14 @@
 #include "rest/jsonhelp.h"
 #include "rest/resource.h"
 #include "rest/rest_priv.h"
+#include "rest/tempfile.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- Stateful scanners ---- */
 
@@ -236,6 +239,123 @@ static int scanner_open(struct hb_rest *c, const char *path, const struct hb_sca
 	return 0;
 }
 
+/* ---- A stateful scanner's batches kept as they came (hb_rest_scan_kept) ---- */
+
+/* Past this many bytes in memory the batches move to a temporary file. */
+#define KEEP_IN_MEMORY (16u << 20)
+
+struct hb_scan_keep {
+	struct hb_rest_resp *out;
+	FILE *f; /* the temporary file they go to, or NULL: out->body */
+	size_t n;
+};
+
+static int keep_file(struct hb_scan_keep *k, const char *spath, struct hb_error *err)
+{
+	if (!(k->f = hb_temp_file()))
+		return hb_error_set(err, HB_EINVAL,
+		                    "cannot create a temporary file in '%s' for the batches of "
+		                    "%s: %s (TMPDIR names the directory)",
+		                    hb_temp_dir(), spath, strerror(errno));
+	return 0;
+}
+
+static int keep_write(struct hb_scan_keep *k, const char *spath, const void *p, size_t n,
+                      struct hb_error *err)
+{
+	if (n && fwrite(p, 1, n, k->f) != n)
+		return hb_error_set(err, HB_EINVAL,
+		                    "cannot write the batches of %s to a temporary file: %s", spath,
+		                    strerror(errno));
+	k->n += n;
+	return 0;
+}
+
+/* One batch (a 200) kept after its length (4 bytes, big-endian); it must be protobuf. */
+static int scan_keep(struct hb_scan_keep *k, const char *spath, const struct hb_rest_resp *r,
+                     struct hb_error *err)
+{
+	struct hb_buf *mem = &k->out->body;
+	unsigned char len[4];
+	int rc;
+
+	if (r->body.len > 0xffffffffu)
+		return hb_error_set(err, HB_ESERVER, "GET %s: a batch of %zu bytes", spath,
+		                    r->body.len);
+	len[0] = (unsigned char)(r->body.len >> 24);
+	len[1] = (unsigned char)(r->body.len >> 16);
+	len[2] = (unsigned char)(r->body.len >> 8);
+	len[3] = (unsigned char)r->body.len;
+
+	if (!hb_rest_is_protobuf(r->content_type))
+		return hb_error_set(
+		    err, HB_ESERVER,
+		    "GET %s: an answer of type '%.100s' where protobuf was asked for", spath,
+		    r->content_type);
+	if (!k->f && mem->len + r->body.len > KEEP_IN_MEMORY) {
+		if ((rc = keep_file(k, spath, err)) ||
+		    (rc = keep_write(k, spath, mem->data, mem->len, err)))
+			return rc;
+		k->n = mem->len;
+		hb_buf_release(mem);
+	}
+	if (k->f)
+		return (rc = keep_write(k, spath, len, sizeof(len), err))
+		           ? rc
+		           : keep_write(k, spath, r->body.data, r->body.len, err);
+	return hb_buf_add(mem, len, sizeof(len)) || hb_buf_add(mem, r->body.data, r->body.len)
+	           ? hb_error_set(err, HB_ENOMEM, "out of memory")
+	           : 0;
+}
+
+/* The batches complete: a file's are mapped (out's body is hb_scan_decode_kept's to read). */
+static int keep_finish(struct hb_scan_keep *k, struct hb_error *err)
+{
+	struct hb_rest_resp *out = k->out;
+	void *m;
+
+	if (k->f && k->n) {
+		if (fflush(k->f))
+			return hb_error_set(err, HB_EINVAL,
+			                    "cannot write scanner batches to a temporary file: %s",
+			                    strerror(errno));
+		m = mmap(NULL, k->n, PROT_READ, MAP_PRIVATE, fileno(k->f), 0);
+		if (m == MAP_FAILED)
+			return hb_error_set(err, HB_ENOMEM,
+			                    "cannot map the scanner batches kept in a temporary "
+			                    "file (%zu bytes): %s",
+			                    k->n, strerror(errno));
+		out->map = m;
+		out->map_len = k->n;
+	}
+	out->status = 200;
+	return 0;
+}
+
+int hb_scan_decode_kept(const struct hb_rest_resp *r, const char *what, struct hb_scan_state *st,
+                        struct hb_error *err)
+{
+	size_t blen, off = 0, n;
+	const char *body = hb_rest_resp_body(r, &blen), *drop = r->map ? body : NULL;
+	const unsigned char *u = (const unsigned char *)body;
+	int rc = 0;
+
+	while (!rc && off < blen) {
+		if (blen - off < 4)
+			return hb_error_set(err, HB_EINVAL, "%s: a kept batch's length cut short",
+			                    what);
+		n = (size_t)u[off] << 24 | (size_t)u[off + 1] << 16 | (size_t)u[off + 2] << 8 |
+		    u[off + 3];
+		off += 4;
+		if (n > blen - off)
+			return hb_error_set(err, HB_EINVAL, "%s: a kept batch cut short", what);
+		rc = hb_rest_decode_cellset_pb(body + off, n, what, on_fragment, st, err);
+		off += n;
+		hb_rest_drop_behind(&drop, body + off);
+	}
+	return rc;
+}
+
 /* GETs the open scanner at spath until it is exhausted (204), each batch decoded into st.
  * *open becomes 0 when the server removed the scanner itself; *resumable says a failure
  * may be resumed with a new scanner. */
@@ -286,7 +406,9 @@ static int scanner_read(struct hb_rest *c, const char *table, const char *spath,
 			*resumable = r->status == 502 || r->status == 503 || r->status == 504;
 			return hb_rest_status_error("GET", spath, r, err);
 		}
-		if (hb_rest_is_protobuf(r->content_type))
+		if (st->keep)
+			rc = scan_keep(st->keep, spath, r, err);
+		else if (hb_rest_is_protobuf(r->content_type))
 			rc = hb_rest_decode_cellset_pb(r->body.data, r->body.len, what, on_fragment,
 			                               st, err);
 		else if (!(rc = hb_rest_expect_json("GET", spath, r, err)))
@@ -568,5 +690,31 @@ int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec
 	}
 	hb_scan_state_release(&st);
 	hb_buf_release(&start);
+	return rc;
+}
+
+int hb_rest_scan_kept(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
+                      struct hb_rest_resp *out, struct hb_error *err)
+{
+	struct hb_scan_state st;
+	struct hb_scan_keep k;
+	int rc, resumable;
+
+	hb_scan_state_init(&st, c, NULL, NULL);
+	memset(&k, 0, sizeof(k));
+	k.out = out;
+	st.keep = &k;
+	rc = st.json ? hb_error_set(err, HB_ESERVER,
+	                            "the REST gateway refused protobuf, which a kept scan needs")
+	             : 0;
+	if (!rc && out->spool)
+		rc = keep_file(&k, table, err);
+	if (!rc)
+		rc = scan_once(c, table, spec, spec->start, spec->start_len, &st, &resumable, err);
+	if (!rc)
+		rc = keep_finish(&k, err);
+	if (k.f)
+		fclose(k.f);
+	hb_scan_state_release(&st);
 	return rc;
 }

@@ -45,6 +45,19 @@ typedef int (*hb_scan_row_fn)(void *ctx, const struct hb_row *row, struct hb_err
 int hb_rest_scan(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
                  hb_scan_row_fn fn, void *ctx, struct hb_error *err);
 
+struct hb_scan_keep;
+
+/*
+ * A stateful scanner over [start, end) whose batches are kept whole, one after another, in
+ * out's body (in memory, or in a temporary file mapped at the end when out->spool is set or
+ * they outgrow 16 MiB), for a reader that hands the rows on later with hb_scan_decode_kept
+ * (rest/metaranges.c: the ranges of a large hbase:meta listing). The batches are protobuf,
+ * each after its length. Not reopened after a failure and never asked for as JSON: the caller
+ * reads the range again another way. The scanner is always deleted.
+ */
+int hb_rest_scan_kept(struct hb_rest *c, const char *table, const struct hb_scan_spec *spec,
+                      struct hb_rest_resp *out, struct hb_error *err);
+
 struct hb_scan_state {
 	hb_scan_row_fn fn;
 	void *ctx;
@@ -59,6 +72,8 @@ struct hb_scan_state {
 	/* A stateless scan's answer read again after rows were handed on: the rows up to the
 	 * last one handed on (last_done, met when skip_seen) are passed over. */
 	int skipping, skip_seen;
+	/* hb_rest_scan_kept: the batches are kept as they came, not decoded */
+	struct hb_scan_keep *keep;
 };
 
 /* A stateless scan's protobuf answer read as it arrives (core/restpb_cells.h hb_scanpb_stream). */
@@ -70,7 +85,7 @@ struct hb_scan_stream {
 };
 
 /* For rest/row.c (a base64 member), rest/sample.c (what a stateless scan can express) and
- * hbase:meta's listing in ranges (rest/metalist.c: a scan's state and its stateless answer). */
+ * hbase:meta's listing in ranges (rest/metaranges.c: a scan's state and its stateless answer). */
 int hb_rest_b64_field(cJSON *o, const char *name, const void *p, size_t n);
 int hb_scan_stateless_ok(const struct hb_scan_spec *spec);
 void hb_scan_state_init(struct hb_scan_state *st, struct hb_rest *c, hb_scan_row_fn fn, void *ctx);
@@ -81,5 +96,9 @@ int hb_scan_stateless_path(struct hb_buf *path, const char *table, const struct 
                            struct hb_error *err);
 int hb_scan_decode_cellset_kept(const struct hb_rest_resp *r, const char *what,
                                 struct hb_scan_state *st, struct hb_error *err);
+/* hb_rest_scan_kept's batches handed to st's fn row by row (a row a batch split is merged),
+ * the pages read of a mapped body given back as the reader moves on. */
+int hb_scan_decode_kept(const struct hb_rest_resp *r, const char *what, struct hb_scan_state *st,
+                        struct hb_error *err);
 
 #endif

@@ -145,6 +145,7 @@ while [ "$i" -lt "$RUNS" ]; do
 	one audit $H audit "$TABLE"
 	grep -o '"read_from":"[a-z]*"' "$TMP/out" >"$TMP/from.audit" || true
 	one audit_meta $H audit "$TABLE" --source meta
+	grep -o 'not compared with REST /regions: [^,]*' "$TMP/err" | head -n 1 >"$TMP/compared" || true
 	i=$((i + 1))
 done
 
@@ -206,6 +207,7 @@ fi
 	}
 	printf "default source read: regions %s, audit %s\n", fr, fa
 }'
+[ -s "$TMP/compared" ] && echo "audit --source meta: $(cat "$TMP/compared")"
 echo "cluster JVM peak resident $(awk '/VmHWM/ { printf "%d MiB", $2 / 1024 }' \
 	"/proc/$JVM/status"); whole run $(($(date +%s) - T_START)) s; load: $(uptime |
 	sed 's/.*load average: //')"

@@ -113,7 +113,8 @@ class DefaultSource(backend.BackendTest):
     def test_meta_read_timed_out__ends_without_asking_rest(self):
         t = self.name("_meta_slow")
         self.made(t)
-        proxy = ForwardingProxy(lambda: self.be.rest)
+        gateway = self.be.rest  # via() points be.rest at the proxy while hbtab runs
+        proxy = ForwardingProxy(lambda: gateway)
         try:
             # every meta scan answered only after hbtab has given up on it
             proxy.fault("GET", r"^/hbase%3Ameta/", "late", count=-1)

@@ -1,10 +1,13 @@
 """regions, audit, status, tables, describe and sampling against a cluster: the emulator, or
 real HBase (HBTAB_BACKEND=real)."""
+import json
 import re
+import threading
 
 import backend
 import hbtest
 from hbtest import tsb, unb64
+from lib.forward import ForwardingProxy
 
 BINARY_SPLITS = [b"\x00\x01", b"\x10\\", b"\x7f\xff", b"a,b", b"\xff\x00\xfe"]
 
@@ -80,24 +83,52 @@ class ReadAgainstCluster(backend.BackendTest):
         self.assertEqual(len({x["name"] for x in meta}), len(meta))
         return meta
 
-    def test_a_meta_listing_of_tens_of_thousands_of_regions_is_read_through_one_scanner(self):
-        # 30,000 regions: past the first 4096 meta rows the sample holds about 100 rows, more
-        # than the 64 from which the rest is read through one stateful scanner (the
-        # region-server fetch 1,000 rows a call, docs/hbase-wire.md §6.6): opened once, read
-        # to its end, deleted; no range; the same regions as the gateway's own listing
-        t = self.name()
-        splits = self.listed_many(t, 30000)
-        r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
-        meta = self.assert_meta_listing(t, splits, r)
-        lines = r.err.splitlines()
+    def scanners(self, err):
+        """The scanners on hbase:meta a -v run opened and deleted (trace lines)."""
+        lines = err.splitlines()
         opened = [ln for ln in lines if re.match(r"^hbtab: POST /hbase%3Ameta/scanner: HTTP 201", ln)]
-        self.assertEqual(len(opened), 1, r.err[-3000:])
         deleted = [ln for ln in lines
                    if re.match(r"^hbtab: DELETE /hbase%3Ameta/scanner/\S+: HTTP 200", ln)]
-        self.assertEqual(len(deleted), 1, r.err[-3000:])
-        scans = [m.group(1) for m in map(META_SCAN_DONE.match, lines) if m]
-        self.assertEqual([p for p in scans
-                          if re.search(r"[?&]startrow=%s%%2C[0-9a-f]{8}%%2C&" % t, p)], [], scans)
+        return opened, deleted
+
+    def test_a_meta_listing_of_tens_of_thousands_of_regions_is_read_through_stateful_scanners(self):
+        # 30,000 regions: past the first 4096 meta rows the sample holds about 100 rows, more
+        # than the 64 from which the rest is read through stateful scanners (the region-server
+        # fetch 5,000 rows a call, docs/hbase-wire.md §6.6): the first connection's, and once
+        # the sample has come, up to three ranges' of their own after the row it reached; every
+        # scanner deleted; no stateless range; the same regions as the gateway's own listing
+        t = self.name()
+        splits = self.listed_many(t, 30000)
+        range_scan = r"[?&]startrow=%s%%2C[0-9a-f]{8}%%2C&" % t
+        # every scanner batch waits for the sample's whole answer: the ranges are set from it
+        # while the first connection has read no more than its first batch
+        sampled = threading.Event()
+        rest = self.be.rest
+        proxy = ForwardingProxy(
+            lambda: rest, on_answered=lambda m, p: sampled.set() if "regexstring" in p else None)
+        proxy.fault("GET", r"^/hbase%3Ameta/scanner/", lambda: sampled.wait(300), count=-1)
+        self.be.rest = proxy.url
+        try:
+            r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
+        finally:
+            self.be.rest = rest
+            proxy.stop()
+        meta = self.assert_meta_listing(t, splits, r)
+        opened, deleted = self.scanners(r.err)
+        self.assertEqual(len(opened), 4, r.err[-3000:])
+        self.assertEqual(len(deleted), len(opened), r.err[-3000:])
+        starts = {unb64(json.loads(b)["startRow"]) for m, p, b in proxy.bodies
+                  if m == "POST" and "/scanner" in p}
+        self.assertEqual(len(starts), 4, starts)
+        scans = [m.group(1) for m in map(META_SCAN_DONE.match, r.err.splitlines()) if m]
+        self.assertEqual([p for p in scans if re.search(range_scan, p)], [], scans)
+        # without the wait: the ranges are set whenever the sample comes (or never, when the
+        # first connection reads to the end first); the same listing either way
+        r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
+        self.assertEqual(self.assert_meta_listing(t, splits, r), meta)
+        opened, deleted = self.scanners(r.err)
+        self.assertGreaterEqual(len(opened), 1, r.err[-3000:])
+        self.assertEqual(len(deleted), len(opened), r.err[-3000:])
         rest = self.hb("-o", "json", "regions", t)
         self.assertOk(rest)
         key = lambda x: (x["start"], x["end"], x["name"])

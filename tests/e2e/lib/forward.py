@@ -12,18 +12,21 @@ import urllib.parse
 
 class ForwardingProxy:
     """Listens on a free loopback port (url). Each request is recorded in seen as (method,
-    path, act), first shown to on_request(method, path, body) when given (which may start a
+    path, act) and in bodies as (method, path, body), first shown to on_request(method, path, body) when given (which may start a
     fault on the server before the request reaches it), then handled by the first rule that
     matches it (fault()): an int answers that status itself, a callable runs first and the
     request goes on, "late" forwards it and holds the server's answer until the client has
     given up and closed the connection. A request the server drops (it went away under it)
-    drops the client's connection too."""
+    drops the client's connection too. on_answered(method, path), when given, is called once
+    a request's whole answer has been passed to the client."""
 
-    def __init__(self, target, on_request=None):
+    def __init__(self, target, on_request=None, on_answered=None):
         self.target = target  # a callable: the server's URL now ("http://host:port")
         self.on_request = on_request
+        self.on_answered = on_answered
         self.rules = []  # [method, path regex, count (-1 always), act, body substring]
         self.seen = []
+        self.bodies = []  # (method, path, request body), as seen
         self.lock = threading.Lock()
         proxy = self
 
@@ -48,6 +51,7 @@ class ForwardingProxy:
                 act = proxy.take(self.command, self.path, body)
                 with proxy.lock:
                     proxy.seen.append((self.command, self.path, act))
+                    proxy.bodies.append((self.command, self.path, body))
                 if isinstance(act, int):
                     text = b"Internal Server Error\r\n"
                     self.send_response(act)
@@ -82,7 +86,10 @@ class ForwardingProxy:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+                self.wfile.flush()
                 c.close()
+                if proxy.on_answered is not None:
+                    proxy.on_answered(self.command, self.path)
 
             do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = handle_one
 
