@@ -271,11 +271,12 @@ static int check_regions(struct hb_audit_report *r, struct hb_rest *c,
 		                                        "also hide its metadata row and stored key "
 		                                        "space");
 	if (!rc && o->meta && r->rs.n > COMPARE_REST_MAX)
-		hb_tell_warn(o->tell,
-		             "not compared with REST /regions: table '%s' has %zu regions, and past "
-		             "%d the gateway's /regions answer costs it minutes (its cost grows "
-		             "with the square of the regions) or never comes",
-		             r->table, r->rs.n, COMPARE_REST_MAX);
+		hb_tell_warn(
+		    o->tell,
+		    "not compared with REST /regions: table '%s' has %zu regions, and past "
+		    "%d the gateway's /regions answer costs it minutes (its cost grows "
+		    "with the square of the regions) or never comes",
+		    r->table, r->rs.n, COMPARE_REST_MAX);
 	else if (!rc && o->meta)
 		rc = compare_rest(r, c, o);
 	return rc;

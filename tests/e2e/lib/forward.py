@@ -17,8 +17,9 @@ class ForwardingProxy:
     matches it (fault()): an int answers that status itself, a callable runs first and the
     request goes on, "late" forwards it and holds the server's answer until the client has
     given up and closed the connection. A request the server drops (it went away under it)
-    drops the client's connection too. on_answered(method, path), when given, is called once
-    a request's whole answer has been passed to the client."""
+    drops the client's connection too. on_answered(method, path, headers), when given, is
+    called once a request's whole answer has been passed to the client (headers: the
+    server's, a dict)."""
 
     def __init__(self, target, on_request=None, on_answered=None):
         self.target = target  # a callable: the server's URL now ("http://host:port")
@@ -89,7 +90,7 @@ class ForwardingProxy:
                 self.wfile.flush()
                 c.close()
                 if proxy.on_answered is not None:
-                    proxy.on_answered(self.command, self.path)
+                    proxy.on_answered(self.command, self.path, dict(r.getheaders()))
 
             do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = handle_one
 
