@@ -123,13 +123,6 @@ class ReadAgainstCluster(backend.BackendTest):
         self.assertEqual(len(starts), 4, starts)
         scans = [m.group(1) for m in map(META_SCAN_DONE.match, r.err.splitlines()) if m]
         self.assertEqual([p for p in scans if re.search(range_scan, p)], [], scans)
-        # without the wait: the ranges are set whenever the sample comes (or never, when the
-        # first connection reads to the end first); the same listing either way
-        r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
-        self.assertEqual(self.assert_meta_listing(t, splits, r), meta)
-        opened, deleted = self.scanners(r.err)
-        self.assertGreaterEqual(len(opened), 1, r.err[-3000:])
-        self.assertEqual(len(deleted), len(opened), r.err[-3000:])
         rest = self.hb("-o", "json", "regions", t)
         self.assertOk(rest)
         key = lambda x: (x["start"], x["end"], x["name"])
@@ -202,12 +195,11 @@ class ReadAgainstCluster(backend.BackendTest):
         st, body, b = seen["merged"]
         self.assertEqual(st, 200, body)
         self.assertIn("read again as one scan", r.err)
+        # what one read after the merge lists: every region, b no longer a boundary
+        kept = [k for k in splits if k != b]
         got = r.json()["regions"]
-        self.assertEqual(len(got), 30000 - 1)
-        self.assertNotIn(tsb(b), [x["start"] for x in got])
-        want = self.hb("-o", "json", "regions", t, "--source", "meta")
-        self.assertOk(want)
-        self.assertTrue(r.out == want.out, "the listing differs from one read after the merge")
+        self.assertEqual([x["start"] for x in got], [""] + [tsb(k) for k in kept])
+        self.assertEqual([x["end"] for x in got], [tsb(k) for k in kept] + [""])
 
     def test_audit_of_a_healthy_table_from_both_sources(self):
         t = self.name()
