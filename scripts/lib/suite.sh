@@ -118,7 +118,11 @@ real_tests='^(real|secure)\.'
 # The emulator's fault matrices (thousands of cells, each a run of hbtab against a fault)
 # run once, in the sanitizer tree, where every cell also checks memory: the same cells in
 # the normal tree were a fifth of its pass, with the same checks and none of the memory ones.
-sanitizer_only='^e2e\.test_fault_matrix'
+# So do the large meta listings on the emulator (12,000 and 30,000 regions, threads side by
+# side): the longest tests of the normal pass (5-11 minutes of its wall time on a loaded
+# machine), run there again with the memory checks; the real pass runs the listings' file
+# against real HBase with the normal tree.
+sanitizer_only='^e2e\.test_(fault_matrix|backend_meta_listing$|regions_meta_in_ranges$)'
 # Checks of the sources and of the packaging, which build their own trees and never run the
 # sanitized binary: the normal pass runs them once.
 normal_only='^e2e\.test_(format|include_layers|package_[a-z_]+)$'

@@ -59,6 +59,19 @@ class MetaListingAgainstCluster(backend.BackendTest):
         self.assertEqual(len({x["name"] for x in meta}), len(meta))
         return meta
 
+    def listing_via(self, proxy, t, release=None):
+        """`regions T --source meta -v` with the gateway behind proxy; then release (an event)
+        is set and the proxy stopped."""
+        rest = self.be.rest
+        self.be.rest = proxy.url
+        try:
+            return self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
+        finally:
+            self.be.rest = rest
+            if release is not None:
+                release.set()
+            proxy.stop()
+
     def scanners(self, err):
         """The scanners on hbase:meta a -v run opened and deleted (trace lines)."""
         lines = err.splitlines()
@@ -84,12 +97,7 @@ class MetaListingAgainstCluster(backend.BackendTest):
             lambda: rest,
             on_answered=lambda m, p, h: sampled.set() if "regexstring" in p else None)
         proxy.fault("GET", r"^/hbase%3Ameta/scanner/", lambda: sampled.wait(300), count=-1)
-        self.be.rest = proxy.url
-        try:
-            r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
-        finally:
-            self.be.rest = rest
-            proxy.stop()
+        r = self.listing_via(proxy, t)
         meta = self.assert_meta_listing(t, splits, r)
         opened, deleted = self.scanners(r.err)
         self.assertEqual(len(opened), 4, r.err[-3000:])
@@ -159,13 +167,7 @@ class MetaListingAgainstCluster(backend.BackendTest):
                 released.set()
 
         proxy = ForwardingProxy(lambda: rest, on_request=on_request, on_answered=on_answered)
-        self.be.rest = proxy.url
-        try:
-            r = self.hb("-v", "-o", "json", "regions", t, "--source", "meta")
-        finally:
-            self.be.rest = rest
-            released.set()
-            proxy.stop()
+        r = self.listing_via(proxy, t, released)
         self.assertOk(r)
         self.assertIsNotNone(seen["merged"], seen)
         st, body, b = seen["merged"]
