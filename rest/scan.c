@@ -296,7 +296,6 @@ static int scan_keep(struct hb_scan_keep *k, const char *spath, const struct hb_
 		if ((rc = keep_file(k, spath, err)) ||
 		    (rc = keep_write(k, spath, mem->data, mem->len, err)))
 			return rc;
-		k->n = mem->len;
 		hb_buf_release(mem);
 	}
 	if (k->f)
